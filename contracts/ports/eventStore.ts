@@ -1,0 +1,80 @@
+import type { NewEvent, RecordedEvent } from '../events/envelope.ts';
+import type { Position } from '../events/position.ts';
+
+/**
+ * Expected state of a stream for an append: `any` (no check), `no_stream` (the stream must not exist),
+ * or the exact 0-based revision of the stream's last event.
+ */
+export type ExpectedRevision = 'any' | 'no_stream' | number;
+
+export type AppendResult = {
+  /** Revision of the last appended event; pass it as the next expected revision. */
+  readonly nextExpectedRevision: number;
+  /** Global position of the last appended event. */
+  readonly position: Position;
+};
+
+export type ReadAllOptions = {
+  /**
+   * Only events whose stream category (text before the first `-`) is listed, or whose type is listed in
+   * `eventTypes` (the two lists are alternatives: an event matching either is returned). Both omitted = every event.
+   */
+  readonly categories?: readonly string[];
+  readonly eventTypes?: readonly string[];
+  /** Maximum number of events returned (the adapter may return fewer; an empty result means caught up). */
+  readonly maxCount: number;
+};
+
+export type ReadStreamOptions = {
+  /** First revision to return (inclusive); default 0. */
+  readonly fromRevision?: number;
+  readonly maxCount?: number;
+};
+
+/** Thrown (or rejected) when `expected` does not match the stream; nothing was appended. */
+export class StreamConflictError extends Error {
+  readonly streamId: string;
+  readonly expected: ExpectedRevision;
+  readonly actual: number | null;
+  constructor(streamId: string, expected: ExpectedRevision, actual: number | null) {
+    super(`stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'StreamConflictError';
+    this.streamId = streamId;
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+export function isStreamConflict(err: unknown): err is StreamConflictError {
+  return err instanceof Error && err.name === 'StreamConflictError';
+}
+
+/** The append-only log: source of truth with per-stream optimistic concurrency and one global order. */
+export interface EventStore {
+  /** Which position format this backend produces (spec operations §4.1). */
+  readonly backend: 'sqlite' | 'kurrent';
+  /**
+   * Appends all `events` to `streamId` atomically (all or none) iff the stream matches `expected`, else throws
+   * StreamConflictError. Retrying an append whose first event id is already stored in that stream returns the
+   * original result without appending again (idempotent retries). `events` must not be empty.
+   */
+  append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Events of one stream in revision order (upcast); an empty array when the stream does not exist. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Current revision of a stream's last event, or null when the stream does not exist. */
+  streamRevision(streamId: string): Promise<number | null>;
+  /** Up to `maxCount` events strictly after `after` (null = from the start) in global order (upcast). */
+  readAll(after: Position | null, options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the last event in the log, or null when the log is empty. */
+  headPosition(): Promise<Position | null>;
+  /**
+   * Calls `listener` soon after events are appended by this or another process sharing the store (polling
+   * allowed; notifications may be merged or spurious). Returns a function that stops the notifications.
+   */
+  onAppended(listener: (head: Position) => void): () => void;
+  /** Number of events strictly after `after` up to the head (for lag reporting; may be approximate for kurrent). */
+  countAfter(after: Position | null): Promise<number>;
+  /** Checks the store is reachable. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

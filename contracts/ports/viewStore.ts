@@ -1,0 +1,170 @@
+import type { Position } from '../events/position.ts';
+
+/** Storage type of a view field. `json` holds any JSON value (objects, arrays). */
+export type FieldType = 'text' | 'integer' | 'real' | 'boolean' | 'json';
+
+export type Scalar = string | number | boolean | null;
+
+/** A view document: field name -> value. Fields not declared in the collection spec are not stored. */
+export type ViewDoc = Readonly<Record<string, unknown>>;
+
+export type IndexSpec = {
+  readonly fields: readonly string[];
+  readonly unique?: boolean;
+};
+
+export type CollectionSpec = {
+  /** Logical name, unique within its projection (`[a-z][a-z0-9_]*`). */
+  readonly name: string;
+  /** Every stored field with its type. A missing field reads back as null. */
+  readonly fields: Readonly<Record<string, FieldType>>;
+  /** Fields forming the primary key (unique). */
+  readonly key: readonly string[];
+  readonly indexes?: readonly IndexSpec[];
+};
+
+/** A projection's storage layout. A new `version` is a new, empty copy that a rebuild fills. */
+export type ProjectionSpec = {
+  readonly name: string;
+  readonly version: number;
+  readonly collections: readonly CollectionSpec[];
+};
+
+export type ProjectionRef = { readonly name: string; readonly version: number };
+
+/** One segment of a path inside a `json` field: a property name or an array index. */
+export type PathSegment = string | number;
+
+/** A field, or a value inside a `json` field, optionally cast (casts follow generated-api.md §3.2). */
+export type FieldRef = {
+  readonly field: string;
+  readonly path?: readonly PathSegment[];
+  readonly cast?: 'text' | 'int' | 'float' | 'boolean' | 'timestamp';
+};
+
+export type CompareOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte';
+
+/** Store-independent filter. Comparisons with null never match (use `isNull`). */
+export type Filter =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'and'; readonly filters: readonly Filter[] }
+  | { readonly kind: 'or'; readonly filters: readonly Filter[] }
+  | { readonly kind: 'not'; readonly filter: Filter }
+  | { readonly kind: 'compare'; readonly ref: FieldRef; readonly op: CompareOp; readonly value: Scalar }
+  | { readonly kind: 'in'; readonly ref: FieldRef; readonly values: readonly Scalar[] }
+  | { readonly kind: 'isNull'; readonly ref: FieldRef }
+  /** A test on a value inside a `json` field (or on the field itself when `path` is empty); see JsonTest. */
+  | { readonly kind: 'json'; readonly field: string; readonly path: readonly JsonPathSegment[]; readonly test: JsonTest };
+
+/** A path segment inside a json value: property name, array index, or `*` (any element of an array). */
+export type JsonPathSegment = string | number;
+
+/**
+ * Tests of the row query grammar (generated-api.md §3.1). With `*` segments a test matches when any reached element
+ * matches; a path that does not resolve makes the test false. `insensitive` compares Unicode lower-case forms.
+ * `equals`/`in` compare deep JSON equality (objects and arrays by their stored JSON text: callers order object keys
+ * as stored). `gt`..`lte`: a number operand matches number values numerically, a string operand string values by code
+ * point; other value types do not match. `array_contains`: the value is an array containing the operand (an array
+ * operand: containing every element).
+ */
+export type JsonTest =
+  | { readonly op: 'equals'; readonly value: unknown; readonly insensitive?: boolean }
+  | { readonly op: 'in'; readonly values: readonly unknown[]; readonly insensitive?: boolean }
+  | { readonly op: 'gt' | 'gte' | 'lt' | 'lte'; readonly value: number | string }
+  | {
+      readonly op: 'string_contains' | 'string_starts_with' | 'string_ends_with';
+      readonly value: string;
+      readonly insensitive?: boolean;
+    }
+  | { readonly op: 'array_contains'; readonly value: unknown };
+
+/** Sort key. Null values (and, with `cast`, values that cannot be cast) sort after all others in both directions. */
+export type SortKey = { readonly ref: FieldRef; readonly direction: 'asc' | 'desc' };
+
+export type FindQuery = {
+  readonly filter?: Filter;
+  readonly orderBy?: readonly SortKey[];
+  readonly limit?: number;
+  readonly offset?: number;
+};
+
+/** A change to one collection of a projection. Applying the same batch twice is prevented by the checkpoint CAS. */
+export type ViewChange =
+  /** Inserts `doc`, replacing any document with the same key. */
+  | { readonly op: 'upsert'; readonly collection: string; readonly doc: ViewDoc }
+  /** Sets fields (`set`) and adds to numeric fields (`inc`) on every matching document. */
+  | {
+      readonly op: 'update';
+      readonly collection: string;
+      readonly filter: Filter;
+      readonly set?: ViewDoc;
+      readonly inc?: Readonly<Record<string, number>>;
+    }
+  /** Deletes every matching document. */
+  | { readonly op: 'delete'; readonly collection: string; readonly filter: Filter }
+  /** Inserts a copy of every matching document with `set` applied (replacing documents with the same key). */
+  | { readonly op: 'copy'; readonly collection: string; readonly filter: Filter; readonly set: ViewDoc };
+
+export type ProjectionStatus = {
+  readonly name: string;
+  readonly version: number;
+  /** Whether readers use this version. */
+  readonly active: boolean;
+  readonly position: Position | null;
+  /** Milliseconds since the epoch of the last checkpoint move, or null. */
+  readonly updatedAt: number | null;
+  /** Last error of the projection's runner, or null once a batch applies again. */
+  readonly error: string | null;
+  /** Current lease holder and its expiry (ms), if any. */
+  readonly leaseOwner: string | null;
+  readonly leaseExpiresAt: number | null;
+};
+
+/** Query views: read-only documents kept by projections, each with a checkpoint. */
+export interface ViewStore {
+  readonly backend: 'sqlite' | 'mongodb';
+  /** Creates the collections and indexes of `spec` if missing (idempotent). A first version becomes active. */
+  ensureProjection(spec: ProjectionSpec): Promise<void>;
+  /**
+   * Applies `changes` in order and moves the checkpoint of `projection` from `expected` to `next` in one atomic
+   * step. Returns false, changing nothing, when the stored checkpoint is not `expected` (another runner moved it).
+   */
+  applyBatch(projection: ProjectionRef, expected: Position | null, next: Position, changes: readonly ViewChange[]): Promise<boolean>;
+  /** Stored checkpoint of a projection version, or null before its first batch. */
+  checkpoint(projection: ProjectionRef): Promise<Position | null>;
+  /** Records (or clears with null) the last error of a projection version. */
+  recordError(projection: ProjectionRef, message: string | null): Promise<void>;
+  /**
+   * Acquires or renews the lease on projection `name` for `owner` until now + ttlMs. Returns true when `owner`
+   * holds the lease afterwards; false while another owner's lease has not expired.
+   */
+  acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Releases the lease if `owner` holds it. */
+  releaseLease(name: string, owner: string): Promise<void>;
+  /** Version readers use for `name`, or null before the projection exists. */
+  activeVersion(name: string): Promise<number | null>;
+  /** Atomically switches readers of `name` to `version` (which must have been ensured). */
+  activate(name: string, version: number): Promise<void>;
+  /** Drops the storage of a version that is not active. */
+  dropVersion(projection: ProjectionRef): Promise<void>;
+  /** One entry per stored projection version. */
+  projectionStatuses(): Promise<ProjectionStatus[]>;
+  /** Document of the active version by its full key, or null. */
+  get(projection: string, collection: string, key: Readonly<Record<string, Scalar>>): Promise<ViewDoc | null>;
+  /** Matching documents of the active version. */
+  find(projection: string, collection: string, query?: FindQuery): Promise<ViewDoc[]>;
+  /** Number of matching documents of the active version. */
+  count(projection: string, collection: string, filter?: Filter): Promise<number>;
+  /** Checks the store is reachable. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** `{a: 1, b: 'x'}` -> a = 1 AND b = 'x' (null values become isNull). */
+export function fieldsEqual(values: Readonly<Record<string, Scalar>>): Filter {
+  const filters: Filter[] = Object.entries(values).map(([field, value]) =>
+    value === null ? { kind: 'isNull', ref: { field } } : { kind: 'compare', ref: { field }, op: 'eq', value },
+  );
+  if (filters.length === 1) return filters[0] as Filter;
+  return { kind: 'and', filters };
+}
