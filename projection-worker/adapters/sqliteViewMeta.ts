@@ -1,0 +1,213 @@
+import type Database from 'better-sqlite3';
+import type { Clock, Position, ProjectionRef, ProjectionSpec, ProjectionStatus } from '../../contracts/index.ts';
+import { addColumnSql, createIndexSqls, createTableSql, tableInfo } from './sqliteViewSql.ts';
+import type { TableInfo } from './sqliteViewSql.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS strata_view_versions (
+  name TEXT NOT NULL, version INTEGER NOT NULL, active INTEGER NOT NULL DEFAULT 0, position TEXT,
+  updated_at INTEGER, error TEXT, spec TEXT NOT NULL, PRIMARY KEY (name, version));
+CREATE TABLE IF NOT EXISTS strata_view_leases (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS strata_view_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+INSERT OR IGNORE INTO strata_view_meta (key, value) VALUES ('generation', 0);`;
+
+type VersionRow = { name: string; version: number; active: number; spec: string };
+type StatusRow = {
+  name: string;
+  version: number;
+  active: number;
+  position: string | null;
+  updated_at: number | null;
+  error: string | null;
+  owner: string | null;
+  expires_at: number | null;
+};
+
+/**
+ * Projection versions, checkpoints and leases, plus caches of specs and active versions. Another process may
+ * switch or drop versions: every such change bumps a generation counter, which this connection re-reads only
+ * after PRAGMA data_version says that another connection committed something.
+ */
+export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
+  db.exec(SCHEMA);
+  const q = {
+    dataVersion: db.prepare('PRAGMA data_version').pluck(),
+    generation: db.prepare("SELECT value FROM strata_view_meta WHERE key = 'generation'").pluck(),
+    bump: db.prepare("UPDATE strata_view_meta SET value = value + 1 WHERE key = 'generation'"),
+    active: db.prepare('SELECT version FROM strata_view_versions WHERE name = ? AND active = 1').pluck(),
+    version: db.prepare('SELECT name, version, active, spec FROM strata_view_versions WHERE name = ? AND version = ?'),
+    versions: db.prepare('SELECT name, version, active, spec FROM strata_view_versions'),
+    insert: db.prepare(
+      `INSERT INTO strata_view_versions (name, version, active, spec)
+       VALUES (@name, @version, NOT EXISTS (SELECT 1 FROM strata_view_versions WHERE name = @name), @spec)`,
+    ),
+    setSpec: db.prepare('UPDATE strata_view_versions SET spec = ? WHERE name = ? AND version = ?'),
+    checkpoint: db.prepare('SELECT position FROM strata_view_versions WHERE name = ? AND version = ?').pluck(),
+    move: db.prepare(
+      `UPDATE strata_view_versions SET position = @next, updated_at = @now, error = NULL
+       WHERE name = @name AND version = @version AND position IS @expected`,
+    ),
+    error: db.prepare('UPDATE strata_view_versions SET error = ? WHERE name = ? AND version = ?'),
+    activate: db.prepare('UPDATE strata_view_versions SET active = (version = ?) WHERE name = ?'),
+    deleteVersion: db.prepare('DELETE FROM strata_view_versions WHERE name = ? AND version = ?'),
+    // One statement decides: a row is written only when free, expired or already ours.
+    lease: db.prepare(
+      `INSERT INTO strata_view_leases (name, owner, expires_at) VALUES (@name, @owner, @expires)
+       ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+       WHERE strata_view_leases.owner = excluded.owner OR strata_view_leases.expires_at <= @now`,
+    ),
+    release: db.prepare('DELETE FROM strata_view_leases WHERE name = ? AND owner = ?'),
+    statuses: db.prepare(
+      `SELECT v.name, v.version, v.active, v.position, v.updated_at, v.error, l.owner, l.expires_at
+       FROM strata_view_versions v LEFT JOIN strata_view_leases l ON l.name = v.name ORDER BY v.name, v.version`,
+    ),
+  };
+
+  let dataVersion = q.dataVersion.get();
+  let generation = q.generation.get();
+  const activeCache = new Map<string, number | null>();
+  const tableCache = new Map<string, ReadonlyMap<string, TableInfo>>();
+  const listeners: (() => void)[] = [];
+
+  function invalidate(): void {
+    activeCache.clear();
+    tableCache.clear();
+    for (const listener of listeners) listener();
+  }
+
+  /** Drops the caches when another connection changed versions or specs since the last look. */
+  function refresh(): void {
+    const current = q.dataVersion.get();
+    if (current === dataVersion) return;
+    dataVersion = current;
+    const next = q.generation.get();
+    if (next !== generation) {
+      generation = next;
+      invalidate();
+    }
+  }
+
+  /** Records a local change of versions or specs (inside its transaction). */
+  function changed(): void {
+    q.bump.run();
+    invalidate();
+    generation = q.generation.get();
+  }
+
+  function infosOf(spec: ProjectionSpec): TableInfo[] {
+    return spec.collections.map((c) => tableInfo(spec.name, spec.version, c));
+  }
+
+  function tables(name: string, version: number): ReadonlyMap<string, TableInfo> | null {
+    const cacheKey = `${name}@${version}`;
+    let cached = tableCache.get(cacheKey);
+    if (cached === undefined) {
+      const row = q.version.get(name, version) as VersionRow | undefined;
+      if (row === undefined) return null;
+      cached = new Map(infosOf(JSON.parse(row.spec) as ProjectionSpec).map((t) => [t.collection, t]));
+      tableCache.set(cacheKey, cached);
+    }
+    return cached;
+  }
+
+  // Creates what is missing and adds new fields as columns; a changed key or type needs a new version.
+  const ensure = db.transaction((spec: ProjectionSpec): void => {
+    const infos = infosOf(spec);
+    const mine = new Set(infos.map((t) => t.table));
+    if (mine.size !== infos.length) throw new Error(`projection ${spec.name}: duplicate collection names`);
+    for (const row of q.versions.all() as VersionRow[]) {
+      if (row.name === spec.name && row.version === spec.version) continue;
+      const clash = infosOf(JSON.parse(row.spec) as ProjectionSpec).find((t) => mine.has(t.table));
+      if (clash) {
+        throw new Error(`table ${clash.table} of ${spec.name} v${spec.version} clashes with ${row.name} v${row.version}`);
+      }
+    }
+    spec.collections.forEach((collection, i) => {
+      const info = infos[i] as TableInfo;
+      db.exec(createTableSql(info));
+      const existing = new Set(
+        (db.prepare(`PRAGMA table_info(${info.table})`).all() as { name: string }[]).map((c) => c.name),
+      );
+      for (const [field, type] of info.fields) if (!existing.has(field)) db.exec(addColumnSql(info, field, type));
+      for (const sql of createIndexSqls(info, collection)) db.exec(sql);
+    });
+    const stored = JSON.stringify({ name: spec.name, version: spec.version, collections: spec.collections });
+    const row = q.version.get(spec.name, spec.version) as VersionRow | undefined;
+    if (row === undefined) q.insert.run({ name: spec.name, version: spec.version, spec: stored });
+    else if (row.spec !== stored) q.setSpec.run(stored, spec.name, spec.version);
+    else return;
+    changed();
+  });
+
+  const activate = db.transaction((name: string, version: number): void => {
+    if (q.version.get(name, version) === undefined) throw new Error(`projection ${name} v${version} does not exist`);
+    q.activate.run(version, name);
+    changed();
+  });
+
+  const dropVersion = db.transaction((ref: ProjectionRef): void => {
+    const row = q.version.get(ref.name, ref.version) as VersionRow | undefined;
+    if (row === undefined) return;
+    if (row.active === 1) throw new Error(`projection ${ref.name} v${ref.version} is active and cannot be dropped`);
+    for (const info of infosOf(JSON.parse(row.spec) as ProjectionSpec)) db.exec(`DROP TABLE IF EXISTS ${info.table}`);
+    q.deleteVersion.run(ref.name, ref.version);
+    changed();
+  });
+
+  return {
+    refresh,
+    invalidate,
+    onInvalidate: (listener: () => void): void => void listeners.push(listener),
+    tables: (name: string, version: number): ReadonlyMap<string, TableInfo> | null => {
+      refresh();
+      return tables(name, version);
+    },
+    ensure: (spec: ProjectionSpec): void => ensure.immediate(spec),
+    activeVersion(name: string): number | null {
+      refresh();
+      let version = activeCache.get(name);
+      if (version === undefined) {
+        version = (q.active.get(name) as number | undefined) ?? null;
+        activeCache.set(name, version);
+      }
+      return version;
+    },
+    activate: (name: string, version: number): void => activate.immediate(name, version),
+    dropVersion: (ref: ProjectionRef): void => dropVersion.immediate(ref),
+    checkpoint: (ref: ProjectionRef): Position | null =>
+      (q.checkpoint.get(ref.name, ref.version) as Position | undefined) ?? null,
+    /** Compare-and-set of the checkpoint; call inside the batch transaction. False on a mismatch. */
+    moveCheckpoint(ref: ProjectionRef, expected: Position | null, next: Position): boolean {
+      const params = { name: ref.name, version: ref.version, expected, next, now: clock.now() };
+      if (q.move.run(params).changes === 1) return true;
+      if (q.version.get(ref.name, ref.version) === undefined) {
+        throw new Error(`projection ${ref.name} v${ref.version} does not exist`);
+      }
+      return false;
+    },
+    recordError: (ref: ProjectionRef, message: string | null): void => void q.error.run(message, ref.name, ref.version),
+    acquireLease(name: string, owner: string, ttlMs: number): boolean {
+      const now = clock.now();
+      return q.lease.run({ name, owner, expires: now + ttlMs, now }).changes === 1;
+    },
+    releaseLease: (name: string, owner: string): void => void q.release.run(name, owner),
+    statuses(): ProjectionStatus[] {
+      const now = clock.now();
+      return (q.statuses.all() as StatusRow[]).map((r) => {
+        const leased = r.owner !== null && r.expires_at !== null && r.expires_at > now;
+        return {
+          name: r.name,
+          version: r.version,
+          active: r.active === 1,
+          position: r.position,
+          updatedAt: r.updated_at,
+          error: r.error,
+          leaseOwner: leased ? r.owner : null,
+          leaseExpiresAt: leased ? r.expires_at : null,
+        };
+      });
+    },
+  };
+}
+
+export type SqliteViewMeta = ReturnType<typeof createSqliteViewMeta>;

@@ -1,0 +1,277 @@
+import type { CollectionSpec, FieldRef, FieldType, Filter, PathSegment, Scalar, SortKey } from '../../contracts/index.ts';
+import { castValue, isCast } from './sqliteViewCast.ts';
+import { jsonTestSql, pathText } from './sqliteViewJsonTest.ts';
+
+/** What SQL building needs to know about one stored collection. */
+export type TableInfo = {
+  readonly collection: string;
+  /** Quoted table name. */
+  readonly table: string;
+  readonly fields: readonly (readonly [name: string, type: FieldType])[];
+  readonly types: ReadonlyMap<string, FieldType>;
+  readonly key: readonly string[];
+  /** Quoted, comma-separated column list in field order. */
+  readonly columns: string;
+};
+
+/** Collects named parameters (`@p0`, `@p1`, ...) so that one fragment may be used twice in a statement. */
+export type Params = Record<string, string | number | null>;
+
+const PROJECTION_NAME = /^[a-z][a-z0-9_-]*$/;
+const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/;
+const COLUMN_TYPES: Readonly<Record<FieldType, string>> = {
+  text: 'TEXT',
+  integer: 'INTEGER',
+  real: 'REAL',
+  boolean: 'INTEGER',
+  json: 'TEXT',
+};
+const OPERATORS = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+type Kind = 'text' | 'number' | 'boolean';
+
+export function quoteId(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** `v_<projection>_<version>_<collection>` with `-` in projection names mapped to `_`. */
+export function tableName(projection: string, version: number, collection: string): string {
+  if (!PROJECTION_NAME.test(projection)) throw new Error(`invalid projection name "${projection}"`);
+  if (!COLLECTION_NAME.test(collection)) throw new Error(`invalid collection name "${collection}"`);
+  if (!Number.isSafeInteger(version) || version < 0) throw new Error(`invalid projection version ${version}`);
+  return `v_${projection.replaceAll('-', '_')}_${version}_${collection}`;
+}
+
+export function tableInfo(projection: string, version: number, spec: CollectionSpec): TableInfo {
+  const fields = Object.entries(spec.fields);
+  const types = new Map(fields);
+  if (spec.key.length === 0) throw new Error(`collection "${spec.name}" has no key`);
+  for (const name of [...spec.key, ...(spec.indexes ?? []).flatMap((i) => i.fields)]) {
+    if (!types.has(name)) throw new Error(`collection "${spec.name}": key or index field "${name}" is not declared`);
+  }
+  for (const [name, type] of fields) {
+    if (!Object.hasOwn(COLUMN_TYPES, type)) throw new Error(`collection "${spec.name}": field "${name}" has bad type`);
+  }
+  return {
+    collection: spec.name,
+    table: quoteId(tableName(projection, version, spec.name)),
+    fields,
+    types,
+    key: spec.key,
+    columns: fields.map(([name]) => quoteId(name)).join(', '),
+  };
+}
+
+export function createTableSql(info: TableInfo): string {
+  const keys = new Set(info.key);
+  const columns = info.fields.map(([n, t]) => `${quoteId(n)} ${COLUMN_TYPES[t]}${keys.has(n) ? ' NOT NULL' : ''}`);
+  const key = info.key.map(quoteId).join(', ');
+  return `CREATE TABLE IF NOT EXISTS ${info.table} (${columns.join(', ')}, PRIMARY KEY (${key}))`;
+}
+
+export function addColumnSql(info: TableInfo, field: string, type: FieldType): string {
+  return `ALTER TABLE ${info.table} ADD COLUMN ${quoteId(field)} ${COLUMN_TYPES[type]}`;
+}
+
+export function createIndexSqls(info: TableInfo, spec: CollectionSpec): string[] {
+  const table = info.table.slice(1, -1);
+  return (spec.indexes ?? []).map((index) => {
+    const name = quoteId(`${table}__${index.fields.join('__')}${index.unique === true ? '__u' : ''}`);
+    const unique = index.unique === true ? 'UNIQUE ' : '';
+    return `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${info.table} (${index.fields.map(quoteId).join(', ')})`;
+  });
+}
+
+/** Upsert that replaces every non-key column of an existing document with the same key. */
+export function conflictSql(info: TableInfo): string {
+  const keys = new Set(info.key);
+  const others = info.fields.filter(([name]) => !keys.has(name)).map(([name]) => quoteId(name));
+  const updates = others.map((c) => `${c} = excluded.${c}`).join(', ');
+  const action = others.length === 0 ? 'DO NOTHING' : `DO UPDATE SET ${updates}`;
+  return `ON CONFLICT (${info.key.map(quoteId).join(', ')}) ${action}`;
+}
+
+export function upsertSql(info: TableInfo): string {
+  const values = info.fields.map(() => '?').join(', ');
+  return `INSERT INTO ${info.table} (${info.columns}) VALUES (${values}) ${conflictSql(info)}`;
+}
+
+/** Converts a document value to what its column stores; throws on a value of the wrong type. */
+export function toColumn(info: TableInfo, field: string, type: FieldType, value: unknown): string | number | null {
+  if (value === null || value === undefined) return null;
+  const ok =
+    type === 'json' ||
+    (type === 'text' && typeof value === 'string') ||
+    (type === 'integer' && Number.isInteger(value)) ||
+    (type === 'real' && typeof value === 'number' && Number.isFinite(value)) ||
+    (type === 'boolean' && typeof value === 'boolean');
+  if (!ok) throw new Error(`${info.collection}.${field}: expected ${type}, got ${JSON.stringify(value) ?? 'undefined'}`);
+  if (type === 'json') return JSON.stringify(value);
+  if (type === 'boolean') return value === true ? 1 : 0;
+  return value as string | number;
+}
+
+export function fromColumn(type: FieldType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (type === 'boolean') return value !== 0;
+  if (type === 'json') return JSON.parse(value as string) as unknown;
+  return value;
+}
+
+/** JSON path for SQLite: property names as JSON strings (`$."a.b"`), indexes in brackets (`[0]`). */
+export function jsonPath(path: readonly PathSegment[]): string {
+  return `$${pathText(path)}`;
+}
+
+/** Builds WHERE / ORDER BY / SET fragments of one statement; every value becomes a named parameter. */
+export function createSqlBuilder(info: TableInfo) {
+  const params: Params = {};
+  let count = 0;
+  let aliases = 0;
+
+  function param(value: string | number | boolean | null): string {
+    const name = `p${count++}`;
+    params[name] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+    return `@${name}`;
+  }
+
+  function source(ref: FieldRef): { type: FieldType; column: string; path: string | null } {
+    const type = info.types.get(ref.field);
+    if (type === undefined) throw new Error(`${info.collection}: unknown field "${ref.field}"`);
+    if (ref.cast !== undefined && !isCast(ref.cast)) throw new Error(`unknown cast "${String(ref.cast)}"`);
+    const column = quoteId(ref.field);
+    if (type !== 'json') {
+      if (ref.path !== undefined && ref.path.length > 0) throw new Error(`${info.collection}.${ref.field} is not json`);
+      return { type, column, path: null };
+    }
+    return { type, column, path: param(jsonPath(ref.path ?? [])) };
+  }
+
+  function isJson(ref: FieldRef): boolean {
+    return info.types.get(ref.field) === 'json';
+  }
+
+  /** The ref's value when it has `kind` (no cast), else NULL; null when the column can never have that kind. */
+  function typed(ref: FieldRef, kind: Kind): string | null {
+    const s = source(ref);
+    if (s.path === null) {
+      const columnKind: Kind = s.type === 'text' ? 'text' : s.type === 'boolean' ? 'boolean' : 'number';
+      return columnKind === kind ? s.column : null;
+    }
+    const jt = `json_type(${s.column}, ${s.path})`;
+    const value = `json_extract(${s.column}, ${s.path})`;
+    if (kind === 'text') return `(CASE WHEN ${jt} = 'text' THEN ${value} END)`;
+    if (kind === 'number') return `(CASE WHEN ${jt} IN ('integer', 'real') THEN ${value} END)`;
+    return `(CASE ${jt} WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`;
+  }
+
+  /** The ref's value after its cast (NULL when uncastable), or the raw value without a cast. */
+  function expr(ref: FieldRef): string {
+    const s = source(ref);
+    const value = s.path === null ? s.column : `json_extract(${s.column}, ${s.path})`;
+    if (ref.cast === undefined) return value;
+    // Plain columns pass their storage type (a fixed word, never input); json values their json_type().
+    const type = s.path === null ? `'${s.type}'` : `json_type(${s.column}, ${s.path})`;
+    return `strata_cast(${param(ref.cast)}, ${value}, ${type})`;
+  }
+
+  /** SQL that is true when the ref holds a value (not null, not missing, castable), or the opposite. */
+  function present(ref: FieldRef, negate = false): string {
+    if (ref.cast !== undefined) return `(${expr(ref)} IS ${negate ? '' : 'NOT '}NULL)`;
+    const s = source(ref);
+    if (s.path === null) return `(${s.column} IS ${negate ? '' : 'NOT '}NULL)`;
+    return `(COALESCE(json_type(${s.column}, ${s.path}), 'null') ${negate ? '=' : '<>'} 'null')`;
+  }
+
+  function compare(ref: FieldRef, op: keyof typeof OPERATORS, value: Scalar): string {
+    if (value === null) return '0';
+    if (ref.cast !== undefined) {
+      const cast = castValue(ref.cast, value);
+      return cast === null ? '0' : `(${expr(ref)} ${OPERATORS[op]} ${param(cast)})`;
+    }
+    const e = typed(ref, kindOf(value));
+    // `ne` matches any present value that is not equal, including values of another type.
+    if (op === 'ne') {
+      if (e === null) return present(ref);
+      if (!isJson(ref)) return `(${e} <> ${param(value)})`;
+      return `(${present(ref)} AND (${e} IS NULL OR ${e} <> ${param(value)}))`;
+    }
+    return e === null ? '0' : `(${e} ${OPERATORS[op]} ${param(value)})`;
+  }
+
+  function within(ref: FieldRef, values: readonly Scalar[]): string {
+    if (ref.cast !== undefined) {
+      const cast = ref.cast;
+      const casts = values.flatMap((v) => (v === null ? [] : [castValue(cast, v)])).filter((v) => v !== null);
+      return casts.length === 0 ? '0' : `(${expr(ref)} IN (${casts.map(param).join(', ')}))`;
+    }
+    const parts: string[] = [];
+    for (const kind of ['text', 'number', 'boolean'] as const) {
+      const matching = values.filter((v) => v !== null && kindOf(v) === kind);
+      const e = matching.length === 0 ? null : typed(ref, kind);
+      if (e !== null) parts.push(`${e} IN (${matching.map(param).join(', ')})`);
+    }
+    return parts.length === 0 ? '0' : `(${parts.join(' OR ')})`;
+  }
+
+  /** Field -> parameter of the converted `set` values; undeclared fields are ignored, as in documents. */
+  function assign(set: Readonly<Record<string, unknown>> | undefined): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [name, value] of Object.entries(set ?? {})) {
+      const type = info.types.get(name);
+      if (type !== undefined) out.set(name, param(toColumn(info, name, type, value)));
+    }
+    return out;
+  }
+
+  /**
+   * SQL NULL from a comparison with a missing value counts as false everywhere; only NOT must turn it into
+   * true, hence `IS NOT TRUE`.
+   */
+  function where(filter: Filter): string {
+    switch (filter.kind) {
+      case 'all':
+        return '1';
+      case 'and':
+        return filter.filters.length === 0 ? '1' : `(${filter.filters.map(where).join(' AND ')})`;
+      case 'or':
+        return filter.filters.length === 0 ? '0' : `(${filter.filters.map(where).join(' OR ')})`;
+      case 'not':
+        return `(${where(filter.filter)} IS NOT TRUE)`;
+      case 'compare':
+        if (!Object.hasOwn(OPERATORS, filter.op)) throw new Error(`unknown operator "${String(filter.op)}"`);
+        return compare(filter.ref, filter.op, filter.value);
+      case 'in':
+        return within(filter.ref, filter.values);
+      case 'isNull':
+        return present(filter.ref, true);
+      case 'json': {
+        const type = info.types.get(filter.field);
+        if (type === undefined) throw new Error(`${info.collection}: unknown field "${filter.field}"`);
+        return jsonTestSql(quoteId(filter.field), type, filter.path, filter.test, param, () => `w${aliases++}`);
+      }
+      default: {
+        const unknownFilter: never = filter;
+        throw new Error(`unknown filter kind ${JSON.stringify(unknownFilter)}`);
+      }
+    }
+  }
+
+  /** Nulls and uncastable values last in both directions (SQLite puts NULL first on ASC by default). */
+  function orderBy(keys: readonly SortKey[]): string {
+    return keys
+      .map((k) => {
+        if (k.direction !== 'asc' && k.direction !== 'desc') throw new Error(`bad sort direction "${String(k.direction)}"`);
+        return k.direction === 'desc' ? `${expr(k.ref)} DESC` : `${expr(k.ref)} ASC NULLS LAST`;
+      })
+      .join(', ');
+  }
+
+  return { params, param, assign, where, orderBy };
+}
+
+function kindOf(value: string | number | boolean): Kind {
+  if (typeof value === 'string') return 'text';
+  if (typeof value === 'number') return 'number';
+  return 'boolean';
+}

@@ -1,0 +1,264 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Filter, ViewChange, ViewStore } from '../../contracts/index.ts';
+import { PROJECTION, pos, projectionSpec, ref, sampleDocs, seed, sleep, withStore } from './viewStoreFixtures.ts';
+import type { OpenViewStore } from './viewStoreFixtures.ts';
+import { viewStoreQueryContract } from './viewStoreQueryContract.ts';
+
+const upsert = (collection: string, doc: Record<string, unknown>): ViewChange => ({ op: 'upsert', collection, doc });
+const idIs = (value: string): Filter => ({ kind: 'compare', ref: { field: 'id' }, op: 'eq', value });
+const ALL: Filter = { kind: 'all' };
+
+async function statusOf(store: ViewStore, version: number) {
+  return (await store.projectionStatuses()).find((s) => s.name === PROJECTION && s.version === version);
+}
+
+/** Every guarantee of the ViewStore port; `open` must return a fresh, empty store each time. */
+export function viewStoreContract(name: string, open: OpenViewStore): void {
+  describe(`ViewStore contract: ${name}`, () => {
+    test('ensureProjection is idempotent and the first version becomes active', () =>
+      withStore(open, async (store) => {
+        assert.equal(await store.activeVersion(PROJECTION), null);
+        await store.ensureProjection(projectionSpec(1));
+        assert.ok(await store.applyBatch(ref(1), null, pos(1), [upsert('items', { id: 'a' })]));
+        await store.ensureProjection(projectionSpec(1));
+        assert.equal(await store.activeVersion(PROJECTION), 1);
+        assert.equal(await store.count(PROJECTION, 'items'), 1, 'a second ensure keeps the data');
+        const statuses = (await store.projectionStatuses()).filter((s) => s.name === PROJECTION);
+        assert.equal(statuses.length, 1);
+        assert.deepEqual({ ...statuses[0], updatedAt: null }, {
+          name: PROJECTION,
+          version: 1,
+          active: true,
+          position: pos(1),
+          updatedAt: null,
+          error: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+        });
+        assert.equal(typeof statuses[0]?.updatedAt, 'number');
+        await store.ensureProjection(projectionSpec(2));
+        assert.equal(await store.activeVersion(PROJECTION), 1, 'a later version stays inactive');
+        assert.equal((await statusOf(store, 2))?.active, false);
+        assert.equal(await store.checkpoint(ref(2)), null);
+        assert.equal(await store.ping(), true);
+      }));
+
+    test('applyBatch compares and sets the checkpoint, changing nothing on a mismatch', () =>
+      withStore(open, async (store) => {
+        await store.ensureProjection(projectionSpec());
+        assert.equal(await store.checkpoint(ref()), null);
+        assert.equal(await store.applyBatch(ref(), pos(5), pos(6), [upsert('items', { id: 'x' })]), false);
+        assert.equal(await store.checkpoint(ref()), null);
+        assert.equal(await store.count(PROJECTION, 'items'), 0);
+
+        assert.equal(await store.applyBatch(ref(), null, pos(1), [upsert('items', { id: 'a', n: 1 })]), true);
+        assert.equal(await store.checkpoint(ref()), pos(1));
+        // A stale runner replays the same batch: its changes (before and after a failing CAS) must not land.
+        const stale: ViewChange[] = [
+          { op: 'delete', collection: 'items', filter: ALL },
+          upsert('items', { id: 'z' }),
+          { op: 'update', collection: 'items', filter: ALL, inc: { n: 100 } },
+        ];
+        assert.equal(await store.applyBatch(ref(), null, pos(2), stale), false);
+        assert.equal(await store.applyBatch(ref(), pos(3), pos(4), stale), false);
+        assert.equal(await store.checkpoint(ref()), pos(1));
+        assert.deepEqual((await store.find(PROJECTION, 'items')).map((d) => [d.id, d.n]), [['a', 1]]);
+
+        assert.equal(await store.applyBatch(ref(), pos(1), pos(2), [upsert('items', { id: 'b' })]), true);
+        assert.equal(await store.applyBatch(ref(), pos(2), pos(3), []), true, 'an empty batch still moves the checkpoint');
+        assert.equal(await store.checkpoint(ref()), pos(3));
+        assert.equal(await store.count(PROJECTION, 'items'), 2);
+      }));
+
+    test('a failing change rolls back the whole batch and the checkpoint', () =>
+      withStore(open, async (store) => {
+        await seed(store);
+        const unknownCollection = [upsert('items', { id: 'new' }), upsert('nope', { id: 'x' })];
+        await assert.rejects(store.applyBatch(ref(), pos(1), pos(2), unknownCollection));
+        await assert.rejects(
+          store.applyBatch(ref(), pos(1), pos(2), [
+            { op: 'delete', collection: 'items', filter: ALL },
+            upsert('users', { id: 'u1', email: 'same@example.com' }),
+            upsert('users', { id: 'u2', email: 'same@example.com' }),
+          ]),
+          Error,
+          'a unique index violation fails the batch',
+        );
+        assert.equal(await store.checkpoint(ref()), pos(1));
+        assert.equal(await store.count(PROJECTION, 'items'), sampleDocs.length);
+        assert.equal(await store.count(PROJECTION, 'users'), 0);
+        assert.equal(await store.get(PROJECTION, 'items', { id: 'new' }), null);
+        assert.ok(await store.applyBatch(ref(), pos(1), pos(2), [upsert('users', { id: 'u1', email: 'same@example.com' })]));
+      }));
+
+    test('documents round-trip with every declared field', () =>
+      withStore(open, async (store) => {
+        const data = { s: 'q"uote\'s \\ é \u{1F600}', n: 0.1 + 0.2, arr: [1, 'two', null, { x: [true] }], o: {} };
+        await seed(store, [
+          { id: 'full', title: 'Ünïcode \u{1F600}', n: 2 ** 40, score: 0.1 + 0.2, flag: false, data, extra: 'dropped' },
+          { id: 'sparse', flag: true, data: ['a', 1] },
+          { id: 'scalar', data: 'just a string' },
+        ]);
+        assert.deepEqual(await store.get(PROJECTION, 'items', { id: 'full' }), {
+          id: 'full',
+          title: 'Ünïcode \u{1F600}',
+          n: 2 ** 40,
+          score: 0.1 + 0.2,
+          flag: false,
+          data,
+        });
+        assert.deepEqual(await store.get(PROJECTION, 'items', { id: 'sparse' }), {
+          id: 'sparse',
+          title: null,
+          n: null,
+          score: null,
+          flag: true,
+          data: ['a', 1],
+        });
+        assert.equal((await store.get(PROJECTION, 'items', { id: 'scalar' }))?.data, 'just a string');
+        assert.equal(await store.get(PROJECTION, 'items', { id: 'missing' }), null);
+      }));
+
+    test('upsert replaces; update sets and increments; delete removes', () =>
+      withStore(open, async (store) => {
+        await seed(store);
+        const changes: ViewChange[] = [
+          upsert('items', { id: 'a', title: 'A2' }),
+          {
+            op: 'update',
+            collection: 'items',
+            filter: { kind: 'in', ref: { field: 'id' }, values: ['b', 'c'] },
+            set: { title: 'low', flag: true },
+            inc: { n: 5, score: 1 },
+          },
+          { op: 'update', collection: 'items', filter: idIs('d'), inc: { n: 3 }, set: { data: { x: [1] } } },
+          { op: 'update', collection: 'items', filter: idIs('nobody'), set: { title: 'x' } },
+          { op: 'delete', collection: 'items', filter: idIs('e') },
+        ];
+        assert.ok(await store.applyBatch(ref(), pos(1), pos(2), changes));
+        const a = await store.get(PROJECTION, 'items', { id: 'a' });
+        assert.deepEqual(a, { id: 'a', title: 'A2', n: null, score: null, flag: null, data: null });
+        const b = await store.get(PROJECTION, 'items', { id: 'b' });
+        assert.deepEqual([b?.title, b?.n, b?.score, b?.flag], ['low', 7, 3.5, true]);
+        const c = await store.get(PROJECTION, 'items', { id: 'c' });
+        assert.deepEqual([c?.title, c?.n, c?.score, c?.flag], ['low', 8, 1, true], 'inc treats null as 0');
+        const d = await store.get(PROJECTION, 'items', { id: 'd' });
+        assert.deepEqual([d?.n, d?.data, d?.title], [3, { x: [1] }, null]);
+        assert.equal(await store.get(PROJECTION, 'items', { id: 'e' }), null);
+        assert.equal(await store.count(PROJECTION, 'items'), 4);
+        assert.ok(await store.applyBatch(ref(), pos(2), pos(3), [{ op: 'delete', collection: 'items', filter: ALL }]));
+        assert.equal(await store.count(PROJECTION, 'items'), 0);
+      }));
+
+    test('copy duplicates matching documents with overrides, replacing same keys; get by composite key', () =>
+      withStore(open, async (store) => {
+        await store.ensureProjection(projectionSpec());
+        const rows: ViewChange[] = [
+          upsert('pairs', { branch: 'main', row: 'r1', rev: 1, body: { v: 1 } }),
+          upsert('pairs', { branch: 'main', row: 'r2', rev: 2, body: { v: 2 } }),
+          upsert('pairs', { branch: 'old', row: 'r9', rev: 9, body: null }),
+          upsert('pairs', { branch: 'dev', row: 'r1', rev: 0, body: { stale: true } }),
+        ];
+        assert.ok(await store.applyBatch(ref(), null, pos(1), rows));
+        const copy: ViewChange = {
+          op: 'copy',
+          collection: 'pairs',
+          filter: { kind: 'compare', ref: { field: 'branch' }, op: 'eq', value: 'main' },
+          set: { branch: 'dev' },
+        };
+        const feature: ViewChange = { ...copy, set: { branch: 'feat', body: { fresh: [true] } } };
+        assert.ok(await store.applyBatch(ref(), pos(1), pos(2), [copy, feature]));
+        const pair = (branch: string, row: string) => store.get(PROJECTION, 'pairs', { branch, row });
+        assert.deepEqual(await pair('dev', 'r1'), { branch: 'dev', row: 'r1', rev: 1, body: { v: 1 } });
+        assert.deepEqual(await pair('dev', 'r2'), { branch: 'dev', row: 'r2', rev: 2, body: { v: 2 } });
+        assert.deepEqual(await pair('feat', 'r2'), { branch: 'feat', row: 'r2', rev: 2, body: { fresh: [true] } });
+        assert.deepEqual(await pair('main', 'r1'), { branch: 'main', row: 'r1', rev: 1, body: { v: 1 } });
+        assert.deepEqual(
+          await store.get(PROJECTION, 'pairs', { row: 'r2', branch: 'main' }),
+          { branch: 'main', row: 'r2', rev: 2, body: { v: 2 } },
+          'key fields in any order',
+        );
+        assert.equal(await store.get(PROJECTION, 'pairs', { branch: 'dev', row: 'r9' }), null);
+        assert.equal(await store.count(PROJECTION, 'pairs'), 7);
+      }));
+
+    test('leases: one owner at a time, renewal, expiry and release', () =>
+      withStore(open, async (store) => {
+        await store.ensureProjection(projectionSpec());
+        assert.equal(await store.acquireLease(PROJECTION, 'A', 60_000), true);
+        assert.equal(await store.acquireLease(PROJECTION, 'B', 60_000), false);
+        assert.equal(await store.acquireLease(PROJECTION, 'A', 60_000), true, 'the holder renews');
+        const status = await statusOf(store, 1);
+        assert.equal(status?.leaseOwner, 'A');
+        assert.ok((status?.leaseExpiresAt ?? 0) > Date.now() + 30_000);
+        assert.equal(await store.acquireLease('other-projection', 'B', 60_000), true, 'leases are per name');
+
+        await store.releaseLease(PROJECTION, 'B');
+        assert.equal(await store.acquireLease(PROJECTION, 'B', 60_000), false, 'only the holder releases');
+        await store.releaseLease(PROJECTION, 'A');
+        assert.equal((await statusOf(store, 1))?.leaseOwner, null);
+        assert.equal(await store.acquireLease(PROJECTION, 'B', 1), true);
+        await sleep(20);
+        assert.equal((await statusOf(store, 1))?.leaseOwner, null, 'an expired lease has no holder');
+        assert.equal(await store.acquireLease(PROJECTION, 'A', 60_000), true, 'an expired lease is taken over');
+        assert.equal(await store.acquireLease(PROJECTION, 'B', 60_000), false);
+      }));
+
+    test('rebuild: a shadow version fills while readers use the active one, then switches', () =>
+      withStore(open, async (store) => {
+        await seed(store, [{ id: 'x', title: 'v1' }]);
+        await store.ensureProjection(projectionSpec(2));
+        const shadow = [upsert('items', { id: 'x', title: 'v2' }), upsert('items', { id: 'y' })];
+        assert.ok(await store.applyBatch(ref(2), null, pos(7), shadow));
+        assert.equal((await store.get(PROJECTION, 'items', { id: 'x' }))?.title, 'v1');
+        assert.equal(await store.count(PROJECTION, 'items'), 1);
+        await assert.rejects(store.dropVersion(ref(1)), Error, 'the active version cannot be dropped');
+        await assert.rejects(store.activate(PROJECTION, 99), Error, 'only ensured versions can be activated');
+
+        await store.activate(PROJECTION, 2);
+        assert.equal(await store.activeVersion(PROJECTION), 2);
+        assert.equal((await store.get(PROJECTION, 'items', { id: 'x' }))?.title, 'v2');
+        const docs = await store.find(PROJECTION, 'items', { orderBy: [{ ref: { field: 'id' }, direction: 'asc' }] });
+        assert.deepEqual(docs.map((d) => d.id), ['x', 'y']);
+        assert.equal(await store.count(PROJECTION, 'items'), 2);
+        assert.deepEqual(
+          (await store.projectionStatuses()).filter((s) => s.name === PROJECTION).map((s) => [s.version, s.active]),
+          [[1, false], [2, true]],
+        );
+
+        await store.dropVersion(ref(1));
+        const remaining = (await store.projectionStatuses()).filter((s) => s.name === PROJECTION);
+        assert.deepEqual(remaining.map((s) => s.version), [2]);
+        await assert.rejects(store.dropVersion(ref(2)));
+        await store.activate(PROJECTION, 2);
+        assert.equal((await store.get(PROJECTION, 'items', { id: 'y' }))?.id, 'y');
+      }));
+
+    test('reads of a projection that does not exist yet are empty', () =>
+      withStore(open, async (store) => {
+        assert.deepEqual(await store.find('not-there', 'items'), []);
+        assert.equal(await store.count('not-there', 'items'), 0);
+        assert.equal(await store.get('not-there', 'items', { id: 'a' }), null);
+        assert.equal(await store.activeVersion('not-there'), null);
+      }));
+
+    test('recordError shows in statuses until a batch applies or it is cleared', () =>
+      withStore(open, async (store) => {
+        await store.ensureProjection(projectionSpec());
+        await store.recordError(ref(), 'boom: event 12 is malformed');
+        assert.equal((await statusOf(store, 1))?.error, 'boom: event 12 is malformed');
+        assert.ok(await store.applyBatch(ref(), null, pos(1), []));
+        const status = await statusOf(store, 1);
+        assert.equal(status?.error, null);
+        assert.equal(status?.position, pos(1));
+        assert.equal(typeof status?.updatedAt, 'number');
+        await store.recordError(ref(), 'again');
+        assert.equal((await statusOf(store, 1))?.error, 'again');
+        await store.recordError(ref(), null);
+        assert.equal((await statusOf(store, 1))?.error, null);
+      }));
+
+    viewStoreQueryContract(open);
+  });
+}
