@@ -1,0 +1,72 @@
+import { Command, CommanderError } from 'commander';
+import { loadConfig } from './config/loadConfig.ts';
+import { isConfigError } from './config/strataConfig.ts';
+import { createRootLogger } from './logger.ts';
+
+export type CliIo = {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+};
+
+const USAGE_ERROR = 2;
+
+const defaultIo: CliIo = {
+  env: process.env,
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
+/** `strata serve`: runs until a signal. Returns an exit code when it could not start, else null. */
+async function serve(io: CliIo): Promise<number | null> {
+  let config;
+  try {
+    config = loadConfig(io.env);
+  } catch (err) {
+    if (!isConfigError(err)) throw err;
+    io.stderr(`${err.message}\n`);
+    return 1;
+  }
+  const log = createRootLogger(config);
+  try {
+    // Loaded only here so usage and configuration errors answer without loading every role.
+    const { shutdownOnSignals, startStrata } = await import('./main.ts');
+    const handle = await startStrata(config, { log });
+    shutdownOnSignals(handle, { log, timeoutMs: config.shutdownTimeoutMs });
+    return null;
+  } catch (err) {
+    if (isConfigError(err)) io.stderr(`${err.message}\n`);
+    log.fatal({ err }, 'startup failed');
+    return 1;
+  }
+}
+
+/**
+ * Runs the operator CLI (operations.md §5) on `args` (without node and script). Resolves with the exit code, or
+ * null while a server keeps running. Usage errors (unknown command or option) → 2.
+ */
+export async function runCli(args: readonly string[], io: CliIo = defaultIo): Promise<number | null> {
+  let result: number | null = 0;
+  const program = new Command('strata')
+    .description('Strata: versioned, schema-validated JSON data over generated GraphQL and REST APIs')
+    .exitOverride()
+    .showHelpAfterError()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  program
+    .command('serve')
+    .description('start a process running the roles listed in ROLES')
+    .action(async () => {
+      result = await serve(io);
+    });
+  if (args.length === 0) {
+    io.stderr(program.helpInformation());
+    return USAGE_ERROR;
+  }
+  try {
+    await program.parseAsync([...args], { from: 'user' });
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : USAGE_ERROR;
+  }
+  return result;
+}

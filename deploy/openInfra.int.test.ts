@@ -1,0 +1,74 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { loadConfig } from './config/loadConfig.ts';
+import { isConfigError } from './config/strataConfig.ts';
+import { openInfra } from './openInfra.ts';
+
+const log = pino({ level: 'silent' });
+const root = await mkdtemp(join(tmpdir(), 'strata-infra-'));
+after(() => rm(root, { recursive: true, force: true }));
+
+/** A loopback port nothing listens on. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('openInfra', () => {
+  test('opens SQLite files in a new DATA_DIR and the in-process queue', async () => {
+    const dataDir = join(root, 'a', 'b');
+    const infra = await openInfra(loadConfig({ DATA_DIR: dataDir }), log);
+    try {
+      assert.equal(infra.eventStore.backend, 'sqlite');
+      assert.equal(infra.viewStore.backend, 'sqlite');
+      assert.equal(infra.queue.kind, 'in-process');
+      assert.equal(await infra.eventStore.ping(), true);
+      assert.equal(await infra.viewStore.ping(), true);
+      const files = await readdir(dataDir);
+      assert.ok(files.includes('events.db') && files.includes('views.db'), files.join(','));
+    } finally {
+      await infra.close();
+      await infra.close();
+    }
+  });
+
+  test('uses BullMQ when REDIS_URL is set', async () => {
+    const port = await closedPort();
+    const infra = await openInfra(loadConfig({ DATA_DIR: join(root, 'redis'), REDIS_URL: `redis://127.0.0.1:${port}` }), log);
+    try {
+      assert.equal(infra.queue.kind, 'bullmq');
+    } finally {
+      await infra.close();
+    }
+  });
+
+  test('distributed stores are refused with an error naming the variable', async () => {
+    const dataDir = join(root, 'never');
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      EVENT_STORE: 'esdb',
+      EVENTSTORE_URL: 'esdb://es:2113?tls=false',
+      VIEW_STORE: 'mongodb',
+      MONGO_URL: 'mongodb://m/db',
+    });
+    await assert.rejects(openInfra(config, log), (err: unknown) => {
+      assert.ok(isConfigError(err));
+      assert.deepEqual(err.problems.map((p) => p.variable), ['EVENT_STORE', 'VIEW_STORE']);
+      assert.match(err.message, /not available in this build yet/);
+      return true;
+    });
+    await assert.rejects(readdir(dataDir), { code: 'ENOENT' });
+  });
+});
