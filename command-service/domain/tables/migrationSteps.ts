@@ -1,0 +1,94 @@
+import { isPlainObject } from '../../../contracts/index.ts';
+import { convertValue, rawDefault } from './convertValue.ts';
+import { setOwn } from './jsonPatchValue.ts';
+import { splitArrayContext } from './schemaLocation.ts';
+
+/**
+ * Data effects of schema patch operations (domain.md §6). A step mutates the row data it is given (a private copy
+ * made by `migrate`). Rows that do not have the expected shape at a path are left alone there; the migrated rows
+ * are validated afterwards.
+ */
+export type MigrationStep = (data: unknown) => void;
+
+type Slot = { readonly container: Record<string, unknown> | unknown[]; readonly key: string | number };
+
+const hasOwn = (value: object, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
+
+/** Calls `fn` for each value reached by `path` (`'*'` = every element of an array). */
+function forEachAt(value: unknown, path: readonly string[], index: number, fn: (value: unknown) => void): void {
+  if (index === path.length) return fn(value);
+  const segment = path[index] as string;
+  if (segment === '*') {
+    if (Array.isArray(value)) for (const item of value) forEachAt(item, path, index + 1, fn);
+  } else if (isPlainObject(value) && hasOwn(value, segment)) {
+    forEachAt(value[segment], path, index + 1, fn);
+  }
+}
+
+/** The slots (container + key) a data path names: object properties, or every element for a trailing `'*'`. */
+function forEachSlot(data: unknown, path: readonly string[], fn: (slot: Slot) => void): void {
+  const last = path[path.length - 1];
+  if (last === undefined) return;
+  forEachAt(data, path.slice(0, -1), 0, (container) => {
+    if (last === '*') {
+      if (Array.isArray(container)) for (let i = 0; i < container.length; i++) fn({ container, key: i });
+    } else if (isPlainObject(container)) {
+      fn({ container, key: last });
+    }
+  });
+}
+
+function write(slot: Slot, value: unknown): void {
+  if (Array.isArray(slot.container)) slot.container[slot.key as number] = value;
+  else setOwn(slot.container, slot.key as string, value);
+}
+
+function read(slot: Slot): { found: boolean; value: unknown } {
+  if (Array.isArray(slot.container)) return { found: true, value: slot.container[slot.key as number] };
+  const found = hasOwn(slot.container, slot.key as string);
+  return { found, value: found ? slot.container[slot.key as string] : undefined };
+}
+
+/** `add` of a new property: every row gets the node's default. */
+export function addDefaultStep(dataPath: readonly string[], node: unknown): MigrationStep {
+  return (data) => forEachSlot(data, dataPath, (slot) => write(slot, rawDefault(node)));
+}
+
+/** `replace` (or `add` onto an existing node): every value converted to the new node; missing ones get its default. */
+export function convertStep(dataPath: readonly string[], node: unknown): MigrationStep {
+  return (data) =>
+    forEachSlot(data, dataPath, (slot) => {
+      const current = read(slot);
+      write(slot, current.found ? convertValue(current.value, node) : rawDefault(node));
+    });
+}
+
+export function removeStep(dataPath: readonly string[]): MigrationStep {
+  return (data) =>
+    forEachSlot(data, dataPath, (slot) => {
+      if (!Array.isArray(slot.container)) delete slot.container[slot.key as string];
+    });
+}
+
+/**
+ * `move` / `copy` between two property paths inside the same array context (checked by the caller): within each
+ * context element the value at `from` is moved or copied to `to`.
+ */
+export function transferStep(from: readonly string[], to: readonly string[], mode: 'move' | 'copy'): MigrationStep {
+  const { context, rest: fromRest } = splitArrayContext(from);
+  const toRest = to.slice(context.length);
+  return (data) =>
+    forEachAt(data, context, 0, (element) => {
+      let value: unknown;
+      let found = false;
+      forEachSlot(element, fromRest, (slot) => {
+        const current = read(slot);
+        if (!current.found) return;
+        found = true;
+        value = current.value;
+        if (mode === 'move' && !Array.isArray(slot.container)) delete slot.container[slot.key as string];
+      });
+      if (!found) return;
+      forEachSlot(element, toRest, (slot) => write(slot, mode === 'copy' ? structuredClone(value) : value));
+    });
+}

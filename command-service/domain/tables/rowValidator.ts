@@ -1,0 +1,136 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { AppError, escapePointerToken, isPlainObject } from '../../../contracts/index.ts';
+import { createFormatCheckers } from './formatCheckers.ts';
+import { jsonHash } from './jsonHash.ts';
+
+export type RowValidationContext = {
+  readonly tableId: string;
+  readonly rowId: string;
+  /** Position of the row in a bulk request; added to every detail. */
+  readonly index?: number;
+  /** Add `rowId` to every detail (bulk writes, migrations). Default: when `index` is given. */
+  readonly rowIdInDetails?: boolean;
+};
+
+export type RowValidationDetail = {
+  readonly path: string;
+  readonly message: string;
+  readonly keyword: string;
+  readonly rowId?: string;
+  readonly index?: number;
+};
+
+export type RowValidatorCache = {
+  /** Throws INVALID_DATA (errors.md §4) unless `data` is valid for `schema` (an already valid table schema). */
+  validate(schema: unknown, data: unknown, ctx: RowValidationContext): void;
+  /** Violations of `data` (empty when valid), without throwing. */
+  check(schema: unknown, data: unknown): readonly { path: string; message: string; keyword: string }[];
+  /** Number of compiled schemas held. */
+  readonly size: number;
+};
+
+export type RowValidatorCacheOptions = {
+  /** Compiled schemas kept (least recently used ones are dropped). Default 500. */
+  readonly maxEntries?: number;
+};
+
+type Entry = { readonly ajvSchema: object; readonly validate: ValidateFunction };
+
+/** The schema ajv sees: system refs validate as strings; `foreignKey` is checked elsewhere (domain.md §7). */
+function toAjvSchema(node: unknown): unknown {
+  if (!isPlainObject(node)) return node;
+  if ('$ref' in node) return { type: 'string' };
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'foreignKey') continue;
+    if (key === 'items') out.items = toAjvSchema(value);
+    else if (key === 'properties' && isPlainObject(value)) {
+      out.properties = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, toAjvSchema(child)]));
+    } else out[key] = value;
+  }
+  return out;
+}
+
+function toDetail(error: ErrorObject): { path: string; message: string; keyword: string } {
+  const message = error.message ?? 'is invalid';
+  if (error.keyword === 'required') {
+    const name = String((error.params as { missingProperty?: unknown }).missingProperty);
+    return { path: `${error.instancePath}/${escapePointerToken(name)}`, message, keyword: 'required' };
+  }
+  if (error.keyword === 'additionalProperties') {
+    const name = String((error.params as { additionalProperty?: unknown }).additionalProperty);
+    return { path: `${error.instancePath}/${escapePointerToken(name)}`, message, keyword: 'additionalProperties' };
+  }
+  return { path: error.instancePath, message, keyword: error.keyword };
+}
+
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, logger: false, validateFormats: true });
+  for (const [name, check] of Object.entries(createFormatCheckers())) ajv.addFormat(name, { type: 'string', validate: check });
+  return ajv;
+}
+
+/**
+ * Row-data validation of domain.md §5.4 with ajv (JSON Schema 2020-12, formats accept `""`). Compiled validators
+ * are cached per canonical schema hash, with a per-object fast path for repeated calls with the same schema
+ * (so a schema object must not be mutated after it was passed in).
+ */
+export function createRowValidatorCache(options: RowValidatorCacheOptions = {}): RowValidatorCache {
+  const maxEntries = Math.max(1, options.maxEntries ?? 500);
+  const ajv = createAjv();
+  const byHash = new Map<string, Entry>();
+  let byObject = new WeakMap<object, Entry>();
+
+  function entryFor(schema: unknown): Entry {
+    const known = typeof schema === 'object' && schema !== null ? byObject.get(schema) : undefined;
+    if (known !== undefined) return known;
+    const hash = jsonHash(schema);
+    let entry = byHash.get(hash);
+    if (entry !== undefined) {
+      byHash.delete(hash);
+    } else {
+      const ajvSchema = toAjvSchema(schema) as object;
+      entry = { ajvSchema, validate: ajv.compile(ajvSchema) };
+      if (byHash.size >= maxEntries) {
+        const [oldestHash, oldest] = byHash.entries().next().value as [string, Entry];
+        byHash.delete(oldestHash);
+        ajv.removeSchema(oldest.ajvSchema);
+        // The identity fast path may still point at the dropped validator; start it afresh.
+        byObject = new WeakMap();
+      }
+    }
+    byHash.set(hash, entry);
+    if (typeof schema === 'object' && schema !== null) byObject.set(schema, entry);
+    return entry;
+  }
+
+  function check(schema: unknown, data: unknown): { path: string; message: string; keyword: string }[] {
+    const { validate } = entryFor(schema);
+    if (validate(data)) return [];
+    return (validate.errors ?? []).map(toDetail);
+  }
+
+  return {
+    check,
+    validate(schema, data, ctx) {
+      const violations = check(schema, data);
+      if (violations.length === 0) return;
+      const withRowId = ctx.rowIdInDetails ?? ctx.index !== undefined;
+      const details: RowValidationDetail[] = violations.map((v) => ({
+        ...v,
+        ...(withRowId ? { rowId: ctx.rowId } : {}),
+        ...(ctx.index !== undefined ? { index: ctx.index } : {}),
+      }));
+      const [first] = violations;
+      const message =
+        violations.length === 1 && first !== undefined
+          ? `Validation error at "${first.path}" in table "${ctx.tableId}" for row "${ctx.rowId}": ${first.message}`
+          : `Validation failed with ${violations.length} errors in table "${ctx.tableId}" for row "${ctx.rowId}"`;
+      throw new AppError('INVALID_DATA', message, details);
+    },
+    get size() {
+      return byHash.size;
+    },
+  };
+}
