@@ -1,0 +1,59 @@
+import type { EndpointType, JsonObject, OrganizationRole, ProjectRole, SystemRole } from '../events/domainEvents.ts';
+import type {
+  BranchView,
+  BulkResultView,
+  EndpointView,
+  OrganizationView,
+  ProjectView,
+  RevisionView,
+  RowView,
+  SuccessView,
+  TableView,
+  UserView,
+} from '../api/views.ts';
+
+type Cmd<TInput, TResult> = { readonly input: TInput; readonly result: TResult };
+
+type ProjectTarget = { readonly organizationId: string; readonly projectName: string };
+type BranchTarget = ProjectTarget & { readonly branchName: string };
+type TableTarget = { readonly revisionId: string; readonly tableId: string };
+
+/**
+ * Every write of the system API (system-api.md §3.3), by command name: input (already shape-checked by the edge:
+ * types and unknown fields) and result (the REST response body). Single-row writes use the bulk commands with one
+ * row and `bulk: false` so errors carry no `index`.
+ */
+export type CommandMap = {
+  CreateUser: Cmd<{ username: string; password: string; role?: SystemRole; email?: string | null }, UserView>;
+  DeactivateUser: Cmd<{ userId: string }, UserView>;
+  ReactivateUser: Cmd<{ userId: string }, UserView>;
+  ResetPassword: Cmd<{ userId: string; newPassword: string }, SuccessView>;
+  UpdatePassword: Cmd<{ oldPassword: string; newPassword: string }, SuccessView>;
+  CreateOrganization: Cmd<{ organizationId: string; ownerId?: string | null }, OrganizationView>;
+  AddUserToOrganization: Cmd<{ organizationId: string; userId: string; role: OrganizationRole }, SuccessView>;
+  RemoveUserFromOrganization: Cmd<{ organizationId: string; userId: string }, SuccessView>;
+  CreateProject: Cmd<ProjectTarget & { branchName?: string | null; isPublic?: boolean | null }, ProjectView>;
+  UpdateProject: Cmd<ProjectTarget & { isPublic: boolean }, ProjectView>;
+  DeleteProject: Cmd<ProjectTarget, SuccessView>;
+  AddUserToProject: Cmd<ProjectTarget & { userId: string; role: ProjectRole }, SuccessView>;
+  RemoveUserFromProject: Cmd<ProjectTarget & { userId: string }, SuccessView>;
+  CreateBranch: Cmd<{ revisionId: string; branchName: string }, BranchView>;
+  DeleteBranch: Cmd<BranchTarget, SuccessView>;
+  CreateRevision: Cmd<BranchTarget & { comment?: string | null }, RevisionView>;
+  RevertChanges: Cmd<BranchTarget, BranchView>;
+  CreateTable: Cmd<TableTarget & { schema: unknown }, TableView>;
+  UpdateTable: Cmd<TableTarget & { patches: unknown }, TableView>;
+  RenameTable: Cmd<TableTarget & { nextTableId: string }, TableView>;
+  DeleteTable: Cmd<TableTarget, SuccessView>;
+  CreateRows: Cmd<TableTarget & { rows: readonly { rowId: string; data: unknown }[]; bulk: boolean }, RowView[]>;
+  UpdateRows: Cmd<TableTarget & { rows: readonly { rowId: string; data: unknown }[]; bulk: boolean }, RowView[]>;
+  PatchRows: Cmd<TableTarget & { rows: readonly { rowId: string; patches: unknown }[]; bulk: boolean }, RowView[]>;
+  RenameRow: Cmd<TableTarget & { rowId: string; nextRowId: string }, RowView>;
+  DeleteRows: Cmd<TableTarget & { rowIds: readonly string[]; bulk: boolean }, BulkResultView>;
+  CreateEndpoint: Cmd<{ revisionId: string; type: EndpointType }, EndpointView>;
+  DeleteEndpoint: Cmd<{ endpointId: string }, SuccessView>;
+};
+
+export type CommandType = keyof CommandMap;
+export type CommandInput<K extends CommandType> = CommandMap[K]['input'];
+export type CommandResult<K extends CommandType> = CommandMap[K]['result'];

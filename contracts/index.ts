@@ -1,0 +1,241 @@
+export { createUpcaster } from './events/upcasters.ts';
+export {
+  comparePositions,
+  isPosition,
+  kurrentPosition,
+  maxPosition,
+  positionBackend,
+  sqliteGlobalPosition,
+  sqlitePosition,
+} from './events/position.ts';
+export {
+  apiKeyStreamId,
+  branchStreamId,
+  directoryStreamId,
+  organizationStreamId,
+  projectStreamId,
+  sessionStreamId,
+  streamCategories,
+  streamCategory,
+  userStreamId,
+} from './events/streamIds.ts';
+export { revisionLifecycleEventTypes } from './events/domainEvents.ts';
+export { StreamConflictError, isStreamConflict } from './ports/eventStore.ts';
+export { fieldsEqual } from './ports/viewStore.ts';
+export { isoTime, systemClock } from './ports/clock.ts';
+export { errorCatalogue, httpStatusOf, isErrorCode } from './errors/catalogue.ts';
+export { AppError, MAX_ERROR_DETAILS, invariant, isAppError, toErrorBody } from './errors/appError.ts';
+
+export type { EventMetadata, NewEvent, PrincipalRef, RecordedEvent } from './events/envelope.ts';
+export type { Position, PositionBackend } from './events/position.ts';
+export type { StreamCategory } from './events/streamIds.ts';
+export type { UpcastFn, Upcaster } from './events/upcasters.ts';
+export type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions } from './ports/eventStore.ts';
+export type {
+  CollectionSpec,
+  CompareOp,
+  FieldRef,
+  FieldType,
+  Filter,
+  FindQuery,
+  IndexSpec,
+  JsonPathSegment,
+  JsonTest,
+  PathSegment,
+  ProjectionRef,
+  ProjectionSpec,
+  ProjectionStatus,
+  Scalar,
+  SortKey,
+  ViewChange,
+  ViewDoc,
+  ViewStore,
+} from './ports/viewStore.ts';
+export type { Queue } from './ports/queue.ts';
+export type { Clock } from './ports/clock.ts';
+export type { ConsistencyWaiter } from './ports/consistency.ts';
+export type { RoleHandle } from './ports/role.ts';
+export type { ErrorCode } from './errors/catalogue.ts';
+export type { ErrorDetail } from './errors/appError.ts';
+export type {
+  BranchCreated,
+  BranchDeleted,
+  BranchRevisions,
+  DomainEvent,
+  DomainEventMap,
+  DomainEventType,
+  DraftRef,
+  DraftReverted,
+  EndpointCreated,
+  EndpointDeleted,
+  EndpointMode,
+  EndpointType,
+  JsonObject,
+  OrganizationCreated,
+  OrganizationMemberRemoved,
+  OrganizationMemberSet,
+  OrganizationRole,
+  ProjectCreated,
+  ProjectDeleted,
+  ProjectMemberRemoved,
+  ProjectMemberSet,
+  ProjectRole,
+  ProjectVisibilityChanged,
+  RevisionCommitted,
+  RowRenamed,
+  RowsCreated,
+  RowsDeleted,
+  RowsUpdated,
+  RowWrite,
+  SystemRole,
+  TableCreated,
+  TableDeleted,
+  TableFacts,
+  TableRenamed,
+  TableSchemaUpdated,
+  UserCreated,
+  UserDeactivated,
+  UserPasswordChanged,
+  UserReactivated,
+  UserTokenVersionIncremented,
+} from './events/domainEvents.ts';
+export { anonymousPrincipal, isJwtUser, keyScopeOf, principalRef } from './auth/principal.ts';
+export {
+  actions,
+  can,
+  organizationRoleOf,
+  roleHasPermission,
+  rulesGrant,
+  subjects,
+  userRoleGrants,
+} from './auth/permissions.ts';
+export {
+  createSystemState,
+  evolveSystemState,
+  findBranchByName,
+  findProjectByName,
+  findRevision,
+  isDraftRevision,
+  systemStateFilter,
+} from './state/systemState.ts';
+export type { KeyScope, PermissionRule, Principal, UserCredentialKind } from './auth/principal.ts';
+export type { Action, PermissionTarget, Subject } from './auth/permissions.ts';
+export type {
+  BranchRecord,
+  EndpointRecord,
+  OrganizationRecord,
+  ProjectRecord,
+  RevisionRecord,
+  SystemState,
+  UserRecord,
+} from './state/systemState.ts';
+export type {
+  BranchView,
+  BulkResultView,
+  Connection,
+  EndpointView,
+  OrganizationMemberView,
+  OrganizationView,
+  ProjectMemberView,
+  ProjectView,
+  RevisionView,
+  RowView,
+  SuccessView,
+  TableView,
+  UserRefView,
+  UserView,
+} from './api/views.ts';
+export type { CommandInput, CommandMap, CommandResult, CommandType } from './commands/commands.ts';
+export type { CommandContext, CommandGateway, CommandOutcome } from './ports/commandGateway.ts';
+export type { SystemStateSource } from './ports/systemStateSource.ts';
+export type { Authenticator, LoginResult, PresentedCredentials } from './ports/authenticator.ts';
+export {
+  IDENTIFIER_MAX_LENGTH,
+  NAME_PATTERN,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PROPERTY_NAME_PATTERN,
+  RESERVED_BRANCH_NAMES,
+  RESERVED_TABLE_ID_PREFIX,
+  RESERVED_USERNAMES,
+  ROW_ID_PATTERN,
+  TABLE_ID_PATTERN,
+  assertBranchName,
+  assertOrganizationId,
+  assertPassword,
+  assertProjectName,
+  assertRowId,
+  assertTableId,
+  assertUsername,
+  isReservedBranchName,
+  isReservedTableId,
+  isReservedUsername,
+  isValidName,
+  isValidPropertyName,
+  isValidRowId,
+  isValidTableId,
+  sameIdentifier,
+} from './domain/identifiers.ts';
+export {
+  CONTENT_MEDIA_TYPES,
+  MAX_SCHEMA_BYTES,
+  MAX_SCHEMA_DEPTH,
+  MAX_SCHEMA_NODES,
+  STRING_FORMATS,
+  SYSTEM_REFS,
+  SYSTEM_REF_URNS,
+  isContentMediaType,
+  isStringFormat,
+  isSystemRefUrn,
+} from './tables/tableSchema.ts';
+export { compileTableModel, defaultValueOf, foreignKeyFields, nodeAtDataPath } from './tables/tableModel.ts';
+export { fillSystemRefs, normalizeRowData } from './tables/rowData.ts';
+export { canonicalJson, isPlainObject, jsonDeepEqual } from './tables/jsonValue.ts';
+export { escapePointerToken, parseJsonPointer, toJsonPointer } from './tables/jsonPointer.ts';
+export type {
+  ArraySchema,
+  BooleanSchema,
+  ContentMediaType,
+  ItemSchema,
+  NumberSchema,
+  ObjectSchema,
+  PropertySchema,
+  SchemaAnnotations,
+  StringFormat,
+  StringSchema,
+  SystemRefSchema,
+  SystemRefUrn,
+  TableSchema,
+} from './tables/tableSchema.ts';
+export type {
+  ArrayNode,
+  BooleanNode,
+  DataPath,
+  ForeignKeyField,
+  NumberNode,
+  ObjectNode,
+  StringNode,
+  SystemRefField,
+  SystemRefNode,
+  TableModel,
+  TableModelNode,
+  TableProperty,
+} from './tables/tableModel.ts';
+export type { SystemRefValues } from './tables/rowData.ts';
+export type { JsonValue } from './tables/jsonValue.ts';
+export {
+  assertBranchScope,
+  assertCanRead,
+  assertCanWrite,
+  assertOrganizationScope,
+  assertProjectScope,
+  assertSystemAdmin,
+  assertTableScope,
+  assertUserPrincipal,
+  branchInScope,
+  tableInScope,
+} from './auth/authorize.ts';
+export { OPEN_SEQ, catalogViews, directoryViews, domainViewSpecs, rowViews, schemaViews } from './views/viewSpecs.ts';
+export { visibleAt } from './views/visibility.ts';
+export { castValue, isCast, parseTimestamp } from './views/castValue.ts';
+export type { Cast, CastResult } from './views/castValue.ts';

@@ -1,0 +1,362 @@
+import type { RecordedEvent } from '../events/envelope.ts';
+import type {
+  DomainEvent,
+  EndpointMode,
+  EndpointType,
+  OrganizationRole,
+  ProjectRole,
+  SystemRole,
+} from '../events/domainEvents.ts';
+import { streamCategory } from '../events/streamIds.ts';
+import type { Position } from '../events/position.ts';
+
+export type UserRecord = {
+  id: string;
+  username: string;
+  email: string | null;
+  role: SystemRole;
+  isActive: boolean;
+  passwordHash: string;
+  tokenVersion: number;
+  createdAt: string;
+};
+
+export type OrganizationRecord = {
+  id: string;
+  isPersonal: boolean;
+  createdAt: string;
+  members: Map<string, OrganizationRole>;
+};
+
+export type ProjectRecord = {
+  id: string;
+  organizationId: string;
+  name: string;
+  isPublic: boolean;
+  createdAt: string;
+  deleted: boolean;
+  rootBranchId: string;
+  members: Map<string, ProjectRole>;
+  branchIds: Set<string>;
+};
+
+export type BranchRecord = {
+  id: string;
+  projectId: string;
+  organizationId: string;
+  name: string;
+  isRoot: boolean;
+  createdAt: string;
+  deleted: boolean;
+  startRevisionId: string;
+  headRevisionId: string;
+  draftRevisionId: string;
+  headSeq: number;
+  /** Revisions of this branch by sequence (index = sequence). */
+  revisionIds: string[];
+  parent: { readonly branchId: string; readonly revisionId: string } | null;
+};
+
+export type RevisionRecord = {
+  id: string;
+  branchId: string;
+  projectId: string;
+  organizationId: string;
+  seq: number;
+  createdAt: string;
+};
+
+export type EndpointRecord = {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  branchId: string;
+  type: EndpointType;
+  mode: EndpointMode;
+  pinnedRevisionId: string | null;
+  createdAt: string;
+  deleted: boolean;
+};
+
+/**
+ * In-memory state of users, organizations, memberships, projects, branches, revisions and endpoints, folded from
+ * the log (categories `directory`, `organization` and the revision lifecycle events of `branch`). Both sides use it:
+ * the write side decides against it, the read side authorizes with it (auth state is exempt from projection lag,
+ * operations.md §4.4). It is mutated in place: it can hold every entity of a deployment and is rebuilt from the log.
+ */
+export type SystemState = {
+  position: Position | null;
+  /** Last revision folded per stream (the expected revision for the next append). */
+  streamRevisions: Map<string, number>;
+  users: Map<string, UserRecord>;
+  /** Lower-cased username or organization id -> owner ('user' or 'organization') for the shared namespace. */
+  namespace: Map<string, { kind: 'user' | 'organization'; id: string }>;
+  organizations: Map<string, OrganizationRecord>;
+  projects: Map<string, ProjectRecord>;
+  branches: Map<string, BranchRecord>;
+  revisions: Map<string, RevisionRecord>;
+  endpoints: Map<string, EndpointRecord>;
+};
+
+/** Categories and event types the system state folds (pass to EventStore.readAll). */
+export const systemStateFilter = {
+  categories: ['directory', 'organization'],
+  eventTypes: ['RevisionCommitted'],
+} as const;
+
+export function createSystemState(): SystemState {
+  return {
+    position: null,
+    streamRevisions: new Map(),
+    users: new Map(),
+    namespace: new Map(),
+    organizations: new Map(),
+    projects: new Map(),
+    branches: new Map(),
+    revisions: new Map(),
+    endpoints: new Map(),
+  };
+}
+
+function addRevision(state: SystemState, branch: BranchRecord, id: string, seq: number, createdAt: string): void {
+  branch.revisionIds[seq] = id;
+  state.revisions.set(id, {
+    id,
+    branchId: branch.id,
+    projectId: branch.projectId,
+    organizationId: branch.organizationId,
+    seq,
+    createdAt,
+  });
+}
+
+function addBranch(
+  state: SystemState,
+  organizationId: string,
+  projectId: string,
+  data: { branchId: string; name: string; startRevisionId: string; draftRevisionId: string },
+  isRoot: boolean,
+  parent: BranchRecord['parent'],
+  time: string,
+): void {
+  const branch: BranchRecord = {
+    id: data.branchId,
+    projectId,
+    organizationId,
+    name: data.name,
+    isRoot,
+    createdAt: time,
+    deleted: false,
+    startRevisionId: data.startRevisionId,
+    headRevisionId: data.startRevisionId,
+    draftRevisionId: data.draftRevisionId,
+    headSeq: 0,
+    revisionIds: [],
+    parent,
+  };
+  state.branches.set(branch.id, branch);
+  addRevision(state, branch, data.startRevisionId, 0, time);
+  addRevision(state, branch, data.draftRevisionId, 1, time);
+  state.projects.get(projectId)?.branchIds.add(branch.id);
+}
+
+/** Folds one recorded event into the state (unknown events are ignored). */
+export function evolveSystemState(state: SystemState, recorded: RecordedEvent): SystemState {
+  state.position = recorded.position;
+  state.streamRevisions.set(recorded.streamId, recorded.revision);
+  const time = recorded.metadata.time;
+  const category = streamCategory(recorded.streamId);
+  if (category !== 'directory' && category !== 'organization' && category !== 'branch') return state;
+  const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+  switch (event.type) {
+    case 'UserCreated': {
+      const d = event.data;
+      state.users.set(d.userId, {
+        id: d.userId,
+        username: d.username,
+        email: d.email,
+        role: d.role,
+        isActive: true,
+        passwordHash: d.passwordHash,
+        tokenVersion: 0,
+        createdAt: time,
+      });
+      state.namespace.set(d.username.toLowerCase(), { kind: 'user', id: d.userId });
+      break;
+    }
+    case 'UserDeactivated': {
+      const user = state.users.get(event.data.userId);
+      if (user) {
+        user.isActive = false;
+        user.tokenVersion += 1;
+      }
+      break;
+    }
+    case 'UserReactivated': {
+      const user = state.users.get(event.data.userId);
+      if (user) user.isActive = true;
+      break;
+    }
+    case 'UserPasswordChanged': {
+      const user = state.users.get(event.data.userId);
+      if (user) {
+        user.passwordHash = event.data.passwordHash;
+        user.tokenVersion += 1;
+      }
+      break;
+    }
+    case 'UserTokenVersionIncremented': {
+      const user = state.users.get(event.data.userId);
+      if (user) user.tokenVersion += 1;
+      break;
+    }
+    case 'OrganizationCreated': {
+      const d = event.data;
+      state.organizations.set(d.organizationId, {
+        id: d.organizationId,
+        isPersonal: d.isPersonal,
+        createdAt: time,
+        members: new Map(),
+      });
+      if (!d.isPersonal) state.namespace.set(d.organizationId.toLowerCase(), { kind: 'organization', id: d.organizationId });
+      break;
+    }
+    case 'OrganizationMemberSet':
+      state.organizations.get(event.data.organizationId)?.members.set(event.data.userId, event.data.role);
+      break;
+    case 'OrganizationMemberRemoved': {
+      const { organizationId, userId } = event.data;
+      state.organizations.get(organizationId)?.members.delete(userId);
+      for (const project of state.projects.values()) {
+        if (project.organizationId === organizationId) project.members.delete(userId);
+      }
+      break;
+    }
+    case 'ProjectMemberSet':
+      state.projects.get(event.data.projectId)?.members.set(event.data.userId, event.data.role);
+      break;
+    case 'ProjectMemberRemoved':
+      state.projects.get(event.data.projectId)?.members.delete(event.data.userId);
+      break;
+    case 'ProjectCreated': {
+      const d = event.data;
+      state.projects.set(d.projectId, {
+        id: d.projectId,
+        organizationId: d.organizationId,
+        name: d.name,
+        isPublic: d.isPublic,
+        createdAt: time,
+        deleted: false,
+        rootBranchId: d.rootBranch.branchId,
+        members: new Map(),
+        branchIds: new Set(),
+      });
+      addBranch(state, d.organizationId, d.projectId, d.rootBranch, true, null, time);
+      break;
+    }
+    case 'ProjectVisibilityChanged': {
+      const project = state.projects.get(event.data.projectId);
+      if (project) project.isPublic = event.data.isPublic;
+      break;
+    }
+    case 'ProjectDeleted': {
+      const project = state.projects.get(event.data.projectId);
+      if (!project) break;
+      project.deleted = true;
+      for (const branchId of project.branchIds) {
+        const branch = state.branches.get(branchId);
+        if (branch) branch.deleted = true;
+      }
+      for (const endpoint of state.endpoints.values()) {
+        if (endpoint.projectId === project.id) endpoint.deleted = true;
+      }
+      break;
+    }
+    case 'BranchCreated': {
+      const d = event.data;
+      const project = state.projects.get(d.projectId);
+      if (!project) break;
+      addBranch(state, project.organizationId, d.projectId, d, false, {
+        branchId: d.sourceBranchId,
+        revisionId: d.sourceRevisionId,
+      }, time);
+      break;
+    }
+    case 'BranchDeleted': {
+      const branch = state.branches.get(event.data.branchId);
+      if (!branch) break;
+      branch.deleted = true;
+      state.projects.get(branch.projectId)?.branchIds.delete(branch.id);
+      for (const endpoint of state.endpoints.values()) {
+        if (endpoint.branchId === branch.id) endpoint.deleted = true;
+      }
+      break;
+    }
+    case 'EndpointCreated': {
+      const d = event.data;
+      const project = state.projects.get(d.projectId);
+      if (!project) break;
+      state.endpoints.set(d.endpointId, {
+        id: d.endpointId,
+        organizationId: project.organizationId,
+        projectId: d.projectId,
+        branchId: d.branchId,
+        type: d.type,
+        mode: d.mode,
+        pinnedRevisionId: d.pinnedRevisionId,
+        createdAt: time,
+        deleted: false,
+      });
+      break;
+    }
+    case 'EndpointDeleted': {
+      const endpoint = state.endpoints.get(event.data.endpointId);
+      if (endpoint) endpoint.deleted = true;
+      break;
+    }
+    case 'RevisionCommitted': {
+      const branch = state.branches.get(recorded.streamId.slice('branch-'.length));
+      if (!branch) break;
+      const d = event.data;
+      branch.headRevisionId = d.revisionId;
+      branch.headSeq = d.seq;
+      branch.draftRevisionId = d.newDraftRevisionId;
+      addRevision(state, branch, d.newDraftRevisionId, d.newDraftSeq, time);
+      break;
+    }
+    default:
+      break;
+  }
+  return state;
+}
+
+/** Lookups shared by both sides; every one ignores deleted entities. */
+export function findProjectByName(state: SystemState, organizationId: string, projectName: string): ProjectRecord | null {
+  for (const project of state.projects.values()) {
+    if (!project.deleted && project.organizationId === organizationId && project.name === projectName) return project;
+  }
+  return null;
+}
+
+/** `$default` resolves to the root branch. Names are exact (case-sensitive). */
+export function findBranchByName(state: SystemState, project: ProjectRecord, branchName: string): BranchRecord | null {
+  if (branchName === '$default') return state.branches.get(project.rootBranchId) ?? null;
+  for (const branchId of project.branchIds) {
+    const branch = state.branches.get(branchId);
+    if (branch && !branch.deleted && branch.name === branchName) return branch;
+  }
+  return null;
+}
+
+/** A live revision (its branch and project not deleted), or null. */
+export function findRevision(state: SystemState, revisionId: string): RevisionRecord | null {
+  const revision = state.revisions.get(revisionId);
+  if (!revision) return null;
+  const branch = state.branches.get(revision.branchId);
+  if (!branch || branch.deleted) return null;
+  return revision;
+}
+
+export function isDraftRevision(state: SystemState, revision: RevisionRecord): boolean {
+  return state.branches.get(revision.branchId)?.draftRevisionId === revision.id;
+}

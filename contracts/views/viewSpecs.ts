@@ -1,0 +1,185 @@
+import type { ProjectionSpec } from '../ports/viewStore.ts';
+
+/**
+ * Storage layout of the domain projections (operations.md §3 names), shared by the projectors that write them and
+ * the readers that query them.
+ *
+ * Versioned content (tables and rows) uses validity intervals per branch: a version is visible in the revision with
+ * sequence `s` of its branch iff `fromSeq <= s < toSeq`. An open version has `toSeq = OPEN_SEQ`. A commit moves no
+ * version (O(1) in rows); a draft change closes the shared version at the draft's sequence and writes a draft
+ * version; a revert deletes the draft versions and reopens the closed ones (O(changed rows)).
+ */
+export const OPEN_SEQ = 1_000_000_000_000_000;
+
+export const directoryViews = {
+  name: 'directory',
+  version: 1,
+  collections: [
+    {
+      name: 'users',
+      key: ['id'],
+      fields: {
+        id: 'text',
+        username: 'text',
+        usernameLower: 'text',
+        email: 'text',
+        role: 'text',
+        isActive: 'boolean',
+        organizationId: 'text',
+        createdAt: 'text',
+      },
+      indexes: [{ fields: ['username'] }, { fields: ['usernameLower'] }],
+    },
+    {
+      name: 'organizations',
+      key: ['id'],
+      fields: { id: 'text', isPersonal: 'boolean', createdAt: 'text' },
+    },
+    {
+      name: 'organization_members',
+      key: ['organizationId', 'userId'],
+      fields: { organizationId: 'text', userId: 'text', username: 'text', role: 'text' },
+      indexes: [{ fields: ['organizationId', 'username'] }, { fields: ['userId', 'organizationId'] }],
+    },
+    {
+      name: 'project_members',
+      key: ['projectId', 'userId'],
+      fields: { projectId: 'text', organizationId: 'text', userId: 'text', username: 'text', role: 'text' },
+      indexes: [{ fields: ['projectId', 'username'] }, { fields: ['organizationId', 'userId'] }],
+    },
+  ],
+} as const satisfies ProjectionSpec;
+
+export const catalogViews = {
+  name: 'catalog',
+  version: 1,
+  collections: [
+    {
+      name: 'projects',
+      key: ['id'],
+      fields: {
+        id: 'text',
+        organizationId: 'text',
+        name: 'text',
+        isPublic: 'boolean',
+        rootBranchId: 'text',
+        rootBranchName: 'text',
+        createdAt: 'text',
+        deleted: 'boolean',
+      },
+      indexes: [{ fields: ['organizationId', 'deleted', 'name'] }],
+    },
+    {
+      name: 'branches',
+      key: ['id'],
+      fields: {
+        id: 'text',
+        projectId: 'text',
+        organizationId: 'text',
+        name: 'text',
+        isRoot: 'boolean',
+        createdAt: 'text',
+        headRevisionId: 'text',
+        draftRevisionId: 'text',
+        startRevisionId: 'text',
+        /** Sequence of the HEAD revision (the draft is headSeq + 1). */
+        headSeq: 'integer',
+        parentBranchName: 'text',
+        parentRevisionId: 'text',
+        /** The draft's hasChanges. */
+        touched: 'boolean',
+        deleted: 'boolean',
+      },
+      indexes: [{ fields: ['projectId', 'deleted', 'isRoot', 'name'] }],
+    },
+    {
+      name: 'revisions',
+      key: ['id'],
+      fields: {
+        id: 'text',
+        branchId: 'text',
+        projectId: 'text',
+        sequence: 'integer',
+        parentId: 'text',
+        isStart: 'boolean',
+        hasChanges: 'boolean',
+        comment: 'text',
+        createdAt: 'text',
+        /** null while the revision is the draft. */
+        committedAt: 'text',
+      },
+      indexes: [{ fields: ['branchId', 'sequence'] }],
+    },
+    {
+      name: 'endpoints',
+      key: ['id'],
+      fields: {
+        id: 'text',
+        organizationId: 'text',
+        projectId: 'text',
+        projectName: 'text',
+        branchId: 'text',
+        branchName: 'text',
+        type: 'text',
+        mode: 'text',
+        /** The pinned revision; null for head/draft endpoints (their revision comes from the branch). */
+        pinnedRevisionId: 'text',
+        createdAt: 'text',
+        deleted: 'boolean',
+      },
+      indexes: [{ fields: ['projectId', 'deleted', 'createdAt'] }, { fields: ['branchId', 'deleted'] }],
+    },
+  ],
+} as const satisfies ProjectionSpec;
+
+export const schemaViews = {
+  name: 'schemas',
+  version: 1,
+  collections: [
+    {
+      name: 'tables',
+      key: ['branchId', 'tableKey', 'fromSeq'],
+      fields: {
+        branchId: 'text',
+        tableKey: 'text',
+        fromSeq: 'integer',
+        toSeq: 'integer',
+        tableId: 'text',
+        schema: 'json',
+        count: 'integer',
+        createdAt: 'text',
+        updatedAt: 'text',
+      },
+      indexes: [{ fields: ['branchId', 'tableId', 'fromSeq'] }, { fields: ['branchId', 'toSeq'] }],
+    },
+  ],
+} as const satisfies ProjectionSpec;
+
+export const rowViews = {
+  name: 'rows',
+  version: 1,
+  collections: [
+    {
+      name: 'rows',
+      key: ['branchId', 'tableKey', 'rowId', 'fromSeq'],
+      fields: {
+        branchId: 'text',
+        tableKey: 'text',
+        rowId: 'text',
+        fromSeq: 'integer',
+        toSeq: 'integer',
+        data: 'json',
+        createdAt: 'text',
+        updatedAt: 'text',
+      },
+      indexes: [
+        { fields: ['branchId', 'tableKey', 'createdAt', 'rowId'] },
+        { fields: ['branchId', 'tableKey', 'updatedAt', 'rowId'] },
+        { fields: ['branchId', 'toSeq'] },
+        { fields: ['branchId', 'fromSeq'] },
+      ],
+    },
+  ],
+} as const satisfies ProjectionSpec;
+
+export const domainViewSpecs = [directoryViews, catalogViews, schemaViews, rowViews] as const;
