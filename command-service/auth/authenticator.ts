@@ -1,0 +1,115 @@
+import type { Logger } from 'pino';
+import { AppError, anonymousPrincipal, isJwtUser } from '../../contracts/index.ts';
+import type {
+  Authenticator,
+  Clock,
+  LoginResult,
+  PresentedCredentials,
+  Principal,
+  SystemState,
+  SystemStateSource,
+  UserRecord,
+} from '../../contracts/index.ts';
+import { createAccessTokens } from './jwt.ts';
+import type { AccessTokens } from './jwt.ts';
+import { createInMemoryLoginThrottleStore, createLoginThrottle } from './loginThrottle.ts';
+import type { LoginThrottleConfig, LoginThrottleStore } from './loginThrottle.ts';
+import { createPasswordVerifier } from './passwords.ts';
+import { selectCredential } from './selectCredential.ts';
+
+export type AuthenticatorOptions = {
+  readonly systemState: SystemStateSource;
+  readonly jwtSecret: string;
+  readonly accessTokenTtlSeconds: number;
+  readonly loginThrottle: LoginThrottleConfig & { readonly store?: LoginThrottleStore };
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly newId: () => string;
+  /**
+   * API-key lookup (API keys issue). Receives a well-formed key; returns its principal, null for an unknown key
+   * (API_KEY_INVALID), or throws API_KEY_REVOKED / API_KEY_EXPIRED. Default: every key is unknown.
+   */
+  readonly resolveApiKey?: (key: string, state: SystemState) => Promise<Principal | null>;
+  /** Refresh-family revocation (sessions issue); default: never revoked. */
+  readonly isFamilyRevoked?: (sid: string) => boolean | Promise<boolean>;
+};
+
+/** Exact-username lookup through the shared case-insensitive namespace (no scan of all users). */
+export function findUserByUsername(state: SystemState, username: string): UserRecord | null {
+  const entry = state.namespace.get(username.toLowerCase());
+  if (entry?.kind !== 'user') return null;
+  const user = state.users.get(entry.id);
+  return user && user.username === username ? user : null;
+}
+
+export function createAuthenticator(options: AuthenticatorOptions): Authenticator & { readonly accessTokens: AccessTokens } {
+  const { systemState, clock, log, newId } = options;
+  const accessTokens = createAccessTokens({
+    secret: options.jwtSecret,
+    ttlSeconds: options.accessTokenTtlSeconds,
+    clock,
+    ...(options.isFamilyRevoked ? { isFamilyRevoked: options.isFamilyRevoked } : {}),
+  });
+  const throttle = createLoginThrottle(options.loginThrottle, options.loginThrottle.store ?? createInMemoryLoginThrottleStore());
+  const passwords = createPasswordVerifier();
+  const resolveApiKey = options.resolveApiKey ?? (async () => null);
+
+  async function authenticate(credentials: PresentedCredentials): Promise<Principal> {
+    const credential = selectCredential(credentials);
+    switch (credential.kind) {
+      case 'none':
+        return anonymousPrincipal;
+      case 'apiKey': {
+        const principal = await resolveApiKey(credential.key, await systemState.current());
+        if (!principal) throw new AppError('API_KEY_INVALID');
+        return principal;
+      }
+      case 'jwt': {
+        const { user, claims } = await accessTokens.authenticate(credential.token, await systemState.current());
+        return { kind: 'user', userId: user.id, username: user.username, via: credential.via, sid: claims.sid, key: null };
+      }
+      default: {
+        const never: never = credential;
+        return never;
+      }
+    }
+  }
+
+  async function login(input: { readonly username: string; readonly password: string; readonly clientIp: string }): Promise<LoginResult> {
+    const { username, password, clientIp: ip } = input;
+    const now = clock.now();
+    try {
+      await throttle.assertAllowed(username, ip, now);
+    } catch (err) {
+      log.warn({ audit: true, event: 'login.failure', username, ip, reason: 'rate_limited' }, 'login throttled');
+      throw err;
+    }
+    const state = await systemState.current();
+    const user = findUserByUsername(state, username);
+    // Unknown users verify a dummy hash so the answer takes as long as for a wrong password.
+    const passwordMatches = await passwords.verify(password, user?.passwordHash ?? null);
+    if (!user || !passwordMatches || !user.isActive) {
+      await throttle.recordFailure(username, ip, now);
+      const reason = !user ? 'unknown_user' : !passwordMatches ? 'wrong_password' : 'inactive_user';
+      log.info({ audit: true, event: 'login.failure', username, ip, reason }, 'login failed');
+      throw new AppError('INVALID_CREDENTIALS');
+    }
+    await throttle.recordSuccess(username, ip);
+    const familyId = newId();
+    const accessToken = accessTokens.issue(user, familyId);
+    log.info({ audit: true, event: 'login.success', username, ip, userId: user.id, sid: familyId }, 'login succeeded');
+    return { accessToken, expiresIn: accessTokens.ttlSeconds, userId: user.id, username: user.username, familyId };
+  }
+
+  async function issueAccessToken(principal: Principal): Promise<{ readonly accessToken: string; readonly expiresIn: number }> {
+    if (principal.kind === 'anonymous') throw new AppError('UNAUTHENTICATED');
+    if (principal.kind !== 'user' || !isJwtUser(principal) || principal.sid === null) {
+      throw new AppError('FORBIDDEN', 'Access tokens can only be issued for JWT-authenticated sessions');
+    }
+    const user = (await systemState.current()).users.get(principal.userId);
+    if (!user || !user.isActive) throw new AppError('TOKEN_REVOKED');
+    return { accessToken: accessTokens.issue(user, principal.sid), expiresIn: accessTokens.ttlSeconds };
+  }
+
+  return { authenticate, login, issueAccessToken, accessTokens };
+}

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sqlitePosition, streamCategory } from '../../contracts/index.ts';
+import type { EventStore, ReadAllOptions, RecordedEvent } from '../../contracts/index.ts';
+import { createSystemStateSource } from './systemStateSource.ts';
+
+/** An in-memory log exposing only what the source uses, counting reads. */
+function fakeStore() {
+  const log: RecordedEvent[] = [];
+  const reads: ReadAllOptions[] = [];
+  const revisions = new Map<string, number>();
+  const append = (streamId: string, type: string, data: unknown): void => {
+    const revision = (revisions.get(streamId) ?? -1) + 1;
+    revisions.set(streamId, revision);
+    const metadata = { eventId: `e${log.length}`, correlationId: 'c', causationId: null, principal: 'system', time: '2026-01-01T00:00:00.000Z' };
+    log.push({ type, schemaVersion: 1, data, metadata, streamId, revision, position: sqlitePosition(log.length + 1) });
+  };
+  const store = {
+    async headPosition() {
+      return log.at(-1)?.position ?? null;
+    },
+    async readAll(after: string | null, options: ReadAllOptions) {
+      reads.push(options);
+      await new Promise((resolve) => setImmediate(resolve));
+      return log
+        .filter((e) => after === null || e.position > after)
+        .filter((e) => options.categories?.includes(streamCategory(e.streamId)) || options.eventTypes?.includes(e.type))
+        .slice(0, options.maxCount);
+    },
+  } as unknown as EventStore;
+  return { store, append, reads };
+}
+
+const user = (i: number) => ({ userId: `u${i}`, username: `user${i}`, email: null, role: 'systemUser', passwordHash: 'h' });
+
+test('folds the whole log in batches of 1000 with the system-state filter', async () => {
+  const { store, append, reads } = fakeStore();
+  for (let i = 0; i < 2500; i++) append('directory', 'UserCreated', user(i));
+  append('branch-b1', 'RowsCreated', {});
+  const state = await createSystemStateSource({ eventStore: store }).current();
+  assert.equal(state.users.size, 2500);
+  assert.equal(state.streamRevisions.get('directory'), 2499);
+  assert.deepEqual(reads[0], { categories: ['directory', 'organization'], eventTypes: ['RevisionCommitted'], maxCount: 1000 });
+  assert.equal(reads.length, 4, 'three batches and the empty read that ends the catch-up');
+});
+
+test('reads nothing when the head has not moved, and only new events when it has', async () => {
+  const { store, append, reads } = fakeStore();
+  append('directory', 'UserCreated', user(1));
+  const source = createSystemStateSource({ eventStore: store });
+  await source.current();
+  const before = reads.length;
+  await source.current();
+  assert.equal(reads.length, before);
+  append('directory', 'UserCreated', user(2));
+  assert.equal((await source.current()).users.size, 2);
+});
+
+test('concurrent callers share one catch-up, and a later head is still reached', async () => {
+  const { store, append, reads } = fakeStore();
+  append('directory', 'UserCreated', user(1));
+  const source = createSystemStateSource({ eventStore: store });
+  const [a, b] = await Promise.all([source.current(), source.current()]);
+  assert.equal(a, b);
+  assert.equal(reads.length, 2, 'one read with events and one empty read, shared');
+  const first = source.current();
+  append('directory', 'UserCreated', user(2));
+  const second = source.current();
+  await first;
+  assert.equal((await second).users.size, 2);
+});
