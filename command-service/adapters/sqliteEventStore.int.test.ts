@@ -1,0 +1,111 @@
+// SQLite-specific behaviour beyond the EventStore contract (tests/contract/eventStoreContract.ts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isAppError, sqliteGlobalPosition } from '../../contracts/index.ts';
+import type { NewEvent } from '../../contracts/index.ts';
+import { createSqliteEventStore } from './sqliteEventStore.ts';
+import { openEventsDatabase, prepareEventStatements } from './sqliteEventSchema.ts';
+
+function event(type: string, eventId: string = randomUUID()): NewEvent {
+  return {
+    type,
+    schemaVersion: 1,
+    data: { type },
+    metadata: { eventId, correlationId: 'c', causationId: null, principal: 'system', time: '2025-03-01T09:30:00.000Z' },
+  };
+}
+
+async function withFile(run: (file: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-sqlite-events-'));
+  try {
+    await run(join(dir, 'events.db'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('a failing append in a group commit rolls back alone and leaves no gap', () =>
+  withFile(async (file) => {
+    const store = createSqliteEventStore({ file });
+    try {
+      const taken = randomUUID();
+      const first = await store.append('thing-1', [event('A', taken)], 'no_stream');
+      // Same tick: both share one transaction. The first reuses an event id stored in another stream.
+      const [bad, good] = await Promise.allSettled([
+        store.append('thing-2', [event('B'), event('C', taken)], 'any'),
+        store.append('thing-3', [event('D')], 'any'),
+      ]);
+      assert.equal(bad?.status, 'rejected');
+      assert.equal(good?.status, 'fulfilled');
+      assert.deepEqual(await store.readStream('thing-2'), []);
+      const position = good.status === 'fulfilled' ? good.value.position : '';
+      assert.equal(sqliteGlobalPosition(position), sqliteGlobalPosition(first.position) + 1);
+    } finally {
+      await store.close();
+    }
+  }));
+
+test('appends issued in one tick to one stream apply in order', () =>
+  withFile(async (file) => {
+    const store = createSqliteEventStore({ file });
+    try {
+      const results = await Promise.all([
+        store.append('thing-1', [event('A')], 'no_stream'),
+        store.append('thing-1', [event('B')], 0),
+        store.append('thing-1', [event('C')], 1),
+      ]);
+      assert.deepEqual(results.map((r) => r.nextExpectedRevision), [0, 1, 2]);
+    } finally {
+      await store.close();
+    }
+  }));
+
+test('close writes appends still waiting for the group commit, and the log survives reopening', () =>
+  withFile(async (file) => {
+    const store = createSqliteEventStore({ file });
+    const pending = store.append('thing-1', [event('A'), event('B')], 'no_stream');
+    await store.close();
+    assert.equal((await pending).nextExpectedRevision, 1);
+    await assert.rejects(store.append('thing-1', [event('C')], 1), /closed/);
+    const reopened = createSqliteEventStore({ file });
+    try {
+      assert.deepEqual((await reopened.readStream('thing-1')).map((e) => e.type), ['A', 'B']);
+    } finally {
+      await reopened.close();
+    }
+  }));
+
+test('readAll rejects a position from another backend', () =>
+  withFile(async (file) => {
+    const store = createSqliteEventStore({ file });
+    try {
+      const kurrent = `k:${'0'.repeat(20)}:${'0'.repeat(20)}`;
+      await assert.rejects(store.readAll(kurrent, { maxCount: 10 }), (err) => isAppError(err, 'BAD_REQUEST'));
+    } finally {
+      await store.close();
+    }
+  }));
+
+test('log reads are index searches, never scans or sorts', () =>
+  withFile(async (file) => {
+    const db = openEventsDatabase(file);
+    try {
+      const stmts = prepareEventStatements(db);
+      const plan = (sql: string, ...params: unknown[]) =>
+        db
+          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .all(...params)
+          .map((row) => (row as { detail: string }).detail)
+          .join(' | ');
+      assert.match(plan(stmts.readCategory.source, 'draft', 0, 10), /^SEARCH events USING INDEX events_category_position/);
+      assert.match(plan(stmts.readAll.source, 0, 10), /^SEARCH events USING INTEGER PRIMARY KEY/);
+      assert.match(plan(stmts.readStream.source, 'draft-1', 0, 10), /^SEARCH events USING INDEX/);
+      assert.match(plan(stmts.streamRevision.source, 'draft-1'), /^SEARCH events USING COVERING INDEX/);
+    } finally {
+      db.close();
+    }
+  }));

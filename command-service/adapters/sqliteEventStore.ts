@@ -1,0 +1,236 @@
+import type { Logger } from 'pino';
+import {
+  AppError,
+  StreamConflictError,
+  positionBackend,
+  sqliteGlobalPosition,
+  sqlitePosition,
+  streamCategory,
+} from '../../contracts/index.ts';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  Position,
+  RecordedEvent,
+  UpcastFn,
+} from '../../contracts/index.ts';
+import { createAppendNotifier } from './appendNotifier.ts';
+import { openEventsDatabase, prepareEventStatements, toRecordedEvent } from './sqliteEventSchema.ts';
+import type { EventRow, EventStatements } from './sqliteEventSchema.ts';
+
+export type SqliteEventStoreOptions = {
+  /** Path of the database file; every process on this host that opens the same file shares the log. */
+  readonly file: string;
+  readonly upcast?: UpcastFn;
+  /** How often `onAppended` looks for appends by other processes; default 50 ms. */
+  readonly pollIntervalMs?: number;
+  readonly log?: Logger;
+};
+
+type PendingAppend = {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
+  readonly resolve: (result: AppendResult) => void;
+  readonly reject: (err: unknown) => void;
+};
+
+type Outcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly err: unknown };
+
+/** The embedded event store: one SQLite file in WAL mode, shared by the processes of one host. */
+export function createSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
+  const { log } = options;
+  const upcast: UpcastFn = options.upcast ?? ((event) => event);
+  const db = openEventsDatabase(options.file);
+  const stmts = prepareEventStatements(db);
+  const readHead = (): Position | null => {
+    const head = stmts.head.get();
+    return head === null || head === undefined ? null : sqlitePosition(head);
+  };
+  const notifier = createAppendNotifier({
+    readHead,
+    changeCounter: () => stmts.dataVersion.get() ?? 0,
+    pollIntervalMs: options.pollIntervalMs ?? 50,
+    log,
+  });
+
+  // Nested better-sqlite3 transactions become savepoints: a failing append rolls back alone inside the batch.
+  // A one-event append needs none: its only write is one INSERT, and a failing statement undoes only itself.
+  const appendAtomically = db.transaction((item: PendingAppend) => appendInTransaction(stmts, item));
+  const writeBatch = db.transaction((batch: readonly PendingAppend[]): Outcome[] =>
+    batch.map((item): Outcome => {
+      // Some errors (disk full, I/O) make SQLite roll back the whole transaction; going on would autocommit.
+      if (!db.inTransaction) throw new Error('event append transaction was rolled back by SQLite');
+      try {
+        const result = item.events.length === 1 ? appendInTransaction(stmts, item) : appendAtomically(item);
+        return { ok: true, result };
+      } catch (err) {
+        return { ok: false, err };
+      }
+    }),
+  );
+
+  let queue: PendingAppend[] = [];
+  let flushScheduled = false;
+  let closed = false;
+
+  // Group commit: one fsync costs far more than the inserts, so every append issued in the same turn of the
+  // event loop shares one BEGIN IMMEDIATE ... COMMIT.
+  function flush(): void {
+    flushScheduled = false;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    let outcomes: Outcome[];
+    try {
+      outcomes = writeBatch.immediate(batch);
+    } catch (err) {
+      log?.error({ err, appends: batch.length }, 'event append transaction failed');
+      for (const item of batch) item.reject(err);
+      return;
+    }
+    let appended = 0;
+    outcomes.forEach((outcome, i) => {
+      const item = batch[i];
+      if (item === undefined) return;
+      if (outcome.ok) {
+        appended += item.events.length;
+        item.resolve(outcome.result);
+      } else {
+        item.reject(outcome.err);
+      }
+    });
+    log?.debug({ appends: batch.length, appended }, 'events appended');
+    if (appended > 0) {
+      const head = readHead();
+      if (head !== null) notifier.notify(head);
+    }
+  }
+
+  function afterPosition(after: Position | null): number {
+    if (after === null) return 0;
+    if (positionBackend(after) !== 'sqlite') {
+      throw new AppError('BAD_REQUEST', `position "${after}" is not a SQLite event store position`);
+    }
+    return sqliteGlobalPosition(after);
+  }
+
+  const toEvent = (row: EventRow): RecordedEvent => upcast(toRecordedEvent(row));
+
+  return {
+    backend: 'sqlite',
+
+    append(streamId, events, expected) {
+      if (closed) return Promise.reject(new Error('event store is closed'));
+      if (events.length === 0) return Promise.reject(new Error(`append to ${streamId}: events must not be empty`));
+      return new Promise<AppendResult>((resolve, reject) => {
+        queue.push({ streamId, events, expected, resolve, reject });
+        if (!flushScheduled) {
+          flushScheduled = true;
+          setImmediate(flush);
+        }
+      });
+    },
+
+    async readStream(streamId, readOptions = {}) {
+      const rows = stmts.readStream.all(streamId, readOptions.fromRevision ?? 0, readOptions.maxCount ?? -1);
+      return rows.map(toEvent);
+    },
+
+    async streamRevision(streamId) {
+      return stmts.streamRevision.get(streamId) ?? null;
+    },
+
+    async readAll(after, readOptions) {
+      const from = afterPosition(after);
+      const { maxCount } = readOptions;
+      if (maxCount <= 0) return [];
+      if (readOptions.categories === undefined) return stmts.readAll.all(from, maxCount).map(toEvent);
+      // One indexed range read per category, merged by position: never a scan of other categories' events.
+      const rows = [...new Set(readOptions.categories)].flatMap((category) =>
+        stmts.readCategory.all(category, from, maxCount),
+      );
+      rows.sort((a, b) => a.position - b.position);
+      return rows.slice(0, maxCount).map(toEvent);
+    },
+
+    async headPosition() {
+      return readHead();
+    },
+
+    onAppended(listener) {
+      return notifier.subscribe(listener);
+    },
+
+    async countAfter(after) {
+      // Positions are gap-free (AUTOINCREMENT, rows are never deleted, a rolled-back insert also rolls back
+      // sqlite_sequence), so the count is a subtraction instead of a range scan.
+      const head = stmts.head.get() ?? 0;
+      return Math.max(0, head - afterPosition(after));
+    },
+
+    async ping() {
+      try {
+        return stmts.ping.get() === 1;
+      } catch {
+        return false;
+      }
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      notifier.stop();
+      flush();
+      db.close();
+    },
+  };
+}
+
+function appendInTransaction(stmts: EventStatements, item: PendingAppend): AppendResult {
+  const { streamId, events, expected } = item;
+  const first = events[0];
+  if (first === undefined) throw new Error(`append to ${streamId}: events must not be empty`);
+  const stored = stmts.eventById.get(first.metadata.eventId);
+  if (stored !== undefined) {
+    if (stored.stream_id !== streamId) {
+      throw new Error(`event id ${first.metadata.eventId} is already stored in stream ${stored.stream_id}`);
+    }
+    return originalResult(stmts, item, stored);
+  }
+  const actual = stmts.streamRevision.get(streamId) ?? null;
+  const matches = expected === 'any' || (expected === 'no_stream' ? actual === null : actual === expected);
+  if (!matches) throw new StreamConflictError(streamId, expected, actual);
+  const category = streamCategory(streamId);
+  let revision = actual ?? -1;
+  let position = 0;
+  for (const event of events) {
+    revision += 1;
+    const { lastInsertRowid } = stmts.insert.run(
+      streamId,
+      category,
+      revision,
+      event.metadata.eventId,
+      event.type,
+      event.schemaVersion,
+      JSON.stringify(event.data ?? null),
+      JSON.stringify(event.metadata),
+    );
+    position = Number(lastInsertRowid);
+  }
+  return { nextExpectedRevision: revision, position: sqlitePosition(position) };
+}
+
+/** The result the first, successful attempt of a retried append returned: its last event's place in the log. */
+function originalResult(
+  stmts: EventStatements,
+  item: PendingAppend,
+  first: { stream_id: string; revision: number; position: number },
+): AppendResult {
+  const lastId = item.events[item.events.length - 1]?.metadata.eventId;
+  const last = lastId === undefined ? undefined : stmts.eventById.get(lastId);
+  const end = last !== undefined && last.stream_id === item.streamId ? last : first;
+  return { nextExpectedRevision: end.revision, position: sqlitePosition(end.position) };
+}
