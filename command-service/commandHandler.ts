@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { AppError, isStreamConflict, isoTime, principalRef } from '../contracts/index.ts';
+import { newEventId } from './ids.ts';
 import type {
   AppendResult,
   Clock,
@@ -39,7 +40,7 @@ export const EVENT_SCHEMA_VERSION = 1;
 export const MAX_APPEND_RETRIES = 5;
 
 /**
- * Wraps domain events in the envelope: a fresh event id each, the request id as correlation id, the acting
+ * Wraps domain events in the envelope: a fresh time-ordered event id each (UUIDv7), the request id as correlation id, the acting
  * principal and one timestamp for the whole batch (`now`, default `clock.now()`), so results built from the same
  * `now` carry the same time as the events.
  */
@@ -47,7 +48,6 @@ export function buildEvents(
   events: readonly DomainEvent[],
   context: CommandContext,
   clock: Clock,
-  newId: () => string,
   now: number = clock.now(),
 ): NewEvent[] {
   const time = isoTime(now);
@@ -56,7 +56,7 @@ export function buildEvents(
     type: event.type,
     schemaVersion: EVENT_SCHEMA_VERSION,
     data: event.data,
-    metadata: { eventId: newId(), correlationId: context.correlationId, causationId: null, principal, time },
+    metadata: { eventId: newEventId(now), correlationId: context.correlationId, causationId: null, principal, time },
   }));
 }
 

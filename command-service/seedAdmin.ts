@@ -4,7 +4,7 @@ import type { Clock, DomainEvent, EventStore, NewEvent, SystemStateSource } from
 import { findUserByUsername } from './auth/authenticator.ts';
 import { hashPassword, verifyPassword } from './auth/passwords.ts';
 import { EVENT_SCHEMA_VERSION } from './commandHandler.ts';
-import { newId as defaultNewId } from './ids.ts';
+import { newEventId, newId as defaultNewId } from './ids.ts';
 
 export const ADMIN_USERNAME = 'admin';
 const DEFAULT_ADMIN_PASSWORD = 'admin';
@@ -42,7 +42,7 @@ export async function ensureAdminUser(options: EnsureAdminUserOptions): Promise<
       type: event.type,
       schemaVersion: EVENT_SCHEMA_VERSION,
       data: event.data,
-      metadata: { eventId: newId(), correlationId, causationId: null, principal: 'system', time },
+      metadata: { eventId: newEventId(), correlationId, causationId: null, principal: 'system', time },
     }));
     try {
       const appended = await eventStore.append(directoryStreamId, events, 'no_stream');

@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (stream_id, revision)
 );
 CREATE INDEX IF NOT EXISTS events_category_position ON events (stream_category, position);
+CREATE INDEX IF NOT EXISTS events_type_position ON events (type, position);
 `;
 
 /**
@@ -74,6 +75,10 @@ export function prepareEventStatements(db: Database.Database) {
     // Equality on stream_category plus a range on position: served in order by events_category_position.
     readCategory: db.prepare<[string, number, number], EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_category = ? AND position > ? ORDER BY position LIMIT ?`,
+    ),
+    // Equality on type plus a range on position: served in order by events_type_position.
+    readType: db.prepare<[string, number, number], EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE type = ? AND position > ? ORDER BY position LIMIT ?`,
     ),
     ping: db.prepare<[], number>('SELECT 1').pluck(),
   };

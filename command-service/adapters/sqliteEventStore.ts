@@ -147,13 +147,17 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       const from = afterPosition(after);
       const { maxCount } = readOptions;
       if (maxCount <= 0) return [];
-      if (readOptions.categories === undefined) return stmts.readAll.all(from, maxCount).map(toEvent);
-      // One indexed range read per category, merged by position: never a scan of other categories' events.
-      const rows = [...new Set(readOptions.categories)].flatMap((category) =>
-        stmts.readCategory.all(category, from, maxCount),
-      );
+      const { categories, eventTypes } = readOptions;
+      if (categories === undefined && eventTypes === undefined) return stmts.readAll.all(from, maxCount).map(toEvent);
+      // One indexed range read per category and per event type, merged by position: never a scan of other events.
+      // An event matching both lists comes back twice; keep one.
+      const rows = [
+        ...[...new Set(categories ?? [])].flatMap((category) => stmts.readCategory.all(category, from, maxCount)),
+        ...[...new Set(eventTypes ?? [])].flatMap((type) => stmts.readType.all(type, from, maxCount)),
+      ];
       rows.sort((a, b) => a.position - b.position);
-      return rows.slice(0, maxCount).map(toEvent);
+      const unique = rows.filter((row, i) => i === 0 || rows[i - 1]?.position !== row.position);
+      return unique.slice(0, maxCount).map(toEvent);
     },
 
     async headPosition() {

@@ -46,7 +46,7 @@ export function createDirectoryHandlers(deps: HandlerDeps): Pick<CommandHandlers
       return {
         streamId: directoryStreamId,
         expected: state.streamRevisions.get(directoryStreamId) ?? 'no_stream',
-        events: buildEvents(events, context, clock, newId, now),
+        events: buildEvents(events, context, clock, now),
         result: toResult(state, events, isoTime(now)),
         seenPosition: state.position,
       };

@@ -42,7 +42,7 @@ export function createOrganizationHandlers(deps: HandlerDeps): Pick<CommandHandl
       return {
         streamId,
         expected: state.streamRevisions.get(streamId) ?? 'no_stream',
-        events: buildEvents(events, context, clock, newId, now),
+        events: buildEvents(events, context, clock, now),
         result: toResult(state, events, isoTime(now)),
         seenPosition: state.position,
       };

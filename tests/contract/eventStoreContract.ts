@@ -178,6 +178,32 @@ export function eventStoreContract(
       assert.deepEqual(await store.readAll(before, { maxCount: 10, categories: [uniqueCategory()] }), []);
     });
 
+    test('readAll with categories and eventTypes returns events matching either list, once, in global order', async () => {
+      const before = await store.headPosition();
+      const [kept, other] = [uniqueCategory(), uniqueCategory()];
+      const markerType = `Marker${uniqueCategory().replace(/[^A-Za-z0-9]/g, '')}`;
+      const expected: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const inKept = i % 3 === 0;
+        const marked = i % 4 === 0;
+        const event = sampleEvent(marked ? markerType : `Plain${i}`);
+        await store.append(`${inKept ? kept : other}-${i % 2}`, [event], 'any');
+        if (inKept || marked) expected.push(event.metadata.eventId);
+      }
+      const read: RecordedEvent[] = [];
+      let cursor = before;
+      for (;;) {
+        const page = await store.readAll(cursor, { maxCount: 2, categories: [kept], eventTypes: [markerType] });
+        const ours = page.filter((e) => [kept, other].includes(streamCategory(e.streamId)));
+        read.push(...ours);
+        if (page.length === 0) break;
+        cursor = page[page.length - 1]?.position ?? cursor;
+      }
+      assert.deepEqual(read.map((e) => e.metadata.eventId), expected);
+      const typesOnly = await store.readAll(before, { maxCount: 100, eventTypes: [markerType] });
+      assert.deepEqual(typesOnly.map((e) => e.type), [markerType, markerType, markerType]);
+    });
+
     test('headPosition follows appends', async () => {
       if (fresh) assert.equal(await store.headPosition(), null);
       const result = await store.append(stream('a'), [sampleEvent('A'), sampleEvent('B')], 'any');

@@ -1,0 +1,239 @@
+import { AppError, branchStreamId, isDraftRevision, isoTime, tableInScope } from '../../contracts/index.ts';
+import type {
+  BranchRecord,
+  CommandContext,
+  CommandInput,
+  CommandOutcome,
+  DomainEvent,
+  RevisionView,
+  SystemState,
+} from '../../contracts/index.ts';
+import { appendWithRetry, buildEvents, type CommandHandlers, type HandlerDeps } from '../commandHandler.ts';
+import { createRowValidatorCache, type RowValidatorCache } from '../domain/tables/rowValidator.ts';
+import { draftHasChanges, type BranchContent } from './branchContent.ts';
+import {
+  validateBranchCommand,
+  type BranchCommand,
+  type BranchCommandBody,
+  type BranchCommandMetadata,
+  type BranchDeciderTools,
+} from './branchCommand.ts';
+import { createBranchContentStore } from './branchContentStore.ts';
+import { decideBranchCommand } from './branchDecider.ts';
+import { resolveBranchTarget, resolveRevisionTarget, type Access } from './branchTargets.ts';
+import { branchViewOf, draftRowViews, draftTableView } from './branchViews.ts';
+import { evolveBranchContent } from './evolveBranchContent.ts';
+import { createTableModelCache } from './tableModelCache.ts';
+
+/** Projections a branch-content write must reach before it is visible. */
+export const CONTENT_PROJECTIONS: readonly string[] = ['catalog', 'schemas', 'rows'];
+
+export type BranchCommandHandlerDeps = HandlerDeps & {
+  /** Shared compiled row validators (one is created when omitted). */
+  readonly rowValidators?: RowValidatorCache;
+  /** Bounds of the in-memory branch contents. */
+  readonly contentCache?: { readonly maxBranches?: number; readonly maxSnapshots?: number };
+};
+
+type BranchCommandName =
+  | 'CreateTable'
+  | 'UpdateTable'
+  | 'RenameTable'
+  | 'DeleteTable'
+  | 'CreateRows'
+  | 'UpdateRows'
+  | 'PatchRows'
+  | 'RenameRow'
+  | 'DeleteRows'
+  | 'CreateRevision'
+  | 'RevertChanges';
+
+export type BranchCommandHandlers = Pick<CommandHandlers, BranchCommandName> & {
+  /** Whether the branch's draft differs from HEAD, from the caught-up content state. */
+  branchFacts(branchId: string): Promise<{ hasChanges: boolean }>;
+};
+
+type DraftCommandName = Exclude<BranchCommandName, 'CreateRevision' | 'RevertChanges'>;
+
+/** What one decision produced: the events (empty = no-op), its time and the HEAD it was taken against. */
+type Decided = { readonly events: DomainEvent[]; readonly now: number; readonly headBefore: string };
+
+type WriteAction = 'create' | 'update' | 'delete';
+
+function tableAccess(action: WriteAction): Access {
+  return { read: 'Table', action, subject: 'Table' };
+}
+
+function rowAccess(action: WriteAction): Access {
+  return { read: 'Row', action, subject: 'Row' };
+}
+
+/**
+ * Handlers of the branch-content writes (system-api.md §3.3): authorize (auth.md §10 order), validate, decide
+ * against the branch's caught-up content, append to `branch-{id}` with its expected revision (retried on conflict),
+ * fold the appended events into the cached state, and answer from it.
+ */
+export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): BranchCommandHandlers {
+  const store = createBranchContentStore({ eventStore: deps.eventStore, ...deps.contentCache });
+  const tools: BranchDeciderTools = {
+    rowValidators: deps.rowValidators ?? createRowValidatorCache(),
+    models: createTableModelCache(),
+  };
+
+  async function run<T>(
+    system: SystemState,
+    branch: BranchRecord,
+    context: CommandContext,
+    body: BranchCommandBody,
+    answer: (state: BranchContent, decided: Decided) => T | Promise<T>,
+  ): Promise<CommandOutcome<T>> {
+    const inScope = (tableId: string): boolean => tableInScope(context.principal, tableId);
+    return store.withBranch(branch, system, async (state) => {
+      const outcome = await appendWithRetry(deps, async (attempt) => {
+        if (attempt > 0) await store.catchUp(state);
+        const now = deps.clock.now();
+        const metadata: BranchCommandMetadata = {
+          now: isoTime(now),
+          newId: deps.newId(),
+          projectId: branch.projectId,
+          tableInScope: inScope,
+        };
+        const events = decideBranchCommand({ ...body, metadata } as BranchCommand, state, tools);
+        return {
+          streamId: branchStreamId(branch.id),
+          expected: state.streamRevision ?? 'no_stream',
+          events: buildEvents(events, context, deps.clock, now),
+          result: { events, now, headBefore: state.headRevisionId },
+          seenPosition: events.length > 0 ? null : await deps.eventStore.headPosition(),
+        };
+      });
+      const decided = outcome.result;
+      if (outcome.appended) {
+        const first = outcome.appended.nextExpectedRevision - decided.events.length + 1;
+        const time = isoTime(decided.now);
+        decided.events.forEach((event, i) => evolveBranchContent(state, event, { revision: first + i, time }));
+      }
+      return { result: await answer(state, decided), position: outcome.position, projections: CONTENT_PROJECTIONS };
+    });
+  }
+
+  /**
+   * A table or row write. The revision must be the branch's draft when the request is resolved; a commit racing
+   * with it is serialized by the branch stream, and the write then lands in the new draft (domain.md §3.3).
+   */
+  async function onDraft<K extends DraftCommandName, T>(
+    type: K,
+    input: CommandInput<K>,
+    context: CommandContext,
+    access: Access,
+    tableIds: readonly string[],
+    answer: (state: BranchContent) => T,
+  ): Promise<CommandOutcome<T>> {
+    const system = await deps.systemState.current();
+    const { branch, revision } = resolveRevisionTarget(system, context.principal, input.revisionId, tableIds, access);
+    const { revisionId: _revisionId, ...data } = input;
+    const body = { type, data } as BranchCommandBody;
+    validateBranchCommand(body);
+    if (!isDraftRevision(system, revision)) throw new AppError('REVISION_NOT_DRAFT', 'The revision is not a draft');
+    return run(system, branch, context, body, answer);
+  }
+
+  const views = (state: BranchContent, tableId: string, rowIds: readonly string[]) =>
+    draftRowViews(state, tableId, rowIds, tools.models);
+
+  return {
+    CreateTable: (input, context) =>
+      onDraft('CreateTable', input, context, tableAccess('create'), [input.tableId], (state) =>
+        draftTableView(state, input.tableId),
+      ),
+    UpdateTable: (input, context) =>
+      onDraft('UpdateTable', input, context, tableAccess('update'), [input.tableId], (state) =>
+        draftTableView(state, input.tableId),
+      ),
+    RenameTable: (input, context) =>
+      onDraft('RenameTable', input, context, tableAccess('update'), [input.tableId, input.nextTableId], (state) =>
+        draftTableView(state, input.nextTableId),
+      ),
+    DeleteTable: (input, context) =>
+      onDraft('DeleteTable', input, context, tableAccess('delete'), [input.tableId], () => ({ success: true as const })),
+    CreateRows: (input, context) =>
+      onDraft('CreateRows', input, context, rowAccess('create'), [input.tableId], (state) =>
+        views(
+          state,
+          input.tableId,
+          input.rows.map((row) => row.rowId),
+        ),
+      ),
+    UpdateRows: (input, context) =>
+      onDraft('UpdateRows', input, context, rowAccess('update'), [input.tableId], (state) =>
+        views(
+          state,
+          input.tableId,
+          input.rows.map((row) => row.rowId),
+        ),
+      ),
+    PatchRows: (input, context) =>
+      onDraft('PatchRows', input, context, rowAccess('update'), [input.tableId], (state) =>
+        views(
+          state,
+          input.tableId,
+          input.rows.map((row) => row.rowId),
+        ),
+      ),
+    RenameRow: async (input, context) => {
+      const outcome = await onDraft('RenameRow', input, context, rowAccess('update'), [input.tableId], (state) =>
+        views(state, input.tableId, [input.nextRowId]),
+      );
+      const [row] = outcome.result;
+      if (!row) throw new AppError('INTERNAL_SERVER_ERROR');
+      return { ...outcome, result: row };
+    },
+    DeleteRows: (input, context) =>
+      onDraft('DeleteRows', input, context, rowAccess('delete'), [input.tableId], () => ({
+        success: true as const,
+        count: input.rowIds.length,
+      })),
+
+    async CreateRevision(input, context) {
+      const system = await deps.systemState.current();
+      const access: Access = { read: 'Revision', action: 'create', subject: 'Revision' };
+      const branch = resolveBranchTarget(system, context.principal, input, access);
+      const body: BranchCommandBody = { type: 'CreateRevision', data: { comment: input.comment ?? '' } };
+      validateBranchCommand(body);
+      return run(system, branch, context, body, async (_state, decided): Promise<RevisionView> => {
+        const [event] = decided.events;
+        if (event?.type !== 'RevisionCommitted') throw new AppError('INTERNAL_SERVER_ERROR');
+        const { revisionId, seq, comment } = event.data;
+        const known = system.revisions.get(revisionId) ?? (await deps.systemState.current()).revisions.get(revisionId);
+        const committedAt = isoTime(decided.now);
+        return {
+          id: revisionId,
+          branchId: branch.id,
+          sequence: seq,
+          parentId: decided.headBefore,
+          isStart: false,
+          isHead: true,
+          isDraft: false,
+          hasChanges: false,
+          comment,
+          createdAt: known?.createdAt ?? committedAt,
+          committedAt,
+        };
+      });
+    },
+
+    async RevertChanges(input, context) {
+      const system = await deps.systemState.current();
+      const access: Access = { read: 'Revision', action: 'revert', subject: 'Revision' };
+      const branch = resolveBranchTarget(system, context.principal, input, access);
+      return run(system, branch, context, { type: 'RevertChanges', data: {} }, (state) => branchViewOf(system, branch, state));
+    },
+
+    async branchFacts(branchId) {
+      const system = await deps.systemState.current();
+      const branch = system.branches.get(branchId);
+      if (!branch) return { hasChanges: false };
+      return store.withBranch(branch, system, async (state) => ({ hasChanges: draftHasChanges(state) }));
+    },
+  };
+}

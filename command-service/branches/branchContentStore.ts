@@ -1,0 +1,132 @@
+import { branchStreamId, invariant } from '../../contracts/index.ts';
+import type { BranchRecord, DomainEvent, EventStore, RecordedEvent, SystemState } from '../../contracts/index.ts';
+import { copyTables, createBranchContent, type BranchContent, type TableRecord } from './branchContent.ts';
+import { evolveBranchContent } from './evolveBranchContent.ts';
+
+export type BranchContentStoreOptions = {
+  readonly eventStore: EventStore;
+  /** Branch states kept in memory (least recently used ones are dropped). Default 64. */
+  readonly maxBranches?: number;
+  /** Source contents kept for deriving child branches, by (branch, sequence). Default 16. */
+  readonly maxSnapshots?: number;
+  /** Events read per readStream call. Default 5000. */
+  readonly readBatch?: number;
+};
+
+/**
+ * In-memory branch contents, folded from `branch-{id}` streams and cached (LRU). A branch created from another
+ * branch starts from the source branch's content at the source sequence. `withBranch` serializes the work on one
+ * branch within this process (so its writes do not conflict with each other) and catches the state up first.
+ */
+export type BranchContentStore = {
+  withBranch<T>(branch: BranchRecord, system: SystemState, run: (state: BranchContent) => Promise<T>): Promise<T>;
+  /** Folds the events appended to the branch stream since the state's revision. */
+  catchUp(state: BranchContent): Promise<void>;
+};
+
+function toDomainEvent(recorded: RecordedEvent): DomainEvent {
+  return { type: recorded.type, data: recorded.data } as DomainEvent;
+}
+
+function touch<K, V>(cache: Map<K, V>, key: K, value: V, max: number): void {
+  cache.delete(key);
+  cache.set(key, value);
+  while (cache.size > max) {
+    const oldest = cache.keys().next();
+    if (oldest.done === true) break;
+    cache.delete(oldest.value);
+  }
+}
+
+export function createBranchContentStore(options: BranchContentStoreOptions): BranchContentStore {
+  const { eventStore } = options;
+  const maxBranches = Math.max(1, options.maxBranches ?? 64);
+  const maxSnapshots = Math.max(1, options.maxSnapshots ?? 16);
+  const readBatch = Math.max(1, options.readBatch ?? 5000);
+  const states = new Map<string, BranchContent>();
+  /** Immutable HEAD contents `${branchId}@${seq}`; readers copy them. */
+  const snapshots = new Map<string, ReadonlyMap<string, TableRecord>>();
+  const locks = new Map<string, Promise<void>>();
+
+  /** Folds stream events into `state` until `stop` says so (after folding the event) or the stream ends. */
+  async function fold(state: BranchContent, stop?: (event: DomainEvent) => boolean): Promise<void> {
+    const streamId = branchStreamId(state.branchId);
+    for (;;) {
+      const fromRevision = (state.streamRevision ?? -1) + 1;
+      const batch = await eventStore.readStream(streamId, { fromRevision, maxCount: readBatch });
+      for (const recorded of batch) {
+        const event = toDomainEvent(recorded);
+        evolveBranchContent(state, event, { revision: recorded.revision, time: recorded.metadata.time });
+        if (stop?.(event)) return;
+      }
+      if (batch.length < readBatch) return;
+    }
+  }
+
+  async function initialState(branch: BranchRecord, system: SystemState): Promise<BranchContent> {
+    let head: Map<string, TableRecord> | undefined;
+    if (branch.parent) {
+      const source = system.branches.get(branch.parent.branchId);
+      const sourceRevision = system.revisions.get(branch.parent.revisionId);
+      invariant(source && sourceRevision, `source of branch ${branch.id} is unknown`);
+      head = await contentAt(source, sourceRevision.seq, system);
+    }
+    return createBranchContent({
+      branchId: branch.id,
+      headRevisionId: branch.startRevisionId,
+      draftRevisionId: branch.revisionIds[1] ?? branch.draftRevisionId,
+      ...(head ? { head } : {}),
+    });
+  }
+
+  /** A private copy of the branch's HEAD content at sequence `seq`. */
+  async function contentAt(branch: BranchRecord, seq: number, system: SystemState): Promise<Map<string, TableRecord>> {
+    const key = `${branch.id}@${seq}`;
+    const cached = snapshots.get(key);
+    if (cached) {
+      touch(snapshots, key, cached, maxSnapshots);
+      return copyTables(cached);
+    }
+    // HEAD changes only on commit, so a live state at that sequence holds exactly the content asked for.
+    const live = states.get(branch.id);
+    if (live && live.headSeq === seq) return copyTables(live.head);
+    const state = await initialState(branch, system);
+    if (seq > 0) await fold(state, (event) => event.type === 'RevisionCommitted' && event.data.seq === seq);
+    invariant(state.headSeq === seq, `revision ${seq} of branch ${branch.id} is not committed`);
+    touch(snapshots, key, state.head, maxSnapshots);
+    return copyTables(state.head);
+  }
+
+  async function load(branch: BranchRecord, system: SystemState): Promise<BranchContent> {
+    const cached = states.get(branch.id);
+    if (cached) {
+      touch(states, branch.id, cached, maxBranches);
+      await fold(cached);
+      return cached;
+    }
+    const state = await initialState(branch, system);
+    await fold(state);
+    touch(states, branch.id, state, maxBranches);
+    return state;
+  }
+
+  return {
+    async withBranch(branch, system, run) {
+      const previous = locks.get(branch.id) ?? Promise.resolve();
+      let release = (): void => undefined;
+      const current = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const tail = previous.then(() => current);
+      locks.set(branch.id, tail);
+      await previous;
+      try {
+        return await run(await load(branch, system));
+      } finally {
+        release();
+        if (locks.get(branch.id) === tail) locks.delete(branch.id);
+      }
+    },
+    catchUp: (state) => fold(state),
+  };
+}
