@@ -1,4 +1,4 @@
-import type { EndpointType, JsonObject, OrganizationRole, ProjectRole, SystemRole } from '../events/domainEvents.ts';
+import type { EndpointType, OrganizationRole, ProjectRole, SystemRole } from '../events/domainEvents.ts';
 import type {
   BranchView,
   BulkResultView,
