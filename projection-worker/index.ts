@@ -1,0 +1,22 @@
+export { createSqliteViewStore } from './adapters/sqliteViewStore.ts';
+export { createProjectionWorker } from './projectionWorker.ts';
+export { createProjectionRunner } from './runner/projectionRunner.ts';
+export { rebuildProjection } from './runner/rebuildProjection.ts';
+export { createCheckpointWaiter } from './runner/checkpointWaiter.ts';
+export { describeProjections } from './runner/describeProjections.ts';
+export { projectionTopic } from './runner/projector.ts';
+export { createInProcessQueue } from './adapters/inProcessQueue.ts';
+export { createBullmqQueue } from './adapters/bullmqQueue.ts';
+export { allProjectors } from './projectors/allProjectors.ts';
+export { directoryProjector } from './projectors/directoryProjector.ts';
+export { catalogProjector } from './projectors/catalogProjector.ts';
+export { schemasProjector } from './projectors/schemasProjector.ts';
+export { rowsProjector } from './projectors/rowsProjector.ts';
+
+export type { Projector } from './runner/projector.ts';
+export type { ProjectionWorker, ProjectionWorkerDeps } from './projectionWorker.ts';
+export type { ProgressListener, ProjectionRunner, ProjectionRunnerDeps } from './runner/projectionRunner.ts';
+export type { RebuildDeps, RebuildResult } from './runner/rebuildProjection.ts';
+export type { CheckpointWaiterDeps, ProgressSource } from './runner/checkpointWaiter.ts';
+export type { ProjectionReport, ProjectionState } from './runner/describeProjections.ts';
+export type { BullmqQueueDeps } from './adapters/bullmqQueue.ts';

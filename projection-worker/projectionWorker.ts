@@ -1,0 +1,71 @@
+import type { Logger } from 'pino';
+import type { Clock, ConsistencyWaiter, EventStore, Queue, RoleHandle, ViewStore } from '../contracts/index.ts';
+import { createCheckpointWaiter } from './runner/checkpointWaiter.ts';
+import { describeProjections } from './runner/describeProjections.ts';
+import type { ProjectionReport } from './runner/describeProjections.ts';
+import { createProjectionRunner } from './runner/projectionRunner.ts';
+import type { ProjectionRunner } from './runner/projectionRunner.ts';
+import type { Projector } from './runner/projector.ts';
+
+export type ProjectionWorkerDeps = {
+  readonly projectors: readonly Projector[];
+  readonly eventStore: EventStore;
+  readonly viewStore: ViewStore;
+  readonly queue: Queue;
+  readonly log: Logger;
+  readonly clock: Clock;
+  /** Lease owner id of this process (unique per process). */
+  readonly owner: string;
+  readonly batchSize?: number;
+  readonly pollIntervalMs?: number;
+  readonly leaseTtlMs?: number;
+};
+
+export type ProjectionWorker = RoleHandle & {
+  /** Read-your-writes waiter reacting at once to this process's runners. */
+  readonly waiter: ConsistencyWaiter;
+  readonly runners: readonly ProjectionRunner[];
+  statuses(): Promise<ProjectionReport[]>;
+};
+
+/** The `projector` role: one runner per projector; extra processes stand by on the leases. */
+export function createProjectionWorker(deps: ProjectionWorkerDeps): ProjectionWorker {
+  const { eventStore, viewStore, clock } = deps;
+  const names = new Set<string>();
+  for (const projector of deps.projectors) {
+    if (names.has(projector.spec.name)) throw new Error(`duplicate projection ${projector.spec.name}`);
+    names.add(projector.spec.name);
+  }
+  const runners = deps.projectors.map((projector) =>
+    createProjectionRunner({
+      projector,
+      eventStore,
+      viewStore,
+      queue: deps.queue,
+      log: deps.log,
+      clock,
+      owner: deps.owner,
+      ...(deps.batchSize !== undefined ? { batchSize: deps.batchSize } : {}),
+      ...(deps.pollIntervalMs !== undefined ? { pollIntervalMs: deps.pollIntervalMs } : {}),
+      ...(deps.leaseTtlMs !== undefined ? { leaseTtlMs: deps.leaseTtlMs } : {}),
+    }),
+  );
+  return {
+    name: 'projector',
+    waiter: createCheckpointWaiter({ viewStore, runners }),
+    runners,
+    async start() {
+      const results = await Promise.allSettled(runners.map((runner) => runner.start()));
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed !== undefined) {
+        await Promise.all(runners.map((runner) => runner.stop()));
+        throw failed.reason;
+      }
+      deps.log.info({ projections: [...names] }, 'projection worker started');
+    },
+    async stop() {
+      await Promise.all(runners.map((runner) => runner.stop()));
+    },
+    statuses: () => describeProjections({ viewStore, eventStore, clock }),
+  };
+}

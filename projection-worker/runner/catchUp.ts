@@ -1,0 +1,57 @@
+import { comparePositions, maxPosition } from '../../contracts/index.ts';
+import type { EventStore, Position, ProjectionRef, ViewStore } from '../../contracts/index.ts';
+import type { Projector } from './projector.ts';
+
+export type CatchUpDeps = {
+  readonly projector: Projector;
+  readonly eventStore: EventStore;
+  readonly viewStore: ViewStore;
+  readonly batchSize: number;
+  /** Storage version to write, re-read before every batch so a switch made by another process is followed. */
+  readonly ref: () => Promise<ProjectionRef>;
+  /** Checked between batches; false ends the catch-up after the in-flight batch. */
+  readonly shouldContinue: () => boolean;
+  readonly onBatch?: (ref: ProjectionRef, position: Position, events: number) => void;
+  readonly onConflict?: (ref: ProjectionRef) => void;
+};
+
+const MAX_CONFLICTS = 100;
+
+/**
+ * Applies batches until the checkpoint reaches the log head; returns the number of events applied.
+ * Each batch moves the checkpoint with compare-and-set, so a batch is never applied twice.
+ */
+export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
+  const { projector, eventStore, viewStore, batchSize } = deps;
+  let applied = 0;
+  let conflicts = 0;
+  while (deps.shouldContinue()) {
+    const ref = await deps.ref();
+    const checkpoint = await viewStore.checkpoint(ref);
+    // The head is read BEFORE the batch: every event up to it is either in the batch or outside our categories.
+    const head = await eventStore.headPosition();
+    if (head === null || comparePositions(head, checkpoint) <= 0) break;
+    const events =
+      projector.categories.length === 0
+        ? []
+        : await eventStore.readAll(checkpoint, { categories: projector.categories, maxCount: batchSize });
+    const full = events.length >= batchSize;
+    const last = events.at(-1)?.position ?? null;
+    // A short batch means we saw everything up to the head; moving to it lets projections that ignore most
+    // categories still reach the head, which read-your-writes waits for.
+    const next = full ? last : maxPosition(last, head);
+    if (next === null || comparePositions(next, checkpoint) <= 0) break;
+    const changes = projector.apply(events);
+    if (!(await viewStore.applyBatch(ref, checkpoint, next, changes))) {
+      deps.onConflict?.(ref);
+      conflicts += 1;
+      if (conflicts >= MAX_CONFLICTS) throw new Error(`checkpoint of ${ref.name} v${ref.version} keeps moving under us`);
+      continue;
+    }
+    conflicts = 0;
+    applied += events.length;
+    deps.onBatch?.(ref, next, events.length);
+    if (!full) break;
+  }
+  return applied;
+}

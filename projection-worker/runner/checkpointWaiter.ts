@@ -1,0 +1,108 @@
+import { comparePositions } from '../../contracts/index.ts';
+import type { ConsistencyWaiter, Position, ViewStore } from '../../contracts/index.ts';
+import type { ProgressListener } from './projectionRunner.ts';
+
+/** Anything that reports checkpoint moves in this process (a projection runner). */
+export type ProgressSource = { onProgress(listener: ProgressListener): () => void };
+
+export type CheckpointWaiterDeps = {
+  readonly viewStore: ViewStore;
+  /** In-process runners: their progress triggers an immediate check instead of waiting for the next poll. */
+  readonly runners?: readonly ProgressSource[];
+  readonly pollIntervalMs?: number;
+};
+
+type Waiting = {
+  readonly position: Position;
+  readonly projections: readonly string[] | undefined;
+  readonly settle: (reached: boolean | Error) => void;
+};
+
+/**
+ * Read-your-writes (spec operations §4): waits until the ACTIVE version of each projection has a checkpoint at or
+ * after a position. All pending waits share one check of the view store, triggered by the poll and by progress.
+ */
+export function createCheckpointWaiter(deps: CheckpointWaiterDeps): ConsistencyWaiter {
+  const { viewStore } = deps;
+  const runners = deps.runners ?? [];
+  const pollIntervalMs = deps.pollIntervalMs ?? 10;
+  const waiting = new Set<Waiting>();
+  let checking = false;
+  let recheck = false;
+  let lastError: unknown = null;
+  let pollTimer: NodeJS.Timeout | null = null;
+  let stopListening: (() => void)[] = [];
+
+  function listen(): void {
+    if (stopListening.length > 0 || runners.length === 0) return;
+    stopListening = runners.map((runner) => runner.onProgress(() => void check()));
+  }
+
+  function idle(): void {
+    for (const stop of stopListening) stop();
+    stopListening = [];
+    if (pollTimer !== null) clearTimeout(pollTimer);
+    pollTimer = null;
+  }
+
+  function reached(entry: Waiting, positions: ReadonlyMap<string, Position | null>): boolean {
+    const names = entry.projections ?? [...positions.keys()];
+    return names.every((name) => {
+      const position = positions.get(name);
+      return position !== undefined && comparePositions(position, entry.position) >= 0;
+    });
+  }
+
+  async function check(): Promise<void> {
+    if (checking) {
+      recheck = true;
+      return;
+    }
+    checking = true;
+    try {
+      do {
+        recheck = false;
+        const statuses = await viewStore.projectionStatuses();
+        lastError = null;
+        const positions = new Map(statuses.filter((s) => s.active).map((s) => [s.name, s.position] as const));
+        for (const entry of waiting) if (reached(entry, positions)) entry.settle(true);
+      } while (recheck && waiting.size > 0);
+    } catch (err) {
+      lastError = err;
+    } finally {
+      checking = false;
+    }
+    if (waiting.size > 0 && pollTimer === null) {
+      pollTimer = setTimeout(() => {
+        pollTimer = null;
+        void check();
+      }, pollIntervalMs);
+    }
+  }
+
+  return {
+    waitFor(position, timeoutMs, projections) {
+      return new Promise<boolean>((resolve, reject) => {
+        const entry: Waiting = {
+          position,
+          projections,
+          settle(result) {
+            if (!waiting.delete(entry)) return;
+            clearTimeout(timer);
+            if (waiting.size === 0) idle();
+            if (result instanceof Error) reject(result);
+            else resolve(result);
+          },
+        };
+        // A store that keeps failing is reported as its error, not as a consistency timeout.
+        const timer = setTimeout(
+          () => entry.settle(lastError instanceof Error ? lastError : false),
+          Math.max(0, timeoutMs),
+        );
+        waiting.add(entry);
+        listen();
+        void check();
+      });
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { pino } from 'pino';
+import { systemClock } from '../../contracts/index.ts';
+import { createInProcessQueue } from '../adapters/inProcessQueue.ts';
+import { createCheckpointWaiter } from './checkpointWaiter.ts';
+import { createFakeEventStore, createFakeViewStore } from './fakePorts.ts';
+import { createProjectionRunner } from './projectionRunner.ts';
+import { createCountingProjector, SETUP_EVENT } from './testProjector.ts';
+
+const log = pino({ level: 'silent' });
+// Long enough that a waiter relying on the poll alone would time out.
+const NO_POLL = 600_000;
+
+async function setup() {
+  const eventStore = createFakeEventStore({ notifyAppends: false });
+  const viewStore = createFakeViewStore(systemClock);
+  await eventStore.appendMany('user-setup', 1, SETUP_EVENT);
+  const make = (name: string, categories: readonly string[]) =>
+    createProjectionRunner({
+      projector: createCountingProjector({ name, categories }),
+      eventStore,
+      viewStore,
+      queue: createInProcessQueue(),
+      log,
+      clock: systemClock,
+      owner: 'me',
+    });
+  const users = make('users', ['user']);
+  const projects = make('projects', ['project']);
+  await users.runOnce();
+  await projects.runOnce();
+  return { eventStore, viewStore, users, projects };
+}
+
+describe('checkpoint waiter', () => {
+  test('resolves true at once when every projection has reached the position', async () => {
+    const { eventStore, viewStore } = await setup();
+    const waiter = createCheckpointWaiter({ viewStore, pollIntervalMs: NO_POLL });
+    assert.equal(await waiter.waitFor((await eventStore.headPosition()) ?? '', 60_000), true);
+  });
+
+  test('resolves false when the timeout passes first', async () => {
+    const { eventStore, viewStore } = await setup();
+    const waiter = createCheckpointWaiter({ viewStore, pollIntervalMs: 5 });
+    await eventStore.appendMany('user-1', 1);
+    assert.equal(await waiter.waitFor((await eventStore.headPosition()) ?? '', 50), false);
+  });
+
+  test('wakes on in-process runner progress without waiting for a poll', async () => {
+    const { eventStore, viewStore, users, projects } = await setup();
+    const waiter = createCheckpointWaiter({ viewStore, runners: [users, projects], pollIntervalMs: NO_POLL });
+    await eventStore.appendMany('user-1', 2);
+    const head = (await eventStore.headPosition()) ?? '';
+    const waiting = waiter.waitFor(head, 60_000);
+    await users.runOnce();
+    await projects.runOnce();
+    assert.equal(await waiting, true);
+  });
+
+  test('polls the store when the runners live in another process', async () => {
+    const { eventStore, viewStore, users, projects } = await setup();
+    const waiter = createCheckpointWaiter({ viewStore, pollIntervalMs: 5 });
+    await eventStore.appendMany('user-1', 2);
+    const waiting = waiter.waitFor((await eventStore.headPosition()) ?? '', 60_000);
+    await users.runOnce();
+    await projects.runOnce();
+    assert.equal(await waiting, true);
+  });
+
+  test('waits only for the named projections', async () => {
+    const { eventStore, viewStore, users } = await setup();
+    const waiter = createCheckpointWaiter({ viewStore, pollIntervalMs: 5 });
+    await eventStore.appendMany('user-1', 2);
+    const head = (await eventStore.headPosition()) ?? '';
+    await users.runOnce();
+    assert.equal(await waiter.waitFor(head, 60_000, ['users']), true);
+    assert.equal(await waiter.waitFor(head, 50, ['users', 'projects']), false);
+    assert.equal(await waiter.waitFor(head, 50, ['unknown']), false);
+  });
+
+  test('compares the checkpoint of the ACTIVE version', async () => {
+    const { eventStore, viewStore, users } = await setup();
+    const waiter = createCheckpointWaiter({ viewStore, pollIntervalMs: 5 });
+    const head = (await eventStore.headPosition()) ?? '';
+    await viewStore.ensureProjection({ ...createCountingProjector({ name: 'users' }).spec, version: 2 });
+    await viewStore.activate('users', 2);
+    assert.equal(await waiter.waitFor(head, 50, ['users']), false);
+    await users.runOnce();
+    assert.equal(await waiter.waitFor(head, 60_000, ['users']), true);
+  });
+
+  test('rejects with the store error when the store keeps failing', async () => {
+    const { eventStore, viewStore } = await setup();
+    viewStore.projectionStatuses = () => Promise.reject(new Error('store down'));
+    const waiter = createCheckpointWaiter({ viewStore, pollIntervalMs: 5 });
+    await assert.rejects(waiter.waitFor((await eventStore.headPosition()) ?? '', 50), /store down/);
+  });
+});
