@@ -1,0 +1,104 @@
+import { castValue } from '../../contracts/index.ts';
+import type { Filter, Scalar, SortKey, ViewDoc, ViewStore } from '../../contracts/index.ts';
+import type { LazyConnection } from './lazyConnection.ts';
+import { decodeCursor, encodeCursor, queryHashOf } from './keysetCursor.ts';
+import type { PageRequest } from './pageArgs.ts';
+
+/** A sort key plus how to read its (raw, uncast) value from a document of the page. */
+export type KeysetKey = SortKey & { readonly valueOf: (doc: ViewDoc) => unknown };
+
+/**
+ * One connection query over a view collection. `keys` must end in a unique key so the order is total; `queryKey`
+ * identifies the query (parent ids, where, orderBy) and is hashed into every cursor.
+ */
+export type KeysetQuery = {
+  readonly projection: string;
+  readonly collection: string;
+  readonly filter: Filter;
+  readonly keys: readonly KeysetKey[];
+  readonly queryKey: unknown;
+};
+
+const NONE: Filter = { kind: 'or', filters: [] };
+
+function or(...filters: Filter[]): Filter {
+  const kept = filters.filter((f) => f !== NONE);
+  if (kept.length === 1) return kept[0] as Filter;
+  return { kind: 'or', filters: kept };
+}
+
+/** A key's value as the store orders it: null when missing, not a scalar, or not castable. */
+export function sortValueOf(key: KeysetKey, doc: ViewDoc): Scalar {
+  const value = key.valueOf(doc);
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return null;
+  if (key.ref.cast !== undefined && castValue(key.ref.cast, value) === null) return null;
+  return value;
+}
+
+/**
+ * Rows strictly after `values` in the order of `keys`, in the bounded form
+ * `k1 beyond v1 OR k1 IS NULL OR (k1 = v1 AND after(k2...))`. Nulls sort last in both directions (SortKey), so
+ * after a null value only nulls follow: `k1 IS NULL AND after(k2...)`.
+ */
+export function afterFilter(keys: readonly SortKey[], values: readonly Scalar[], index = 0): Filter {
+  const key = keys[index];
+  if (key === undefined) return NONE;
+  const value = values[index] ?? null;
+  const rest = afterFilter(keys, values, index + 1);
+  const isNull: Filter = { kind: 'isNull', ref: key.ref };
+  if (value === null) return rest === NONE ? NONE : { kind: 'and', filters: [isNull, rest] };
+  const beyond: Filter = { kind: 'compare', ref: key.ref, op: key.direction === 'asc' ? 'gt' : 'lt', value };
+  const tie: Filter = { kind: 'compare', ref: key.ref, op: 'eq', value };
+  return or(beyond, isNull, rest === NONE ? NONE : { kind: 'and', filters: [tie, rest] });
+}
+
+function memoize(compute: () => Promise<number>): () => Promise<number> {
+  let pending: Promise<number> | null = null;
+  return () => (pending ??= compute());
+}
+
+/**
+ * One page of a keyset connection (system-api.md §2): fetches `first + 1` documents after the cursor to learn
+ * `hasNextPage`; `totalCount` counts the base filter only when called.
+ */
+export async function keysetPage<T>(
+  store: ViewStore,
+  query: KeysetQuery,
+  page: PageRequest,
+  toNodes: (docs: readonly ViewDoc[]) => Promise<readonly T[]> | readonly T[],
+): Promise<LazyConnection<T>> {
+  const hash = queryHashOf([query.projection, query.collection, query.queryKey]);
+  const orderBy: SortKey[] = query.keys.map((k) => ({ ref: k.ref, direction: k.direction }));
+  let filter = query.filter;
+  if (page.after !== null) {
+    const values = decodeCursor(page.after, hash, query.keys.length);
+    filter = { kind: 'and', filters: [query.filter, afterFilter(orderBy, values)] };
+  }
+  const docs = await store.find(query.projection, query.collection, { filter, orderBy, limit: page.first + 1 });
+  const pageDocs = docs.slice(0, page.first);
+  const nodes = await toNodes(pageDocs);
+  const edges = pageDocs.map((doc, i) => ({
+    cursor: encodeCursor(
+      hash,
+      query.keys.map((key) => sortValueOf(key, doc)),
+    ),
+    node: nodes[i] as T,
+  }));
+  const base = query.filter;
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: docs.length > page.first,
+      hasPreviousPage: page.after !== null,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+    totalCount: memoize(() => store.count(query.projection, query.collection, base)),
+  };
+}
+
+/** A key on a plain field of the view document. */
+export function fieldKey(field: string, direction: 'asc' | 'desc' = 'asc'): KeysetKey {
+  return { ref: { field }, direction, valueOf: (doc) => doc[field] };
+}
