@@ -46,6 +46,8 @@ export type CommandServiceDeps = {
   /** The branch content handlers, or a factory receiving the same handler deps as every other handler. */
   readonly branchHandlers?: BranchContentHandlers | ((deps: HandlerDeps) => BranchContentHandlers);
   readonly newId?: () => string;
+  /** Called after every append (deploy rings the projections through the queue). */
+  readonly onAppended?: (position: Position) => void;
   readonly loginThrottleStore?: LoginThrottleStore;
   /** API-key lookup (API keys issue); default: every key is unknown. */
   readonly resolveApiKey?: (key: string, state: SystemState) => Promise<Principal | null>;
@@ -73,7 +75,10 @@ export function createCommandService(deps: CommandServiceDeps): CommandService {
     ...createDirectoryHandlers(handlerDeps),
     ...createOrganizationHandlers(handlerDeps),
   };
-  const appended = (position: Position): void => systemState.appended?.(position);
+  const appended = (position: Position): void => {
+    systemState.appended?.(position);
+    deps.onAppended?.(position);
+  };
   const gateway = createCommandGateway({ handlers, log, onAppended: appended });
   const authenticator = createAuthenticator({
     systemState,

@@ -65,7 +65,7 @@ export async function startStrata(config: StrataConfig, options: StartOptions): 
       log,
       ...infra,
       ...(metrics ? { metrics } : {}),
-      routers: servingRoles.map((role) => role.router),
+      routers: servingRoles.flatMap((role) => (role.router ? [role.router] : [])),
     });
     const { url } = await http.listen();
 
