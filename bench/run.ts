@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runAppendBench } from './appendBench.ts';
+import { runDomainBench } from './domainBench.ts';
 import { runProjectionBench } from './projectionBench.ts';
 import { runViewStoreBench } from './viewStoreBench.ts';
 
@@ -14,6 +15,12 @@ const suites: Suite[] = [
   { name: 'append', title: 'Event store appends (SQLite, WAL, synchronous=FULL)', target: '>= 20,000 events/s in batches', run: runAppendBench },
   { name: 'views', title: 'View store batch upserts (SQLite)', run: runViewStoreBench },
   { name: 'projection', title: 'Projection throughput (SQLite log -> SQLite views)', target: '>= 50,000 events/s', run: runProjectionBench },
+  {
+    name: 'domain',
+    title: 'Data model writes, including projection (command gateway -> SQLite log -> projectors -> SQLite views)',
+    target: 'bulk insert >= 20,000 rows/s in batches of 1,000; commit latency on 100,000 rows within 1.5x of 1,000 rows',
+    run: () => runDomainBench(),
+  },
 ];
 
 const format = (value: number): string =>

@@ -1,0 +1,164 @@
+// Write-side benchmarks of the data model (issue 3): bulk insert rows/s, commit latency on a 1,000-row table vs a
+// 100,000-row table, and single-row write latency. Every figure includes projection: a write counts as done when
+// its events are visible in the views (WRITE_CONSISTENCY=projected), measured in one process on the embedded stores.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pino } from 'pino';
+import { systemClock } from '../contracts/index.ts';
+import type { CommandInput, CommandResult, CommandType, Principal } from '../contracts/index.ts';
+import {
+  createBranchCommandHandlers,
+  createCommandService,
+  createSqliteEventStore,
+  createSystemStateSource,
+} from '../command-service/index.ts';
+import { allProjectors, createInProcessQueue, createProjectionWorker, createSqliteViewStore } from '../projection-worker/index.ts';
+
+type BenchFigure = { name: string; value: number; unit: string };
+
+const schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'n', 'tag'],
+  properties: { name: { type: 'string', default: '' }, n: { type: 'number', default: 0 }, tag: { type: 'string', default: '' } },
+};
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
+}
+
+export async function runDomainBench(largeRows = 100_000): Promise<BenchFigure[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-domain-bench-'));
+  const log = pino({ level: 'silent' });
+  const eventStore = createSqliteEventStore({ file: join(dir, 'events.db') });
+  const viewStore = createSqliteViewStore({ file: join(dir, 'views.db') });
+  const systemState = createSystemStateSource({ eventStore });
+  const service = createCommandService({
+    eventStore,
+    systemState,
+    clock: systemClock,
+    log,
+    branchHandlers: createBranchCommandHandlers,
+    config: {
+      jwtSecret: 'a-benchmark-secret-that-is-long-enough',
+      accessTokenTtlSeconds: 1800,
+      loginMaxFailures: 5,
+      loginMaxFailuresPerIp: 50,
+      loginWindowMs: 900_000,
+      adminPassword: 'bench-admin-password',
+    },
+  });
+  const worker = createProjectionWorker({
+    projectors: allProjectors,
+    eventStore,
+    viewStore,
+    queue: createInProcessQueue(),
+    log,
+    clock: systemClock,
+    owner: 'bench',
+  });
+  await service.start();
+  await worker.start();
+  const state = await systemState.current();
+  const adminRecord = [...state.users.values()].find((u) => u.username === 'admin');
+  if (!adminRecord) throw new Error('admin missing');
+  const admin: Principal = { kind: 'user', userId: adminRecord.id, username: 'admin', via: 'jwt', sid: null, key: null };
+  let requestNo = 0;
+
+  async function write<K extends CommandType>(type: K, input: CommandInput<K>): Promise<CommandResult<K>> {
+    const outcome = await service.gateway.execute(type, input, { principal: admin, correlationId: `bench-${++requestNo}` });
+    if (outcome.position && !(await worker.waiter.waitFor(outcome.position, 30_000, outcome.projections))) {
+      throw new Error(`${type} not projected in time`);
+    }
+    return outcome.result;
+  }
+
+  type BenchProject = { readonly name: string; draft(): Promise<string> };
+
+  async function projectWithTable(name: string): Promise<BenchProject> {
+    await write('CreateProject', { organizationId: 'admin', projectName: name });
+    const draft = async (): Promise<string> => {
+      const s = await systemState.current();
+      const project = [...s.projects.values()].find((p) => p.name === name && !p.deleted);
+      const branch = project && s.branches.get(project.rootBranchId);
+      if (!branch) throw new Error('branch missing');
+      return branch.draftRevisionId;
+    };
+    await write('CreateTable', { revisionId: await draft(), tableId: 'items', schema });
+    return { name, draft };
+  }
+
+  async function fill(project: BenchProject, total: number, batch: number): Promise<number> {
+    const started = performance.now();
+    for (let offset = 0; offset < total; offset += batch) {
+      const rows = Array.from({ length: Math.min(batch, total - offset) }, (_, i) => ({
+        rowId: `r${offset + i}`,
+        data: { name: `row ${offset + i}`, n: offset + i, tag: (offset + i) % 2 === 0 ? 'even' : 'odd' },
+      }));
+      await write('CreateRows', { revisionId: await project.draft(), tableId: 'items', rows, bulk: true });
+    }
+    return performance.now() - started;
+  }
+
+  async function commitLatencies(project: BenchProject, size: number, rounds: number): Promise<number[]> {
+    const times: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const rowId = `r${(i * 7919) % size}`;
+      await write('UpdateRows', {
+        revisionId: await project.draft(),
+        tableId: 'items',
+        rows: [{ rowId, data: { name: `changed ${i}`, n: -i, tag: 'changed' } }],
+        bulk: false,
+      });
+      const started = performance.now();
+      await write('CreateRevision', { organizationId: 'admin', projectName: project.name, branchName: '$default' });
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b);
+  }
+
+  try {
+    const small = await projectWithTable('small');
+    await fill(small, 1000, 1000);
+    const large = await projectWithTable('large');
+    const fillMs = await fill(large, largeRows, 1000);
+    // Commit the initial content so later commits carry one changed row each.
+    await write('CreateRevision', { organizationId: 'admin', projectName: 'small', branchName: '$default' });
+    await write('CreateRevision', { organizationId: 'admin', projectName: 'large', branchName: '$default' });
+
+    const smallCommits = await commitLatencies(small, 1000, 30);
+    const largeCommits = await commitLatencies(large, largeRows, 30);
+
+    const singles: number[] = [];
+    for (let i = 0; i < 400; i++) {
+      const started = performance.now();
+      await write('UpdateRows', {
+        revisionId: await large.draft(),
+        tableId: 'items',
+        rows: [{ rowId: `r${(i * 104729) % largeRows}`, data: { name: `single ${i}`, n: i, tag: 'single' } }],
+        bulk: false,
+      });
+      singles.push(performance.now() - started);
+    }
+    singles.sort((a, b) => a - b);
+    const smallP50 = percentile(smallCommits, 50);
+    const largeP50 = percentile(largeCommits, 50);
+    return [
+      { name: `bulk insert, batches of 1,000, ${largeRows.toLocaleString('en-US')} rows, projected`, value: (largeRows / fillMs) * 1000, unit: 'rows/s' },
+      { name: 'commit latency p50, 1,000-row table (one changed row)', value: smallP50, unit: 'ms' },
+      { name: `commit latency p50, ${largeRows.toLocaleString('en-US')}-row table (one changed row)`, value: largeP50, unit: 'ms' },
+      { name: 'commit latency ratio large / small (target <= 1.5)', value: largeP50 / smallP50, unit: '×' },
+      { name: 'single-row update p50, projected', value: percentile(singles, 50), unit: 'ms' },
+      { name: 'single-row update p99, projected', value: percentile(singles, 99), unit: 'ms' },
+    ];
+  } finally {
+    await worker.stop();
+    await service.stop();
+    await viewStore.close();
+    await eventStore.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
