@@ -1,0 +1,162 @@
+import type { TableNames } from '../naming.ts';
+import { componentRef, firstSchema, orderByListSchema, securityRequirements } from './openApiSharedComponents.ts';
+import type { JsonSchema } from './tableJsonSchema.ts';
+
+type Operation = Record<string, unknown>;
+type PathItem = Record<string, unknown>;
+
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+
+/** Error responses by status, shared through `components.responses`. */
+const ERROR_RESPONSES: Readonly<Record<number, readonly [name: string, description: string]>> = {
+  400: ['BadRequest', 'Invalid request or input (BAD_REQUEST, BAD_USER_INPUT, INVALID_DATA, INVALID_PATCH, INVALID_ROW_ID, FOREIGN_KEY_NOT_FOUND, …)'],
+  401: ['Unauthorized', 'Authentication required, or the presented credential is invalid'],
+  403: ['Forbidden', 'Not allowed, or outside the API key scope'],
+  404: ['NotFound', 'Endpoint, table or row not found'],
+  409: ['Conflict', 'Conflict (ROW_ALREADY_EXISTS, FOREIGN_KEY_IN_USE, CONCURRENT_MODIFICATION)'],
+  415: ['UnsupportedMediaType', 'The body is not application/json'],
+};
+
+/** `components.responses`: every error response, each with the shared `Error` schema. */
+export function errorResponseComponents(): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.values(ERROR_RESPONSES).map(([name, description]) => [name, { description, content: json(componentRef('Error')) }]),
+  );
+}
+
+export function responses(success: { status: number; description: string; schema: JsonSchema }, errors: readonly number[]) {
+  const out: Record<string, unknown> = { [success.status]: { description: success.description, content: json(success.schema) } };
+  for (const status of errors) out[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]?.[0]}` };
+  return out;
+}
+
+export const READ_ERRORS = [400, 401, 403, 404] as const;
+const QUERY_ERRORS = [400, 401, 403, 404, 415] as const;
+const WRITE_ERRORS = [400, 401, 403, 404, 409, 415] as const;
+const DELETE_ERRORS = [400, 401, 403, 404, 409] as const;
+
+export type OperationOptions = {
+  /** Public project: read operations also allow anonymous callers (`{}`). */
+  readonly isPublic: boolean;
+};
+
+/** A read operation: on public projects it lists `{}` besides the four credentials (§8.3). */
+export function readOperation(options: OperationOptions, operation: Operation): Operation {
+  return options.isPublic ? { ...operation, security: [...securityRequirements, {}] } : operation;
+}
+
+const body = (schema: JsonSchema, required = true) => ({ required, content: json(schema) });
+
+const rowIdParameter = {
+  name: 'rowId',
+  in: 'path',
+  required: true,
+  description: 'The row id.',
+  schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' },
+};
+
+const listParameters = [
+  { name: 'first', in: 'query', required: false, description: 'Page size (0–1000).', schema: firstSchema },
+  { name: 'after', in: 'query', required: false, description: 'The endCursor of the previous page (same where and orderBy).', schema: { type: 'string' } },
+  { name: 'where', in: 'query', required: false, description: 'Filter as URL-encoded JSON.', content: json(componentRef('WhereInput')) },
+  { name: 'orderBy', in: 'query', required: false, description: 'Order as URL-encoded JSON.', content: json(orderByListSchema) },
+];
+
+/**
+ * The paths of one table (generated-api.md §7, §8.1): spelled out per table so each has typed schemas; write
+ * operations only when `writable` (draft documents).
+ */
+export function tablePaths(tableId: string, n: TableNames, writable: boolean, options: OperationOptions): Record<string, PathItem> {
+  const c = n.components;
+  const ids = n.operationIds;
+  const tags = [tableId];
+  const row = componentRef(c.row);
+  const connection = componentRef(c.connection);
+  const base = `/tables/${tableId}`;
+  const paths: Record<string, PathItem> = {};
+
+  paths[`${base}/schema`] = {
+    get: readOperation(options, {
+      tags,
+      summary: `The JSON Schema of table ${tableId}`,
+      operationId: ids.getSchema,
+      responses: responses({ status: 200, description: 'The table JSON Schema', schema: { type: 'object' } }, READ_ERRORS),
+    }),
+  };
+  const rows: PathItem = {
+    get: readOperation(options, {
+      tags,
+      summary: `List rows of ${tableId}`,
+      operationId: ids.list,
+      parameters: listParameters,
+      responses: responses({ status: 200, description: 'A page of rows', schema: connection }, READ_ERRORS),
+    }),
+  };
+  if (writable) {
+    rows.post = {
+      tags,
+      summary: `Create a row in ${tableId}`,
+      operationId: ids.create,
+      requestBody: body(componentRef(c.createRequest)),
+      responses: responses({ status: 201, description: 'The created row', schema: row }, WRITE_ERRORS),
+    };
+  }
+  paths[`${base}/rows`] = rows;
+  paths[`${base}/rows/query`] = {
+    post: readOperation(options, {
+      tags,
+      summary: `Query rows of ${tableId}`,
+      operationId: ids.query,
+      requestBody: body(componentRef('RowsQuery'), false),
+      responses: responses({ status: 200, description: 'A page of rows', schema: connection }, QUERY_ERRORS),
+    }),
+  };
+  if (writable) {
+    const bulk = (operationId: string, summary: string, schema: string, status = 200) => ({
+      tags,
+      summary,
+      operationId,
+      requestBody: body(componentRef(schema)),
+      responses: responses({ status, description: 'Rows affected', schema: componentRef('BulkResult') }, WRITE_ERRORS),
+    });
+    paths[`${base}/rows/bulk`] = {
+      post: bulk(ids.bulkCreate, `Create rows in ${tableId} (all or none)`, c.createManyRequest, 201),
+      put: bulk(ids.bulkUpdate, `Replace the data of rows in ${tableId} (all or none)`, c.updateManyRequest),
+      patch: bulk(ids.bulkPatch, `Patch rows in ${tableId} (all or none)`, c.patchManyRequest),
+      delete: bulk(ids.bulkDelete, `Delete rows of ${tableId} (all or none)`, c.deleteManyRequest),
+    };
+  }
+  const single: PathItem = {
+    parameters: [rowIdParameter],
+    get: readOperation(options, {
+      tags,
+      summary: `Get a row of ${tableId}`,
+      operationId: ids.get,
+      responses: responses({ status: 200, description: 'The row', schema: row }, READ_ERRORS),
+    }),
+  };
+  if (writable) {
+    single.put = {
+      tags,
+      summary: `Replace the data of a row of ${tableId}`,
+      operationId: ids.update,
+      requestBody: body(componentRef(c.updateRequest)),
+      responses: responses({ status: 200, description: 'The updated row', schema: row }, WRITE_ERRORS),
+    };
+    single.patch = {
+      tags,
+      summary: `Patch a row of ${tableId}`,
+      operationId: ids.patch,
+      requestBody: body(componentRef(c.patchRequest)),
+      responses: responses({ status: 200, description: 'The patched row', schema: row }, WRITE_ERRORS),
+    };
+    single.delete = {
+      tags,
+      summary: `Delete a row of ${tableId}`,
+      operationId: ids.delete,
+      responses: responses({ status: 200, description: 'The row was deleted', schema: componentRef('DeleteResult') }, DELETE_ERRORS),
+    };
+  }
+  paths[`${base}/rows/{rowId}`] = single;
+  return paths;
+}
