@@ -123,9 +123,10 @@ describe('metrics', () => {
 });
 
 describe('routing', () => {
-  test('role routers get parsed JSON bodies; unknown paths are a JSON 404', async () => {
+  test('role routers receive the raw request and the client IP; unknown paths are a JSON 404', async () => {
     const router = express.Router();
-    router.post('/api/echo', (req, res) => sendJson(res, 201, { got: req.body as unknown, ip: req.ip }));
+    // Role routers parse their own bodies (the surface decides the error shape); the shell must leave the stream unread.
+    router.post('/api/echo', express.json(), (req, res) => sendJson(res, 201, { got: req.body as unknown, ip: req.ip }));
     const { url } = await start({ TRUST_PROXY: 'loopback' }, fakes(), [router]);
     const res = await fetch(`${url}/api/echo`, {
       method: 'POST',

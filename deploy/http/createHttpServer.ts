@@ -6,7 +6,6 @@ import { AppError, type EventStore, type Queue, type ViewStore } from '../../con
 import {
   commonHeaders,
   errorHandler,
-  jsonBody,
   methodNotAllowed,
   notFound,
   requestLogger,
@@ -73,7 +72,7 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
   if (!servesApi) {
     app.use((_req, res) => sendError(res, new AppError('SERVICE_UNAVAILABLE')));
   } else {
-    app.use(jsonBody({ limitBytes: config.bodyLimitBytes, limitText: config.bodyLimitText }));
+    // Each role router parses its own bodies, so failures take the surface's shape (REST body vs GraphQL envelope).
     for (const router of deps.routers) app.use(router);
   }
   app.use(notFound);

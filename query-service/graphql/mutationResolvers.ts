@@ -1,0 +1,55 @@
+import type { GraphQLFieldResolver } from 'graphql';
+import {
+  maxPosition,
+  type Authenticator,
+  type CommandGateway,
+  type CommandType,
+  type TableView,
+} from '../../contracts/index.ts';
+import { awaitWriteConsistency, type WriteConsistencyOptions } from '../http/writeConsistency.ts';
+import { graphqlWriteValue, systemWrites, type WriteSpec } from '../system/systemWrites.ts';
+import type { ResolverMap } from './systemSchema.ts';
+import { dataOf, tagTable, type DataArgs, type SystemGraphqlContext } from './systemGraphqlContext.ts';
+
+type Resolver = GraphQLFieldResolver<unknown, SystemGraphqlContext, DataArgs>;
+
+export type MutationResolverDeps = {
+  readonly gateway: CommandGateway;
+  readonly authenticator: Authenticator;
+  /** WRITE_CONSISTENCY wait of each mutation (projections come from the command outcome). */
+  readonly consistency: Omit<WriteConsistencyOptions, 'projections'>;
+};
+
+const tableResults: ReadonlySet<string> = new Set(['createTable', 'updateTable', 'renameTable']);
+
+/**
+ * Every mutation: `login` through the authenticator (each field is one attempt), the writes through the gateway.
+ * GraphQL runs mutation fields one after another; each waits for its projections (WRITE_CONSISTENCY) so the
+ * next field and the response see it, and records its position for `extensions.position`.
+ */
+export function createMutationResolvers(deps: MutationResolverDeps): ResolverMap {
+  const { gateway, authenticator, consistency } = deps;
+  const mutation: Record<string, Resolver> = {
+    login: async (_root, args, ctx) => {
+      const { username, password } = dataOf(args) as { username: string; password: string };
+      const { accessToken, expiresIn } = await authenticator.login({ username, password, clientIp: ctx.clientIp });
+      return { accessToken, expiresIn };
+    },
+  };
+  for (const [name, spec] of Object.entries(systemWrites) as [string, WriteSpec<CommandType>][]) {
+    mutation[name] = async (_root, args, ctx) => {
+      const data = dataOf(args);
+      const outcome = await gateway.execute(spec.command, spec.toCommand(data), {
+        principal: ctx.request.principal,
+        correlationId: ctx.request.requestId,
+      });
+      if (outcome.position !== null) {
+        await awaitWriteConsistency(outcome.position, { ...consistency, projections: outcome.projections });
+        ctx.position = maxPosition(ctx.position, outcome.position);
+      }
+      const value = graphqlWriteValue(spec.output, outcome.result);
+      return tableResults.has(name) ? tagTable(value as TableView, String(data.revisionId)) : value;
+    };
+  }
+  return { Mutation: mutation };
+}

@@ -1,0 +1,189 @@
+import {
+  GraphQLError,
+  Kind,
+  getNamedType,
+  isInterfaceType,
+  isObjectType,
+  valueFromASTUntyped,
+  visit,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationRule,
+  type ValueNode,
+} from 'graphql';
+import { AppError } from '../../contracts/index.ts';
+
+/** GraphQL limits of operations.md §7, shared by the system and the generated schemas. */
+export const QUERY_LIMITS = {
+  maxDepth: 12,
+  maxAliases: 30,
+  maxBytes: 100 * 1024,
+  maxTokens: 10_000,
+  maxCost: 100_000,
+  /** Effective `first` of a connection field that does not set it. */
+  defaultPageSize: 100,
+} as const;
+
+export type QueryLimits = { readonly [K in keyof typeof QUERY_LIMITS]: number };
+
+type Variables = Readonly<Record<string, unknown>>;
+type Walk = { readonly schema: GraphQLSchema; readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>; readonly variables: Variables; readonly limits: QueryLimits };
+type Measure = { readonly cost: number; readonly depth: number };
+
+function limitError(message: string): GraphQLError {
+  // `http.status` makes Apollo answer 400 when this is thrown before execution; the formatter keeps the code.
+  return new GraphQLError(message, { extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } } });
+}
+
+function valueOf(node: ValueNode | undefined, variables: Variables): unknown {
+  if (node === undefined) return undefined;
+  return node.kind === Kind.VARIABLE ? variables[node.name.value] : valueFromASTUntyped(node, variables);
+}
+
+/** `first` of a connection field: a `first` argument or `data.first`, literal or from variables; else the default. */
+function effectiveFirst(field: FieldNode, walk: Walk): number {
+  let first: unknown;
+  for (const arg of field.arguments ?? []) {
+    if (arg.name.value === 'first') first = valueOf(arg.value, walk.variables);
+    if (arg.name.value === 'data') {
+      const data = valueOf(arg.value, walk.variables);
+      if (typeof data === 'object' && data !== null) first = (data as { first?: unknown }).first;
+    }
+  }
+  return typeof first === 'number' && Number.isInteger(first) && first >= 0 ? first : walk.limits.defaultPageSize;
+}
+
+function isConnection(type: GraphQLOutputType | undefined): boolean {
+  const named = type === undefined ? undefined : getNamedType(type);
+  return isObjectType(named) && named.name.endsWith('Connection') && 'edges' in named.getFields();
+}
+
+/** Cost (each field 1, a connection multiplies its selection by `first`) and depth; introspection is free. */
+function measure(walk: Walk, selectionSet: SelectionSetNode, parent: GraphQLNamedType | undefined, visiting: Set<string>): Measure {
+  let cost = 0;
+  let depth = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (selection.name.value.startsWith('__')) continue;
+      const fields = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields() : undefined;
+      const type = fields?.[selection.name.value]?.type;
+      const inner = selection.selectionSet
+        ? measure(walk, selection.selectionSet, type === undefined ? undefined : getNamedType(type), visiting)
+        : { cost: 0, depth: 0 };
+      cost += 1 + (isConnection(type) ? effectiveFirst(selection, walk) * inner.cost : inner.cost);
+      depth = Math.max(depth, 1 + inner.depth);
+      continue;
+    }
+    let fragmentType = parent;
+    let selections: SelectionSetNode;
+    let name: string | null = null;
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      selections = selection.selectionSet;
+      if (selection.typeCondition) fragmentType = walk.schema.getType(selection.typeCondition.name.value) ?? undefined;
+    } else {
+      name = selection.name.value;
+      const fragment = walk.fragments.get(name);
+      if (!fragment || visiting.has(name)) continue;
+      selections = fragment.selectionSet;
+      fragmentType = walk.schema.getType(fragment.typeCondition.name.value) ?? undefined;
+    }
+    if (name !== null) visiting.add(name);
+    const inner = measure(walk, selections, fragmentType, visiting);
+    if (name !== null) visiting.delete(name);
+    cost += inner.cost;
+    depth = Math.max(depth, inner.depth);
+  }
+  return { cost, depth };
+}
+
+function rootType(schema: GraphQLSchema, operation: OperationDefinitionNode): GraphQLNamedType | undefined {
+  const type = schema.getRootType(operation.operation);
+  return type ?? undefined;
+}
+
+function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  return fragments;
+}
+
+function defaultVariables(operation: OperationDefinitionNode): Variables {
+  const out: Record<string, unknown> = {};
+  for (const definition of operation.variableDefinitions ?? []) {
+    if (definition.defaultValue) out[definition.variable.name.value] = valueFromASTUntyped(definition.defaultValue);
+  }
+  return out;
+}
+
+/** Depth and cost of one operation with the given variables (defaults of the operation fill the gaps). */
+export function measureOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Variables = {},
+  limits: QueryLimits = QUERY_LIMITS,
+): Measure {
+  const walk: Walk = { schema, fragments: fragmentsOf(document), variables: { ...defaultVariables(operation), ...variables }, limits };
+  return measure(walk, operation.selectionSet, rootType(schema, operation), new Set());
+}
+
+function depthAndCostErrors(measured: Measure, limits: QueryLimits): GraphQLError[] {
+  const errors: GraphQLError[] = [];
+  if (measured.depth > limits.maxDepth) errors.push(limitError(`Query depth ${measured.depth} exceeds the limit of ${limits.maxDepth}`));
+  if (measured.cost > limits.maxCost) errors.push(limitError(`Query cost ${measured.cost} exceeds the limit of ${limits.maxCost}`));
+  return errors;
+}
+
+/**
+ * Validation rule for depth, aliases and cost (operations.md §7). Variables are unknown at validation (documents are
+ * cached per query text), so a `first` from a variable counts with its default; assertOperationLimits re-checks the
+ * cost with the request's variables.
+ */
+export function queryLimitsRule(limits: QueryLimits = QUERY_LIMITS): ValidationRule {
+  return (context) => ({
+    Document: {
+      leave(document) {
+        let aliases = 0;
+        visit(document, { Field: (node) => void (node.alias ? aliases++ : undefined) });
+        if (aliases > limits.maxAliases) {
+          context.reportError(limitError(`Query has ${aliases} aliases, more than the limit of ${limits.maxAliases}`));
+        }
+        for (const definition of document.definitions) {
+          if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+          for (const error of depthAndCostErrors(measureOperation(context.getSchema(), document, definition, {}, limits), limits)) {
+            context.reportError(error);
+          }
+        }
+      },
+    },
+  });
+}
+
+/** Per-request cost check with the request's variables; throws a QUERY_TOO_COMPLEX GraphQLError (HTTP 400). */
+export function assertOperationLimits(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Variables | undefined,
+  limits: QueryLimits = QUERY_LIMITS,
+): void {
+  const [error] = depthAndCostErrors(measureOperation(schema, document, operation, variables ?? {}, limits), limits);
+  if (error) throw error;
+}
+
+/** Document size limit (checked on the raw text before parsing; the token limit is the parser's `maxTokens`). */
+export function assertQueryText(query: unknown, limits: QueryLimits = QUERY_LIMITS): void {
+  if (typeof query !== 'string') return;
+  const bytes = Buffer.byteLength(query);
+  if (bytes > limits.maxBytes) {
+    throw new AppError('QUERY_TOO_COMPLEX', `Query document of ${bytes} bytes exceeds the limit of ${limits.maxBytes} bytes`);
+  }
+}

@@ -1,0 +1,42 @@
+import type { Position, TableView } from '../../contracts/index.ts';
+import type { LazyConnection, RequestContext } from '../operations/systemOperations.ts';
+import { toPlainJson } from './scalars.ts';
+
+/** Per-request context of the system GraphQL resolvers. */
+export type SystemGraphqlContext = {
+  readonly request: RequestContext;
+  /** Client IP (login throttling). */
+  readonly clientIp: string;
+  /** Position of the last successful mutation of this request, reported as `extensions.position`. */
+  position: Position | null;
+};
+
+/** Field arguments: the one `data` argument of system fields. */
+export type DataArgs = { readonly data?: unknown };
+
+/** The `data` argument as plain JSON (an omitted optional `data` is `{}`). */
+export function dataOf(args: DataArgs): Record<string, unknown> {
+  return (toPlainJson(args.data ?? {}) ?? {}) as Record<string, unknown>;
+}
+
+/**
+ * Table views do not carry their revision; nested Table fields (rows, foreign keys) need it. Tables leaving a
+ * resolver are tagged with the revision they were read from.
+ */
+const REVISION_ID = Symbol('strata.table.revisionId');
+
+export type TaggedTable = TableView & { readonly [REVISION_ID]?: string };
+
+export function tagTable(table: TableView, revisionId: string): TaggedTable {
+  return { ...table, [REVISION_ID]: revisionId };
+}
+
+export function tagTables(page: LazyConnection<TableView>, revisionId: string): LazyConnection<TaggedTable> {
+  return { ...page, edges: page.edges.map((edge) => ({ ...edge, node: tagTable(edge.node, revisionId) })) };
+}
+
+export function revisionIdOfTable(table: TaggedTable): string {
+  const revisionId = table[REVISION_ID];
+  if (revisionId === undefined) throw new Error('invariant violated: table without its revision');
+  return revisionId;
+}

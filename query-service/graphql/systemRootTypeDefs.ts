@@ -1,0 +1,133 @@
+/**
+ * Inputs, queries and mutations of the system API (system-api.md §3.2, §3.3). Each operation takes one `data`
+ * argument; it is optional when every field of its input is optional. REST bodies and query strings are checked
+ * against the same inputs (minus the ids in the path), so this file is the one description of every input.
+ * API keys, issueAccessToken and the session routes arrive with the sessions issue.
+ */
+export const systemInputTypeDefs = /* GraphQL */ `
+input PageInput { first: Int, after: String }
+input RowsInput { first: Int, after: String, where: RowWhereInput, orderBy: [RowOrderByInput!] }
+
+input GetMyOrganizationsInput { first: Int, after: String }
+input GetOrganizationInput { organizationId: String! }
+input GetUsersOrganizationInput { organizationId: String!, first: Int, after: String }
+input GetProjectsInput { organizationId: String!, first: Int, after: String }
+input GetProjectInput { organizationId: String!, projectName: String! }
+input GetUsersProjectInput { organizationId: String!, projectName: String!, first: Int, after: String }
+input GetBranchesInput { organizationId: String!, projectName: String!, first: Int, after: String }
+input GetBranchInput { organizationId: String!, projectName: String!, branchName: String! }
+input GetRevisionsInput { organizationId: String!, projectName: String!, branchName: String!, first: Int, after: String }
+input GetRevisionInput { revisionId: ID! }
+input GetTablesInput { revisionId: ID!, first: Int, after: String }
+input GetTableInput { revisionId: ID!, tableId: String! }
+input GetRowsInput {
+  revisionId: ID!, tableId: String!, first: Int, after: String, where: RowWhereInput, orderBy: [RowOrderByInput!]
+}
+input GetRowInput { revisionId: ID!, tableId: String!, rowId: String! }
+input GetProjectEndpointsInput {
+  organizationId: String!, projectName: String!, branchName: String, type: EndpointType, first: Int, after: String
+}
+input GetEndpointInput { endpointId: ID! }
+input GetUsersInput { search: String, first: Int, after: String }
+input GetUserInput { userId: ID! }
+input SearchUsersInput { search: String!, first: Int, after: String }
+
+input LoginInput { username: String!, password: String! }
+input UpdatePasswordInput { oldPassword: String!, newPassword: String! }
+input CreateUserInput { username: String!, password: String!, role: SystemRole = systemUser, email: String }
+input DeactivateUserInput { userId: ID! }
+input ReactivateUserInput { userId: ID! }
+input ResetPasswordInput { userId: ID!, newPassword: String! }
+input CreateOrganizationInput { organizationId: String!, ownerId: ID }
+input AddUserToOrganizationInput { organizationId: String!, userId: ID!, role: OrganizationRole! }
+input RemoveUserFromOrganizationInput { organizationId: String!, userId: ID! }
+input CreateProjectInput { organizationId: String!, projectName: String!, branchName: String = "master", isPublic: Boolean = false }
+input UpdateProjectInput { organizationId: String!, projectName: String!, isPublic: Boolean! }
+input DeleteProjectInput { organizationId: String!, projectName: String! }
+input AddUserToProjectInput { organizationId: String!, projectName: String!, userId: ID!, role: ProjectRole! }
+input RemoveUserFromProjectInput { organizationId: String!, projectName: String!, userId: ID! }
+input CreateBranchInput { revisionId: ID!, branchName: String! }
+input DeleteBranchInput { organizationId: String!, projectName: String!, branchName: String! }
+input CreateRevisionInput { organizationId: String!, projectName: String!, branchName: String!, comment: String }
+input RevertChangesInput { organizationId: String!, projectName: String!, branchName: String! }
+input CreateTableInput { revisionId: ID!, tableId: String!, schema: JSON! }
+"patches: a JSON Patch array (domain.md §6)."
+input UpdateTableInput { revisionId: ID!, tableId: String!, patches: JSON! }
+input RenameTableInput { revisionId: ID!, tableId: String!, nextTableId: String! }
+input DeleteTableInput { revisionId: ID!, tableId: String! }
+input RowDataInput { rowId: String!, data: JSON! }
+input RowPatchesInput { rowId: String!, patches: [PatchOperationInput!]! }
+input CreateRowInput { revisionId: ID!, tableId: String!, rowId: String!, data: JSON! }
+input CreateRowsInput { revisionId: ID!, tableId: String!, rows: [RowDataInput!]! }
+input UpdateRowInput { revisionId: ID!, tableId: String!, rowId: String!, data: JSON! }
+input UpdateRowsInput { revisionId: ID!, tableId: String!, rows: [RowDataInput!]! }
+input PatchRowInput { revisionId: ID!, tableId: String!, rowId: String!, patches: [PatchOperationInput!]! }
+input PatchRowsInput { revisionId: ID!, tableId: String!, rows: [RowPatchesInput!]! }
+input RenameRowInput { revisionId: ID!, tableId: String!, rowId: String!, nextRowId: String! }
+input DeleteRowInput { revisionId: ID!, tableId: String!, rowId: String! }
+input DeleteRowsInput { revisionId: ID!, tableId: String!, rowIds: [String!]! }
+input CreateEndpointInput { revisionId: ID!, type: EndpointType! }
+input DeleteEndpointInput { endpointId: ID! }
+`;
+
+export const systemRootTypeDefs = /* GraphQL */ `
+type Query {
+  me: User!
+  myOrganizations(data: GetMyOrganizationsInput): OrganizationConnection!
+  organization(data: GetOrganizationInput!): Organization!
+  usersOrganization(data: GetUsersOrganizationInput!): OrganizationMemberConnection!
+  projects(data: GetProjectsInput!): ProjectConnection!
+  project(data: GetProjectInput!): Project!
+  usersProject(data: GetUsersProjectInput!): ProjectMemberConnection!
+  branches(data: GetBranchesInput!): BranchConnection!
+  branch(data: GetBranchInput!): Branch!
+  revisions(data: GetRevisionsInput!): RevisionConnection!
+  revision(data: GetRevisionInput!): Revision!
+  tables(data: GetTablesInput!): TableConnection!
+  table(data: GetTableInput!): Table!
+  rows(data: GetRowsInput!): RowConnection!
+  row(data: GetRowInput!): Row!
+  projectEndpoints(data: GetProjectEndpointsInput!): EndpointConnection!
+  endpoint(data: GetEndpointInput!): Endpoint!
+  users(data: GetUsersInput): UserConnection!
+  user(data: GetUserInput!): User!
+  searchUsers(data: SearchUsersInput!): UserRefConnection!
+}
+
+type Mutation {
+  login(data: LoginInput!): LoginResult!
+  updatePassword(data: UpdatePasswordInput!): Boolean!
+  createUser(data: CreateUserInput!): User!
+  deactivateUser(data: DeactivateUserInput!): User!
+  reactivateUser(data: ReactivateUserInput!): User!
+  resetPassword(data: ResetPasswordInput!): Boolean!
+  createOrganization(data: CreateOrganizationInput!): Organization!
+  addUserToOrganization(data: AddUserToOrganizationInput!): Boolean!
+  removeUserFromOrganization(data: RemoveUserFromOrganizationInput!): Boolean!
+  createProject(data: CreateProjectInput!): Project!
+  updateProject(data: UpdateProjectInput!): Project!
+  deleteProject(data: DeleteProjectInput!): Boolean!
+  addUserToProject(data: AddUserToProjectInput!): Boolean!
+  removeUserFromProject(data: RemoveUserFromProjectInput!): Boolean!
+  createBranch(data: CreateBranchInput!): Branch!
+  deleteBranch(data: DeleteBranchInput!): Boolean!
+  "Commits the branch's draft; returns the committed revision."
+  createRevision(data: CreateRevisionInput!): Revision!
+  revertChanges(data: RevertChangesInput!): Branch!
+  createTable(data: CreateTableInput!): Table!
+  updateTable(data: UpdateTableInput!): Table!
+  renameTable(data: RenameTableInput!): Table!
+  deleteTable(data: DeleteTableInput!): Boolean!
+  createRow(data: CreateRowInput!): Row!
+  createRows(data: CreateRowsInput!): [Row!]!
+  updateRow(data: UpdateRowInput!): Row!
+  updateRows(data: UpdateRowsInput!): [Row!]!
+  patchRow(data: PatchRowInput!): Row!
+  patchRows(data: PatchRowsInput!): [Row!]!
+  renameRow(data: RenameRowInput!): Row!
+  deleteRow(data: DeleteRowInput!): Boolean!
+  deleteRows(data: DeleteRowsInput!): BulkResult!
+  createEndpoint(data: CreateEndpointInput!): Endpoint!
+  deleteEndpoint(data: DeleteEndpointInput!): Boolean!
+}
+`;

@@ -1,0 +1,55 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { printSchema } from 'graphql';
+import type { SystemOperations } from '../operations/systemOperations.ts';
+import { isReadName } from '../system/systemReads.ts';
+import { systemWrites } from '../system/systemWrites.ts';
+import { createMutationResolvers } from './mutationResolvers.ts';
+import { createQueryResolvers } from './queryResolvers.ts';
+import { nestedFields } from './systemObjectTypeDefs.ts';
+import { buildSystemSchema } from './systemSchema.ts';
+
+const schema = buildSystemSchema();
+// The resolver factories only close over their dependencies; nothing is called here.
+const unused = {} as never;
+
+describe('system schema', () => {
+  test('printed SDL matches the golden file (regenerate it deliberately when the API changes)', () => {
+    const golden = readFileSync(new URL('./systemSchema.golden.graphql', import.meta.url), 'utf8');
+    assert.equal(printSchema(schema) + '\n', golden);
+  });
+
+  test('every query is a read and every mutation but login a catalogued write, and back', () => {
+    const queries = Object.keys(schema.getQueryType()?.getFields() ?? {});
+    assert.deepEqual(queries.filter((name) => !isReadName(name)), []);
+    const mutations = Object.keys(schema.getMutationType()?.getFields() ?? {}).filter((name) => name !== 'login');
+    assert.deepEqual([...mutations].sort(), Object.keys(systemWrites).sort());
+  });
+
+  test('GraphQL-only fields are exactly the nested resolvers', () => {
+    const resolvers = createQueryResolvers(schema, unused as SystemOperations);
+    const nested = Object.fromEntries(
+      Object.entries(resolvers)
+        .filter(([type]) => type !== 'Query')
+        .map(([type, fields]) => [type, Object.keys(fields).sort()]),
+    );
+    const expected = Object.fromEntries(Object.entries(nestedFields).map(([type, fields]) => [type, [...fields].sort()]));
+    assert.deepEqual(nested, expected);
+    const mutation = createMutationResolvers({ gateway: unused, authenticator: unused, consistency: unused });
+    assert.deepEqual(Object.keys(mutation.Mutation ?? {}).sort(), Object.keys(schema.getMutationType()?.getFields() ?? {}).sort());
+  });
+
+  test('inputs with only optional fields make data optional', () => {
+    for (const root of [schema.getQueryType(), schema.getMutationType()]) {
+      for (const field of Object.values(root?.getFields() ?? {})) {
+        for (const arg of field.args) {
+          const type = 'ofType' in arg.type ? arg.type.ofType : arg.type;
+          const fields = Object.values((type as { getFields(): Record<string, { type: unknown }> }).getFields());
+          const allOptional = fields.every((f) => !String(f.type).endsWith('!'));
+          assert.equal(String(arg.type).endsWith('!'), !allOptional, `${root?.name}.${field.name}(data)`);
+        }
+      }
+    }
+  });
+});

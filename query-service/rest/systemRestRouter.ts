@@ -1,0 +1,107 @@
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type { Authenticator, CommandGateway, CommandType } from '../../contracts/index.ts';
+import { authenticate, requestContextOf } from '../http/authenticate.ts';
+import { minPosition, type MinPositionOptions } from '../http/minPosition.ts';
+import { methodNotAllowed, notFound } from '../http/routeFallbacks.ts';
+import { sendJson } from '../http/sendJson.ts';
+import { finishWrite, type WriteConsistencyOptions } from '../http/writeConsistency.ts';
+import type { SystemOperations } from '../operations/systemOperations.ts';
+import { restReadBody, runRead } from '../system/systemReads.ts';
+import { restWriteBody, systemWrites, type WriteSpec } from '../system/systemWrites.ts';
+import { routeInput, routeInputType } from './routeInput.ts';
+import { systemRestRoutes, type RestRoute } from './systemRoutes.ts';
+
+export type SystemRestDeps = {
+  readonly schema: GraphQLSchema;
+  readonly operations: SystemOperations;
+  readonly gateway: CommandGateway;
+  readonly authenticator: Authenticator;
+  /** Read-your-writes for reads (X-Strata-Min-Position). */
+  readonly minPosition: MinPositionOptions;
+  /** WRITE_CONSISTENCY wait of writes (projections come from each command outcome). */
+  readonly consistency: Omit<WriteConsistencyOptions, 'projections'>;
+  /** Public documentation routes mounted before authentication (OpenAPI document, Swagger UI). */
+  readonly docs: Router;
+  readonly routes?: readonly RestRoute[];
+};
+
+function handlerOf(route: RestRoute, deps: SystemRestDeps): RequestHandler[] {
+  const type = routeInputType(deps.schema, route);
+  const { action } = route;
+  switch (action.kind) {
+    case 'login':
+      return [
+        async (req: Request, res: Response) => {
+          const { username, password } = routeInput(req, route, type) as { username: string; password: string };
+          const { accessToken, expiresIn } = await deps.authenticator.login({ username, password, clientIp: req.ip ?? '' });
+          sendJson(res, 200, { accessToken, expiresIn });
+        },
+      ];
+    case 'read':
+      return [
+        minPosition(deps.minPosition),
+        async (req: Request, res: Response) => {
+          const input = routeInput(req, route, type);
+          sendJson(res, route.status, await restReadBody(await runRead(deps.operations, action.name, requestContextOf(res), input)));
+        },
+      ];
+    case 'write': {
+      const spec: WriteSpec<CommandType> = systemWrites[action.name];
+      return [
+        async (req: Request, res: Response) => {
+          const input = routeInput(req, route, type);
+          const ctx = requestContextOf(res);
+          const outcome = await deps.gateway.execute(spec.command, spec.toCommand(input), {
+            principal: ctx.principal,
+            correlationId: ctx.requestId,
+          });
+          if (outcome.position !== null) {
+            await finishWrite(res, outcome.position, { ...deps.consistency, projections: outcome.projections });
+          }
+          sendJson(res, route.status, restWriteBody(spec.output, outcome.result));
+        },
+      ];
+    }
+  }
+}
+
+/** Registers the routes grouped by path, with 405 + Allow for the other methods of a known path. */
+function mountRoutes(router: Router, routes: readonly RestRoute[], deps: SystemRestDeps): void {
+  const byPath = new Map<string, RestRoute[]>();
+  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  for (const [path, group] of byPath) {
+    const chain = router.route(path);
+    for (const route of group) {
+      const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+      // express answers HTTP HEAD with the GET route.
+      chain[method](...handlerOf(route, deps));
+    }
+    chain.all(methodNotAllowed(group.map((route) => route.method)));
+  }
+}
+
+/**
+ * The system REST API under `/api` (system-api.md §4): public documentation and login first, then
+ * authentication (auth.md §2) for every other path, the route table, and 404 ROUTE_NOT_FOUND for the rest.
+ * Errors propagate to the app's error handler (REST error body).
+ */
+export function createSystemRestRouter(deps: SystemRestDeps): Router {
+  const routes = deps.routes ?? systemRestRoutes;
+  const router = express.Router();
+  router.use(deps.docs);
+  // Login ignores presented credentials (auth.md §2), so it is served before authentication.
+  mountRoutes(
+    router,
+    routes.filter((route) => route.action.kind === 'login'),
+    deps,
+  );
+  router.use(authenticate(deps.authenticator));
+  mountRoutes(
+    router,
+    routes.filter((route) => route.action.kind !== 'login'),
+    deps,
+  );
+  router.use(notFound);
+  return router;
+}
