@@ -54,19 +54,37 @@ describe('openInfra', () => {
     }
   });
 
-  test('distributed stores are refused with an error naming the variable', async () => {
+  test('VIEW_STORE=mongodb opens the MongoDB view store (connecting on first use)', async () => {
+    const port = await closedPort();
+    const config = loadConfig({ DATA_DIR: join(root, 'mongo'), VIEW_STORE: 'mongodb', MONGO_URL: `mongodb://127.0.0.1:${port}/x` });
+    const infra = await openInfra(config, log);
+    try {
+      assert.equal(infra.viewStore.backend, 'mongodb');
+      assert.equal(infra.eventStore.backend, 'sqlite');
+    } finally {
+      await infra.close();
+    }
+  });
+
+  test('EVENT_STORE=esdb opens the KurrentDB event store (connecting on first use)', async () => {
+    const port = await closedPort();
+    const config = loadConfig({ DATA_DIR: join(root, 'esdb'), EVENT_STORE: 'esdb', EVENTSTORE_URL: `esdb://127.0.0.1:${port}?tls=false` });
+    const infra = await openInfra(config, log);
+    try {
+      assert.equal(infra.eventStore.backend, 'kurrent');
+      assert.equal(infra.viewStore.backend, 'sqlite');
+      assert.equal(await infra.eventStore.ping(), false);
+    } finally {
+      await infra.close();
+    }
+  });
+
+  test('EVENT_STORE=esdb without a URL (a config built in code) is refused naming the variable', async () => {
     const dataDir = join(root, 'never');
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      EVENT_STORE: 'esdb',
-      EVENTSTORE_URL: 'esdb://es:2113?tls=false',
-      VIEW_STORE: 'mongodb',
-      MONGO_URL: 'mongodb://m/db',
-    });
+    const config = { ...loadConfig({ DATA_DIR: dataDir }), eventStore: 'esdb' as const, eventStoreUrl: null };
     await assert.rejects(openInfra(config, log), (err: unknown) => {
       assert.ok(isConfigError(err));
-      assert.deepEqual(err.problems.map((p) => p.variable), ['EVENT_STORE', 'VIEW_STORE']);
-      assert.match(err.message, /not available in this build yet/);
+      assert.deepEqual(err.problems.map((p) => p.variable), ['EVENTSTORE_URL']);
       return true;
     });
     await assert.rejects(readdir(dataDir), { code: 'ENOENT' });

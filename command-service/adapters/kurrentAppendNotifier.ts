@@ -28,6 +28,7 @@ export function createKurrentAppendNotifier(deps: {
   log?: Logger | undefined;
 }): KurrentAppendNotifier {
   const listeners = new Set<(head: Position) => void>();
+  const userEvents = userEventsSource();
   let subscription: AllStreamSubscription | null = null;
   let retryTimer: NodeJS.Timeout | undefined;
   let lastHead: Position | null = null;
@@ -57,7 +58,7 @@ export function createKurrentAppendNotifier(deps: {
 
   function onEvent(resolved: AllStreamResolvedEvent): void {
     const event = resolved.event;
-    if (event === undefined || !userEventsSource().keep(event)) return;
+    if (event === undefined || !userEvents.keep(event)) return;
     const head = toPosition(event.position);
     if (comparePositions(head, pendingHead) > 0) pendingHead = head;
     if (!flushScheduled) {
@@ -104,7 +105,7 @@ export function createKurrentAppendNotifier(deps: {
   }
 
   function open(): void {
-    const sub = deps.client.subscribeToAll({ fromPosition: END, filter: userEventsSource().filter });
+    const sub = deps.client.subscribeToAll({ fromPosition: END, filter: userEvents.filter });
     subscription = sub;
     sub.on('data', onEvent);
     sub.on('confirmation', catchUpHead);

@@ -64,9 +64,12 @@ export function compareLogPositions(a: LogPosition, b: LogPosition): number {
   return 0;
 }
 
+/** The server's "no position" (-1) as an unsigned 64-bit number. */
+const NO_POSITION = 2n ** 64n - 1n;
+
 /** Positions are returned by every server since 22.6; without them the adapter cannot order anything. */
 export function requirePosition(event: KurrentRecordedEvent): LogPosition {
-  if (event.position === undefined) {
+  if (event.position === undefined || event.position.commit === NO_POSITION || event.position.prepare === NO_POSITION) {
     throw new Error(`KurrentDB returned event ${event.id} without a log position (server 22.6 or later is required)`);
   }
   return event.position;

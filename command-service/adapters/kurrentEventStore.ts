@@ -2,7 +2,15 @@ import type { Logger } from 'pino';
 import { BACKWARDS, END, KurrentDBClient } from '@kurrent/kurrentdb-client';
 import type { RecordedEvent as KurrentRecordedEvent } from '@kurrent/kurrentdb-client';
 import { isStreamConflict } from '../../contracts/index.ts';
-import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, UpcastFn } from '../../contracts/index.ts';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  Position,
+  RecordedEvent,
+  UpcastFn,
+} from '../../contracts/index.ts';
 import { createKurrentAppendNotifier } from './kurrentAppendNotifier.ts';
 import {
   compareLogPositions,
@@ -34,7 +42,10 @@ export type KurrentEventStoreOptions = {
   readonly pingTimeoutMs?: number;
 };
 
-/** The KurrentDB (EventStoreDB) event store: one client connection per instance; positions `k:<commit>:<prepare>`. */
+/**
+ * The KurrentDB (EventStoreDB) event store: one client per instance, connecting on first use; positions
+ * `k:<commit>:<prepare>` (spec operations §4.1).
+ */
 export function createKurrentEventStore(options: KurrentEventStoreOptions): EventStore {
   const client = KurrentDBClient.connectionString(toConnectionString(options.url));
   return createKurrentEventStoreOnClient(client, options);
@@ -51,7 +62,7 @@ export function createKurrentEventStoreOnClient(
   const pingTimeoutMs = options.pingTimeoutMs ?? 5000;
   let closed = false;
 
-  async function headPosition() {
+  async function headPosition(): Promise<Position | null> {
     const last = await readLast(client);
     return last === null ? null : toPosition(last.position);
   }
@@ -73,20 +84,6 @@ export function createKurrentEventStoreOnClient(
   });
 
   /**
-   * The append response carries the commit position of the whole write, not the position of its last event (the
-   * server reports the commit position twice), and nothing for a deduplicated retry. So the last event is read
-   * back: one extra round trip per append buys the exact position the port promises.
-   */
-  async function appendedResult(streamId: string, events: readonly NewEvent[], lastRevision: number): Promise<AppendResult> {
-    const last = events[events.length - 1];
-    const [stored] = await readRevisions(streamId, lastRevision, 1);
-    if (last === undefined || stored === undefined || stored.id.toLowerCase() !== eventUuid(last.metadata.eventId)) {
-      throw new Error(`append to ${streamId} succeeded but revision ${lastRevision} does not hold its last event`);
-    }
-    return resultOf(stored);
-  }
-
-  /**
    * KurrentDB deduplicates a retry by event ids only when every event sits where the retry expects it; a partial
    * match is reported as a wrong expected version. Like the port (and the SQLite adapter), a retry whose first
    * event is stored at the expected place returns the original result. With `any` deduplication is the server's
@@ -104,6 +101,27 @@ export function createKurrentEventStoreOnClient(
     return end === null ? null : resultOf(end);
   }
 
+  /**
+   * The append response carries the commit position of the whole write, not the position of its last event (the
+   * server reports the commit position twice), and nothing for a deduplicated retry. So the last event is read
+   * back: one extra round trip per append buys the exact position the port promises.
+   */
+  async function appendedResult(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+    lastRevision: number,
+  ): Promise<AppendResult> {
+    const last = events[events.length - 1];
+    const [stored] = await readRevisions(streamId, lastRevision, 1);
+    if (last !== undefined && stored !== undefined && stored.id.toLowerCase() === eventUuid(last.metadata.eventId)) {
+      return resultOf(stored);
+    }
+    const original = await originalResult(streamId, events, expected);
+    if (original !== null) return original;
+    throw new Error(`append to ${streamId} succeeded but revision ${lastRevision} does not hold its last event`);
+  }
+
   async function append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (closed) throw new Error('event store is closed');
     if (events.length === 0) throw new Error(`append to ${streamId}: events must not be empty`);
@@ -111,7 +129,7 @@ export function createKurrentEventStoreOnClient(
     try {
       const appended = await client.appendToStream(streamId, events.map(toEventData), { streamState });
       if (!appended.success) throw failedAppendConflict(streamId, expected, appended.nextExpectedRevision);
-      return await appendedResult(streamId, events, Number(appended.nextExpectedRevision));
+      return await appendedResult(streamId, events, expected, Number(appended.nextExpectedRevision));
     } catch (err) {
       const conflict = isStreamConflict(err) ? err : toStreamConflict(err, streamId, expected);
       if (conflict === null) throw err;

@@ -121,20 +121,22 @@ const COUNT_BATCH = 1000;
 export async function countAfter(client: KurrentClient, after: LogPosition | null, exactUpTo: number): Promise<number> {
   const source = userEventsSource();
   let counted = 0;
+  let first: LogPosition | null = null;
   let cursor = after;
   while (counted < exactUpTo) {
     const wanted = Math.min(COUNT_BATCH, exactUpTo - counted);
     const page = await readForward(client, cursor, source, wanted);
     counted += page.length;
+    first ??= page[0]?.position ?? null;
     const last = page[page.length - 1];
     if (last === undefined || page.length < wanted) return counted;
     cursor = last.position;
   }
   const head = await readLast(client);
-  if (head === null || cursor === null) return counted;
-  const start = after?.commit ?? 0n;
-  const covered = cursor.commit - start;
-  const total = head.position.commit - start;
-  if (covered <= 0n || total <= covered) return counted;
-  return Math.max(counted, Math.round((counted * Number(total)) / Number(covered)));
+  if (head === null || cursor === null || first === null) return counted;
+  // Events per byte of log between the first and the last counted event, applied to the rest of the log.
+  const covered = Number(cursor.commit - first.commit);
+  const rest = Number(head.position.commit - cursor.commit);
+  if (covered <= 0 || rest <= 0) return counted;
+  return counted + Math.round(((counted - 1) * rest) / covered);
 }

@@ -3,8 +3,7 @@ import { test } from 'node:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteEventStore } from '../../command-service/index.ts';
-import type { EventStore, UpcastFn } from '../../contracts/index.ts';
+import { createKurrentEventStore, createSqliteEventStore } from '../../command-service/index.ts';
 import { eventStoreContract } from './eventStoreContract.ts';
 
 eventStoreContract(
@@ -25,30 +24,18 @@ eventStoreContract(
   { freshBackend: true },
 );
 
-type CreateKurrentEventStore = (options: { url: string; upcast?: UpcastFn }) => EventStore;
-
 const eventStoreUrl = process.env.EVENTSTORE_URL;
 if (eventStoreUrl === undefined || eventStoreUrl === '') {
   test('kurrentdb event store', { skip: 'EVENTSTORE_URL is not set: KurrentDB contract suite skipped' }, () => {});
 } else {
-  const commandService: Record<string, unknown> = await import('../../command-service/index.ts');
-  const create = commandService.createKurrentEventStore;
-  if (typeof create !== 'function') {
-    const skip =
-      'EVENTSTORE_URL is set but command-service/index.ts does not export createKurrentEventStore: ' +
-      'the KurrentDB adapter is not built yet';
-    test('kurrentdb event store', { skip }, () => {});
-  } else {
-    const createKurrent = create as CreateKurrentEventStore;
-    eventStoreContract('kurrentdb', async ({ upcast }) => {
-      const options = { url: eventStoreUrl, ...(upcast ? { upcast } : {}) };
-      const store = createKurrent(options);
-      return {
-        store,
-        openSecond: async () => createKurrent(options),
-        // Tests use fresh stream categories, so nothing on the shared server needs removing.
-        cleanup: () => store.close(),
-      };
-    });
-  }
+  eventStoreContract('kurrentdb', async ({ upcast }) => {
+    const options = { url: eventStoreUrl, ...(upcast ? { upcast } : {}) };
+    const store = createKurrentEventStore(options);
+    return {
+      store,
+      openSecond: async () => createKurrentEventStore(options),
+      // Every test uses fresh stream categories (unique per run), so nothing on the shared server needs removing.
+      cleanup: () => store.close(),
+    };
+  });
 }
