@@ -2,8 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { EventStore, Queue, ViewStore } from '../contracts/index.ts';
-import { createSqliteEventStore } from '../command-service/index.ts';
-import { createBullmqQueue, createInProcessQueue, createSqliteViewStore } from '../projection-worker/index.ts';
+import { createKurrentEventStore, createSqliteEventStore } from '../command-service/index.ts';
+import { createBullmqQueue, createInProcessQueue, createMongoViewStore, createSqliteViewStore } from '../projection-worker/index.ts';
 import { ConfigError, type ConfigProblem, type StrataConfig } from './config/strataConfig.ts';
 
 export type Infra = {
@@ -16,9 +16,13 @@ export type Infra = {
 
 function unavailableBackends(config: StrataConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  // TODO(distributed stores issue): KurrentDB event store and MongoDB view store adapters.
-  if (config.eventStore === 'esdb') problems.push({ variable: 'EVENT_STORE', message: 'esdb is not available in this build yet' });
-  if (config.viewStore === 'mongodb') problems.push({ variable: 'VIEW_STORE', message: 'mongodb is not available in this build yet' });
+  // loadConfig already demands these URLs; configs built in code are checked here too.
+  if (config.eventStore === 'esdb' && config.eventStoreUrl === null) {
+    problems.push({ variable: 'EVENTSTORE_URL', message: 'is required when EVENT_STORE=esdb' });
+  }
+  if (config.viewStore === 'mongodb' && config.mongoUrl === null) {
+    problems.push({ variable: 'MONGO_URL', message: 'is required when VIEW_STORE=mongodb' });
+  }
   return problems;
 }
 
@@ -33,18 +37,28 @@ async function closeAll(log: Logger, closers: readonly (readonly [string, () => 
 }
 
 /**
- * Opens the stores and the wake-up queue chosen by the configuration: SQLite files DATA_DIR/events.db and
- * DATA_DIR/views.db (DATA_DIR created if missing); BullMQ when REDIS_URL is set, else the in-process queue.
+ * Opens the stores and the wake-up queue chosen by the configuration: KurrentDB at EVENTSTORE_URL when
+ * EVENT_STORE=esdb, SQLite files DATA_DIR/events.db and
+ * DATA_DIR/views.db (DATA_DIR created if missing), or the MongoDB view store (database `strata` at MONGO_URL) when
+ * VIEW_STORE=mongodb; BullMQ when REDIS_URL is set, else the in-process queue.
  */
 export async function openInfra(config: StrataConfig, log: Logger): Promise<Infra> {
   const problems = unavailableBackends(config);
   if (problems.length > 0) throw new ConfigError(problems);
   await mkdir(config.dataDir, { recursive: true });
 
-  const eventStore = createSqliteEventStore({ file: join(config.dataDir, 'events.db'), log: log.child({ component: 'eventStore' }) });
+  const eventLog = log.child({ component: 'eventStore' });
+  const eventStore =
+    config.eventStore === 'esdb' && config.eventStoreUrl !== null
+      ? createKurrentEventStore({ url: config.eventStoreUrl, log: eventLog })
+      : createSqliteEventStore({ file: join(config.dataDir, 'events.db'), log: eventLog });
   let viewStore: ViewStore;
   try {
-    viewStore = createSqliteViewStore({ file: join(config.dataDir, 'views.db'), log: log.child({ component: 'viewStore' }) });
+    const viewLog = log.child({ component: 'viewStore' });
+    viewStore =
+      config.viewStore === 'mongodb' && config.mongoUrl !== null
+        ? createMongoViewStore({ url: config.mongoUrl, database: 'strata', log: viewLog })
+        : createSqliteViewStore({ file: join(config.dataDir, 'views.db'), log: viewLog });
   } catch (err) {
     await closeAll(log, [['eventStore', () => eventStore.close()]]);
     throw err;

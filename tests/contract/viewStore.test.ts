@@ -2,10 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
-import type { ViewStore } from '../../contracts/index.ts';
-import { createSqliteViewStore } from '../../projection-worker/index.ts';
+import { after, test } from 'node:test';
+import { MongoClient } from 'mongodb';
+import { pino } from 'pino';
+import { createMongoViewStore, createSqliteViewStore } from '../../projection-worker/index.ts';
+import { startJongodb } from '../support/jongodbServer.ts';
+import type { JongodbServer } from '../support/jongodbServer.ts';
 import { viewStoreContract } from './viewStoreContract.ts';
+import type { OpenViewStore } from './viewStoreFixtures.ts';
+
+const log = pino({ level: 'silent' });
 
 viewStoreContract('sqlite', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'strata-views-'));
@@ -19,40 +25,54 @@ viewStoreContract('sqlite', async () => {
   };
 });
 
-const mongoUrl = process.env.MONGO_URL;
-if (mongoUrl === undefined || mongoUrl === '') {
-  test('ViewStore contract: mongodb', { skip: 'MONGO_URL is not set: MongoDB contract suite skipped' }, () => {});
-} else {
-  const worker = (await import('../../projection-worker/index.ts')) as Record<string, unknown>;
-  const create = worker.createMongoViewStore as ((options: { url: string; database: string }) => ViewStore) | undefined;
-  if (typeof create !== 'function') {
-    const skip = 'createMongoViewStore is not exported: the MongoDB adapter is not built';
-    test('ViewStore contract: mongodb', { skip }, () => {});
-  } else {
-    viewStoreContract('mongodb', async () => {
-      // One throw-away database per test; it is dropped afterwards when the mongodb driver is installed.
-      const database = `strata_contract_${randomUUID().replaceAll('-', '')}`;
-      const store = create({ url: mongoUrl, database });
-      return {
-        store,
-        cleanup: async () => {
-          await store.close();
-          await dropMongoDatabase(mongoUrl, database);
-        },
-      };
-    });
-  }
+/** A throw-away database per test; `drop` says whether the server can drop it afterwards. */
+function openMongo(url: () => Promise<string>, drop: boolean): OpenViewStore {
+  return async () => {
+    const mongoUrl = await url();
+    const database = `strata_contract_${randomUUID().replaceAll('-', '')}`;
+    const store = createMongoViewStore({ url: mongoUrl, database, log });
+    return {
+      store,
+      cleanup: async () => {
+        await store.close();
+        if (drop) await dropMongoDatabase(mongoUrl, database);
+      },
+    };
+  };
 }
 
 async function dropMongoDatabase(url: string, database: string): Promise<void> {
-  const specifier = 'mongodb';
-  const driver = (await import(specifier)) as {
-    MongoClient: new (url: string) => { db(name: string): { dropDatabase(): Promise<unknown> }; close(): Promise<void> };
-  };
-  const client = new driver.MongoClient(url);
+  const client = new MongoClient(url);
   try {
     await client.db(database).dropDatabase();
   } finally {
     await client.close();
   }
+}
+
+// jongodb is a partial-fidelity MongoDB-wire-compatible stand-in (README "MongoDB in tests"), started once for this
+// file. It cannot drop databases; its memory goes with the process. Each skip names what it lacks.
+let jongodb: Promise<JongodbServer> | null = null;
+after(async () => {
+  if (jongodb !== null) await (await jongodb).stop();
+});
+const UNEVALUATED = 'jongodb does not evaluate aggregation expressions';
+viewStoreContract(
+  'mongodb (jongodb stand-in)',
+  openMongo(async () => (await (jongodb ??= startJongodb())).url, false),
+  {
+    skip: {
+      casts: `${UNEVALUATED} in $expr ($let, $cond, $convert, $regexFind, ...), which casts need`,
+      'nulls and uncastable values sort last in both directions': `${UNEVALUATED} in $addFields, which sorting on casts and json paths needs`,
+      'booleans sort false before true; several keys': `${UNEVALUATED} in $addFields; one case sorts on a boolean cast of a json path`,
+      'text sorts by Unicode code point': 'jongodb orders strings by UTF-16 code units; MongoDB by code point (UTF-8 bytes)',
+    },
+  },
+);
+
+const mongoUrl = process.env.MONGO_URL;
+if (mongoUrl === undefined || mongoUrl === '') {
+  test('ViewStore contract: mongodb', { skip: 'MONGO_URL is not set: the suite against real MongoDB is skipped' }, () => {});
+} else {
+  viewStoreContract('mongodb', openMongo(() => Promise.resolve(mongoUrl), true));
 }

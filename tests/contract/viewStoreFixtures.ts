@@ -13,6 +13,28 @@ import type {
 /** What a contract suite needs from an adapter: a fresh, empty store and a way to dispose of it. */
 export type OpenViewStore = () => Promise<{ store: ViewStore; cleanup(): Promise<void> }>;
 
+/**
+ * Per-adapter options of the contract suites. `skip` maps test names to the reason a partial stand-in cannot pass
+ * them; the reason is printed with the skipped test. A name that matches no test fails the suite.
+ */
+export type ContractOptions = { readonly skip?: Readonly<Record<string, string>> };
+
+/** node:test options for each test name, and a check (run after the suite is declared) for unknown skip names. */
+export function createSkipper(options: ContractOptions = {}) {
+  const skip = options.skip ?? {};
+  const seen = new Set<string>();
+  return {
+    optionsFor(title: string): { skip?: string } {
+      seen.add(title);
+      return Object.hasOwn(skip, title) ? { skip: skip[title] as string } : {};
+    },
+    assertAllUsed(): void {
+      const unknown = Object.keys(skip).filter((title) => !seen.has(title));
+      if (unknown.length > 0) throw new Error(`skip lists tests that do not exist: ${unknown.join(', ')}`);
+    },
+  };
+}
+
 /** A `-` in the name checks that adapters map projection names to storage names safely. */
 export const PROJECTION = 'contract-view';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test as nodeTest } from 'node:test';
 import type { CompareOp, FieldRef, Filter, JsonPathSegment, JsonTest, Scalar, SortKey } from '../../contracts/index.ts';
-import { PROJECTION, idsSorted, idsWhere, pos, ref, seed, withStore } from './viewStoreFixtures.ts';
+import { PROJECTION, createSkipper, idsSorted, idsWhere, pos, ref, seed, withStore } from './viewStoreFixtures.ts';
 import type { OpenViewStore } from './viewStoreFixtures.ts';
 
 const cmp = (field: string, op: CompareOp, value: Scalar, extra: RefExtra = {}): Filter => ({
@@ -21,8 +21,9 @@ const or = (...filters: Filter[]): Filter => ({ kind: 'or', filters });
 const not = (filter: Filter): Filter => ({ kind: 'not', filter });
 const jt = (path: readonly JsonPathSegment[], test: JsonTest, field = 'data'): Filter => ({ kind: 'json', field, path, test });
 
-/** Filters, casts, sorting and paging (see viewStoreFixtures.sampleDocs for the data). */
-export function viewStoreQueryContract(open: OpenViewStore): void {
+/** Filters, casts, sorting and paging (see viewStoreFixtures.sampleDocs for the data); `skipper` skips named tests. */
+export function viewStoreQueryContract(open: OpenViewStore, skipper = createSkipper()): void {
+  const test = (title: string, fn: () => Promise<void>): void => void nodeTest(title, skipper.optionsFor(title), fn);
   /** Each case: filter -> expected ids (sorted). One store serves a whole group. */
   function cases(title: string, list: readonly (readonly [string, Filter, readonly string[]])[]): void {
     test(title, () =>
