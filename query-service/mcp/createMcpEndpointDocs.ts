@@ -1,0 +1,88 @@
+import { AppError, findRevision, invariant, type EndpointType, type EndpointView, type SystemStateSource, type ViewStore } from '../../contracts/index.ts';
+import type { GeneratedDataSource } from '../generated/graphql/generatedDataSource.ts';
+import { buildGeneratedSchema } from '../generated/graphql/buildGeneratedSchema.ts';
+import type { GeneratedTable } from '../generated/naming.ts';
+import { buildOpenApi } from '../generated/rest/buildOpenApi.ts';
+import type { RequestContext, SystemOperations } from '../operations/systemOperations.ts';
+import { revisionScopeOf } from '../readers/revisionScope.ts';
+import { createSchemaReader } from '../readers/schemaReader.ts';
+import { createTableModels } from '../readers/tableModels.ts';
+import type { McpEndpointDocs } from './mcpEndpointDocs.ts';
+
+export type McpEndpointDocsDeps = {
+  readonly operations: SystemOperations;
+  readonly viewStore: ViewStore;
+  readonly systemState: SystemStateSource;
+  /** GRAPHQL_ROOT_FIELD_PREFIX (generated-api.md §6); default false. */
+  readonly rootFieldPrefix?: boolean;
+};
+
+/**
+ * Printing an SDL never executes a resolver, so the schema built for it gets a data source that refuses every
+ * call instead of one bound to a request.
+ */
+const printOnly = new Proxy(
+  {},
+  { get: () => () => Promise.reject(new Error('invariant violated: a schema built for its SDL is never executed')) },
+) as GeneratedDataSource<unknown>;
+
+/**
+ * The documents of a generated endpoint for the MCP tools, built with the generated-API builders from the revision
+ * the endpoint serves. Authorization is the system reads': read Endpoint (operations.endpoint) and read Table
+ * (operations.tables); like generated introspection, the documents show every table of the revision.
+ */
+export function createMcpEndpointDocs(deps: McpEndpointDocsDeps): McpEndpointDocs {
+  const { operations, systemState } = deps;
+  const schemas = createSchemaReader(deps.viewStore);
+  const models = createTableModels();
+
+  async function endpointWithTables(ctx: RequestContext, endpointId: string, type: EndpointType) {
+    const endpoint: EndpointView = await operations.endpoint(ctx, { endpointId });
+    if (endpoint.type !== type) {
+      throw new AppError('BAD_USER_INPUT', `Endpoint "${endpointId}" is a ${endpoint.type} endpoint, not ${type}`, [
+        { path: '/endpointId', message: `must name a ${type} endpoint` },
+      ]);
+    }
+    // The read Table check of the revision (an empty page reads nothing).
+    await operations.tables(ctx, { revisionId: endpoint.revisionId, first: 0 });
+    const state = await systemState.current();
+    const revision = findRevision(state, endpoint.revisionId);
+    invariant(revision !== null, 'an endpoint that was just read serves a live revision');
+    const versions = await schemas.allTables(revisionScopeOf(state, revision));
+    const tables: GeneratedTable[] = versions.map((version) => ({
+      id: version.tableId,
+      createdAt: version.createdAt,
+      model: models(version.schema).model,
+    }));
+    return { endpoint, tables };
+  }
+
+  return {
+    async graphqlSchema(ctx, endpointId) {
+      const { endpoint, tables } = await endpointWithTables(ctx, endpointId, 'GRAPHQL');
+      const built = buildGeneratedSchema({
+        projectName: endpoint.projectName,
+        mode: endpoint.mode,
+        tables,
+        rootFieldPrefix: deps.rootFieldPrefix ?? false,
+        dataSource: printOnly,
+      });
+      return { sdl: built.sdl };
+    },
+
+    async openApiSpec(ctx, endpointId) {
+      const { endpoint, tables } = await endpointWithTables(ctx, endpointId, 'REST_API');
+      const project = await operations.project(ctx, { organizationId: endpoint.organizationId, projectName: endpoint.projectName });
+      return buildOpenApi({
+        org: endpoint.organizationId,
+        projectName: endpoint.projectName,
+        branchName: endpoint.branchName,
+        segment: endpoint.mode === 'pinned' ? endpoint.revisionId : endpoint.mode,
+        revisionId: endpoint.revisionId,
+        mode: endpoint.mode,
+        isPublic: project.isPublic,
+        tables,
+      });
+    },
+  };
+}
