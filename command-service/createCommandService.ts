@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { invariant } from '../contracts/index.ts';
 import type {
+  ApiKeyDirectory,
   Authenticator,
   Clock,
   CommandGateway,
@@ -8,11 +9,21 @@ import type {
   Position,
   Principal,
   RoleHandle,
+  Sessions,
   SystemState,
   SystemStateSource,
 } from '../contracts/index.ts';
+import { createApiKeyDirectory } from './auth/apiKeyDirectory.ts';
+import { createApiKeyHandlers } from './auth/apiKeyHandlers.ts';
+import type { ApiKeyCommandType } from './auth/apiKeyHandlers.ts';
+import { createApiKeyResolver } from './auth/apiKeyResolver.ts';
+import { createInMemoryApiKeyUsageStore } from './auth/apiKeyUsage.ts';
+import type { ApiKeyUsageStore } from './auth/apiKeyUsage.ts';
 import { createAuthenticator } from './auth/authenticator.ts';
+import { createAccessTokens } from './auth/jwt.ts';
 import type { LoginThrottleStore } from './auth/loginThrottle.ts';
+import { createSessionService } from './auth/sessionService.ts';
+import type { RefreshOutcome } from './auth/sessionService.ts';
 import { createCommandGateway } from './commandGateway.ts';
 import type { CommandHandlers, HandlerDeps } from './commandHandler.ts';
 import { createDirectoryHandlers } from './handlers/directoryHandlers.ts';
@@ -30,10 +41,20 @@ export type CommandServiceConfig = {
   readonly loginWindowMs: number;
   /** Password of `admin` when it is created on an empty event store. */
   readonly adminPassword: string;
+  /** JWT_REFRESH_TOKEN_TTL_DAYS, default 7. */
+  readonly refreshTokenTtlDays?: number;
+  /** REFRESH_FAMILY_MAX_AGE_DAYS, default 30. */
+  readonly refreshFamilyMaxAgeDays?: number;
+  /** JWT_REFRESH_GRACE_PERIOD_MS, default 30000. */
+  readonly refreshGracePeriodMs?: number;
+  /** API_KEY_MAX_PER_USER, default 10. */
+  readonly apiKeyMaxPerUser?: number;
+  /** API_KEY_MAX_SERVICE_PER_ORG, default 100. */
+  readonly apiKeyMaxServicePerOrg?: number;
 };
 
 /** Commands on branch content (tables, rows, commits, reverts), handled by command-service/branches. */
-type BranchContentCommandType = Exclude<keyof CommandHandlers, DirectoryCommandType | OrganizationCommandType>;
+type BranchContentCommandType = Exclude<keyof CommandHandlers, DirectoryCommandType | OrganizationCommandType | ApiKeyCommandType>;
 type BranchContentHandlers = Pick<CommandHandlers, BranchContentCommandType>;
 
 export type CommandServiceDeps = {
@@ -49,15 +70,23 @@ export type CommandServiceDeps = {
   /** Called after every append (deploy rings the projections through the queue). */
   readonly onAppended?: (position: Position) => void;
   readonly loginThrottleStore?: LoginThrottleStore;
-  /** API-key lookup (API keys issue); default: every key is unknown. */
+  /** Ephemeral `lastUsedAt` of API keys; default in memory (Redis later). */
+  readonly apiKeyUsageStore?: ApiKeyUsageStore;
+  /** `strata_refresh_total{outcome}`. */
+  readonly onRefreshOutcome?: (outcome: RefreshOutcome) => void;
+  /** Overrides the API-key lookup (default: keys folded into the system state). */
   readonly resolveApiKey?: (key: string, state: SystemState) => Promise<Principal | null>;
-  /** Refresh-family revocation (sessions issue); default: never revoked. */
-  readonly isFamilyRevoked?: (sid: string) => boolean | Promise<boolean>;
+  /** Overrides the refresh-family revocation check of access tokens (default: families in the system state). */
+  readonly isFamilyRevoked?: (sid: string, state: SystemState) => boolean | Promise<boolean>;
 };
 
 export type CommandService = RoleHandle & {
   readonly gateway: CommandGateway;
   readonly authenticator: Authenticator;
+  /** Refresh, logout and logout-all (auth.md §7) for the `/api/auth/*` edges. */
+  readonly sessions: Sessions;
+  /** API-key reads for `myApiKeys`, `serviceApiKeys`, `apiKeyById` and their REST routes. */
+  readonly apiKeys: ApiKeyDirectory;
   readonly systemState: SystemStateSource;
 };
 
@@ -70,17 +99,48 @@ export function createCommandService(deps: CommandServiceDeps): CommandService {
   invariant(deps.branchHandlers !== undefined, 'createCommandService needs branchHandlers (createBranchCommandHandlers)');
   const branchHandlers = typeof deps.branchHandlers === 'function' ? deps.branchHandlers(handlerDeps) : deps.branchHandlers;
 
+  const usage = deps.apiKeyUsageStore ?? createInMemoryApiKeyUsageStore();
   const handlers: CommandHandlers = {
     ...branchHandlers,
     ...createDirectoryHandlers(handlerDeps),
     ...createOrganizationHandlers(handlerDeps),
+    ...createApiKeyHandlers({
+      ...handlerDeps,
+      usage,
+      limits: { maxPersonalPerUser: config.apiKeyMaxPerUser ?? 10, maxServicePerOrganization: config.apiKeyMaxServicePerOrg ?? 100 },
+    }),
   };
   const appended = (position: Position): void => {
     systemState.appended?.(position);
     deps.onAppended?.(position);
   };
   const gateway = createCommandGateway({ handlers, log, onAppended: appended });
+  const accessTokens = createAccessTokens({
+    secret: config.jwtSecret,
+    ttlSeconds: config.accessTokenTtlSeconds,
+    clock,
+    isFamilyRevoked: (sid, state) => (deps.isFamilyRevoked ?? sessions.isFamilyRevoked)(sid, state),
+  });
+  const sessions = createSessionService({
+    eventStore,
+    systemState,
+    clock,
+    log,
+    accessTokens,
+    newId,
+    onAppended: appended,
+    ...(deps.onRefreshOutcome ? { onRefreshOutcome: deps.onRefreshOutcome } : {}),
+    config: {
+      jwtSecret: config.jwtSecret,
+      refreshTokenTtlDays: config.refreshTokenTtlDays ?? 7,
+      familyMaxAgeDays: config.refreshFamilyMaxAgeDays ?? 30,
+      graceMs: config.refreshGracePeriodMs ?? 30_000,
+    },
+  });
   const authenticator = createAuthenticator({
+    accessTokens,
+    sessions,
+    resolveApiKey: deps.resolveApiKey ?? createApiKeyResolver({ clock, log, usage }),
     systemState,
     jwtSecret: config.jwtSecret,
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
@@ -93,14 +153,14 @@ export function createCommandService(deps: CommandServiceDeps): CommandService {
     clock,
     log,
     newId,
-    ...(deps.resolveApiKey ? { resolveApiKey: deps.resolveApiKey } : {}),
-    ...(deps.isFamilyRevoked ? { isFamilyRevoked: deps.isFamilyRevoked } : {}),
   });
 
   return {
     name: 'command',
     gateway,
     authenticator,
+    sessions,
+    apiKeys: createApiKeyDirectory({ systemState, clock, usage }),
     systemState,
     async start() {
       await ensureAdminUser({ eventStore, systemState, adminPassword: config.adminPassword, clock, log, newId });

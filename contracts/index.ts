@@ -46,6 +46,7 @@ export type {
   ProjectionSpec,
   ProjectionStatus,
   Scalar,
+  SortIndex,
   SortKey,
   ViewChange,
   ViewDoc,
@@ -149,6 +150,26 @@ export type { CommandInput, CommandMap, CommandResult, CommandType } from './com
 export type { CommandContext, CommandGateway, CommandOutcome } from './ports/commandGateway.ts';
 export type { SystemStateSource } from './ports/systemStateSource.ts';
 export type { Authenticator, LoginResult, PresentedCredentials } from './ports/authenticator.ts';
+export { clearsSessionCookies } from './ports/sessions.ts';
+export type { RefreshResult, Sessions } from './ports/sessions.ts';
+export type { ApiKeyDirectory } from './ports/apiKeyDirectory.ts';
+export { apiKeyOwnerStreamId, organizationApiKeysStreamId, userApiKeysStreamId } from './events/authEvents.ts';
+export type {
+  ApiKeyCreated,
+  ApiKeyPermissions,
+  ApiKeyRevoked,
+  ApiKeyType,
+  AuthEvent,
+  AuthEventMap,
+  AuthEventType,
+  RefreshFamilyRevoked,
+  RefreshFamilyRevokeReason,
+  RefreshFamilyStarted,
+  RefreshTokenRotated,
+} from './events/authEvents.ts';
+export { apiKeyStatus } from './state/authState.ts';
+export type { ApiKeyRecord, ApiKeyStatus, AuthState, RefreshFamilyRecord, RefreshTokenRecord } from './state/authState.ts';
+export type { ApiKeyView, ApiKeyWithSecretView } from './api/apiKeyViews.ts';
 export {
   IDENTIFIER_MAX_LENGTH,
   NAME_PATTERN,

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { addAuthCommands } from './authCli.ts';
 import { loadConfig } from './config/loadConfig.ts';
 import { isConfigError } from './config/strataConfig.ts';
 import { createRootLogger } from './logger.ts';
@@ -7,6 +8,8 @@ export type CliIo = {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** Reads a secret (a new password); default: standard input without echo on a TTY. */
+  readonly readSecret?: (prompt: string) => Promise<string>;
 };
 
 const USAGE_ERROR = 2;
@@ -58,6 +61,9 @@ export async function runCli(args: readonly string[], io: CliIo = defaultIo): Pr
     .action(async () => {
       result = await serve(io);
     });
+  addAuthCommands(program, io, (code) => {
+    result = code;
+  });
   if (args.length === 0) {
     io.stderr(program.helpInformation());
     return USAGE_ERROR;

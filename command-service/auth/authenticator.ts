@@ -16,6 +16,7 @@ import { createInMemoryLoginThrottleStore, createLoginThrottle } from './loginTh
 import type { LoginThrottleConfig, LoginThrottleStore } from './loginThrottle.ts';
 import { createPasswordVerifier } from './passwords.ts';
 import { selectCredential } from './selectCredential.ts';
+import type { SessionService } from './sessionService.ts';
 
 export type AuthenticatorOptions = {
   readonly systemState: SystemStateSource;
@@ -26,12 +27,19 @@ export type AuthenticatorOptions = {
   readonly log: Logger;
   readonly newId: () => string;
   /**
-   * API-key lookup (API keys issue). Receives a well-formed key; returns its principal, null for an unknown key
-   * (API_KEY_INVALID), or throws API_KEY_REVOKED / API_KEY_EXPIRED. Default: every key is unknown.
+   * API-key lookup (apiKeyResolver.ts). Receives a well-formed key; returns its principal, null for an unknown key
+   * (API_KEY_INVALID), or throws API_KEY_REVOKED / API_KEY_EXPIRED / API_KEY_INVALID. Default: every key is unknown.
    */
   readonly resolveApiKey?: (key: string, state: SystemState) => Promise<Principal | null>;
-  /** Refresh-family revocation (sessions issue); default: never revoked. */
-  readonly isFamilyRevoked?: (sid: string) => boolean | Promise<boolean>;
+  /** Refresh-family revocation when `accessTokens` is not given; default: never revoked. */
+  readonly isFamilyRevoked?: (sid: string, state: SystemState) => boolean | Promise<boolean>;
+  /** Access tokens shared with the session service; default: made from jwtSecret and accessTokenTtlSeconds. */
+  readonly accessTokens?: AccessTokens;
+  /**
+   * Refresh families (sessionService.ts): a login starts one and returns its first refresh token. Without it a
+   * login only mints a family id (authenticators that serve no browser sessions, tests of throttling).
+   */
+  readonly sessions?: Pick<SessionService, 'startFamily'>;
 };
 
 /** Exact-username lookup through the shared case-insensitive namespace (no scan of all users). */
@@ -44,7 +52,7 @@ export function findUserByUsername(state: SystemState, username: string): UserRe
 
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator & { readonly accessTokens: AccessTokens } {
   const { systemState, clock, log, newId } = options;
-  const accessTokens = createAccessTokens({
+  const accessTokens = options.accessTokens ?? createAccessTokens({
     secret: options.jwtSecret,
     ttlSeconds: options.accessTokenTtlSeconds,
     clock,
@@ -95,10 +103,13 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       throw new AppError('INVALID_CREDENTIALS');
     }
     await throttle.recordSuccess(username, ip);
-    const familyId = newId();
+    // The family records the token version the password was checked against: a racing password change kills it.
+    const family = options.sessions ? await options.sessions.startFamily(user) : null;
+    const familyId = family?.familyId ?? newId();
     const accessToken = accessTokens.issue(user, familyId);
     log.info({ audit: true, event: 'login.success', username, ip, userId: user.id, sid: familyId }, 'login succeeded');
-    return { accessToken, expiresIn: accessTokens.ttlSeconds, userId: user.id, username: user.username, familyId };
+    const base = { accessToken, expiresIn: accessTokens.ttlSeconds, userId: user.id, username: user.username, familyId };
+    return family ? { ...base, refreshToken: family.refreshToken, refreshMaxAgeSeconds: family.refreshMaxAgeSeconds } : base;
   }
 
   async function issueAccessToken(principal: Principal): Promise<{ readonly accessToken: string; readonly expiresIn: number }> {

@@ -37,8 +37,8 @@ export type AccessTokenOptions = {
   readonly secret: string;
   readonly ttlSeconds: number;
   readonly clock: Clock;
-  /** Refresh-family revocation (sessions issue); default: never revoked. */
-  readonly isFamilyRevoked?: (sid: string) => boolean | Promise<boolean>;
+  /** Refresh-family revocation (family revoked or past its absolute expiry); default: never revoked. */
+  readonly isFamilyRevoked?: (sid: string, state: SystemState) => boolean | Promise<boolean>;
 };
 
 const invalid = (): AppError => new AppError('TOKEN_INVALID');
@@ -128,7 +128,7 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
       // A well-signed token for a user this log does not know was minted for another deployment's data.
       if (!user) throw invalid();
       if (!user.isActive || user.tokenVersion !== claims.ver) throw new AppError('TOKEN_REVOKED');
-      if (await isFamilyRevoked(claims.sid)) throw new AppError('TOKEN_REVOKED');
+      if (await isFamilyRevoked(claims.sid, state)) throw new AppError('TOKEN_REVOKED');
       return { user, claims };
     },
   };

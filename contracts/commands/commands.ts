@@ -11,12 +11,22 @@ import type {
   TableView,
   UserView,
 } from '../api/views.ts';
+import type { ApiKeyView, ApiKeyWithSecretView } from '../api/apiKeyViews.ts';
 
 type Cmd<TInput, TResult> = { readonly input: TInput; readonly result: TResult };
 
 type ProjectTarget = { readonly organizationId: string; readonly projectName: string };
 type BranchTarget = ProjectTarget & { readonly branchName: string };
 type TableTarget = { readonly revisionId: string; readonly tableId: string };
+/** Scope and expiry of a new key (auth.md §8.3); omitted or null = unrestricted / default expiry. */
+type ApiKeyOptions = {
+  readonly projectIds?: readonly string[] | null;
+  readonly branchNames?: readonly string[] | null;
+  readonly tableIds?: readonly string[] | null;
+  readonly readOnly?: boolean | null;
+  /** RFC 3339 date-time. */
+  readonly expiresAt?: string | null;
+};
 
 /**
  * Every write of the system API (system-api.md §3.3), by command name: input (already shape-checked by the edge:
@@ -52,6 +62,11 @@ export type CommandMap = {
   DeleteRows: Cmd<TableTarget & { rowIds: readonly string[]; bulk: boolean }, BulkResultView>;
   CreateEndpoint: Cmd<{ revisionId: string; type: EndpointType }, EndpointView>;
   DeleteEndpoint: Cmd<{ endpointId: string }, SuccessView>;
+  CreatePersonalApiKey: Cmd<ApiKeyOptions & { name: string; organizationId?: string | null }, ApiKeyWithSecretView>;
+  /** `permissions` is `{rules}` as sent (JSON): the handler validates it (auth.md §8.7). */
+  CreateServiceApiKey: Cmd<ApiKeyOptions & { name: string; organizationId: string; permissions: unknown }, ApiKeyWithSecretView>;
+  RevokeApiKey: Cmd<{ id: string }, ApiKeyView>;
+  RotateApiKey: Cmd<{ id: string }, ApiKeyWithSecretView>;
 };
 
 export type CommandType = keyof CommandMap;

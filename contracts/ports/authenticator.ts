@@ -18,6 +18,12 @@ export type LoginResult = {
   readonly username: string;
   /** Refresh family started by this login. */
   readonly familyId: string;
+  /**
+   * First refresh token of the family (the `svc_rt` value) and its lifetime in seconds (Max-Age of `svc_rt` and
+   * `svc_session`). Always set by the command service; optional so authenticators without sessions still fit.
+   */
+  readonly refreshToken?: string;
+  readonly refreshMaxAgeSeconds?: number;
 };
 
 export interface Authenticator {

@@ -81,6 +81,9 @@ export type JsonTest =
 /** Sort key. Null values (and, with `cast`, values that cannot be cast) sort after all others in both directions. */
 export type SortKey = { readonly ref: FieldRef; readonly direction: 'asc' | 'desc' };
 
+/** An index for finds with equality on `equal` fields, sorted by `sort` (ViewStore.ensureIndex). */
+export type SortIndex = { readonly equal: readonly string[]; readonly sort: readonly SortKey[] };
+
 export type FindQuery = {
   readonly filter?: Filter;
   readonly orderBy?: readonly SortKey[];
@@ -155,6 +158,12 @@ export interface ViewStore {
   find(projection: string, collection: string, query?: FindQuery): Promise<ViewDoc[]>;
   /** Number of matching documents of the active version. */
   count(projection: string, collection: string, filter?: Filter): Promise<number>;
+  /**
+   * Creates, if missing, an index of the active version of `collection` for finds that filter the `equal` fields by
+   * equality and sort by `sort` (as `find` orders), so that they read it instead of sorting. Idempotent and cheap to
+   * repeat; an adapter whose sorts cannot use an index for some key kinds (casts, json paths) may create none.
+   */
+  ensureIndex(projection: string, collection: string, index: SortIndex): Promise<void>;
   /** Checks the store is reachable. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -9,6 +9,8 @@ import type {
 } from '../events/domainEvents.ts';
 import { streamCategory } from '../events/streamIds.ts';
 import type { Position } from '../events/position.ts';
+import { createAuthState, evolveAuthState } from './authState.ts';
+import type { AuthState } from './authState.ts';
 
 export type UserRecord = {
   id: string;
@@ -80,11 +82,12 @@ export type EndpointRecord = {
 
 /**
  * In-memory state of users, organizations, memberships, projects, branches, revisions and endpoints, folded from
- * the log (categories `directory`, `organization` and the revision lifecycle events of `branch`). Both sides use it:
+ * the log (categories `directory`, `organization` and the revision lifecycle events of `branch`), plus API keys and
+ * refresh families (categories `apikey` and `session`, see authState.ts). Both sides use it:
  * the write side decides against it, the read side authorizes with it (auth state is exempt from projection lag,
  * operations.md §4.4). It is mutated in place: it can hold every entity of a deployment and is rebuilt from the log.
  */
-export type SystemState = {
+export type SystemState = AuthState & {
   position: Position | null;
   /** Last revision folded per stream (the expected revision for the next append). */
   streamRevisions: Map<string, number>;
@@ -100,7 +103,7 @@ export type SystemState = {
 
 /** Categories and event types the system state folds (pass to EventStore.readAll). */
 export const systemStateFilter = {
-  categories: ['directory', 'organization'],
+  categories: ['directory', 'organization', 'apikey', 'session'],
   eventTypes: ['RevisionCommitted'],
 } as const;
 
@@ -115,6 +118,7 @@ export function createSystemState(): SystemState {
     branches: new Map(),
     revisions: new Map(),
     endpoints: new Map(),
+    ...createAuthState(),
   };
 }
 
@@ -166,6 +170,10 @@ export function evolveSystemState(state: SystemState, recorded: RecordedEvent): 
   state.streamRevisions.set(recorded.streamId, recorded.revision);
   const time = recorded.metadata.time;
   const category = streamCategory(recorded.streamId);
+  if (category === 'apikey' || category === 'session') {
+    evolveAuthState(state, state.streamRevisions, recorded);
+    return state;
+  }
   if (category !== 'directory' && category !== 'organization' && category !== 'branch') return state;
   const event = { type: recorded.type, data: recorded.data } as DomainEvent;
   switch (event.type) {
