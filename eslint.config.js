@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'dist/**', 'admin-ui/dist/**', '**/.tmp/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'dist/**', 'admin-ui/dist/**', 'admin-ui/dist-graphiql/**', '**/.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const skipped = new Set(['node_modules', 'data', 'dist', '.git', '.tmp', 'admin-ui']);
+const skipped = new Set(['node_modules', 'data', 'dist', '.git', '.tmp']);
 
 function findTests(dir: string, out: string[]): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -1,0 +1,94 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isApiError } from './apiError.ts';
+import { createApiClient } from './client.ts';
+
+type Call = { url: string; body: string | undefined };
+
+/** A fake server: GraphQL answers UNAUTHENTICATED until a refresh succeeded; refresh answers `refreshStatus`. */
+function fakeServer(options: { refreshStatus: number; expired?: 'anonymous' | 'expired' }) {
+  const calls: Call[] = [];
+  let fresh = false;
+  let releaseRefresh: () => void = () => {};
+  const refreshGate = new Promise<void>((resolve) => (releaseRefresh = resolve));
+  const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    calls.push({ url, body: typeof init?.body === 'string' ? init.body : undefined });
+    if (url === '/api/auth/refresh') {
+      await refreshGate;
+      if (options.refreshStatus === 200) fresh = true;
+      return options.refreshStatus === 200 ? json(200, { expiresIn: 1800 }) : json(401, { code: 'REFRESH_TOKEN_INVALID' });
+    }
+    if (url === '/graphql') {
+      if (fresh) return json(200, { data: { me: { username: 'admin' } } });
+      if (options.expired === 'expired') return json(401, { errors: [{ message: 'Access token has expired', extensions: { code: 'TOKEN_EXPIRED', statusCode: 401 } }] });
+      return json(200, { data: null, errors: [{ message: 'Authentication required', extensions: { code: 'UNAUTHENTICATED', statusCode: 401 } }] });
+    }
+    return json(404, {});
+  }) as typeof fetch;
+  return { calls, fetchFn, releaseRefresh };
+}
+
+describe('api client', () => {
+  test('concurrent 401s share one refresh, then every call is retried once', async () => {
+    const server = fakeServer({ refreshStatus: 200, expired: 'expired' });
+    let lost = 0;
+    const api = createApiClient({ fetch: server.fetchFn, hasSessionFlag: () => true, onSessionLost: () => lost++ });
+    const pending = [api.graphql('{ me { username } }'), api.graphql('{ me { username } }'), api.graphql('{ me { username } }')];
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    server.releaseRefresh();
+    const results = await Promise.all(pending);
+    assert.deepEqual(results, [{ me: { username: 'admin' } }, { me: { username: 'admin' } }, { me: { username: 'admin' } }]);
+    assert.equal(server.calls.filter((c) => c.url === '/api/auth/refresh').length, 1);
+    assert.equal(server.calls.filter((c) => c.url === '/graphql').length, 6);
+    assert.equal(lost, 0);
+  });
+
+  test('a resolver-level UNAUTHENTICATED (cookie expired and dropped) also refreshes', async () => {
+    const server = fakeServer({ refreshStatus: 200, expired: 'anonymous' });
+    server.releaseRefresh();
+    const api = createApiClient({ fetch: server.fetchFn, hasSessionFlag: () => true, onSessionLost: () => assert.fail('session lost') });
+    assert.deepEqual(await api.graphql('{ me { username } }'), { me: { username: 'admin' } });
+  });
+
+  test('a failed refresh reports the lost session and rejects with the original error', async () => {
+    const server = fakeServer({ refreshStatus: 401 });
+    server.releaseRefresh();
+    let lost = 0;
+    const api = createApiClient({ fetch: server.fetchFn, hasSessionFlag: () => true, onSessionLost: () => lost++ });
+    await assert.rejects(api.graphql('{ me { username } }'), (err: unknown) => isApiError(err, 'UNAUTHENTICATED'));
+    assert.equal(lost, 1);
+    assert.equal(server.calls.filter((c) => c.url === '/api/auth/refresh').length, 1);
+  });
+
+  test('without the svc_session flag there is no refresh; login failures never refresh', async () => {
+    const server = fakeServer({ refreshStatus: 200 });
+    server.releaseRefresh();
+    let lost = 0;
+    const api = createApiClient({ fetch: server.fetchFn, hasSessionFlag: () => false, onSessionLost: () => lost++ });
+    await assert.rejects(api.graphql('{ me { username } }'), (err: unknown) => isApiError(err, 'UNAUTHENTICATED'));
+    assert.equal(lost, 1);
+    const withFlag = createApiClient({ fetch: server.fetchFn, hasSessionFlag: () => true, onSessionLost: () => lost++ });
+    await assert.rejects(withFlag.graphql('mutation { login }', undefined, { session: false }), (err: unknown) => isApiError(err, 'UNAUTHENTICATED'));
+    assert.equal(server.calls.filter((c) => c.url === '/api/auth/refresh').length, 0);
+  });
+
+  test('validation details and the retry time reach the caller', async () => {
+    const fetchFn = (async () =>
+      new Response(
+        JSON.stringify({
+          data: null,
+          errors: [{ message: 'Too many', extensions: { code: 'RATE_LIMITED', statusCode: 429, details: [{ path: '/x', message: 'bad' }] } }],
+        }),
+        { status: 200, headers: { 'retry-after': '120' } },
+      )) as typeof fetch;
+    const api = createApiClient({ fetch: fetchFn, hasSessionFlag: () => true, onSessionLost: () => {} });
+    await assert.rejects(api.graphql('mutation { login }'), (err: unknown) => {
+      assert.ok(isApiError(err, 'RATE_LIMITED'));
+      assert.equal(err.retryAfterSeconds, 120);
+      assert.deepEqual(err.details, [{ path: '/x', message: 'bad' }]);
+      return true;
+    });
+  });
+});

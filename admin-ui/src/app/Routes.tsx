@@ -1,0 +1,49 @@
+import type { ComponentType } from 'react';
+import { Empty } from '../components/Status.tsx';
+import { PageTitle } from '../components/PageTitle.tsx';
+import { ApiKeysPage } from '../screens/ApiKeysPage.tsx';
+import { EndpointsPage } from '../screens/EndpointsPage.tsx';
+import { OrganizationPage } from '../screens/OrganizationPage.tsx';
+import { OrganizationsPage } from '../screens/OrganizationsPage.tsx';
+import { ProjectPage } from '../screens/ProjectPage.tsx';
+import { RevisionPage } from '../screens/RevisionPage.tsx';
+import { RowPage } from '../screens/RowPage.tsx';
+import { ServiceKeysPage } from '../screens/ServiceKeysPage.tsx';
+import { TablePage } from '../screens/TablePage.tsx';
+import { TokenPage } from '../screens/TokenPage.tsx';
+import { matchPath, type Params } from './navigation.ts';
+import { Link, useLocation } from './router.tsx';
+
+/** Every screen gets its route parameters; `rev` is `draft`, `head` or a revision id. */
+export type ScreenProps = { readonly params: Params };
+
+const ROUTES: readonly [string, ComponentType<ScreenProps>][] = [
+  ['/', OrganizationsPage],
+  ['/login', OrganizationsPage],
+  ['/keys', ApiKeysPage],
+  ['/token', TokenPage],
+  ['/org/:org', OrganizationPage],
+  ['/org/:org/keys', ServiceKeysPage],
+  ['/org/:org/project/:project', ProjectPage],
+  ['/org/:org/project/:project/endpoints', EndpointsPage],
+  ['/org/:org/project/:project/branch/:branch/:rev', RevisionPage],
+  ['/org/:org/project/:project/branch/:branch/:rev/table/:table', TablePage],
+  ['/org/:org/project/:project/branch/:branch/:rev/table/:table/row/:row', RowPage],
+];
+
+export function Routes() {
+  const { path } = useLocation();
+  for (const [pattern, Screen] of ROUTES) {
+    const params = matchPath(pattern, path);
+    // The key remounts a screen when its parameters change (fresh state per object).
+    if (params) return <Screen key={`${pattern}|${JSON.stringify(params)}`} params={params} />;
+  }
+  return (
+    <>
+      <PageTitle title="Page not found" />
+      <Empty>
+        There is nothing at this address. <Link to="/">Go to your organizations</Link>.
+      </Empty>
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { ApiError } from '../api/apiError.ts';
+import type { Table } from '../api/types.ts';
+import { useApi } from '../app/session.tsx';
+import { useAction } from '../app/useAction.ts';
+import { TextField } from '../components/Fields.tsx';
+import { JsonEditor, parseJson } from '../components/JsonEditor.tsx';
+import { ErrorBox, Notice } from '../components/Status.tsx';
+import { defaultValue } from '../lib/schemaModel.ts';
+
+const CREATE_ROW = `mutation CreateRow($data: CreateRowInput!) { createRow(data: $data) { id } }`;
+
+type CreateRowProps = { readonly revisionId: string; readonly table: Table; readonly onCreated: () => void };
+
+/** A new row in the draft, starting from the schema's defaults; validation details are shown in the editor. */
+export function CreateRowForm({ revisionId, table, onCreated }: CreateRowProps) {
+  const api = useApi();
+  const action = useAction();
+  const initial = JSON.stringify(defaultValue(table.schema), null, 2);
+  const [rowId, setRowId] = useState('');
+  const [text, setText] = useState(initial);
+  const [created, setCreated] = useState<string | null>(null);
+  // A schema change brings new defaults.
+  useEffect(() => setText(initial), [initial]);
+  const parsed = parseJson(text);
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    if (!parsed.ok) return;
+    const id = rowId.trim();
+    setCreated(null);
+    const done = await action.run(() => api.graphql(CREATE_ROW, { data: { revisionId, tableId: table.id, rowId: id, data: parsed.value } }));
+    if (done) {
+      setCreated(id);
+      setRowId('');
+      setText(initial);
+      onCreated();
+    }
+  };
+  return (
+    <form className="card form" onSubmit={(event) => void submit(event)} aria-labelledby="create-row-title">
+      <h3 id="create-row-title">Add a row</h3>
+      <TextField label="Row id" value={rowId} onChange={setRowId} required maxLength={64} />
+      <JsonEditor
+        label="Row data (JSON)"
+        value={text}
+        onChange={setText}
+        details={action.error instanceof ApiError ? action.error.details : []}
+        rows={Math.min(16, initial.split('\n').length + 2)}
+      />
+      {action.error !== null && <ErrorBox error={action.error} />}
+      {created && <Notice kind="success">Row {created} added.</Notice>}
+      <button type="submit" className="primary" disabled={action.busy || rowId.trim() === '' || !parsed.ok}>
+        Add row
+      </button>
+    </form>
+  );
+}

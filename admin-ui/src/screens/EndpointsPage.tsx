@@ -1,0 +1,132 @@
+import { useState } from 'react';
+import { ENDPOINT_FIELDS, PAGE_INFO } from '../api/fragments.ts';
+import type { Connection, Endpoint } from '../api/types.ts';
+import type { ScreenProps } from '../app/Routes.tsx';
+import { useApi } from '../app/session.tsx';
+import { useAction } from '../app/useAction.ts';
+import { useLoad } from '../app/useLoad.ts';
+import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { PageTitle } from '../components/PageTitle.tsx';
+import { Pager, useCursorPager } from '../components/Pager.tsx';
+import { Async, Empty, ErrorBox } from '../components/Status.tsx';
+import { Time } from '../components/Time.tsx';
+import { CreateEndpointForm } from './CreateEndpointForm.tsx';
+
+const PAGE_SIZE = 25;
+const ENDPOINTS = `query Endpoints($data: GetProjectEndpointsInput!) { projectEndpoints(data: $data) { ${PAGE_INFO} edges { node { ${ENDPOINT_FIELDS} } } } }`;
+const DELETE_ENDPOINT = `mutation DeleteEndpoint($data: DeleteEndpointInput!) { deleteEndpoint(data: $data) }`;
+
+const TYPE_LABELS = { GRAPHQL: 'GraphQL', REST_API: 'REST' } as const;
+
+/** The generated APIs of a project: list with links to GraphiQL / OpenAPI / Swagger UI, create, delete. */
+export function EndpointsPage({ params }: ScreenProps) {
+  const org = params.org as string;
+  const project = params.project as string;
+  const api = useApi();
+  const pager = useCursorPager();
+  const action = useAction();
+  const [version, setVersion] = useState(0);
+  const [endpoints, reload] = useLoad(
+    () =>
+      api
+        .graphql<{ projectEndpoints: Connection<Endpoint> }>(ENDPOINTS, { data: { organizationId: org, projectName: project, first: PAGE_SIZE, after: pager.after } })
+        .then((d) => d.projectEndpoints),
+    [org, project, pager.after],
+    version,
+  );
+  const remove = async (id: string): Promise<void> => {
+    const done = await action.run(() => api.graphql(DELETE_ENDPOINT, { data: { endpointId: id } }));
+    if (done) setVersion((v) => v + 1);
+  };
+  return (
+    <>
+      <PageTitle title={`Endpoints of ${project}`} />
+      {action.error !== null && <ErrorBox error={action.error} />}
+      <Async value={endpoints} what="endpoints" onRetry={reload}>
+        {(connection) =>
+          connection.totalCount === 0 ? (
+            <Empty>No endpoints yet: create one to publish a GraphQL or REST API for a branch.</Empty>
+          ) : (
+            <>
+              <table className="grid">
+                <caption className="visually-hidden">Endpoints</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Type</th>
+                    <th scope="col">Branch</th>
+                    <th scope="col">Mode</th>
+                    <th scope="col">Open</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {connection.edges.map(({ node }) => (
+                    <tr key={node.id}>
+                      <td>{TYPE_LABELS[node.type]}</td>
+                      <td>{node.branchName}</td>
+                      <td>{node.mode === 'pinned' ? `pinned ${node.revisionId.slice(0, 8)}` : node.mode}</td>
+                      <td>
+                        <div className="links">
+                          <EndpointLinks endpoint={node} />
+                        </div>
+                      </td>
+                      <td>
+                        <Time value={node.createdAt} />
+                      </td>
+                      <td>
+                        <ConfirmButton
+                          label="Delete"
+                          title="Delete this endpoint?"
+                          confirmLabel="Delete endpoint"
+                          danger
+                          onConfirm={() => remove(node.id)}
+                        >
+                          <p>
+                            <code>{node.path}</code> stops answering. The data itself is not changed.
+                          </p>
+                        </ConfirmButton>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="endpoints" />
+            </>
+          )
+        }
+      </Async>
+      <CreateEndpointForm org={org} project={project} onCreated={() => setVersion((v) => v + 1)} />
+    </>
+  );
+}
+
+/** Links that open the generated API tools in a new tab (same origin). */
+function EndpointLinks({ endpoint }: { readonly endpoint: Endpoint }) {
+  const external = { target: '_blank', rel: 'noopener noreferrer' } as const;
+  if (endpoint.type === 'GRAPHQL') {
+    return (
+      <>
+        <a href={endpoint.path} {...external}>
+          GraphiQL <span className="visually-hidden">(opens in a new tab)</span>
+        </a>
+        <code className="path">{endpoint.path}</code>
+      </>
+    );
+  }
+  return (
+    <>
+      {endpoint.docsPath && (
+        <a href={endpoint.docsPath} {...external}>
+          Swagger UI <span className="visually-hidden">(opens in a new tab)</span>
+        </a>
+      )}
+      {endpoint.openApiPath && (
+        <a href={endpoint.openApiPath} {...external}>
+          openapi.json <span className="visually-hidden">(opens in a new tab)</span>
+        </a>
+      )}
+      <code className="path">{endpoint.path}</code>
+    </>
+  );
+}

@@ -1,0 +1,194 @@
+import { useState, type FormEvent } from 'react';
+import { PAGE_INFO, REVISION_FIELDS } from '../api/fragments.ts';
+import type { Connection, RevisionSummary, TableSummary } from '../api/types.ts';
+import { Link } from '../app/router.tsx';
+import type { ScreenProps } from '../app/Routes.tsx';
+import { useApi } from '../app/session.tsx';
+import { useAction } from '../app/useAction.ts';
+import { useLoad } from '../app/useLoad.ts';
+import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { TextField } from '../components/Fields.tsx';
+import { PageTitle } from '../components/PageTitle.tsx';
+import { Pager, useCursorPager } from '../components/Pager.tsx';
+import { Async, Empty, ErrorBox, Notice } from '../components/Status.tsx';
+import { Time } from '../components/Time.tsx';
+import { CreateTableForm } from './CreateTableForm.tsx';
+import { RevisionTabs } from './RevisionTabs.tsx';
+import { addressOf, loadRevisionContext, revisionPath, revSegment, type RevisionAddress, type RevisionContext } from './revisionContext.ts';
+
+const PAGE_SIZE = 20;
+const TABLES = `query Tables($data: GetTablesInput!) { tables(data: $data) { ${PAGE_INFO} edges { node { id count readonly updatedAt } } } }`;
+const HISTORY = `query History($data: GetRevisionsInput!) { revisions(data: $data) { ${PAGE_INFO} edges { node { ${REVISION_FIELDS} } } } }`;
+const COMMIT = `mutation Commit($data: CreateRevisionInput!) { createRevision(data: $data) { id sequence } }`;
+const REVERT = `mutation Revert($data: RevertChangesInput!) { revertChanges(data: $data) { id } }`;
+
+/** A branch at one revision: its tables, the revision history, and on the draft commit and revert. */
+export function RevisionPage({ params }: ScreenProps) {
+  const address = addressOf(params);
+  const api = useApi();
+  const [version, setVersion] = useState(0);
+  const [context, reload] = useLoad(() => loadRevisionContext(api, address), [address], version);
+  const changed = (): void => setVersion((v) => v + 1);
+  return (
+    <>
+      <PageTitle title={`Branch ${address.branch}`} />
+      <Async value={context} what="the branch" onRetry={reload}>
+        {(ctx) => (
+          <>
+            <RevisionTabs address={address} context={ctx} />
+            {ctx.editable && <DraftActions address={address} context={ctx} onChanged={changed} />}
+            <TablesSection address={address} context={ctx} version={version} onChanged={changed} />
+            <HistorySection address={address} context={ctx} version={version} />
+          </>
+        )}
+      </Async>
+    </>
+  );
+}
+
+function DraftActions({ address, context, onChanged }: { readonly address: RevisionAddress; readonly context: RevisionContext; readonly onChanged: () => void }) {
+  const api = useApi();
+  const action = useAction();
+  const [comment, setComment] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  const target = { organizationId: address.org, projectName: address.project, branchName: address.branch };
+  const commit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setNotice(null);
+    const done = await action.run(() => api.graphql<{ createRevision: { sequence: number } }>(COMMIT, { data: { ...target, comment: comment.trim() } }));
+    if (done) {
+      setComment('');
+      setNotice(`Committed revision #${done.createRevision.sequence}.`);
+      onChanged();
+    }
+  };
+  const revert = async (): Promise<void> => {
+    setNotice(null);
+    const done = await action.run(() => api.graphql(REVERT, { data: target }));
+    if (done) {
+      setNotice('The draft was reverted to HEAD.');
+      onChanged();
+    }
+  };
+  const hasChanges = context.revision.hasChanges;
+  return (
+    <form className="card form" onSubmit={(event) => void commit(event)} aria-labelledby="commit-title">
+      <h2 id="commit-title">Draft</h2>
+      <p className="meta">{hasChanges ? 'The draft has uncommitted changes.' : 'The draft has no changes since HEAD.'}</p>
+      <div className="form-row">
+        <TextField label="Commit comment" value={comment} onChange={setComment} maxLength={1000} disabled={!hasChanges} />
+      </div>
+      {notice && <Notice kind="success">{notice}</Notice>}
+      {action.error !== null && <ErrorBox error={action.error} />}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={action.busy || !hasChanges}>
+          Commit
+        </button>
+        <ConfirmButton label="Revert draft" title="Revert the draft?" confirmLabel="Revert changes" danger disabled={action.busy || !hasChanges} onConfirm={revert}>
+          <p>Every uncommitted change of {address.branch} is discarded and the draft equals HEAD again.</p>
+        </ConfirmButton>
+      </div>
+    </form>
+  );
+}
+
+type SectionProps = { readonly address: RevisionAddress; readonly context: RevisionContext; readonly version: number };
+
+function TablesSection({ address, context, version, onChanged }: SectionProps & { readonly onChanged: () => void }) {
+  const api = useApi();
+  const pager = useCursorPager();
+  const revisionId = context.revision.id;
+  const [tables, reload] = useLoad(
+    () =>
+      api.graphql<{ tables: Connection<TableSummary> }>(TABLES, { data: { revisionId, first: PAGE_SIZE, after: pager.after } }).then((d) => d.tables),
+    [revisionId, pager.after],
+    version,
+  );
+  return (
+    <section aria-labelledby="tables-title">
+      <h2 id="tables-title">Tables</h2>
+      <Async value={tables} what="tables" onRetry={reload}>
+        {(connection) =>
+          connection.totalCount === 0 ? (
+            <Empty>{context.editable ? 'No tables yet. Create one below.' : 'This revision has no tables.'}</Empty>
+          ) : (
+            <>
+              <table className="grid">
+                <caption className="visually-hidden">Tables</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Table</th>
+                    <th scope="col">Rows</th>
+                    <th scope="col">Updated</th>
+                    {context.editable && <th scope="col">State</th>}
+                  </tr>
+                </thead>
+                <tbody>
+                  {connection.edges.map(({ node }) => (
+                    <tr key={node.id}>
+                      <td>
+                        <Link to={revisionPath(address, 'table', node.id)}>{node.id}</Link>
+                      </td>
+                      <td>{node.count}</td>
+                      <td>
+                        <Time value={node.updatedAt} />
+                      </td>
+                      {context.editable && <td>{node.readonly ? <span className="hint">unchanged</span> : <span className="badge badge-warn">changed</span>}</td>}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="tables" />
+            </>
+          )
+        }
+      </Async>
+      {context.editable && <CreateTableForm address={address} revisionId={revisionId} onCreated={onChanged} />}
+    </section>
+  );
+}
+
+function HistorySection({ address, context, version }: SectionProps) {
+  const api = useApi();
+  const pager = useCursorPager();
+  const [history, reload] = useLoad(
+    () =>
+      api
+        .graphql<{ revisions: Connection<RevisionSummary> }>(HISTORY, {
+          data: { organizationId: address.org, projectName: address.project, branchName: address.branch, first: PAGE_SIZE, after: pager.after },
+        })
+        .then((d) => d.revisions),
+    [address, pager.after],
+    version,
+  );
+  return (
+    <section aria-labelledby="history-title">
+      <h2 id="history-title">History</h2>
+      <Async value={history} what="the history" onRetry={reload}>
+        {(connection) => (
+          <>
+            <ol className="history">
+              {connection.edges.map(({ node }) => {
+                const segment = revSegment(context.branch, node);
+                const current = node.id === context.revision.id;
+                return (
+                  <li key={node.id} className={current ? 'current' : undefined}>
+                    <Link to={revisionPath({ ...address, rev: segment })} aria-current={current ? 'page' : undefined}>
+                      {node.isDraft ? 'Draft' : `#${node.sequence}`}
+                    </Link>
+                    {node.isHead && <span className="badge">HEAD</span>}
+                    {node.isStart && <span className="badge">start</span>}
+                    {node.isDraft && node.hasChanges && <span className="badge badge-warn">has changes</span>}
+                    <span className="comment">{node.comment || (node.isDraft ? 'uncommitted' : 'no comment')}</span>
+                    <Time value={node.committedAt ?? node.createdAt} />
+                  </li>
+                );
+              })}
+            </ol>
+            <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="revisions" />
+          </>
+        )}
+      </Async>
+    </section>
+  );
+}
