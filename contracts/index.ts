@@ -257,6 +257,7 @@ export {
   tableInScope,
 } from './auth/authorize.ts';
 export { OPEN_SEQ, catalogViews, directoryViews, domainViewSpecs, rowViews, schemaViews } from './views/viewSpecs.ts';
+export { apiKeyViews, sessionViews } from './views/authViews.ts';
 export { visibleAt } from './views/visibility.ts';
 export { castValue, isCast, parseTimestamp } from './views/castValue.ts';
 export type { Cast, CastResult } from './views/castValue.ts';

@@ -124,9 +124,9 @@ export function createMongoViewStore(options: MongoViewStoreOptions): ViewStore 
       read(projection, collection, 0, (layout) =>
         db.collection<StoredDoc>(layout.name).countDocuments(createQueryBuilder(layout).where(filter)),
       ),
-    ensureIndex: (projection, collection, keys) =>
+    ensureIndex: (projection, collection, spec) =>
       read(projection, collection, undefined, async (layout) => {
-        const index = sortIndexOf(layout, keys);
+        const index = sortIndexOf(layout, spec);
         if (index === null || ensuredIndexes.has(`${layout.name}/${String(index.name)}`)) return;
         await db.collection(layout.name).createIndex(index.key, { name: index.name });
         ensuredIndexes.add(`${layout.name}/${String(index.name)}`);

@@ -91,9 +91,11 @@ export function conflictSql(info: TableInfo): string {
   return `ON CONFLICT (${info.key.map(quoteId).join(', ')}) ${action}`;
 }
 
-export function upsertSql(info: TableInfo): string {
-  const values = info.fields.map(() => '?').join(', ');
-  return `INSERT INTO ${info.table} (${info.columns}) VALUES (${values}) ${conflictSql(info)}`;
+/** Upsert of `rows` documents in one statement (a later row with the same key wins, as in separate statements). */
+export function upsertSql(info: TableInfo, rows = 1): string {
+  const row = `(${info.fields.map(() => '?').join(', ')})`;
+  const values = Array.from({ length: rows }, () => row).join(', ');
+  return `INSERT INTO ${info.table} (${info.columns}) VALUES ${values} ${conflictSql(info)}`;
 }
 
 /** Converts a document value to what its column stores; throws on a value of the wrong type. */
@@ -123,19 +125,34 @@ export function jsonPath(path: readonly PathSegment[]): string {
   return `$${pathText(path)}`;
 }
 
-/** Builds WHERE / ORDER BY / SET fragments of one statement; every value becomes a named parameter. */
-export function createSqlBuilder(info: TableInfo) {
-  const params: Params = {};
-  let count = 0;
-  let aliases = 0;
+/** A SQL string literal. */
+export function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
 
-  function param(value: string | number | boolean | null): string {
-    const name = `p${count++}`;
-    params[name] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+/**
+ * Builds WHERE / ORDER BY / SET fragments of one statement; every value becomes a named parameter. A class rather
+ * than a closure factory: the projection hot path builds one per view change, and tsx (esbuild keepNames) would
+ * otherwise define a dozen named inner functions on every call.
+ */
+export class SqlBuilder {
+  readonly params: Params = {};
+  readonly #info: TableInfo;
+  #count = 0;
+  #aliases = 0;
+
+  constructor(info: TableInfo) {
+    this.#info = info;
+  }
+
+  param(value: string | number | boolean | null): string {
+    const name = `p${this.#count++}`;
+    this.params[name] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
     return `@${name}`;
   }
 
-  function source(ref: FieldRef): { type: FieldType; column: string; path: string | null } {
+  #source(ref: FieldRef): { type: FieldType; column: string; path: string | null } {
+    const info = this.#info;
     const type = info.types.get(ref.field);
     if (type === undefined) throw new Error(`${info.collection}: unknown field "${ref.field}"`);
     if (ref.cast !== undefined && !isCast(ref.cast)) throw new Error(`unknown cast "${String(ref.cast)}"`);
@@ -144,16 +161,18 @@ export function createSqlBuilder(info: TableInfo) {
       if (ref.path !== undefined && ref.path.length > 0) throw new Error(`${info.collection}.${ref.field} is not json`);
       return { type, column, path: null };
     }
-    return { type, column, path: param(jsonPath(ref.path ?? [])) };
+    // Paths (and casts, below) are literals, not parameters: an expression index (ensureIndex) only serves a query
+    // whose expression has the same text.
+    return { type, column, path: sqlString(jsonPath(ref.path ?? [])) };
   }
 
-  function isJson(ref: FieldRef): boolean {
-    return info.types.get(ref.field) === 'json';
+  #isJson(ref: FieldRef): boolean {
+    return this.#info.types.get(ref.field) === 'json';
   }
 
   /** The ref's value when it has `kind` (no cast), else NULL; null when the column can never have that kind. */
-  function typed(ref: FieldRef, kind: Kind): string | null {
-    const s = source(ref);
+  #typed(ref: FieldRef, kind: Kind): string | null {
+    const s = this.#source(ref);
     if (s.path === null) {
       const columnKind: Kind = s.type === 'text' ? 'text' : s.type === 'boolean' ? 'boolean' : 'number';
       return columnKind === kind ? s.column : null;
@@ -166,60 +185,61 @@ export function createSqlBuilder(info: TableInfo) {
   }
 
   /** The ref's value after its cast (NULL when uncastable), or the raw value without a cast. */
-  function expr(ref: FieldRef): string {
-    const s = source(ref);
+  #expr(ref: FieldRef): string {
+    const s = this.#source(ref);
     const value = s.path === null ? s.column : `json_extract(${s.column}, ${s.path})`;
     if (ref.cast === undefined) return value;
     // Plain columns pass their storage type (a fixed word, never input); json values their json_type().
     const type = s.path === null ? `'${s.type}'` : `json_type(${s.column}, ${s.path})`;
-    return `strata_cast(${param(ref.cast)}, ${value}, ${type})`;
+    return `strata_cast(${sqlString(ref.cast)}, ${value}, ${type})`;
   }
 
   /** SQL that is true when the ref holds a value (not null, not missing, castable), or the opposite. */
-  function present(ref: FieldRef, negate = false): string {
-    if (ref.cast !== undefined) return `(${expr(ref)} IS ${negate ? '' : 'NOT '}NULL)`;
-    const s = source(ref);
+  #present(ref: FieldRef, negate = false): string {
+    if (ref.cast !== undefined) return `(${this.#expr(ref)} IS ${negate ? '' : 'NOT '}NULL)`;
+    const s = this.#source(ref);
     if (s.path === null) return `(${s.column} IS ${negate ? '' : 'NOT '}NULL)`;
     return `(COALESCE(json_type(${s.column}, ${s.path}), 'null') ${negate ? '=' : '<>'} 'null')`;
   }
 
-  function compare(ref: FieldRef, op: keyof typeof OPERATORS, value: Scalar): string {
+  #compare(ref: FieldRef, op: keyof typeof OPERATORS, value: Scalar): string {
     if (value === null) return '0';
     if (ref.cast !== undefined) {
       const cast = castValue(ref.cast, value);
-      return cast === null ? '0' : `(${expr(ref)} ${OPERATORS[op]} ${param(cast)})`;
+      return cast === null ? '0' : `(${this.#expr(ref)} ${OPERATORS[op]} ${this.param(cast)})`;
     }
-    const e = typed(ref, kindOf(value));
+    const e = this.#typed(ref, kindOf(value));
     // `ne` matches any present value that is not equal, including values of another type.
     if (op === 'ne') {
-      if (e === null) return present(ref);
-      if (!isJson(ref)) return `(${e} <> ${param(value)})`;
-      return `(${present(ref)} AND (${e} IS NULL OR ${e} <> ${param(value)}))`;
+      if (e === null) return this.#present(ref);
+      if (!this.#isJson(ref)) return `(${e} <> ${this.param(value)})`;
+      return `(${this.#present(ref)} AND (${e} IS NULL OR ${e} <> ${this.param(value)}))`;
     }
-    return e === null ? '0' : `(${e} ${OPERATORS[op]} ${param(value)})`;
+    return e === null ? '0' : `(${e} ${OPERATORS[op]} ${this.param(value)})`;
   }
 
-  function within(ref: FieldRef, values: readonly Scalar[]): string {
+  #within(ref: FieldRef, values: readonly Scalar[]): string {
     if (ref.cast !== undefined) {
       const cast = ref.cast;
       const casts = values.flatMap((v) => (v === null ? [] : [castValue(cast, v)])).filter((v) => v !== null);
-      return casts.length === 0 ? '0' : `(${expr(ref)} IN (${casts.map(param).join(', ')}))`;
+      return casts.length === 0 ? '0' : `(${this.#expr(ref)} IN (${casts.map((v) => this.param(v)).join(', ')}))`;
     }
     const parts: string[] = [];
     for (const kind of ['text', 'number', 'boolean'] as const) {
       const matching = values.filter((v) => v !== null && kindOf(v) === kind);
-      const e = matching.length === 0 ? null : typed(ref, kind);
-      if (e !== null) parts.push(`${e} IN (${matching.map(param).join(', ')})`);
+      const e = matching.length === 0 ? null : this.#typed(ref, kind);
+      if (e !== null) parts.push(`${e} IN (${matching.map((v) => this.param(v)).join(', ')})`);
     }
     return parts.length === 0 ? '0' : `(${parts.join(' OR ')})`;
   }
 
   /** Field -> parameter of the converted `set` values; undeclared fields are ignored, as in documents. */
-  function assign(set: Readonly<Record<string, unknown>> | undefined): Map<string, string> {
+  assign(set: Readonly<Record<string, unknown>> | undefined): Map<string, string> {
+    const info = this.#info;
     const out = new Map<string, string>();
     for (const [name, value] of Object.entries(set ?? {})) {
       const type = info.types.get(name);
-      if (type !== undefined) out.set(name, param(toColumn(info, name, type, value)));
+      if (type !== undefined) out.set(name, this.param(toColumn(info, name, type, value)));
     }
     return out;
   }
@@ -228,27 +248,34 @@ export function createSqlBuilder(info: TableInfo) {
    * SQL NULL from a comparison with a missing value counts as false everywhere; only NOT must turn it into
    * true, hence `IS NOT TRUE`.
    */
-  function where(filter: Filter): string {
+  where(filter: Filter): string {
     switch (filter.kind) {
       case 'all':
         return '1';
       case 'and':
-        return filter.filters.length === 0 ? '1' : `(${filter.filters.map(where).join(' AND ')})`;
+        return filter.filters.length === 0 ? '1' : `(${filter.filters.map((f) => this.where(f)).join(' AND ')})`;
       case 'or':
-        return filter.filters.length === 0 ? '0' : `(${filter.filters.map(where).join(' OR ')})`;
+        return filter.filters.length === 0 ? '0' : `(${filter.filters.map((f) => this.where(f)).join(' OR ')})`;
       case 'not':
-        return `(${where(filter.filter)} IS NOT TRUE)`;
+        return `(${this.where(filter.filter)} IS NOT TRUE)`;
       case 'compare':
         if (!Object.hasOwn(OPERATORS, filter.op)) throw new Error(`unknown operator "${String(filter.op)}"`);
-        return compare(filter.ref, filter.op, filter.value);
+        return this.#compare(filter.ref, filter.op, filter.value);
       case 'in':
-        return within(filter.ref, filter.values);
+        return this.#within(filter.ref, filter.values);
       case 'isNull':
-        return present(filter.ref, true);
+        return this.#present(filter.ref, true);
       case 'json': {
-        const type = info.types.get(filter.field);
-        if (type === undefined) throw new Error(`${info.collection}: unknown field "${filter.field}"`);
-        return jsonTestSql(quoteId(filter.field), type, filter.path, filter.test, param, () => `w${aliases++}`);
+        const type = this.#info.types.get(filter.field);
+        if (type === undefined) throw new Error(`${this.#info.collection}: unknown field "${filter.field}"`);
+        return jsonTestSql(
+          quoteId(filter.field),
+          type,
+          filter.path,
+          filter.test,
+          (value) => this.param(value),
+          () => `w${this.#aliases++}`,
+        );
       }
       default: {
         const unknownFilter: never = filter;
@@ -257,17 +284,37 @@ export function createSqlBuilder(info: TableInfo) {
     }
   }
 
-  /** Nulls and uncastable values last in both directions (SQLite puts NULL first on ASC by default). */
-  function orderBy(keys: readonly SortKey[]): string {
-    return keys
-      .map((k) => {
-        if (k.direction !== 'asc' && k.direction !== 'desc') throw new Error(`bad sort direction "${String(k.direction)}"`);
-        return k.direction === 'desc' ? `${expr(k.ref)} DESC` : `${expr(k.ref)} ASC NULLS LAST`;
-      })
-      .join(', ');
+  /** Key columns are NOT NULL: without a NULLS clause SQLite can read their order from an index in any position. */
+  #isNotNull(ref: FieldRef): boolean {
+    return ref.cast === undefined && (ref.path === undefined || ref.path.length === 0) && this.#info.key.includes(ref.field);
   }
 
-  return { params, param, assign, where, orderBy };
+  /**
+   * Sort terms and index columns of one key. Nulls and uncastable values go last in both directions: SQLite puts
+   * NULL first on ASC, so ASC keys say `NULLS LAST`, which an index serves on the first key only; later ASC keys
+   * sort on `IS NULL` first instead (NOT NULL key columns need neither).
+   */
+  #sortTerms(k: SortKey, first: boolean): { order: string; index: string } {
+    if (k.direction !== 'asc' && k.direction !== 'desc') throw new Error(`bad sort direction "${String(k.direction)}"`);
+    const e = this.#expr(k.ref);
+    if (k.direction === 'desc') return { order: `${e} DESC`, index: `${e} DESC` };
+    if (this.#isNotNull(k.ref)) return { order: `${e} ASC`, index: e };
+    if (first) return { order: `${e} ASC NULLS LAST`, index: e };
+    return { order: `(${e}) IS NULL, ${e} ASC`, index: `(${e}) IS NULL, ${e}` };
+  }
+
+  orderBy(keys: readonly SortKey[]): string {
+    return keys.map((k, i) => this.#sortTerms(k, i === 0).order).join(', ');
+  }
+
+  /** Index columns: the equality fields, then exactly what `orderBy(sort)` sorts by. */
+  indexColumns(equal: readonly string[], sort: readonly SortKey[]): string {
+    return [...equal.map((field) => this.#expr({ field })), ...sort.map((k, i) => this.#sortTerms(k, i === 0).index)].join(', ');
+  }
+}
+
+export function createSqlBuilder(info: TableInfo): SqlBuilder {
+  return new SqlBuilder(info);
 }
 
 function kindOf(value: string | number | boolean): Kind {

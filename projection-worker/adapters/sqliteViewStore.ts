@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { systemClock } from '../../contracts/index.ts';
+import { invariant, systemClock } from '../../contracts/index.ts';
 import type {
   Clock,
   Filter,
@@ -16,19 +16,33 @@ import type {
 } from '../../contracts/index.ts';
 import { sqlCast } from './sqliteViewCast.ts';
 import { conflictSql, createSqlBuilder, fromColumn, quoteId, toColumn, upsertSql } from './sqliteViewSql.ts';
-import type { TableInfo } from './sqliteViewSql.ts';
+import type { Params, TableInfo } from './sqliteViewSql.ts';
 import { createSqliteViewMeta } from './sqliteViewMeta.ts';
+import { sortIndexSql } from './sqliteViewIndex.ts';
 
 type Row = readonly unknown[];
 
 const MAX_CACHED_STATEMENTS = 1000;
+/**
+ * Largest number of documents one upsert statement writes. Consecutive upserts into one collection go out in
+ * statements of 64, 32, ... 1 rows (at most 7 cached statements per table): one statement per row costs ~15 %
+ * more on bulk row writes. SQLite allows 32,766 parameters per statement.
+ */
+const MAX_UPSERT_ROWS = 64;
+const MAX_PARAMETERS = 32_766;
+
+/** The SQLite view store: the ViewStore port plus a look at how SQLite runs a find (for index tests and tuning). */
+export type SqliteViewStore = ViewStore & {
+  /** The `EXPLAIN QUERY PLAN` lines (`detail` column) of the statement `find` runs for `query`. */
+  explainFind(projection: string, collection: string, query: FindQuery): Promise<string[]>;
+};
 
 /**
  * ViewStore on an embedded SQLite file: one table per (projection, version, collection), checkpoints and leases
  * in meta tables. Several processes may share the file (WAL, busy timeout; every check-and-set is one statement
  * or one BEGIN IMMEDIATE transaction).
  */
-export function createSqliteViewStore(options: { file: string; log?: Logger; clock?: Clock }): ViewStore {
+export function createSqliteViewStore(options: { file: string; log?: Logger; clock?: Clock }): SqliteViewStore {
   const clock = options.clock ?? systemClock;
   const log = options.log;
   const db = new Database(options.file, { timeout: 5000 });
@@ -47,7 +61,8 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
   log?.debug({ file: options.file }, 'view store opened');
 
   const statements = new Map<string, Database.Statement>();
-  const upserts = new WeakMap<TableInfo, Database.Statement>();
+  /** Per table: the upsert statement writing 2^i documents at index i. */
+  const upserts = new WeakMap<TableInfo, Database.Statement[]>();
 
   function prepare(sql: string): Database.Statement {
     let statement = statements.get(sql);
@@ -59,7 +74,12 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     return statement;
   }
 
-  meta.onInvalidate(() => statements.clear());
+  // Index statements already run on this connection (a version switch or drop forgets them).
+  const ensuredIndexes = new Set<string>();
+  meta.onInvalidate(() => {
+    statements.clear();
+    ensuredIndexes.clear();
+  });
 
   function writeTables(ref: ProjectionRef): ReadonlyMap<string, TableInfo> {
     const tables = meta.tables(ref.name, ref.version);
@@ -73,25 +93,69 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     return table;
   }
 
-  // ON CONFLICT DO UPDATE rather than INSERT OR REPLACE: REPLACE would silently delete other documents that
-  // collide on a unique secondary index (and costs a delete plus an insert).
-  function upsert(table: TableInfo, doc: ViewDoc): void {
-    let statement = upserts.get(table);
+  function upsertStatement(table: TableInfo, log2: number): Database.Statement {
+    let list = upserts.get(table);
+    if (list === undefined) {
+      list = [];
+      upserts.set(table, list);
+    }
+    let statement = list[log2];
     if (statement === undefined) {
-      statement = db.prepare(upsertSql(table));
-      upserts.set(table, statement);
+      statement = db.prepare(upsertSql(table, 2 ** log2));
+      list[log2] = statement;
     }
-    const values: (string | number | null)[] = new Array(table.fields.length);
-    for (let i = 0; i < table.fields.length; i++) {
-      const [name, type] = table.fields[i] as TableInfo['fields'][number];
-      values[i] = toColumn(table, name, type, doc[name]);
-    }
-    statement.run(values);
+    return statement;
   }
 
-  function applyChange(tables: ReadonlyMap<string, TableInfo>, ref: ProjectionRef, change: ViewChange): void {
+  /**
+   * Upserts the documents of `changes[from..to)` (all upserts into `table`) in order. ON CONFLICT DO UPDATE rather
+   * than INSERT OR REPLACE: REPLACE would silently delete other documents that collide on a unique secondary index
+   * (and costs a delete plus an insert).
+   */
+  function upsertRun(table: TableInfo, changes: readonly ViewChange[], from: number, to: number): void {
+    const width = table.fields.length;
+    const most = Math.max(1, Math.min(MAX_UPSERT_ROWS, Math.floor(MAX_PARAMETERS / width)));
+    let next = from;
+    while (next < to) {
+      const log2 = Math.floor(Math.log2(Math.min(most, to - next)));
+      const rows = 2 ** log2;
+      const values: (string | number | null)[] = new Array(rows * width);
+      for (let r = 0; r < rows; r++) {
+        const change = changes[next + r];
+        invariant(change?.op === 'upsert', 'an upsert run holds upserts only');
+        const doc = change.doc;
+        for (let i = 0; i < width; i++) {
+          const [name, type] = table.fields[i] as TableInfo['fields'][number];
+          values[r * width + i] = toColumn(table, name, type, doc[name]);
+        }
+      }
+      upsertStatement(table, log2).run(values);
+      next += rows;
+    }
+  }
+
+  function applyChanges(tables: ReadonlyMap<string, TableInfo>, ref: ProjectionRef, changes: readonly ViewChange[]): void {
+    let i = 0;
+    while (i < changes.length) {
+      const change = changes[i] as ViewChange;
+      if (change.op !== 'upsert') {
+        applyChange(tables, ref, change);
+        i += 1;
+        continue;
+      }
+      let end = i + 1;
+      while (end < changes.length && changes[end]?.op === 'upsert' && changes[end]?.collection === change.collection) end += 1;
+      upsertRun(writeTable(tables, ref, change.collection), changes, i, end);
+      i = end;
+    }
+  }
+
+  function applyChange(
+    tables: ReadonlyMap<string, TableInfo>,
+    ref: ProjectionRef,
+    change: Exclude<ViewChange, { op: 'upsert' }>,
+  ): void {
     const table = writeTable(tables, ref, change.collection);
-    if (change.op === 'upsert') return upsert(table, change.doc);
     const b = createSqlBuilder(table);
     switch (change.op) {
       case 'update': {
@@ -130,8 +194,7 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
   const applyTx = db.transaction(
     (ref: ProjectionRef, expected: Position | null, next: Position, changes: readonly ViewChange[]): boolean => {
       if (!meta.moveCheckpoint(ref, expected, next)) return false;
-      const tables = writeTables(ref);
-      for (const change of changes) applyChange(tables, ref, change);
+      applyChanges(writeTables(ref), ref, changes);
       return true;
     },
   );
@@ -162,14 +225,19 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     }
   }
 
-  function select(table: TableInfo, query: FindQuery): ViewDoc[] {
+  function selectSql(table: TableInfo, query: FindQuery): { sql: string; params: Params } {
     const b = createSqlBuilder(table);
     let sql = `SELECT ${table.columns} FROM ${table.table} WHERE ${b.where(query.filter ?? { kind: 'all' })}`;
     if (query.orderBy !== undefined && query.orderBy.length > 0) sql += ` ORDER BY ${b.orderBy(query.orderBy)}`;
     if (query.limit !== undefined || query.offset !== undefined) {
       sql += ` LIMIT ${b.param(count(query.limit, -1))} OFFSET ${b.param(count(query.offset, 0))}`;
     }
-    const rows = prepare(sql).raw(true).all(b.params) as Row[];
+    return { sql, params: b.params };
+  }
+
+  function select(table: TableInfo, query: FindQuery): ViewDoc[] {
+    const { sql, params } = selectSql(table, query);
+    const rows = prepare(sql).raw(true).all(params) as Row[];
     return rows.map((row) => decode(table, row));
   }
 
@@ -202,6 +270,23 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
         const b = createSqlBuilder(table);
         const sql = `SELECT COUNT(*) FROM ${table.table} WHERE ${b.where(filter)}`;
         return prepare(sql).pluck(true).get(b.params) as number;
+      }),
+    explainFind: async (projection, collection, query) =>
+      read(projection, collection, [], (table) => {
+        const { sql, params } = selectSql(table, query);
+        return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
+      }),
+    ensureIndex: async (projection, collection, index) =>
+      read(projection, collection, undefined, (table) => {
+        const { name, sql } = sortIndexSql(table, index);
+        if (ensuredIndexes.has(sql)) return;
+        const existed = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== undefined;
+        db.exec(sql);
+        // Without statistics the planner takes a range on fromSeq for the most selective constraint and sorts in a
+        // temporary B-tree; with them it sees that (branchId, tableKey) is the selective part and reads the new index.
+        if (!existed) db.exec(`ANALYZE ${table.table}`);
+        ensuredIndexes.add(sql);
+        log?.debug({ projection, collection, sql, created: !existed }, 'view index ensured');
       }),
     ping: async () => {
       try {

@@ -245,6 +245,7 @@ export function createFakeViewStore(clock: Clock): FakeViewStore {
     async count(projection, collection, filter) {
       return (await store.find(projection, collection, filter === undefined ? {} : { filter })).length;
     },
+    async ensureIndex() {},
     async ping() {
       return true;
     },

@@ -1,0 +1,20 @@
+import { createHash } from 'node:crypto';
+import type { SortIndex } from '../../contracts/index.ts';
+import { createSqlBuilder, quoteId } from './sqliteViewSql.ts';
+import type { TableInfo } from './sqliteViewSql.ts';
+
+/**
+ * `CREATE INDEX IF NOT EXISTS` over the equality fields and then the sort expressions of `index`
+ * (ViewStore.ensureIndex), named after the table and a hash of its columns so that one index has one name. Expressions are those `find` sorts by
+ * (json paths and casts inlined as literals), so SQLite matches them; `strata_cast` is a deterministic function
+ * every connection of the view store registers.
+ */
+export function sortIndexSql(info: TableInfo, index: SortIndex): { readonly name: string; readonly sql: string } {
+  if (index.equal.length + index.sort.length === 0) throw new Error('an index needs at least one field');
+  const b = createSqlBuilder(info);
+  const columns = b.indexColumns(index.equal, index.sort);
+  if (Object.keys(b.params).length > 0) throw new Error('index expressions cannot have parameters');
+  const hash = createHash('sha256').update(columns).digest('hex').slice(0, 16);
+  const name = `${info.table.slice(1, -1)}__sort_${hash}`;
+  return { name, sql: `CREATE INDEX IF NOT EXISTS ${quoteId(name)} ON ${info.table} (${columns})` };
+}

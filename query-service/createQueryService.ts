@@ -1,0 +1,181 @@
+import express, { type Router } from 'express';
+import type { Logger } from 'pino';
+import type {
+  ApiKeyDirectory,
+  Authenticator,
+  CommandGateway,
+  ConsistencyWaiter,
+  PositionBackend,
+  RoleHandle,
+  Sessions,
+  SystemStateSource,
+  ViewStore,
+} from '../contracts/index.ts';
+import { createAdminUiRouter } from './admin/adminUiRouter.ts';
+import { createGeneratedEndpointsRouter } from './generated/createGeneratedEndpointsRouter.ts';
+import { createGetTokenRouter } from './getToken/createGetTokenRouter.ts';
+import { createAuthResolvers } from './graphql/authResolvers.ts';
+import { attachResolvers, buildSystemSchema } from './graphql/systemSchema.ts';
+import { createMutationResolvers } from './graphql/mutationResolvers.ts';
+import { createQueryResolvers } from './graphql/queryResolvers.ts';
+import { createSystemGraphql } from './graphql/systemGraphqlRouter.ts';
+import { sendGraphqlError } from './graphql/graphqlErrors.ts';
+import { cors } from './http/cors.ts';
+import { originPolicy } from './http/csrfGate.ts';
+import { jsonBody } from './http/jsonBody.ts';
+import { createSessionCookies, type SessionCookieConfig } from './http/sessionCookies.ts';
+import type { MinPositionOptions } from './http/minPosition.ts';
+import { createSystemOperations, type SystemOperations } from './operations/systemOperations.ts';
+import { buildSystemOpenApi } from './rest/openapi.ts';
+import { createSystemDocsRouter } from './rest/systemDocsRouter.ts';
+import { createSystemRestRouter } from './rest/systemRestRouter.ts';
+import { systemRestRoutes } from './rest/systemRoutes.ts';
+import { MCP_CONFIG_DEFAULTS, createMcpRouter, type McpConfig } from './mcp/createMcpRouter.ts';
+import { createMcpEndpointDocs } from './mcp/createMcpEndpointDocs.ts';
+import type { McpEndpointDocs } from './mcp/mcpEndpointDocs.ts';
+import type { McpSessionStore } from './mcp/mcpSessionStore.ts';
+
+export type QueryServiceConfig = {
+  /** WRITE_CONSISTENCY. */
+  readonly writeConsistency: 'projected' | 'appended';
+  /** CONSISTENCY_TIMEOUT_MS: write waits and X-Strata-Min-Position reads. */
+  readonly consistencyTimeoutMs: number;
+  /** BODY_LIMIT, for mounting without the app-level body parser (a parsed body is not read again). */
+  readonly bodyLimitBytes: number;
+  readonly bodyLimitText?: string;
+  /** MCP_* settings, PUBLIC_URL, CORS_ORIGIN and the product version for /mcp (defaults: operations.md §1). */
+  readonly mcp?: Partial<Omit<McpConfig, 'bodyLimitBytes' | 'bodyLimitText'>>;
+  /** The built Admin UI (`admin-ui/dist`, resolved by deploy): served at `/admin/`, `/` redirects there. Unset: not served. */
+  readonly adminUiDir?: string;
+  /** GRAPHQL_ROOT_FIELD_PREFIX: generated root fields prefixed with the project (generated-api.md §6); default false. */
+  readonly rootFieldPrefix?: boolean;
+  /** COOKIE_SECURE and COOKIE_SAMESITE of the session cookies (auth.md §4); default not Secure, Lax. */
+  readonly cookies?: SessionCookieConfig;
+  /** PUBLIC_URL as an origin, for the own-origin CSRF check (auth.md §6.1); null/unset: derived per request. */
+  readonly publicUrl?: string | null;
+  /** CORS_ORIGIN: exact origins for credentialed CORS and the CSRF allowlist (auth.md §6.2); default none. */
+  readonly corsOrigins?: readonly string[];
+};
+
+export type QueryServiceDeps = {
+  readonly viewStore: ViewStore;
+  /** In-memory system state shared with the write side (authorization without store queries). */
+  readonly systemState: SystemStateSource;
+  /** Every write goes through the command side's gateway. */
+  readonly gateway: CommandGateway;
+  readonly authenticator: Authenticator;
+  /** Refresh, logout and logout-all behind `/api/auth/*` (absent: those routes answer 503). */
+  readonly sessions?: Sessions;
+  /** API-key reads (absent: those fields and routes answer 503). */
+  readonly apiKeys?: ApiKeyDirectory;
+  readonly waiter: ConsistencyWaiter;
+  /** `eventStore.backend`: positions of another backend are refused. */
+  readonly eventStoreBackend: PositionBackend;
+  readonly log: Logger;
+  readonly config: QueryServiceConfig;
+  /** The system reads (default: createSystemOperations over viewStore and systemState). */
+  readonly operations?: SystemOperations;
+  /** MCP session records (default: in memory). */
+  readonly mcpSessionStore?: McpSessionStore;
+  /** Generated-endpoint documents for the MCP tools get_graphql_schema / get_openapi_spec (default: built from views). */
+  readonly mcpDocs?: McpEndpointDocs;
+};
+
+export type QueryService = RoleHandle & { readonly router: Router };
+
+/** Projections the system API reads (X-Strata-Min-Position waits for all of them). */
+export const SYSTEM_PROJECTIONS: readonly string[] = ['directory', 'catalog', 'schemas', 'rows'];
+
+/**
+ * The `query` role's HTTP surface: the system REST API under `/api` (with its OpenAPI document and Swagger UI)
+ * the system GraphQL API at `/graphql`, the generated APIs under `/endpoint`, the MCP endpoint at `/mcp` and the
+ * `/get-token` page. Reads go through SystemOperations, writes through the gateway. CORS (auth.md §6.2) and the
+ * origin policy of the CSRF gate (§6.1) apply to every surface.
+ */
+export function createQueryService(deps: QueryServiceDeps): QueryService {
+  const log = deps.log.child({ role: 'query' });
+  const { config, gateway, authenticator } = deps;
+  const cookies = createSessionCookies(config.cookies);
+  const origins = { publicUrl: config.publicUrl ?? null, corsOrigins: config.corsOrigins ?? [] };
+  const operations = deps.operations ?? createSystemOperations({ viewStore: deps.viewStore, systemState: deps.systemState, log });
+  const schema = buildSystemSchema();
+  attachResolvers(schema, createQueryResolvers(schema, operations));
+  const consistency = { waiter: deps.waiter, mode: config.writeConsistency, timeoutMs: config.consistencyTimeoutMs };
+  attachResolvers(schema, createMutationResolvers({ gateway, consistency }));
+  attachResolvers(schema, createAuthResolvers({ authenticator, ...(deps.apiKeys ? { apiKeys: deps.apiKeys } : {}) }));
+
+  const minPosition: MinPositionOptions = {
+    waiter: deps.waiter,
+    backend: deps.eventStoreBackend,
+    timeoutMs: config.consistencyTimeoutMs,
+    projections: SYSTEM_PROJECTIONS,
+  };
+  const graphql = createSystemGraphql({ schema, authenticator, minPosition, log, cookies });
+  const docs = createSystemDocsRouter('/api', buildSystemOpenApi(schema, systemRestRoutes));
+  const rest = createSystemRestRouter({
+    schema,
+    operations,
+    gateway,
+    authenticator,
+    minPosition,
+    consistency,
+    docs,
+    cookies,
+    ...(deps.sessions ? { sessions: deps.sessions } : {}),
+    ...(deps.apiKeys ? { apiKeys: deps.apiKeys } : {}),
+  });
+
+  const bodyLimitText = config.bodyLimitText ?? `${config.bodyLimitBytes}b`;
+  const mcp = createMcpRouter({
+    operations,
+    gateway,
+    authenticator,
+    systemState: deps.systemState,
+    consistency,
+    log,
+    config: { ...MCP_CONFIG_DEFAULTS, version: '1.0.0', ...origins, ...config.mcp, bodyLimitBytes: config.bodyLimitBytes, bodyLimitText },
+    ...(deps.mcpSessionStore ? { store: deps.mcpSessionStore } : {}),
+    docs: deps.mcpDocs ?? createMcpEndpointDocs({ operations, viewStore: deps.viewStore, systemState: deps.systemState }),
+  });
+
+  const parseBody = jsonBody({ limitBytes: config.bodyLimitBytes, limitText: config.bodyLimitText ?? `${config.bodyLimitBytes}b` });
+  const router = express.Router();
+  router.use(cors(origins.corsOrigins), originPolicy(origins));
+  router.use('/api', parseBody);
+  // Body failures on /graphql (413, 415, bad JSON) answer in the GraphQL envelope (errors.md §3.1).
+  router.use('/graphql', (req, res, next) => {
+    Promise.resolve(parseBody(req, res, next)).catch((err: unknown) => sendGraphqlError(res, err));
+  });
+  router.use('/api', rest);
+  router.use('/graphql', graphql.router);
+  router.use('/mcp', mcp.router);
+  router.use(createGetTokenRouter());
+  router.use(
+    '/endpoint',
+    createGeneratedEndpointsRouter({
+      viewStore: deps.viewStore,
+      systemState: deps.systemState,
+      gateway,
+      authenticator,
+      minPosition,
+      consistency,
+      body: { limitBytes: config.bodyLimitBytes, limitText: bodyLimitText },
+      rootFieldPrefix: config.rootFieldPrefix ?? false,
+      log,
+    }),
+  );
+  if (config.adminUiDir !== undefined) router.use(createAdminUiRouter({ dir: config.adminUiDir }));
+
+  return {
+    name: 'query',
+    router,
+    async start() {
+      await graphql.start();
+      log.info('query service started');
+    },
+    async stop() {
+      await graphql.stop();
+      await mcp.close();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { canonicalJson, comparePositions } from '../../../contracts/index.ts';
+import type { Position, ViewStore } from '../../../contracts/index.ts';
+import { createLruCache } from '../lruCache.ts';
+import type { GeneratedRequest } from './generatedRequest.ts';
+
+const MAX_CACHED_COUNTS = 10_000;
+
+/**
+ * `totalCount` of filtered lists of committed revisions, kept for good (PERFORMANCE.md: the count is the most
+ * expensive part of a list). A committed revision's rows never change once the `rows` projection has caught up with
+ * its commit; the system state already knows the commit, so a checkpoint at or after the state's position — read
+ * before counting — proves the count final. Drafts, and lists without `where` (their count is the table's, kept in
+ * the views), are counted as they come.
+ */
+export function createRowCounts(store: ViewStore) {
+  const counts = createLruCache<string, number>(MAX_CACHED_COUNTS);
+
+  async function caughtUpWith(position: Position | null): Promise<boolean> {
+    const version = await store.activeVersion('rows');
+    if (version === null || position === null) return false;
+    return comparePositions(await store.checkpoint({ name: 'rows', version }), position) >= 0;
+  }
+
+  return async function totalCount(request: GeneratedRequest, tableId: string, where: unknown, count: () => Promise<number>): Promise<number> {
+    const { scope, revisionId } = request.served;
+    if (scope.isDraft || where === undefined || where === null) return count();
+    const key = `${revisionId}\0${tableId}\0${canonicalJson(where)}`;
+    const cached = counts.get(key);
+    if (cached !== undefined) return cached;
+    const final = await caughtUpWith(request.state.position);
+    const value = await count();
+    if (final) counts.set(key, value);
+    return value;
+  };
+}
+
+export type RowCounts = ReturnType<typeof createRowCounts>;

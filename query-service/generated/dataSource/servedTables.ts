@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import type { JsonObject, ViewStore } from '../../../contracts/index.ts';
+import type { RevisionScope } from '../../readers/revisionScope.ts';
+import type { SchemaReader, TableVersion } from '../../readers/schemaReader.ts';
+import type { CompiledSchema, TableModels } from '../../readers/tableModels.ts';
+import { createLruCache } from '../lruCache.ts';
+import type { GeneratedTable } from '../naming.ts';
+
+/** One table of the served revision: its stored version, compiled schema, and the builders' view of it. */
+export type ServedTable = {
+  readonly version: TableVersion;
+  readonly compiled: CompiledSchema;
+  readonly generated: GeneratedTable;
+};
+
+/** Every table of the served revision, as read for one request. */
+export type ServedTables = {
+  readonly byId: ReadonlyMap<string, ServedTable>;
+  /** Ordered by table id. */
+  readonly list: readonly ServedTable[];
+  /** Identity of everything the generated schemas depend on (ids, creation times, schemas). */
+  readonly hash: string;
+};
+
+const MAX_CACHED_SCHEMAS = 1000;
+const MAX_CACHED_REVISIONS = 500;
+const SCHEMAS = 'schemas';
+
+type CachedTables = { readonly version: number; readonly checkpoint: string; readonly tables: ServedTables };
+
+/**
+ * Reads the tables of a revision and compiles their schemas. The result is kept per revision content (branch and
+ * sequence) while the `schemas` projection's checkpoint stays where it was when it was read: nothing in the view can
+ * have changed then, and reading the checkpoint costs much less than the tables. Compiled schemas are cached by their
+ * stored JSON text, which is cheaper to compute than the canonical form the shared model cache keys on.
+ */
+export function createServedTablesLoader(store: ViewStore, schemas: SchemaReader, models: TableModels) {
+  const revisions = createLruCache<string, CachedTables>(MAX_CACHED_REVISIONS);
+  const compiledByText = createLruCache<string, CompiledSchema>(MAX_CACHED_SCHEMAS);
+  const compile = (schema: JsonObject): CompiledSchema => {
+    const text = JSON.stringify(schema);
+    let compiled = compiledByText.get(text);
+    if (compiled === undefined) {
+      compiled = models(schema);
+      compiledByText.set(text, compiled);
+    }
+    return compiled;
+  };
+
+  async function read(scope: RevisionScope): Promise<ServedTables> {
+    const versions = await schemas.allTables(scope);
+    const hash = createHash('sha256');
+    const list = versions.map((version): ServedTable => {
+      const compiled = compile(version.schema);
+      hash.update(`${version.tableId}\0${version.createdAt}\0${compiled.schemaHash}\0`);
+      return { version, compiled, generated: { id: version.tableId, createdAt: version.createdAt, model: compiled.model } };
+    });
+    return { byId: new Map(list.map((table) => [table.version.tableId, table])), list, hash: hash.digest('base64url') };
+  }
+
+  return async function loadServedTables(scope: RevisionScope): Promise<ServedTables> {
+    const version = await store.activeVersion(SCHEMAS);
+    // Read before the tables: the tables read next are at least this new.
+    const checkpoint = version === null ? null : await store.checkpoint({ name: SCHEMAS, version });
+    if (version === null || checkpoint === null) return read(scope);
+    const key = `${scope.branchId}\0${scope.seq}`;
+    const cached = revisions.get(key);
+    if (cached !== undefined && cached.version === version && cached.checkpoint === checkpoint) return cached.tables;
+    const tables = await read(scope);
+    revisions.set(key, { version, checkpoint, tables });
+    return tables;
+  };
+}
+
+export type ServedTablesLoader = ReturnType<typeof createServedTablesLoader>;

@@ -1,0 +1,103 @@
+import { AppError, assertTableScope, visibleAt } from '../../../contracts/index.ts';
+import type { CommandGateway, RowView, ViewStore } from '../../../contracts/index.ts';
+import { and, eq, within } from '../../paging/filters.ts';
+import { readonlyRowsFilter, rowView, type RowReader, type RowReadonly, type TableContext } from '../../readers/rowReader.ts';
+import type { SchemaReader } from '../../readers/schemaReader.ts';
+import { parseRowQuery, type RowQueryInput } from '../../rows/rowQuery.ts';
+import type { GeneratedDataSource, GeneratedPage, GeneratedRow } from '../graphql/generatedDataSource.ts';
+import type { GeneratedRequest } from './generatedRequest.ts';
+import type { RowCounts } from './rowCounts.ts';
+import type { RowIndexes } from './rowIndexes.ts';
+import type { ServedTable } from './servedTables.ts';
+import { createViewDataWrites } from './viewDataWrites.ts';
+
+export type ViewDataSourceDeps = {
+  readonly viewStore: ViewStore;
+  readonly rows: RowReader;
+  readonly schemas: SchemaReader;
+  readonly gateway: CommandGateway;
+  readonly indexes: RowIndexes;
+  readonly counts: RowCounts;
+};
+
+/** The generated APIs' row JSON: the API row without its table id. */
+export function generatedRow(row: RowView): GeneratedRow {
+  return { id: row.id, createdAt: row.createdAt, updatedAt: row.updatedAt, readonly: row.readonly, data: row.data };
+}
+
+/** The generated data source plus the list read REST calls with raw (not yet typed) query input. */
+export type ViewDataSource = GeneratedDataSource<GeneratedRequest> & {
+  list(request: GeneratedRequest, tableId: string, input: RowQueryInput, wantTotalCount: boolean): Promise<GeneratedPage>;
+};
+
+/**
+ * GeneratedDataSource over the views for the revision a request serves: rows visible at that revision, `readonly`
+ * per domain.md §4 (every row of a committed revision), system refs filled; table scope checked per table (auth.md
+ * §8.5); foreign keys loaded with one view query per call; writes through the command gateway (viewDataWrites.ts).
+ */
+export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
+  const { rows, schemas } = deps;
+
+  async function rowReadonly(request: GeneratedRequest, table: ServedTable): Promise<RowReadonly> {
+    const { scope } = request.served;
+    if (!scope.isDraft) return { kind: 'all' };
+    if (table.version.fromSeq === scope.seq) {
+      // A table renamed in the draft has no HEAD table with its id, so none of its rows equals a HEAD row.
+      const head = await schemas.headVersionOf(scope, table.version.tableKey);
+      if (head !== null && head.tableId !== table.version.tableId) return { kind: 'none' };
+    }
+    return { kind: 'sharedBelow', seq: scope.seq };
+  }
+
+  /** Step 5 (table scope, by id before existence) and the table's read context. */
+  async function tableContext(request: GeneratedRequest, tableId: string): Promise<TableContext> {
+    assertTableScope(request.principal, tableId);
+    const table = request.tables.byId.get(tableId);
+    if (table === undefined) throw new AppError('TABLE_NOT_FOUND', `Table "${tableId}" not found in the revision`);
+    let rule = request.readonlyRules.get(tableId);
+    if (rule === undefined) {
+      rule = rowReadonly(request, table);
+      request.readonlyRules.set(tableId, rule);
+    }
+    return { scope: request.served.scope, version: table.version, compiled: table.compiled, readonly: await rule };
+  }
+
+  async function list(request: GeneratedRequest, tableId: string, input: RowQueryInput, wantTotalCount: boolean): Promise<GeneratedPage> {
+    const table = await tableContext(request, tableId);
+    const { branch, address } = request.served;
+    const query = parseRowQuery(input, {
+      model: table.compiled.model,
+      readonlyRows: readonlyRowsFilter(table.readonly),
+      // The URL (not the revision) binds cursors, so they stay valid on head and draft URLs across commits.
+      parentIds: ['endpoint', branch.id, address.segment, tableId],
+    });
+    await deps.indexes.ensure(query.keys);
+    const page = await rows.rows(table, query);
+    const edges = page.edges.map((edge) => ({ cursor: edge.cursor, node: generatedRow(edge.node) }));
+    if (!wantTotalCount) return { edges, pageInfo: page.pageInfo };
+    return { edges, pageInfo: page.pageInfo, totalCount: await deps.counts(request, tableId, input.where, page.totalCount) };
+  }
+
+  return {
+    list,
+    listRows: (request, tableId, args, wantTotalCount) => list(request, tableId, args, wantTotalCount),
+
+    async getRow(request, tableId, rowId) {
+      const table = await tableContext(request, tableId);
+      const row = await rows.row(table, rowId);
+      return row === null ? null : generatedRow(row);
+    },
+
+    async loadRowsByIds(request, tableId, ids) {
+      const table = await tableContext(request, tableId);
+      const { scope } = request.served;
+      const docs = await deps.viewStore.find('rows', 'rows', {
+        filter: and(visibleAt(scope.branchId, scope.seq), eq('tableKey', table.version.tableKey), within('rowId', [...new Set(ids)])),
+      });
+      const byId = new Map(docs.map((doc) => [doc.rowId as string, generatedRow(rowView(doc, table))]));
+      return ids.map((id) => byId.get(id) ?? null);
+    },
+
+    ...createViewDataWrites(deps.gateway),
+  };
+}

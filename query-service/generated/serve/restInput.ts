@@ -1,0 +1,98 @@
+import type { Request } from 'express';
+import { isPlainObject } from '../../../contracts/index.ts';
+import { badInput, type InputPath } from '../../rows/rowQueryError.ts';
+import type { RowQueryInput } from '../../rows/rowQuery.ts';
+import type { GeneratedPatchInput, GeneratedPatchOperation, GeneratedRowInput } from '../graphql/generatedDataSource.ts';
+import { searchParamsOf } from './graphqlParams.ts';
+
+/**
+ * Shape checks of generated REST inputs (generated-api.md §7): types and unknown or missing fields are
+ * BAD_USER_INPUT with a JSON Pointer into the body. Row data, patch operations, bulk sizes and id syntax are the
+ * command side's to validate (INVALID_DATA, INVALID_PATCH, INVALID_ROW_ID, ...).
+ */
+
+type FieldCheck = 'string' | 'array' | 'any';
+
+function objectOf(value: unknown, at: InputPath, fields: Readonly<Record<string, FieldCheck>>, required: boolean): Record<string, unknown> {
+  if (value === undefined && !required) return {};
+  if (!isPlainObject(value)) throw badInput(at, at.length === 0 ? 'the body must be a JSON object' : 'must be an object');
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(fields, key)) throw badInput([...at, key], `unknown field "${key}"`);
+  }
+  for (const [key, check] of Object.entries(fields)) {
+    const member = value[key];
+    if (member === undefined || member === null) {
+      if (required) throw badInput([...at, key], `${key} is required`);
+      continue;
+    }
+    if (check === 'string' && typeof member !== 'string') throw badInput([...at, key], `${key} must be a string`);
+    if (check === 'array' && !Array.isArray(member)) throw badInput([...at, key], `${key} must be an array`);
+  }
+  return value;
+}
+
+function listOf<T>(body: unknown, key: string, item: (value: unknown, at: InputPath) => T): T[] {
+  const record = objectOf(body, [], { [key]: 'array' }, true);
+  return (record[key] as unknown[]).map((value, i) => item(value, [key, i]));
+}
+
+const rowFields = { id: 'string', data: 'any' } as const;
+const patchFields = { id: 'string', patches: 'array' } as const;
+
+function rowInput(value: unknown, at: InputPath): GeneratedRowInput {
+  const row = objectOf(value, at, rowFields, true);
+  return { id: row.id as string, data: row.data };
+}
+
+function patchInput(value: unknown, at: InputPath): GeneratedPatchInput {
+  const row = objectOf(value, at, patchFields, true);
+  return { id: row.id as string, patches: row.patches as GeneratedPatchOperation[] };
+}
+
+export const restInput = {
+  /** `POST rows`: `{id, data}`. */
+  create: (body: unknown): GeneratedRowInput => rowInput(body, []),
+  /** `PUT rows/{rowId}`: `{data}` (a full replace). */
+  update: (body: unknown, rowId: string): GeneratedRowInput => ({ id: rowId, data: objectOf(body, [], { data: 'any' }, true).data }),
+  /** `PATCH rows/{rowId}`: `{patches}`. */
+  patch: (body: unknown, rowId: string): GeneratedPatchInput => ({
+    id: rowId,
+    patches: objectOf(body, [], { patches: 'array' }, true).patches as GeneratedPatchOperation[],
+  }),
+  bulkRows: (body: unknown): GeneratedRowInput[] => listOf(body, 'rows', rowInput),
+  bulkPatches: (body: unknown): GeneratedPatchInput[] => listOf(body, 'rows', patchInput),
+  bulkIds: (body: unknown): string[] =>
+    listOf(body, 'ids', (value, at) => {
+      if (typeof value !== 'string') throw badInput(at, 'must be a string');
+      return value;
+    }),
+  /** `POST rows/query`: an optional `{first?, after?, where?, orderBy?}` (checked further by the row query grammar). */
+  query: (body: unknown): RowQueryInput => objectOf(body, [], { first: 'any', after: 'any', where: 'any', orderBy: 'any' }, false),
+};
+
+const INTEGER = /^-?\d+$/;
+
+/**
+ * `GET rows?first&after&where&orderBy`: `first` an integer, `where`/`orderBy` URL-encoded JSON; other parameters
+ * (e.g. `api_key`) are not the list's; a repeated one is refused.
+ */
+export function listQueryOf(req: Request): RowQueryInput {
+  const params = searchParamsOf(req);
+  const out: Record<string, unknown> = {};
+  for (const name of ['first', 'after', 'where', 'orderBy'] as const) {
+    const values = params.getAll(name);
+    if (values.length === 0) continue;
+    if (values.length > 1) throw badInput([name], `${name} must be given once`);
+    const text = values[0] as string;
+    if (name === 'first') out.first = INTEGER.test(text) ? Number(text) : text;
+    else if (name === 'after') out.after = text;
+    else {
+      try {
+        out[name] = JSON.parse(text) as unknown;
+      } catch {
+        throw badInput([name], `${name} must be URL-encoded JSON`);
+      }
+    }
+  }
+  return out;
+}

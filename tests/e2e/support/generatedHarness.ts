@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import { pino } from 'pino';
+import { systemClock } from '../../../contracts/index.ts';
+import type { CommandInput, FindQuery, ViewStore } from '../../../contracts/index.ts';
+import {
+  createBranchCommandHandlers,
+  createCommandService,
+  createSqliteEventStore,
+  createSystemStateSource,
+} from '../../../command-service/index.ts';
+import { allProjectors, createInProcessQueue, createProjectionWorker, createSqliteViewStore } from '../../../projection-worker/index.ts';
+import { commonHeaders, createQueryService, errorHandler, notFound, requestLogger } from '../../../query-service/index.ts';
+import { ADMIN_PASSWORD, type Reply } from './systemHarness.ts';
+import { checkGeneratedRest } from './generatedRestChecks.ts';
+
+/** One `find` (or, with `count`, one `count`) the query side made, in order. */
+export type RecordedFind = { readonly projection: string; readonly collection: string; readonly query: FindQuery; readonly count?: true };
+
+export type GeneratedSystem = {
+  readonly url: string;
+  /** Any HTTP call; `body` is sent as JSON unless it is a string (then sent as is, with the given Content-Type). */
+  call(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; token?: string | null }): Promise<Reply>;
+  /** REST below `/api` as a user. */
+  api(token: string | null, method: string, path: string, body?: unknown): Promise<Reply>;
+  login(username: string, password: string): Promise<string>;
+  /** A personal API key of the user `token` belongs to, through the command gateway (returns the secret). */
+  personalKey(token: string, scope: Omit<CommandInput<'CreatePersonalApiKey'>, 'name'>): Promise<string>;
+  /** Every `find` and `count` of the query service since the last `resetFinds()`. */
+  readonly finds: RecordedFind[];
+  resetFinds(): void;
+  /** `EXPLAIN QUERY PLAN` of a find, on the same SQLite view store. */
+  explain(find: RecordedFind): Promise<string[]>;
+  close(): Promise<void>;
+};
+
+export { ADMIN_PASSWORD };
+
+/**
+ * The whole system in this process (as systemHarness.ts), with the query service's view store wrapped so tests can
+ * count and explain its queries, and the generated-API settings a test needs.
+ */
+export async function startGeneratedSystem(options: { readonly rootFieldPrefix?: boolean } = {}): Promise<GeneratedSystem> {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-generated-'));
+  const log = pino({ level: 'silent' });
+  const eventStore = createSqliteEventStore({ file: join(dir, 'events.db'), log });
+  const viewStore = createSqliteViewStore({ file: join(dir, 'views.db'), log });
+  const finds: RecordedFind[] = [];
+  const counted: ViewStore = {
+    ...viewStore,
+    find: (projection, collection, query = {}) => {
+      finds.push({ projection, collection, query });
+      return viewStore.find(projection, collection, query);
+    },
+    count: (projection, collection, filter) => {
+      finds.push({ projection, collection, query: { ...(filter !== undefined ? { filter } : {}) }, count: true });
+      return viewStore.count(projection, collection, filter);
+    },
+  };
+  const queue = createInProcessQueue();
+  const projector = createProjectionWorker({ projectors: allProjectors, eventStore, viewStore, queue, log, clock: systemClock, owner: 'e2e' });
+  const systemState = createSystemStateSource({ eventStore });
+  const command = createCommandService({
+    eventStore,
+    systemState,
+    clock: systemClock,
+    log,
+    config: {
+      jwtSecret: 'e2e-secret-that-is-at-least-32-bytes-long',
+      accessTokenTtlSeconds: 1800,
+      loginMaxFailures: 5,
+      loginMaxFailuresPerIp: 50,
+      loginWindowMs: 900_000,
+      adminPassword: ADMIN_PASSWORD,
+    },
+    branchHandlers: (deps) => createBranchCommandHandlers(deps),
+  });
+  const query = createQueryService({
+    viewStore: counted,
+    systemState,
+    gateway: command.gateway,
+    authenticator: command.authenticator,
+    waiter: projector.waiter,
+    eventStoreBackend: eventStore.backend,
+    log,
+    config: {
+      writeConsistency: 'projected',
+      consistencyTimeoutMs: 5000,
+      bodyLimitBytes: 1024 * 1024,
+      bodyLimitText: '1mb',
+      rootFieldPrefix: options.rootFieldPrefix ?? false,
+    },
+  });
+  await projector.start();
+  await command.start();
+  await query.start();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use(commonHeaders, requestLogger(log), query.router, notFound, errorHandler);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const send = async (method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> => {
+    const res = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    const text = await res.text();
+    let parsed: unknown = null;
+    if (text !== '') {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    return { status: res.status, headers: res.headers, body: parsed };
+  };
+  // Every generated REST answer is checked against the OpenAPI document its endpoint serves.
+  const call: GeneratedSystem['call'] = async (method, path, { body, headers = {}, token = null } = {}) => {
+    const sent: Record<string, string> = { ...(token === null ? {} : { Authorization: `Bearer ${token}` }), ...headers };
+    if (body !== undefined && typeof body !== 'string' && !('Content-Type' in headers)) sent['Content-Type'] = 'application/json';
+    const reply = await send(method, path, sent, body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+    await checkGeneratedRest((doc, docHeaders) => send('GET', doc, docHeaders), method, path, sent, reply);
+    return reply;
+  };
+
+  return {
+    url,
+    call,
+    api: (token, method, path, body) => call(method, `/api${path}`, { body, token }),
+    async login(username, password) {
+      const reply = await call('POST', '/api/auth/login', { body: { username, password } });
+      assert.equal(reply.status, 200, `login ${username}: ${JSON.stringify(reply.body)}`);
+      return reply.body.accessToken as string;
+    },
+    async personalKey(token, scope) {
+      const credentials = { authorization: `Bearer ${token}`, apiKeyHeader: null, apiKeyQuery: null, accessTokenCookies: [] };
+      const principal = await command.authenticator.authenticate(credentials);
+      const outcome = await command.gateway.execute('CreatePersonalApiKey', { name: 'e2e', ...scope }, { principal, correlationId: 'e2e' });
+      return outcome.result.secret;
+    },
+    finds,
+    resetFinds: () => void finds.splice(0),
+    explain: (find) => viewStore.explainFind(find.projection, find.collection, find.query),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await query.stop();
+      await command.stop();
+      await projector.stop();
+      await queue.close();
+      await viewStore.close();
+      await eventStore.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
