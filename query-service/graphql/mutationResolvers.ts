@@ -1,11 +1,5 @@
 import type { GraphQLFieldResolver } from 'graphql';
-import {
-  maxPosition,
-  type Authenticator,
-  type CommandGateway,
-  type CommandType,
-  type TableView,
-} from '../../contracts/index.ts';
+import { maxPosition, type CommandGateway, type CommandType, type TableView } from '../../contracts/index.ts';
 import { awaitWriteConsistency, type WriteConsistencyOptions } from '../http/writeConsistency.ts';
 import { graphqlWriteValue, systemWrites, type WriteSpec } from '../system/systemWrites.ts';
 import type { ResolverMap } from './systemSchema.ts';
@@ -15,7 +9,6 @@ type Resolver = GraphQLFieldResolver<unknown, SystemGraphqlContext, DataArgs>;
 
 export type MutationResolverDeps = {
   readonly gateway: CommandGateway;
-  readonly authenticator: Authenticator;
   /** WRITE_CONSISTENCY wait of each mutation (projections come from the command outcome). */
   readonly consistency: Omit<WriteConsistencyOptions, 'projections'>;
 };
@@ -23,19 +16,13 @@ export type MutationResolverDeps = {
 const tableResults: ReadonlySet<string> = new Set(['createTable', 'updateTable', 'renameTable']);
 
 /**
- * Every mutation: `login` through the authenticator (each field is one attempt), the writes through the gateway.
- * GraphQL runs mutation fields one after another; each waits for its projections (WRITE_CONSISTENCY) so the
- * next field and the response see it, and records its position for `extensions.position`.
+ * Every write of the catalogue through the gateway (`login` is in authResolvers.ts). GraphQL runs mutation fields
+ * one after another; each waits for its projections (WRITE_CONSISTENCY) so the next field and the response see it,
+ * and records its position for `extensions.position`. An own password change clears the session cookies.
  */
 export function createMutationResolvers(deps: MutationResolverDeps): ResolverMap {
-  const { gateway, authenticator, consistency } = deps;
-  const mutation: Record<string, Resolver> = {
-    login: async (_root, args, ctx) => {
-      const { username, password } = dataOf(args) as { username: string; password: string };
-      const { accessToken, expiresIn } = await authenticator.login({ username, password, clientIp: ctx.clientIp });
-      return { accessToken, expiresIn };
-    },
-  };
+  const { gateway, consistency } = deps;
+  const mutation: Record<string, Resolver> = {};
   for (const [name, spec] of Object.entries(systemWrites) as [string, WriteSpec<CommandType>][]) {
     mutation[name] = async (_root, args, ctx) => {
       const data = dataOf(args);
@@ -47,6 +34,7 @@ export function createMutationResolvers(deps: MutationResolverDeps): ResolverMap
         await awaitWriteConsistency(outcome.position, { ...consistency, projections: outcome.projections });
         ctx.position = maxPosition(ctx.position, outcome.position);
       }
+      if (spec.clearsSessionCookies) ctx.session.clearCookies();
       const value = graphqlWriteValue(spec.output, outcome.result);
       return tableResults.has(name) ? tagTable(value as TableView, String(data.revisionId)) : value;
     };

@@ -2,6 +2,7 @@ import type { GraphQLFieldResolver, GraphQLSchema } from 'graphql';
 import { invariant, type BranchView, type OrganizationView, type ProjectView, type RevisionView, type TableView } from '../../contracts/index.ts';
 import type { LazyConnection, SystemOperations } from '../operations/systemOperations.ts';
 import { isReadName, runRead } from '../system/systemReads.ts';
+import { authQueryFields } from './authResolvers.ts';
 import type { ResolverMap } from './systemSchema.ts';
 import {
   dataOf,
@@ -16,12 +17,13 @@ import {
 type Resolver<TParent> = GraphQLFieldResolver<TParent, SystemGraphqlContext, DataArgs>;
 
 /**
- * Query root fields (each the read of the same name) and the nested lookups of the object types, all through
+ * Query root fields (each the read of the same name; the authentication fields are in authResolvers.ts) and the nested lookups of the object types, all through
  * SystemOperations so every nested field runs the same permission checks as its root field.
  */
 export function createQueryResolvers(schema: GraphQLSchema, ops: SystemOperations): ResolverMap {
   const query: Record<string, Resolver<unknown>> = {};
   for (const name of Object.keys(schema.getQueryType()?.getFields() ?? {})) {
+    if (authQueryFields.includes(name)) continue;
     invariant(isReadName(name), `Query.${name} has a read`);
     query[name] = (_root, args, ctx) => runRead(ops, name, ctx.request, dataOf(args));
   }

@@ -1,22 +1,33 @@
 import type { Position, TableView } from '../../contracts/index.ts';
+import type { SessionCookieValues } from '../http/sessionCookies.ts';
 import type { LazyConnection, RequestContext } from '../operations/systemOperations.ts';
 import { toPlainJson } from './scalars.ts';
+
+/** The HTTP side of a session-changing field (`login`, `updatePassword`): CSRF gate and the cookies of auth.md §4. */
+export type SessionEdge = {
+  /** The CSRF gate of auth.md §6.1 for operations that are always gated (login). */
+  assertCsrf(): void;
+  setCookies(values: SessionCookieValues): void;
+  clearCookies(): void;
+};
 
 /** Per-request context of the system GraphQL resolvers. */
 export type SystemGraphqlContext = {
   readonly request: RequestContext;
   /** Client IP (login throttling). */
   readonly clientIp: string;
+  readonly session: SessionEdge;
   /** Position of the last successful mutation of this request, reported as `extensions.position`. */
   position: Position | null;
 };
 
-/** Field arguments: the one `data` argument of system fields. */
-export type DataArgs = { readonly data?: unknown };
+/** Field arguments: the one `data` argument of system fields, or plain arguments (`apiKeyById(id:)`). */
+export type DataArgs = { readonly data?: unknown; readonly [name: string]: unknown };
 
-/** The `data` argument as plain JSON (an omitted optional `data` is `{}`). */
+/** The `data` argument, or the plain arguments, as plain JSON (an omitted optional `data` is `{}`). */
 export function dataOf(args: DataArgs): Record<string, unknown> {
-  return (toPlainJson(args.data ?? {}) ?? {}) as Record<string, unknown>;
+  const { data, ...plain } = args;
+  return (toPlainJson(data ?? plain) ?? {}) as Record<string, unknown>;
 }
 
 /**

@@ -2,14 +2,17 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { AppError, type Authenticator } from '../../contracts/index.ts';
+import { AppError, anonymousPrincipal, principalRef, type Authenticator } from '../../contracts/index.ts';
 import { authenticateRequest, requestContextOf } from '../http/authenticate.ts';
+import { assertCsrf } from '../http/csrfGate.ts';
 import { MIN_POSITION_HEADER, awaitMinPosition, type MinPositionOptions } from '../http/minPosition.ts';
 import { notFound } from '../http/routeFallbacks.ts';
 import { setRouteTemplate } from '../http/routeTemplate.ts';
+import { createSessionCookies, type SessionCookies } from '../http/sessionCookies.ts';
 import { createStrataApollo } from './createStrataApollo.ts';
 import { sendGraphqlError } from './graphqlErrors.ts';
 import { createGraphqlIde } from './graphqlIde.ts';
+import { isLoginOnlyRequest } from './loginOnlyRequest.ts';
 import { assertQueryText } from './queryLimits.ts';
 import type { SystemGraphqlContext } from './systemGraphqlContext.ts';
 
@@ -19,6 +22,8 @@ export type SystemGraphqlDeps = {
   readonly authenticator: Authenticator;
   readonly minPosition: MinPositionOptions;
   readonly log: Logger;
+  /** The session cookies `login` sets and an own password change clears (default: development settings). */
+  readonly cookies?: SessionCookies;
 };
 
 export type SystemGraphql = {
@@ -46,7 +51,14 @@ async function admit(req: Request, res: Response, authenticator: Authenticator, 
   }
   if (Array.isArray(req.body)) throw new AppError('BAD_REQUEST', 'Batched GraphQL requests are not supported');
   assertQueryText(req.method === 'POST' ? (req.body as { query?: unknown } | undefined)?.query : queryParamOf(req));
-  await authenticateRequest(authenticator, req, res);
+  try {
+    await authenticateRequest(authenticator, req, res);
+  } catch (err) {
+    // Login ignores presented credentials (auth.md §2): a stale cookie must not block signing in again.
+    if (req.method !== 'POST' || !isLoginOnlyRequest(req.body)) throw err;
+    res.locals.principal = anonymousPrincipal;
+    res.locals.principalRef = principalRef(anonymousPrincipal);
+  }
   await awaitMinPosition(req.headers[MIN_POSITION_HEADER], minPosition);
 }
 
@@ -56,6 +68,7 @@ async function admit(req: Request, res: Response, authenticator: Authenticator, 
  */
 export function createSystemGraphql(deps: SystemGraphqlDeps): SystemGraphql {
   const apollo = createStrataApollo<SystemGraphqlContext>({ schema: deps.schema, log: deps.log.child({ component: 'graphql' }) });
+  const cookies = deps.cookies ?? createSessionCookies();
   let handler: RequestHandler | null = null;
   const router = express.Router();
   const ide = createGraphqlIde(router, '/graphql', 'Strata system GraphQL');
@@ -89,6 +102,11 @@ export function createSystemGraphql(deps: SystemGraphqlDeps): SystemGraphql {
         context: async ({ req, res }): Promise<SystemGraphqlContext> => ({
           request: requestContextOf(res),
           clientIp: req.ip ?? '',
+          session: {
+            assertCsrf: () => assertCsrf(req, res),
+            setCookies: (values) => cookies.set(res, values),
+            clearCookies: () => cookies.clear(res),
+          },
           position: null,
         }),
       }) as RequestHandler;

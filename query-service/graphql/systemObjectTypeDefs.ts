@@ -64,6 +64,17 @@ enum EndpointMode {
   pinned
 }
 
+enum ApiKeyType {
+  personal
+  service
+}
+
+enum ApiKeyStatus {
+  active
+  revoked
+  expired
+}
+
 type PageInfo {
   hasNextPage: Boolean!
   hasPreviousPage: Boolean!
@@ -205,6 +216,41 @@ type LoginResult {
 type BulkResult {
   success: Boolean!
   count: Int!
+}
+
+"An API key (auth.md §8.2); its secret is shown only by create and rotate."
+type ApiKey {
+  id: ID!
+  name: String!
+  "\`svc_\` and the first 6 characters of the secret."
+  prefix: String!
+  type: ApiKeyType!
+  status: ApiKeyStatus!
+  "Owner of a personal key; null for service keys."
+  userId: ID
+  organizationId: String
+  "null: all projects within reach."
+  projectIds: [ID!]
+  "null: all branches; entries are exact names or \`$default\`."
+  branchNames: [String!]
+  "null: all tables."
+  tableIds: [String!]
+  readOnly: Boolean!
+  "Service keys: {rules}; null for personal keys."
+  permissions: JSON
+  expiresAt: DateTime!
+  revokedAt: DateTime
+  lastUsedAt: DateTime
+  createdAt: DateTime!
+  "User who created the key (for a rotated key: who rotated it)."
+  createdBy: ID!
+  rotatedFromId: ID
+  replacedById: ID
+}
+
+type ApiKeyWithSecret {
+  secret: String!
+  apiKey: ApiKey!
 }
 ${connectionTypeDefs}`;
 

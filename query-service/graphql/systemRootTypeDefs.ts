@@ -2,7 +2,8 @@
  * Inputs, queries and mutations of the system API (system-api.md §3.2, §3.3). Each operation takes one `data`
  * argument; it is optional when every field of its input is optional. REST bodies and query strings are checked
  * against the same inputs (minus the ids in the path), so this file is the one description of every input.
- * API keys, issueAccessToken and the session routes arrive with the sessions issue.
+ * Fields whose signature in system-api.md §3.2/§3.3 shows plain arguments (`serviceApiKeys`, `apiKeyById`,
+ * `revokeApiKey`, `rotateApiKey`) take them without `data`.
  */
 export const systemInputTypeDefs = /* GraphQL */ `
 input PageInput { first: Int, after: String }
@@ -31,6 +32,7 @@ input GetEndpointInput { endpointId: ID! }
 input GetUsersInput { search: String, first: Int, after: String }
 input GetUserInput { userId: ID! }
 input SearchUsersInput { search: String!, first: Int, after: String }
+input GetMyApiKeysInput { includeRevoked: Boolean = false }
 
 input LoginInput { username: String!, password: String! }
 input UpdatePasswordInput { oldPassword: String!, newPassword: String! }
@@ -68,11 +70,23 @@ input DeleteRowInput { revisionId: ID!, tableId: String!, rowId: String! }
 input DeleteRowsInput { revisionId: ID!, tableId: String!, rowIds: [String!]! }
 input CreateEndpointInput { revisionId: ID!, type: EndpointType! }
 input DeleteEndpointInput { endpointId: ID! }
+"Scope and expiry of a personal key (auth.md §8.3): omitted or null scopes are unrestricted."
+input CreatePersonalApiKeyInput {
+  name: String!, organizationId: String, projectIds: [ID!], branchNames: [String!], tableIds: [String!],
+  readOnly: Boolean = false, expiresAt: DateTime
+}
+"permissions: {rules: [{action, subject, inverted?}]} (auth.md §8.7)."
+input CreateServiceApiKeyInput {
+  name: String!, organizationId: String!, permissions: JSON!, projectIds: [ID!], branchNames: [String!], tableIds: [String!],
+  readOnly: Boolean = false, expiresAt: DateTime
+}
 `;
 
 export const systemRootTypeDefs = /* GraphQL */ `
 type Query {
   me: User!
+  "A fresh access token for the calling JWT session (auth.md §11)."
+  issueAccessToken: LoginResult!
   myOrganizations(data: GetMyOrganizationsInput): OrganizationConnection!
   organization(data: GetOrganizationInput!): Organization!
   usersOrganization(data: GetUsersOrganizationInput!): OrganizationMemberConnection!
@@ -92,6 +106,11 @@ type Query {
   users(data: GetUsersInput): UserConnection!
   user(data: GetUserInput!): User!
   searchUsers(data: SearchUsersInput!): UserRefConnection!
+  "The caller's personal keys, newest first."
+  myApiKeys(data: GetMyApiKeysInput): [ApiKey!]!
+  "Service keys of an organization, newest first."
+  serviceApiKeys(organizationId: String!, includeRevoked: Boolean = false): [ApiKey!]!
+  apiKeyById(id: ID!): ApiKey!
 }
 
 type Mutation {
@@ -129,5 +148,11 @@ type Mutation {
   deleteRows(data: DeleteRowsInput!): BulkResult!
   createEndpoint(data: CreateEndpointInput!): Endpoint!
   deleteEndpoint(data: DeleteEndpointInput!): Boolean!
+  createPersonalApiKey(data: CreatePersonalApiKeyInput!): ApiKeyWithSecret!
+  createServiceApiKey(data: CreateServiceApiKeyInput!): ApiKeyWithSecret!
+  "Revokes a key; revoking a revoked key returns it unchanged."
+  revokeApiKey(id: ID!): ApiKey!
+  "Revokes the key and creates its replacement in one step; returns the new key with its secret."
+  rotateApiKey(id: ID!): ApiKeyWithSecret!
 }
 `;

@@ -1,11 +1,12 @@
 import {
+  GraphQLInputObjectType,
   buildSchema,
   getNamedType,
   isInputObjectType,
   isObjectType,
   isScalarType,
+  type GraphQLField,
   type GraphQLFieldResolver,
-  type GraphQLInputObjectType,
   type GraphQLSchema,
 } from 'graphql';
 import { invariant } from '../../contracts/index.ts';
@@ -68,4 +69,30 @@ export function dataInputOf(schema: GraphQLSchema, root: 'Query' | 'Mutation', f
   const named = getNamedType(arg.type);
   invariant(isInputObjectType(named), `${root}.${fieldName}(data) is an input object`);
   return named;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any field of any schema
+const argumentInputs = new WeakMap<GraphQLField<any, any>, GraphQLInputObjectType>();
+
+/**
+ * The input of a root field as one input object: its `data` argument's type, or (for fields with plain arguments,
+ * e.g. `apiKeyById(id:)`) an input object made of its arguments, so REST checks both kinds alike. Null without
+ * arguments.
+ */
+export function fieldInputOf(schema: GraphQLSchema, root: 'Query' | 'Mutation', fieldName: string): GraphQLInputObjectType | null {
+  const type = root === 'Query' ? schema.getQueryType() : schema.getMutationType();
+  const field = type?.getFields()[fieldName];
+  invariant(field !== undefined, `${root}.${fieldName} exists`);
+  if (field.args.length === 0) return null;
+  if (field.args.some((arg) => arg.name === 'data')) return dataInputOf(schema, root, fieldName);
+  let input = argumentInputs.get(field);
+  if (input === undefined) {
+    const args = field.args;
+    input = new GraphQLInputObjectType({
+      name: `${fieldName[0]?.toUpperCase() ?? ''}${fieldName.slice(1)}Arguments`,
+      fields: Object.fromEntries(args.map((arg) => [arg.name, { type: arg.type, defaultValue: arg.defaultValue, description: arg.description }])),
+    });
+    argumentInputs.set(field, input);
+  }
+  return input;
 }

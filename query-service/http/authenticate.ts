@@ -9,6 +9,7 @@ import {
   type Principal,
 } from '../../contracts/index.ts';
 import type { RequestContext } from '../operations/systemOperations.ts';
+import { assertCsrf, isUnsafeMethod } from './csrfGate.ts';
 import './expressTypes.ts';
 
 declare module 'express-serve-static-core' {
@@ -87,7 +88,8 @@ function withInvalidTokenChallenge(err: unknown, credentials: PresentedCredentia
 /**
  * Resolves the request's principal (auth.md §2, §10 step 1) into `res.locals.principal` (and `principalRef` for
  * logs). A presented credential that fails is a 401 (400 for AMBIGUOUS_CREDENTIALS or a bad `api_key`), never
- * anonymous; 401s carry `WWW-Authenticate: Bearer realm="strata", error="invalid_token"`.
+ * anonymous; 401s carry `WWW-Authenticate: Bearer realm="strata", error="invalid_token"`. Then step 2: an unsafe
+ * request authenticated by the `svc_at` cookie must pass the CSRF gate (403 CSRF_REJECTED), on every surface.
  */
 export async function authenticateRequest(authenticator: Authenticator, req: Request, res: Response): Promise<Principal> {
   const credentials = presentedCredentials(req);
@@ -99,6 +101,7 @@ export async function authenticateRequest(authenticator: Authenticator, req: Req
   }
   res.locals.principal = principal;
   res.locals.principalRef = principalRef(principal);
+  if (principal.kind === 'user' && principal.via === 'cookie' && isUnsafeMethod(req.method)) assertCsrf(req, res);
   return principal;
 }
 

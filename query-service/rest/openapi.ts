@@ -59,8 +59,28 @@ const errorSchemas: Record<string, JsonSchema> = {
 
 const openApiPath = (path: string): string => path.replace(/:([A-Za-z]+)/g, '{$1}');
 
+/** Session routes answer no body (204) or these shapes. */
+const sessionSchemas: Record<string, JsonSchema> = {
+  RefreshResult: {
+    type: 'object',
+    required: ['expiresIn'],
+    properties: { expiresIn: { type: 'integer', description: 'Seconds.' } },
+    additionalProperties: false,
+  },
+};
+
+/** Routes that need no credential (auth.md §1): login, refresh and logout. */
+const isPublic = (route: RestRoute): boolean =>
+  route.action.kind === 'login' || (route.action.kind === 'session' && route.action.name !== 'logoutAll' && route.action.name !== 'issueAccessToken');
+
 function errorStatuses(route: RestRoute, hasBody: boolean): string[] {
-  if (route.action.kind === 'login') return ['400', '401', '405', '413', '415', '429'];
+  const { action } = route;
+  if (action.kind === 'login') return ['400', '401', '403', '405', '413', '415', '429'];
+  if (action.kind === 'session') {
+    if (action.name === 'logout') return ['403', '405'];
+    if (action.name === 'refresh') return ['401', '403', '405', '409', '503'];
+    return ['400', '401', '403', '405', '503'];
+  }
   const statuses = ['400', '401', '403', '404', '405'];
   if (route.action.kind === 'write') statuses.push('409');
   if (hasBody) statuses.push('413', '415');
@@ -77,9 +97,15 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
   const mutationFields = schema.getMutationType()?.getFields() ?? {};
   const queryFields = schema.getQueryType()?.getFields() ?? {};
 
-  function responseSchema(route: RestRoute): JsonSchema {
+  function responseSchema(route: RestRoute): JsonSchema | null {
     const { action } = route;
     if (action.kind === 'login') return schemas.schemaOf(mutationFields.login!.type);
+    if (action.kind === 'session') {
+      if (action.name === 'refresh') return componentRef('RefreshResult');
+      if (action.name === 'issueAccessToken') return schemas.schemaOf(queryFields.issueAccessToken!.type);
+      return null;
+    }
+    if (action.kind === 'keyRead') return schemas.schemaOf(queryFields[action.name]!.type);
     if (action.kind === 'read') {
       if (action.name === 'tableSchema') return { type: 'object', description: 'The table JSON Schema (domain.md §5)' };
       if (action.name === 'revisionEndpoints') return { type: 'array', items: schemas.schemaOf(getNamedType(queryFields.endpoint!.type)) };
@@ -122,11 +148,12 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
         };
       }
     }
+    const okSchema = responseSchema(route);
     const responses: Record<string, unknown> = {
       [String(route.status)]: {
-        description: route.status === 201 ? 'Created' : 'OK',
+        description: route.status === 201 ? 'Created' : route.status === 204 ? 'No Content' : 'OK',
         ...(route.action.kind === 'write' ? { headers: { 'X-Strata-Position': { $ref: '#/components/headers/Position' } } } : {}),
-        content: { 'application/json': { schema: responseSchema(route) } },
+        ...(okSchema === null ? {} : { content: { 'application/json': { schema: okSchema } } }),
       },
     };
     for (const status of errorStatuses(route, requestBody !== undefined)) responses[status] = { $ref: `#/components/responses/E${status}` };
@@ -134,7 +161,7 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
       operationId: route.operationId,
       summary: route.summary,
       tags: [route.tag],
-      ...(route.action.kind === 'login' ? { security: [] } : route.action.kind === 'read' ? { security: [...anyCredential, {}] } : {}),
+      ...(isPublic(route) ? { security: [] } : route.action.kind === 'read' ? { security: [...anyCredential, {}] } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses,
@@ -152,14 +179,15 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
     info: {
       title: 'Strata system API',
       version: '1.0.0',
-      description: 'Users, organizations, projects, branches, revisions, tables, rows and endpoints (system-api.md §4).',
+      description:
+        'Sessions, users, organizations, projects, branches, revisions, tables, rows, endpoints and API keys (system-api.md §4).',
     },
     servers: [{ url: '/api' }],
     tags,
     security: anyCredential,
     paths,
     components: {
-      schemas: { ...schemas.components, ...errorSchemas },
+      schemas: { ...schemas.components, ...errorSchemas, ...sessionSchemas },
       responses: Object.fromEntries(
         Object.entries(errorResponses).map(([status, description]) => [
           `E${status}`,

@@ -12,19 +12,29 @@ import {
 } from 'graphql';
 import { AppError, type ErrorDetail } from '../../contracts/index.ts';
 import { coerceInput } from '../graphql/checkInput.ts';
-import { dataInputOf } from '../graphql/systemSchema.ts';
+import { fieldInputOf } from '../graphql/systemSchema.ts';
 import { pathParamsOf, type RestRoute } from './systemRoutes.ts';
 
 /**
- * The GraphQL input type a route's input is checked against: the `data` input of the GraphQL field of the same
- * name; null for REST-only reads (their input is the path).
+ * The GraphQL input type a route's input is checked against: the input (`data` or plain arguments) of the GraphQL
+ * field of the same name; null for REST-only reads (their input is the path) and the body-less session routes.
  */
 export function routeInputType(schema: GraphQLSchema, route: RestRoute): GraphQLInputObjectType | null {
   const { action } = route;
-  if (action.kind === 'login') return dataInputOf(schema, 'Mutation', 'login');
-  if (action.kind === 'write') return dataInputOf(schema, 'Mutation', action.name);
-  const isQueryField = schema.getQueryType()?.getFields()[action.name] !== undefined;
-  return isQueryField ? dataInputOf(schema, 'Query', action.name) : null;
+  switch (action.kind) {
+    case 'login':
+      return fieldInputOf(schema, 'Mutation', 'login');
+    case 'write':
+      return fieldInputOf(schema, 'Mutation', action.name);
+    case 'keyRead':
+      return fieldInputOf(schema, 'Query', action.name);
+    case 'session':
+      return null;
+    case 'read': {
+      const isQueryField = schema.getQueryType()?.getFields()[action.name] !== undefined;
+      return isQueryField ? fieldInputOf(schema, 'Query', action.name) : null;
+    }
+  }
 }
 
 /** Whether the route takes its input from the query string (GET) rather than a JSON body. */

@@ -1,16 +1,19 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { Authenticator, CommandGateway, CommandType } from '../../contracts/index.ts';
+import type { ApiKeyDirectory, Authenticator, CommandGateway, CommandType, Sessions } from '../../contracts/index.ts';
 import { authenticate, requestContextOf } from '../http/authenticate.ts';
 import { minPosition, type MinPositionOptions } from '../http/minPosition.ts';
 import { methodNotAllowed, notFound } from '../http/routeFallbacks.ts';
 import { sendJson } from '../http/sendJson.ts';
+import { createSessionCookies, type SessionCookies } from '../http/sessionCookies.ts';
 import { finishWrite, type WriteConsistencyOptions } from '../http/writeConsistency.ts';
 import type { SystemOperations } from '../operations/systemOperations.ts';
+import { runApiKeyRead } from '../system/apiKeyReads.ts';
 import { restReadBody, runRead } from '../system/systemReads.ts';
 import { restWriteBody, systemWrites, type WriteSpec } from '../system/systemWrites.ts';
 import { routeInput, routeInputType } from './routeInput.ts';
-import { systemRestRoutes, type RestRoute } from './systemRoutes.ts';
+import { loginHandler, sessionHandler } from './sessionRoutes.ts';
+import { isServedBeforeAuthentication, systemRestRoutes, type RestRoute } from './systemRoutes.ts';
 
 export type SystemRestDeps = {
   readonly schema: GraphQLSchema;
@@ -24,18 +27,27 @@ export type SystemRestDeps = {
   /** Public documentation routes mounted before authentication (OpenAPI document, Swagger UI). */
   readonly docs: Router;
   readonly routes?: readonly RestRoute[];
+  /** Refresh, logout and logout-all (auth.md §7); absent: those routes answer 503. */
+  readonly sessions?: Sessions;
+  /** API-key reads; absent: those routes answer 503. */
+  readonly apiKeys?: ApiKeyDirectory;
+  /** The session cookies (default: development settings). */
+  readonly cookies?: SessionCookies;
 };
 
-function handlerOf(route: RestRoute, deps: SystemRestDeps): RequestHandler[] {
+function handlerOf(route: RestRoute, deps: SystemRestDeps & { readonly cookies: SessionCookies }): RequestHandler[] {
   const type = routeInputType(deps.schema, route);
   const { action } = route;
   switch (action.kind) {
     case 'login':
+      return [loginHandler(route, type, deps)];
+    case 'session':
+      return [sessionHandler(action.name, deps)];
+    case 'keyRead':
       return [
         async (req: Request, res: Response) => {
-          const { username, password } = routeInput(req, route, type) as { username: string; password: string };
-          const { accessToken, expiresIn } = await deps.authenticator.login({ username, password, clientIp: req.ip ?? '' });
-          sendJson(res, 200, { accessToken, expiresIn });
+          const input = routeInput(req, route, type);
+          sendJson(res, route.status, await runApiKeyRead(deps.apiKeys, action.name, requestContextOf(res), input));
         },
       ];
     case 'read':
@@ -59,6 +71,7 @@ function handlerOf(route: RestRoute, deps: SystemRestDeps): RequestHandler[] {
           if (outcome.position !== null) {
             await finishWrite(res, outcome.position, { ...deps.consistency, projections: outcome.projections });
           }
+          if (spec.clearsSessionCookies) deps.cookies.clear(res);
           sendJson(res, route.status, restWriteBody(spec.output, outcome.result));
         },
       ];
@@ -67,7 +80,7 @@ function handlerOf(route: RestRoute, deps: SystemRestDeps): RequestHandler[] {
 }
 
 /** Registers the routes grouped by path, with 405 + Allow for the other methods of a known path. */
-function mountRoutes(router: Router, routes: readonly RestRoute[], deps: SystemRestDeps): void {
+function mountRoutes(router: Router, routes: readonly RestRoute[], deps: SystemRestDeps & { readonly cookies: SessionCookies }): void {
   const byPath = new Map<string, RestRoute[]>();
   for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   for (const [path, group] of byPath) {
@@ -82,25 +95,22 @@ function mountRoutes(router: Router, routes: readonly RestRoute[], deps: SystemR
 }
 
 /**
- * The system REST API under `/api` (system-api.md §4): public documentation and login first, then
+ * The system REST API under `/api` (system-api.md §4): public documentation, login, refresh and logout first, then
  * authentication (auth.md §2) for every other path, the route table, and 404 ROUTE_NOT_FOUND for the rest.
  * Errors propagate to the app's error handler (REST error body).
  */
 export function createSystemRestRouter(deps: SystemRestDeps): Router {
   const routes = deps.routes ?? systemRestRoutes;
+  const withCookies = { ...deps, cookies: deps.cookies ?? createSessionCookies() };
   const router = express.Router();
   router.use(deps.docs);
-  // Login ignores presented credentials (auth.md §2), so it is served before authentication.
-  mountRoutes(
-    router,
-    routes.filter((route) => route.action.kind === 'login'),
-    deps,
-  );
+  // Login, refresh and logout ignore presented credentials for authentication (auth.md §2), so they come first.
+  mountRoutes(router, routes.filter(isServedBeforeAuthentication), withCookies);
   router.use(authenticate(deps.authenticator));
   mountRoutes(
     router,
-    routes.filter((route) => route.action.kind !== 'login'),
-    deps,
+    routes.filter((route) => !isServedBeforeAuthentication(route)),
+    withCookies,
   );
   router.use(notFound);
   return router;

@@ -1,24 +1,30 @@
+import type { ApiKeyReadName } from '../system/apiKeyReads.ts';
 import type { ReadName } from '../system/systemReads.ts';
 import type { WriteName } from '../system/systemWrites.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** The cookie-session routes of auth.md §7 and §11 (besides login). */
+export type SessionActionName = 'refresh' | 'logout' | 'logoutAll' | 'issueAccessToken';
+
 /**
- * What a route does: a read of SystemOperations, a write of the system write catalogue (both named as their
- * GraphQL field), or the password login. Path parameters are named as the input fields they fill; the rest of the
- * input comes from the query string (GET) or the JSON body.
+ * What a route does: a read of SystemOperations, an API-key read, a write of the system write catalogue (all named
+ * as their GraphQL field), the password login, or a session action. Path parameters are named as the input fields
+ * they fill; the rest of the input comes from the query string (GET) or the JSON body.
  */
 export type RestAction =
   | { readonly kind: 'read'; readonly name: ReadName }
+  | { readonly kind: 'keyRead'; readonly name: ApiKeyReadName }
   | { readonly kind: 'write'; readonly name: WriteName }
-  | { readonly kind: 'login' };
+  | { readonly kind: 'login' }
+  | { readonly kind: 'session'; readonly name: SessionActionName };
 
 export type RestRoute = {
   readonly method: HttpMethod;
   /** Express path below `/api`. */
   readonly path: string;
   readonly action: RestAction;
-  readonly status: 200 | 201;
+  readonly status: 200 | 201 | 204;
   readonly operationId: string;
   readonly tag: string;
   readonly summary: string;
@@ -35,15 +41,22 @@ function route(method: HttpMethod, path: string, action: RestAction, tag: string
   return { method, path, action, status: 200, operationId, tag, summary, ...extra };
 }
 const read = (name: ReadName): RestAction => ({ kind: 'read', name });
+const keyRead = (name: ApiKeyReadName): RestAction => ({ kind: 'keyRead', name });
 const write = (name: WriteName): RestAction => ({ kind: 'write', name });
+const session = (name: SessionActionName): RestAction => ({ kind: 'session', name });
 const created = { status: 201 } as const;
+const noContent = { status: 204 } as const;
 
 /**
- * Every route of the system REST API (system-api.md §4) except the session and API-key routes (sessions issue).
- * The router, the OpenAPI document and the route tests are built from this one table.
+ * Every route of the system REST API (system-api.md §4). The router, the OpenAPI document and the route tests are
+ * built from this one table.
  */
 export const systemRestRoutes: readonly RestRoute[] = [
-  route('POST', '/auth/login', { kind: 'login' }, 'auth', 'Password login: returns an access token'),
+  route('POST', '/auth/login', { kind: 'login' }, 'auth', 'Password login: returns an access token and sets the session cookies'),
+  route('POST', '/auth/refresh', session('refresh'), 'auth', 'Rotate the refresh token (cookie svc_rt) and renew the session cookies'),
+  route('POST', '/auth/logout', session('logout'), 'auth', 'End this browser session and clear its cookies', noContent),
+  route('POST', '/auth/logout-all', session('logoutAll'), 'auth', 'End every session of the user (JWT only)', noContent),
+  route('POST', '/auth/access-token', session('issueAccessToken'), 'auth', 'A fresh access token for this JWT session'),
   route('GET', '/me', read('me'), 'auth', 'The calling user'),
   route('PUT', '/me/password', write('updatePassword'), 'auth', 'Change the own password'),
 
@@ -106,7 +119,21 @@ export const systemRestRoutes: readonly RestRoute[] = [
   route('PATCH', `${T}/row/:rowId`, write('patchRow'), 'rows', 'Patch a row'),
   route('DELETE', `${T}/row/:rowId`, write('deleteRow'), 'rows', 'Delete a row'),
   route('POST', `${T}/row/:rowId/rename`, write('renameRow'), 'rows', 'Rename a row'),
+
+  route('GET', '/api-keys/personal', keyRead('myApiKeys'), 'api-keys', "The caller's personal API keys (newest first)"),
+  route('POST', '/api-keys/personal', write('createPersonalApiKey'), 'api-keys', 'Create a personal API key (the secret is shown once)', created),
+  route('GET', `${O}/api-keys/service`, keyRead('serviceApiKeys'), 'api-keys', "The organization's service API keys (newest first)"),
+  route('POST', `${O}/api-keys/service`, write('createServiceApiKey'), 'api-keys', 'Create a service API key (the secret is shown once)', created),
+  route('GET', '/api-key/:id', keyRead('apiKeyById'), 'api-keys', 'Get an API key'),
+  route('POST', '/api-key/:id/revoke', write('revokeApiKey'), 'api-keys', 'Revoke an API key'),
+  route('POST', '/api-key/:id/rotate', write('rotateApiKey'), 'api-keys', 'Replace an API key by a new secret', created),
 ];
+
+/** Routes that need no principal and ignore presented credentials (auth.md §1, §2): served before authentication. */
+export function isServedBeforeAuthentication(route: RestRoute): boolean {
+  const { action } = route;
+  return action.kind === 'login' || (action.kind === 'session' && (action.name === 'refresh' || action.name === 'logout'));
+}
 
 /** Path parameter names of an express path (`/a/:x/b/:y` -> `['x', 'y']`). */
 export function pathParamsOf(path: string): string[] {

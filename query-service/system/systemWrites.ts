@@ -14,6 +14,8 @@ export type WriteSpec<K extends CommandType = CommandType> = {
   /** The command input from the checked input (its fields are the input type's, so the cast is safe). */
   readonly toCommand: (input: InputRecord) => CommandInput<K>;
   readonly output: WriteOutput;
+  /** The caller's session cookies are cleared after success (own password change, auth.md §12). */
+  readonly clearsSessionCookies?: boolean;
 };
 
 function write<K extends CommandType>(
@@ -33,7 +35,7 @@ const oneRow = (input: InputRecord) => ({ ...tableOf(input), rows: [{ rowId: inp
  * Single-row writes are the bulk commands with one row and `bulk: false` (errors then carry no `index`).
  */
 export const systemWrites = {
-  updatePassword: write('UpdatePassword', 'success'),
+  updatePassword: { ...write('UpdatePassword', 'success'), clearsSessionCookies: true },
   createUser: write('CreateUser'),
   deactivateUser: write('DeactivateUser'),
   reactivateUser: write('ReactivateUser'),
@@ -69,6 +71,10 @@ export const systemWrites = {
   deleteRows: write('DeleteRows', 'result', (input) => ({ ...tableOf(input), rowIds: input.rowIds as string[], bulk: true })),
   createEndpoint: write('CreateEndpoint'),
   deleteEndpoint: write('DeleteEndpoint', 'success'),
+  createPersonalApiKey: write('CreatePersonalApiKey'),
+  createServiceApiKey: write('CreateServiceApiKey'),
+  revokeApiKey: write('RevokeApiKey'),
+  rotateApiKey: write('RotateApiKey'),
 } as const satisfies Readonly<Record<string, WriteSpec>>;
 
 type RowInputs = CommandInput<'CreateRows'>['rows'];

@@ -47,7 +47,10 @@ describe('system API errors, routes and headers', () => {
 
   test('unknown routes 404, undefined methods 405 with Allow, HTTP HEAD like GET', async () => {
     assertRestError(await admin.rest('GET', '/organization/acme/nothing/here'), 404, 'ROUTE_NOT_FOUND');
-    assertRestError(await admin.rest('GET', '/auth/refresh'), 404, 'ROUTE_NOT_FOUND');
+    assertRestError(await admin.rest('GET', '/auth/nothing'), 404, 'ROUTE_NOT_FOUND');
+    const refresh = await admin.rest('GET', '/auth/refresh');
+    assertRestError(refresh, 405, 'METHOD_NOT_ALLOWED');
+    assert.equal(refresh.headers.get('allow'), 'POST');
     const put = await admin.rest('PUT', '/organization/acme/project/blog', {});
     assertRestError(put, 405, 'METHOD_NOT_ALLOWED');
     assert.equal(put.headers.get('allow'), 'GET, HEAD, PATCH, DELETE');

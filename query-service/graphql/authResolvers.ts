@@ -1,0 +1,40 @@
+import type { GraphQLFieldResolver } from 'graphql';
+import type { ApiKeyDirectory, Authenticator } from '../../contracts/index.ts';
+import { apiKeyReadNames, runApiKeyRead } from '../system/apiKeyReads.ts';
+import type { ResolverMap } from './systemSchema.ts';
+import { dataOf, type DataArgs, type SystemGraphqlContext } from './systemGraphqlContext.ts';
+
+type Resolver = GraphQLFieldResolver<unknown, SystemGraphqlContext, DataArgs>;
+
+export type AuthResolverDeps = {
+  readonly authenticator: Authenticator;
+  /** API-key reads; absent: those fields answer SERVICE_UNAVAILABLE. */
+  readonly apiKeys?: ApiKeyDirectory;
+};
+
+/** Query fields served here rather than by SystemOperations. */
+export const authQueryFields: readonly string[] = ['issueAccessToken', ...apiKeyReadNames];
+
+/**
+ * The authentication fields of the system GraphQL API: `login` (CSRF-gated, sets the session cookies; each field of a
+ * document is one throttled attempt), `issueAccessToken` (JWT sessions only, auth.md §11) and the API-key reads.
+ */
+export function createAuthResolvers(deps: AuthResolverDeps): ResolverMap {
+  const { authenticator } = deps;
+  const query: Record<string, Resolver> = {
+    issueAccessToken: (_root, _args, ctx) => authenticator.issueAccessToken(ctx.request.principal),
+  };
+  for (const name of apiKeyReadNames) {
+    query[name] = (_root, args, ctx) => runApiKeyRead(deps.apiKeys, name, ctx.request, dataOf(args));
+  }
+  const mutation: Record<string, Resolver> = {
+    login: async (_root, args, ctx) => {
+      ctx.session.assertCsrf();
+      const { username, password } = dataOf(args) as { username: string; password: string };
+      const result = await authenticator.login({ username, password, clientIp: ctx.clientIp });
+      ctx.session.setCookies(result);
+      return { accessToken: result.accessToken, expiresIn: result.expiresIn };
+    },
+  };
+  return { Query: query, Mutation: mutation };
+}
