@@ -1,11 +1,14 @@
-// `npm run bench`: runs every benchmark and writes bench/RESULTS.md (machine, date, figures).
+// `npm run bench`: runs benchmarks and writes bench/RESULTS.md (machine, date, figures). Running a subset replaces
+// those suites' sections and keeps the others (and their own machine/date lines).
 // Usage: npm run bench [-- <suite name> ...]   (default: every suite)
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runAppendBench } from './appendBench.ts';
 import { runDomainBench } from './domainBench.ts';
+import { runGeneratedBench } from './generatedBench.ts';
 import { runProjectionBench } from './projectionBench.ts';
+import { runRebuildBench } from './rebuildBench.ts';
 import { runViewStoreBench } from './viewStoreBench.ts';
 
 export type BenchFigure = { name: string; value: number; unit: string; note?: string };
@@ -16,40 +19,76 @@ const suites: Suite[] = [
   { name: 'views', title: 'View store batch upserts (SQLite)', run: runViewStoreBench },
   { name: 'projection', title: 'Projection throughput (SQLite log -> SQLite views)', target: '>= 50,000 events/s', run: runProjectionBench },
   {
+    name: 'rebuild',
+    title: 'Rebuild of the rows projection (strata projections rebuild rows; SQLite log -> new SQLite view version)',
+    target: '>= 50,000 events/s (a bulk event carries 1,000 rows: rows/s is the comparable figure for bulk logs)',
+    run: () => runRebuildBench(),
+  },
+  {
     name: 'domain',
     title: 'Data model writes, including projection (command gateway -> SQLite log -> projectors -> SQLite views)',
     target: 'bulk insert >= 20,000 rows/s in batches of 1,000; commit latency on 100,000 rows within 1.5x of 1,000 rows',
     run: () => runDomainBench(),
+  },
+  {
+    name: 'generated',
+    title: 'Generated endpoint reads vs bare node:http (100,000 rows, 50 connections, same run)',
+    target:
+      'REST get-by-id >= 40 % of bare; REST 20-row filtered+sorted list with cursor >= 15 %; list with totalCount >= 50 % of without; ' +
+      'GraphQL get-by-id >= 15 %; GraphQL 20-row list >= 10 %; page 50 of a cursor walk within 2x the latency of page 1',
+    run: () => runGeneratedBench(),
   },
 ];
 
 const format = (value: number): string =>
   value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(value >= 10 ? 1 : 2);
 
+/** The `## ` sections of an existing RESULTS.md by heading, in file order (text before the first one is dropped). */
+function readSections(file: string): Map<string, string[]> {
+  const sections = new Map<string, string[]>();
+  if (!existsSync(file)) return sections;
+  let current: string[] | null = null;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.startsWith('## ')) {
+      current = [line];
+      sections.set(line, current);
+    } else if (current) current.push(line);
+  }
+  for (const lines of sections.values()) while (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return sections;
+}
+
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
   const chosen = suites.filter((s) => wanted.length === 0 || wanted.includes(s.name));
+  const unknown = wanted.filter((w) => !suites.some((s) => s.name === w));
+  if (unknown.length > 0) throw new Error(`unknown suite(s) ${unknown.join(', ')}; known: ${suites.map((s) => s.name).join(', ')}`);
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  const lines = [
-    '# Benchmark results',
-    '',
-    `Written by \`npm run bench\` on ${new Date().toISOString()}.`,
-    '',
-    `Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}.`,
-    'Figures move ±15 % between runs on these shared machines; ratios measured in one run are the stable part.',
-    '',
-  ];
+  const machine = `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}`;
+  const out = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+  const sections = readSections(out);
   for (const suite of chosen) {
     console.log(`running ${suite.name}…`);
     const figures = await suite.run();
-    lines.push(`## ${suite.title}`, '');
+    const lines = [`## ${suite.title}`, '', `Run on ${new Date().toISOString()}; ${machine}.`, ''];
     if (suite.target) lines.push(`Target: ${suite.target}.`, '');
     lines.push('| measurement | value | unit |', '|---|---:|---|');
     for (const f of figures) lines.push(`| ${f.name}${f.note ? ` (${f.note})` : ''} | ${format(f.value)} | ${f.unit} |`);
-    lines.push('');
+    sections.set(lines[0] as string, lines);
     for (const f of figures) console.log(`  ${f.name}: ${format(f.value)} ${f.unit}`);
   }
-  const out = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+  // Suites in their declared order, then any section of the old file that no suite owns (e.g. hand-written notes).
+  const titles = suites.map((s) => `## ${s.title}`);
+  const ordered = [...titles.filter((t) => sections.has(t)), ...[...sections.keys()].filter((k) => !titles.includes(k))];
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench\`; last updated ${new Date().toISOString()} (${chosen.map((s) => s.name).join(', ')}).`,
+    '',
+    'Figures move ±15 % between runs on these shared machines; ratios measured in one run are the stable part.',
+    '',
+  ];
+  for (const key of ordered) lines.push(...(sections.get(key) ?? []), '');
   writeFileSync(out, lines.join('\n'));
   console.log(`wrote ${out}`);
 }

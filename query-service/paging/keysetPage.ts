@@ -53,6 +53,25 @@ export function afterFilter(keys: readonly SortKey[], values: readonly Scalar[],
   return or(beyond, isNull, rest === NONE ? NONE : { kind: 'and', filters: [tie, rest] });
 }
 
+/**
+ * `afterFilter` split into the parts a store reads one after the other, each an index range. With a non-null first
+ * value: the present values from v1 on, bounded by `k1 >= v1` (asc) or `k1 <= v1` (desc) so an index on
+ * (..., k1, ...) starts at the cursor instead of at the first row (page 50 then costs what page 1 costs), and then
+ * the null tail `k1 IS NULL` (nulls sort last in both directions). The union of the parts is `afterFilter`.
+ */
+export function afterParts(keys: readonly SortKey[], values: readonly Scalar[]): Filter[] {
+  const key = keys[0];
+  const value = values[0] ?? null;
+  if (key === undefined || value === null) return [afterFilter(keys, values)];
+  const asc = key.direction === 'asc';
+  const rest = afterFilter(keys, values, 1);
+  const bound: Filter = { kind: 'compare', ref: key.ref, op: asc ? 'gte' : 'lte', value };
+  const beyond: Filter = { kind: 'compare', ref: key.ref, op: asc ? 'gt' : 'lt', value };
+  const tie: Filter = { kind: 'compare', ref: key.ref, op: 'eq', value };
+  const present: Filter = { kind: 'and', filters: [bound, or(beyond, rest === NONE ? NONE : { kind: 'and', filters: [tie, rest] })] };
+  return [present, { kind: 'isNull', ref: key.ref }];
+}
+
 function memoize(compute: () => Promise<number>): () => Promise<number> {
   let pending: Promise<number> | null = null;
   return () => (pending ??= compute());
@@ -70,12 +89,19 @@ export async function keysetPage<T>(
 ): Promise<LazyConnection<T>> {
   const hash = queryHashOf([query.projection, query.collection, query.queryKey]);
   const orderBy: SortKey[] = query.keys.map((k) => ({ ref: k.ref, direction: k.direction }));
-  let filter = query.filter;
-  if (page.after !== null) {
+  const limit = page.first + 1;
+  let docs: ViewDoc[];
+  if (page.after === null) {
+    docs = await store.find(query.projection, query.collection, { filter: query.filter, orderBy, limit });
+  } else {
     const values = decodeCursor(page.after, hash, query.keys.length);
-    filter = { kind: 'and', filters: [query.filter, afterFilter(orderBy, values)] };
+    docs = [];
+    for (const part of afterParts(orderBy, values)) {
+      if (docs.length >= limit) break;
+      const filter: Filter = { kind: 'and', filters: [query.filter, part] };
+      docs.push(...(await store.find(query.projection, query.collection, { filter, orderBy, limit: limit - docs.length })));
+    }
   }
-  const docs = await store.find(query.projection, query.collection, { filter, orderBy, limit: page.first + 1 });
   const pageDocs = docs.slice(0, page.first);
   const nodes = await toNodes(pageDocs);
   const edges = pageDocs.map((doc, i) => ({

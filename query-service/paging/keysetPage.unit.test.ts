@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { isAppError } from '../../contracts/index.ts';
 import type { Filter, FindQuery, SortKey, ViewDoc, ViewStore } from '../../contracts/index.ts';
 import { decodeCursor, queryHashOf } from './keysetCursor.ts';
-import { afterFilter, fieldKey, keysetPage, type KeysetQuery } from './keysetPage.ts';
+import { afterFilter, afterParts, fieldKey, keysetPage, type KeysetQuery } from './keysetPage.ts';
 
 /** A view store that records queries and answers `find` with canned documents. */
 function fakeStore(docs: ViewDoc[], total = 42) {
@@ -46,6 +46,29 @@ describe('afterFilter (bounded keyset predicate)', () => {
         { kind: 'and', filters: [cmp('seq', 'eq', 5), { kind: 'or', filters: [cmp('id', 'gt', 'x'), isNull('id')] }] },
       ],
     });
+  });
+
+  test('afterParts: a range from v1 on (present values), then the null tail; together afterFilter', () => {
+    assert.deepEqual(afterParts([seq, id], [5, 'x']), [
+      {
+        kind: 'and',
+        filters: [
+          cmp('seq', 'lte', 5),
+          { kind: 'or', filters: [cmp('seq', 'lt', 5), { kind: 'and', filters: [cmp('seq', 'eq', 5), { kind: 'or', filters: [cmp('id', 'gt', 'x'), isNull('id')] }] }] },
+        ],
+      },
+      isNull('seq'),
+    ]);
+    assert.deepEqual(afterParts([name, id], [null, 'x']), [afterFilter([name, id], [null, 'x'])]);
+  });
+
+  test('a short page goes on into the null tail with the remaining limit', async () => {
+    const fake = fakeStore([{ id: 'p9', name: 'z' }]);
+    const first = await keysetPage(fake.store, query, { first: 1, after: null }, (d) => d);
+    const next = await keysetPage(fake.store, query, { first: 2, after: first.pageInfo.endCursor }, (d) => d);
+    assert.deepEqual(fake.finds.slice(1).map((f) => f.limit), [3, 2]);
+    assert.deepEqual(fake.finds[2]?.filter, { kind: 'and', filters: [query.filter, isNull('name')] });
+    assert.equal(next.edges.length, 2);
   });
 
   test('after a null value only nulls follow (nulls last in both directions)', () => {
@@ -92,7 +115,8 @@ describe('keysetPage', () => {
     assert.equal(next.pageInfo.hasPreviousPage, true);
     assert.equal(next.pageInfo.hasNextPage, true);
     assert.equal(next.pageInfo.startCursor, null);
-    assert.deepEqual(fake.finds[1]?.filter, { kind: 'and', filters: [query.filter, afterFilter(query.keys, ['a', 'p1'])] });
+    assert.deepEqual(fake.finds[1]?.filter, { kind: 'and', filters: [query.filter, afterParts(query.keys, ['a', 'p1'])[0]] });
+    assert.equal(fake.finds.length, 2, 'a full page needs no read of the null tail');
   });
 
   test('a cursor of another query is refused', async () => {

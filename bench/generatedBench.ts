@@ -1,0 +1,221 @@
+// Generated-endpoint reads against the ceiling (issue "Generated GraphQL and REST endpoints"): a 100,000-row table
+// served by the real server (`strata serve`, child process, pinned to core 0 when `taskset` exists), and in the same
+// run a bare node:http server returning the same pre-serialized bytes per scenario. autocannon (this process,
+// pinned to core 1) at 50 connections. Figures: req/s, % of bare, requests per server CPU-second (from
+// /proc/<pid>/stat), page-1 vs page-50 latency of a cursor walk.
+// Run alone: npx tsx bench/generatedBench.ts [rows] [seconds]
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+
+type BenchFigure = { name: string; value: number; unit: string; note?: string };
+type Req = { readonly method: 'GET' | 'POST'; readonly path: string; readonly body?: string };
+type Load = { readonly rps: number; readonly requests: number; readonly p50: number; readonly cpuS: number };
+
+const ADMIN_PASSWORD = 'bench-admin-password';
+const CONNECTIONS = 50;
+const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
+const pinned = (core: number, argv: string[]): string[] => (hasTaskset ? ['taskset', '-c', String(core), ...argv] : argv);
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** utime + stime of a process in seconds (Linux); NaN elsewhere. */
+async function cpuSeconds(pid: number): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function start(argv: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const [cmd, ...args] = argv;
+  return spawn(cmd as string, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The bare ceiling: answers `/s<i>` with the i-th captured body and the real Content-Type, nothing else. */
+const BARE_SERVER = `
+const http = require('node:http');
+const bodies = JSON.parse(process.env.BODIES).map((b) => Buffer.from(b, 'base64'));
+http.createServer((req, res) => {
+  const body = bodies[Number(req.url.slice(2))];
+  const send = () => { res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length }); res.end(body); };
+  if (req.method === 'GET') send(); else { req.resume(); req.on('end', send); }
+}).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+async function load(base: string, req: Req, pid: number, seconds: number, connections = CONNECTIONS): Promise<Load> {
+  const cpuBefore = await cpuSeconds(pid);
+  const result = await autocannon({
+    url: `${base}${req.path}`,
+    method: req.method,
+    connections,
+    duration: seconds,
+    ...(req.body !== undefined ? { body: req.body, headers: { 'content-type': 'application/json' } } : {}),
+  });
+  const cpuS = (await cpuSeconds(pid)) - cpuBefore;
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${req.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, requests: result.requests.total, p50: result.latency.p50, cpuS };
+}
+
+export async function runGeneratedBench(rows = 100_000, seconds = 6): Promise<BenchFigure[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-generated-bench-'));
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const [port, barePort] = [await freePort(), await freePort()];
+  if (hasTaskset) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)]);
+  // STRATA_BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there on exit (node --cpu-prof).
+  const profile = process.env.STRATA_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.STRATA_BENCH_CPU_PROF] : [];
+  const server = start(pinned(0, [process.execPath, ...profile, join(root, 'deploy/bin/strata.mjs'), 'serve']), {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    ADMIN_PASSWORD,
+    JWT_SECRET: 'a-benchmark-secret-that-is-long-enough-to-pass',
+    NODE_ENV: 'production',
+  });
+  let bare: ChildProcess | undefined;
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${url}/health/live`);
+    const call = async (method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; bytes: Buffer; json: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any -- bench JSON
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const json = bytes.length > 0 ? JSON.parse(bytes.toString('utf8')) : null;
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${bytes.toString('utf8').slice(0, 300)}`);
+      return { status: res.status, bytes, json };
+    };
+
+    // Seed: public project bench/items, table `items`, `rows` rows in bulk writes of 1,000, committed.
+    const admin = (await call('POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).json.accessToken as string;
+    await call('POST', '/api/organizations', { organizationId: 'bench' }, admin);
+    await call('POST', '/api/organization/bench/projects', { projectName: 'items', isPublic: true }, admin);
+    const branch = '/api/organization/bench/project/items/branch/master';
+    const draft = (await call('GET', branch, undefined, admin)).json.draftRevisionId as string;
+    const text = { type: 'string', default: '' };
+    const schema = { type: 'object', additionalProperties: false, required: ['name', 'n', 'tag'], properties: { name: text, n: { type: 'number', default: 0 }, tag: text } };
+    await call('POST', `/api/revision/${draft}/tables`, { tableId: 'items', schema }, admin);
+    const seedStarted = performance.now();
+    for (let offset = 0; offset < rows; offset += 1000) {
+      const batch = Array.from({ length: Math.min(1000, rows - offset) }, (_, i) => {
+        const n = offset + i;
+        return { rowId: `r${n}`, data: { name: `row ${n}`, n, tag: n % 2 === 0 ? 'even' : 'odd' } };
+      });
+      await call('POST', `/api/revision/${draft}/table/items/rows/bulk`, { rows: batch }, admin);
+    }
+    const seedS = (performance.now() - seedStarted) / 1000;
+    await call('POST', `${branch}/revisions`, { comment: 'bench' }, admin);
+    const head = (await call('GET', branch, undefined, admin)).json.headRevisionId as string;
+    for (const type of ['GRAPHQL', 'REST_API']) await call('POST', `/api/revision/${head}/endpoints`, { type }, admin);
+
+    // Scenarios (anonymous reads of a public project's HEAD).
+    const rest = '/endpoint/rest/bench/items/master/head/tables/items/rows';
+    const gqlPath = '/endpoint/graphql/bench/items/master/head';
+    const where = { data: { path: 'tag', equals: 'even' } };
+    const orderBy = [{ data: { path: 'n', direction: 'desc', type: 'int' } }];
+    const listPath = (after: string | null) =>
+      `${rest}?first=20&where=${encodeURIComponent(JSON.stringify(where))}&orderBy=${encodeURIComponent(JSON.stringify(orderBy))}` +
+      (after === null ? '' : `&after=${encodeURIComponent(after)}`);
+    let cursor: string | null = null;
+    const cursors: (string | null)[] = [];
+    for (let page = 1; page <= 50; page++) {
+      cursors.push(cursor);
+      cursor = (await call('GET', listPath(cursor))).json.pageInfo.endCursor as string;
+    }
+    const gql = (query: string): Req => ({ method: 'POST', path: gqlPath, body: JSON.stringify({ query }) });
+    const gqlList = (count: boolean, after: string | null) =>
+      gql(`{ items(data: { first: 20, ${after === null ? '' : `after: ${JSON.stringify(after)}, `}where: { data: { path: "tag", equals: "even" } }, ` +
+        `orderBy: [{ data: { path: "n", direction: desc, type: int } }] }) { ${count ? 'totalCount ' : ''}pageInfo { hasNextPage endCursor } ` +
+        'edges { cursor node { id createdAt updatedAt readonly data { name n tag } } } } }');
+    const gqlPage1 = JSON.parse((await call('POST', gqlPath, gqlList(false, null).body)).bytes.toString('utf8'));
+    const gqlAfter = gqlPage1.data.items.pageInfo.endCursor as string;
+    const someId = `r${Math.floor(rows * 0.54321)}`;
+    const scenarios: { key: string; name: string; req: Req }[] = [
+      { key: 'restGet', name: 'REST get-by-id', req: { method: 'GET', path: `${rest}/${someId}` } },
+      { key: 'restList', name: 'REST 20-row list, where tag + orderBy n, cursor (page 2; REST lists always carry totalCount)', req: { method: 'GET', path: listPath(cursors[1] ?? null) } },
+      { key: 'gqlGet', name: 'GraphQL get-by-id', req: gql(`{ item(id: "${someId}") { id createdAt updatedAt readonly data { name n tag } } }`) },
+      { key: 'gqlList', name: 'GraphQL 20-row list, same filter/sort/cursor, no totalCount', req: gqlList(false, gqlAfter) },
+      { key: 'gqlListCount', name: 'GraphQL 20-row list, same, with totalCount', req: gqlList(true, gqlAfter) },
+      { key: 'page1', name: 'REST list page 1 (cursor walk)', req: { method: 'GET', path: listPath(null) } },
+      { key: 'page50', name: 'REST list page 50 (cursor walk)', req: { method: 'GET', path: listPath(cursors[49] ?? null) } },
+    ];
+    // STRATA_BENCH_SCENARIOS=restGet,gqlList: only those (e.g. to profile one).
+    const only = process.env.STRATA_BENCH_SCENARIOS?.split(',');
+    if (only !== undefined) scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => only.includes(s.key)));
+    const bodies: Buffer[] = [];
+    for (const s of scenarios) {
+      const reply = await call(s.req.method, s.req.path, s.req.body);
+      if (reply.json?.errors !== undefined) throw new Error(`${s.name}: ${JSON.stringify(reply.json.errors)}`);
+      bodies.push(reply.bytes);
+    }
+    bare = start(pinned(0, [process.execPath, '-e', BARE_SERVER]), { ...process.env, PORT: String(barePort), BODIES: JSON.stringify(bodies.map((b) => b.toString('base64'))) });
+    const bareUrl = `http://127.0.0.1:${barePort}`;
+    await waitFor(`${bareUrl}/s0`);
+
+    const figures: BenchFigure[] = [
+      { name: `seed: ${rows.toLocaleString('en-US')} rows by system API bulk writes of 1,000, projected`, value: rows / seedS, unit: 'rows/s' },
+    ];
+    const results = new Map<string, { real: Load; bare: Load }>();
+    for (const [i, s] of scenarios.entries()) {
+      const bareReq: Req = { method: s.req.method, path: `/s${i}`, ...(s.req.body !== undefined ? { body: s.req.body } : {}) };
+      await load(url, s.req, server.pid as number, 1); // warm-up (JIT, caches, index creation)
+      const b = await load(bareUrl, bareReq, bare.pid as number, seconds);
+      const real = await load(url, s.req, server.pid as number, seconds);
+      results.set(s.key, { real, bare: b });
+      figures.push(
+        { name: `${s.name}: bare node:http, same ${bodies[i]?.length ?? 0} bytes`, value: b.rps, unit: 'req/s' },
+        { name: `${s.name}: strata`, value: real.rps, unit: 'req/s' },
+        { name: `${s.name}: % of bare`, value: (real.rps / b.rps) * 100, unit: '%' },
+        { name: `${s.name}: per server CPU-second`, value: real.requests / real.cpuS, unit: 'req/cpu-s' },
+        { name: `${s.name}: latency p50 at ${CONNECTIONS} connections`, value: real.p50, unit: 'ms' },
+      );
+    }
+    const rps = (key: string) => results.get(key)?.real.rps ?? Number.NaN;
+    const p50 = (key: string) => results.get(key)?.real.p50 ?? Number.NaN;
+    figures.push(
+      { name: 'GraphQL list with totalCount / without (target >= 50 %)', value: (rps('gqlListCount') / rps('gqlList')) * 100, unit: '%' },
+      { name: 'REST list page 50 / page 1, p50 latency (target <= 2)', value: p50('page50') / Math.max(p50('page1'), 1), unit: '×' },
+      { name: 'REST list page 50 / page 1, req/s', value: rps('page50') / rps('page1'), unit: '×' },
+    );
+    return figures;
+  } finally {
+    bare?.kill('SIGTERM');
+    server.kill('SIGTERM');
+    await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once('exit', resolve)));
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const figures = await runGeneratedBench(Number(process.argv[2] ?? 100_000), Number(process.argv[3] ?? 6));
+  for (const f of figures) console.log(`${f.name}: ${f.value.toFixed(2)} ${f.unit}`);
+}
