@@ -24,6 +24,8 @@ export { API_KEY_USAGE_INTERVAL_MS, createInMemoryApiKeyUsageStore } from './aut
 export { generateApiKey, hashApiKey } from './auth/apiKeyFormat.ts';
 export { formatApiKeyAuditJsonLines, formatApiKeyAuditTable, parseAuditTime, readApiKeyAudit } from './auth/apiKeyAudit.ts';
 export { setUserPassword } from './auth/setUserPassword.ts';
+export { createRedisLoginThrottleStore } from './adapters/redisLoginThrottleStore.ts';
+export { createRedisApiKeyUsageStore } from './adapters/redisApiKeyUsageStore.ts';
 
 export type { SqliteEventStoreOptions } from './adapters/sqliteEventStore.ts';
 export type { KurrentEventStoreOptions } from './adapters/kurrentEventStore.ts';
@@ -50,3 +52,5 @@ export type { ApiKeyResolver } from './auth/apiKeyResolver.ts';
 export type { ApiKeyUsageStore } from './auth/apiKeyUsage.ts';
 export type { GeneratedApiKey } from './auth/apiKeyFormat.ts';
 export type { ApiKeyAuditEntry, ApiKeyAuditFilter } from './auth/apiKeyAudit.ts';
+export type { RedisLoginThrottleStoreDeps } from './adapters/redisLoginThrottleStore.ts';
+export type { RedisApiKeyUsageStoreDeps } from './adapters/redisApiKeyUsageStore.ts';

@@ -1,15 +1,24 @@
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import type { Clock, ConsistencyWaiter, RoleHandle } from '../contracts/index.ts';
-import { createBranchCommandHandlers, createCommandService, createSystemStateSource } from '../command-service/index.ts';
+import {
+  createBranchCommandHandlers,
+  createCommandService,
+  createRedisApiKeyUsageStore,
+  createRedisLoginThrottleStore,
+  createSystemStateSource,
+} from '../command-service/index.ts';
 import { allProjectors, createProjectionWorker, projectionTopic } from '../projection-worker/index.ts';
-import { createQueryService } from '../query-service/index.ts';
+import { MCP_CONFIG_DEFAULTS, createQueryService, createRedisMcpSessionStore } from '../query-service/index.ts';
 import type { ProjectionWorker } from '../projection-worker/index.ts';
 import type { StrataConfig } from './config/strataConfig.ts';
 import type { Infra } from './openInfra.ts';
+import { createWriteForwarding } from './http/forwardWrites.ts';
 
 /** A role that serves HTTP: the command and query roles (STYLE.md: `{ name, router?, start(), stop() }`). */
 export type ServingRole = RoleHandle & { readonly router?: RequestHandler };
@@ -26,6 +35,25 @@ export type RoleContext = {
   /** Metrics registry when METRICS_ENABLED, for the roles' own metrics. */
   readonly metricsRegistry: Registry | null;
 };
+
+/** The Admin UI built by `npm install` (admin-ui/build.mjs); served by the query edges at /admin/. */
+const ADMIN_UI_DIR = fileURLToPath(new URL('../admin-ui/dist', import.meta.url));
+
+/** The product version (package.json), reported by MCP `serverInfo`. */
+const productVersion = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** `strata_refresh_total{outcome}` (operations.md §6). */
+function refreshOutcomeCounter(registry: Registry): (outcome: string) => void {
+  const counter = new Counter({
+    name: 'strata_refresh_total',
+    help: 'Refresh-token requests by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  return (outcome) => counter.inc({ outcome });
+}
 
 /** Unique lease owner of this process (projection leases, operations.md §2). */
 export function processOwnerId(): string {
@@ -56,6 +84,7 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
   const serves = config.roles.includes('command') || config.roles.includes('query');
   if (!serves) return [];
   const systemState = createSystemStateSource({ eventStore: infra.eventStore });
+  const { redis } = infra;
   const topics = allProjectors.map((projector) => projectionTopic(projector.spec.name));
   const ringProjections = (): void => {
     for (const topic of topics) {
@@ -69,6 +98,14 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
     log: ctx.log,
     branchHandlers: createBranchCommandHandlers,
     onAppended: ringProjections,
+    // With REDIS_URL the ephemeral state is shared by every replica (operations.md §3); else it stays in memory.
+    ...(redis
+      ? {
+          loginThrottleStore: createRedisLoginThrottleStore({ redis, log: ctx.log }),
+          apiKeyUsageStore: createRedisApiKeyUsageStore({ redis, log: ctx.log }),
+        }
+      : {}),
+    ...(ctx.metricsRegistry ? { onRefreshOutcome: refreshOutcomeCounter(ctx.metricsRegistry) } : {}),
     config: {
       jwtSecret: ctx.jwtSecret,
       accessTokenTtlSeconds: config.jwtAccessTokenTtlSeconds,
@@ -76,6 +113,11 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
       loginMaxFailuresPerIp: config.loginMaxFailuresPerIp,
       loginWindowMs: config.loginWindowMs,
       adminPassword: config.adminPassword,
+      refreshTokenTtlDays: config.jwtRefreshTokenTtlDays,
+      refreshFamilyMaxAgeDays: config.refreshFamilyMaxAgeDays,
+      refreshGracePeriodMs: config.jwtRefreshGracePeriodMs,
+      apiKeyMaxPerUser: config.apiKeyMaxPerUser,
+      apiKeyMaxServicePerOrg: config.apiKeyMaxServicePerOrg,
     },
   });
   const query = createQueryService({
@@ -83,14 +125,43 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
     systemState,
     gateway: command.gateway,
     authenticator: command.authenticator,
+    sessions: command.sessions,
+    apiKeys: command.apiKeys,
     waiter: ctx.waiter,
     eventStoreBackend: infra.eventStore.backend,
+    ...(redis
+      ? {
+          mcpSessionStore: createRedisMcpSessionStore({
+            redis,
+            log: ctx.log,
+            limits: {
+              idleMs: config.mcpSessionIdleMs,
+              maxAgeMs: config.mcpSessionMaxAgeMs,
+              maxSessions: config.mcpMaxSessions,
+              maxPerPrincipal: MCP_CONFIG_DEFAULTS.maxSessionsPerPrincipal,
+            },
+          }),
+        }
+      : {}),
     log: ctx.log,
     config: {
       writeConsistency: config.writeConsistency,
       consistencyTimeoutMs: config.consistencyTimeoutMs,
       bodyLimitBytes: config.bodyLimitBytes,
       bodyLimitText: config.bodyLimitText,
+      mcp: {
+        sessionIdleMs: config.mcpSessionIdleMs,
+        sessionMaxAgeMs: config.mcpSessionMaxAgeMs,
+        maxSessions: config.mcpMaxSessions,
+        publicUrl: config.publicUrl,
+        corsOrigins: config.corsOrigins,
+        version: productVersion,
+      },
+      adminUiDir: ADMIN_UI_DIR,
+      rootFieldPrefix: config.graphqlRootFieldPrefix,
+      cookies: { secure: config.cookieSecure, sameSite: config.cookieSameSite },
+      publicUrl: config.publicUrl,
+      corsOrigins: config.corsOrigins,
     },
   });
   // Only a process with the command role seeds the admin user; the query edges answer in either case.
@@ -99,5 +170,16 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
     start: () => (config.roles.includes('command') ? command.start() : Promise.resolve()),
     stop: () => command.stop(),
   };
-  return [commandRole, query];
+  return [...writeForwarding(ctx), commandRole, query];
+}
+
+/**
+ * Without the command role, writes go to COMMAND_URL (operations.md §2): this router runs before the query edges,
+ * so a query-only process never appends (and never seeds the admin user).
+ */
+function writeForwarding(ctx: RoleContext): ServingRole[] {
+  const { config } = ctx;
+  if (config.roles.includes('command')) return [];
+  const forwarding = createWriteForwarding({ commandUrl: config.commandUrl, bodyLimitBytes: config.bodyLimitBytes, log: ctx.log });
+  return [{ name: 'query', router: forwarding.router, start: async () => {}, stop: async () => forwarding.close() }];
 }

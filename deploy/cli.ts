@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { addAuthCommands } from './authCli.ts';
+import { addProjectionCommands } from './projectionsCli.ts';
 import { loadConfig } from './config/loadConfig.ts';
 import { isConfigError } from './config/strataConfig.ts';
 import { createRootLogger } from './logger.ts';
@@ -10,6 +11,10 @@ export type CliIo = {
   readonly stderr: (text: string) => void;
   /** Reads a secret (a new password); default: standard input without echo on a TTY. */
   readonly readSecret?: (prompt: string) => Promise<string>;
+  /** Answers a yes/no confirmation; default: one line from standard input. */
+  readonly confirm?: (question: string) => Promise<boolean>;
+  /** Draw progress bars; default: whether standard error is a terminal. */
+  readonly progressBar?: boolean;
 };
 
 const USAGE_ERROR = 2;
@@ -62,6 +67,9 @@ export async function runCli(args: readonly string[], io: CliIo = defaultIo): Pr
       result = await serve(io);
     });
   addAuthCommands(program, io, (code) => {
+    result = code;
+  });
+  addProjectionCommands(program, io, (code) => {
     result = code;
   });
   if (args.length === 0) {

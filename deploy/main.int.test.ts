@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { createSqliteEventStore } from '../command-service/index.ts';
 import { loadConfig } from './config/loadConfig.ts';
 import { startStrata } from './main.ts';
 
@@ -24,6 +25,30 @@ describe('startStrata', () => {
       await Promise.all([strata.close(), strata.close()]);
     }
     await assert.rejects(fetch(`${strata.url}/health/live`));
+  });
+
+  test('a query-only process seeds nothing, appends nothing and answers writes 503 without COMMAND_URL', async () => {
+    const dataDir = join(root, 'query-only');
+    const strata = await startStrata(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ROLES: 'query' }), { log });
+    try {
+      const json = { 'content-type': 'application/json' };
+      const login = await fetch(`${strata.url}/api/auth/login`, { method: 'POST', headers: json, body: '{"username":"admin","password":"admin"}' });
+      assert.equal(login.status, 503);
+      assert.equal(((await login.json()) as { code: string }).code, 'SERVICE_UNAVAILABLE');
+      const mutation = await fetch(`${strata.url}/graphql`, { method: 'POST', headers: json, body: '{"query":"mutation { login(data: {username: \\"admin\\", password: \\"admin\\"}) { accessToken } }"}' });
+      assert.equal(mutation.status, 503);
+      // Reads are served here.
+      const query = await fetch(`${strata.url}/graphql`, { method: 'POST', headers: json, body: '{"query":"{ __typename }"}' });
+      assert.equal(query.status, 200);
+    } finally {
+      await strata.close();
+    }
+    const eventStore = createSqliteEventStore({ file: join(dataDir, 'events.db') });
+    try {
+      assert.equal(await eventStore.headPosition(), null);
+    } finally {
+      await eventStore.close();
+    }
   });
 
   test('a failed start releases the stores so a retry can open them', async () => {

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { EventStore, Queue, ViewStore } from '../contracts/index.ts';
 import { createKurrentEventStore, createSqliteEventStore } from '../command-service/index.ts';
@@ -10,7 +11,12 @@ export type Infra = {
   readonly eventStore: EventStore;
   readonly viewStore: ViewStore;
   readonly queue: Queue;
-  /** Closes the queue, then the view store, then the event store; never rejects (failures are logged). */
+  /**
+   * Client for the shared ephemeral state (login counters, `lastUsedAt`, MCP session records) when REDIS_URL is
+   * set; it connects on first use, so processes that never touch it never connect.
+   */
+  readonly redis: Redis | null;
+  /** Closes the queue, Redis, then the view store, then the event store; never rejects (failures are logged). */
   close(): Promise<void>;
 };
 
@@ -36,13 +42,19 @@ async function closeAll(log: Logger, closers: readonly (readonly [string, () => 
   }
 }
 
+export type Stores = {
+  readonly eventStore: EventStore;
+  readonly viewStore: ViewStore;
+  /** Closes the view store, then the event store; never rejects. */
+  close(): Promise<void>;
+};
+
 /**
- * Opens the stores and the wake-up queue chosen by the configuration: KurrentDB at EVENTSTORE_URL when
- * EVENT_STORE=esdb, SQLite files DATA_DIR/events.db and
- * DATA_DIR/views.db (DATA_DIR created if missing), or the MongoDB view store (database `strata` at MONGO_URL) when
- * VIEW_STORE=mongodb; BullMQ when REDIS_URL is set, else the in-process queue.
+ * Opens the stores chosen by the configuration: KurrentDB at EVENTSTORE_URL when EVENT_STORE=esdb, else the SQLite
+ * file DATA_DIR/events.db; the MongoDB view store (database `strata` at MONGO_URL) when VIEW_STORE=mongodb, else
+ * DATA_DIR/views.db (DATA_DIR created if missing). The operator CLI uses this alone.
  */
-export async function openInfra(config: StrataConfig, log: Logger): Promise<Infra> {
+export async function openStores(config: StrataConfig, log: Logger): Promise<Stores> {
   const problems = unavailableBackends(config);
   if (problems.length > 0) throw new ConfigError(problems);
   await mkdir(config.dataDir, { recursive: true });
@@ -63,10 +75,29 @@ export async function openInfra(config: StrataConfig, log: Logger): Promise<Infr
     await closeAll(log, [['eventStore', () => eventStore.close()]]);
     throw err;
   }
+  return {
+    eventStore,
+    viewStore,
+    close: () =>
+      closeAll(log, [
+        ['viewStore', () => viewStore.close()],
+        ['eventStore', () => eventStore.close()],
+      ]),
+  };
+}
+
+/**
+ * Opens the stores (openStores) and the wake-up queue: BullMQ when REDIS_URL is set, else the in-process queue;
+ * plus the Redis client of the shared ephemeral state when REDIS_URL is set.
+ */
+export async function openInfra(config: StrataConfig, log: Logger): Promise<Infra> {
+  const stores = await openStores(config, log);
+  const { eventStore, viewStore } = stores;
   const queue =
     config.redisUrl === null
       ? createInProcessQueue()
       : createBullmqQueue({ url: config.redisUrl, log: log.child({ component: 'queue' }) });
+  const redis = config.redisUrl === null ? null : openRedis(config.redisUrl, log.child({ component: 'redis' }));
   log.info(
     { eventStore: eventStore.backend, viewStore: viewStore.backend, queue: queue.kind, dataDir: config.dataDir },
     'infrastructure opened',
@@ -77,11 +108,28 @@ export async function openInfra(config: StrataConfig, log: Logger): Promise<Infr
     eventStore,
     viewStore,
     queue,
+    redis,
     close: () =>
       (closing ??= closeAll(log, [
         ['queue', () => queue.close()],
-        ['viewStore', () => viewStore.close()],
-        ['eventStore', () => eventStore.close()],
+        ['redis', async () => redis?.disconnect()],
+        ['stores', () => stores.close()],
       ])),
   };
+}
+
+/**
+ * A request must never hang on Redis: commands time out after 2 s and are retried once, then the store answers
+ * (503 for login throttling and MCP sessions; `lastUsedAt` is best effort).
+ */
+function openRedis(url: string, log: Logger): Redis {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 2000,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  redis.on('error', (err: unknown) => log.warn({ err }, 'redis connection error'));
+  return redis;
 }

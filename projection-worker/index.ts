@@ -1,4 +1,5 @@
 export { createSqliteViewStore } from './adapters/sqliteViewStore.ts';
+export { createMongoViewStore } from './adapters/mongoViewStore.ts';
 export { createProjectionWorker } from './projectionWorker.ts';
 export { createProjectionRunner } from './runner/projectionRunner.ts';
 export { rebuildProjection } from './runner/rebuildProjection.ts';
@@ -12,6 +13,8 @@ export { directoryProjector } from './projectors/directoryProjector.ts';
 export { catalogProjector } from './projectors/catalogProjector.ts';
 export { schemasProjector } from './projectors/schemasProjector.ts';
 export { rowsProjector } from './projectors/rowsProjector.ts';
+export { apiKeysProjector } from './projectors/apiKeysProjector.ts';
+export { sessionsProjector } from './projectors/sessionsProjector.ts';
 
 export type { Projector } from './runner/projector.ts';
 export type { ProjectionWorker, ProjectionWorkerDeps } from './projectionWorker.ts';

@@ -53,15 +53,26 @@ export async function startStrataProcess(env: Record<string, string>): Promise<S
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await until('the listening line', 60_000, async () => {
-    if (child.exitCode !== null) throw new Error(`strata exited early:\n${err}${out}`);
-    for (const line of out.split('\n')) {
-      if (!line.startsWith('{')) continue;
-      const record = JSON.parse(line) as { msg?: string; url?: string };
-      if (record.msg === 'http server listening' && record.url) return record.url;
-    }
-    return undefined;
-  });
+  // A test process that dies (or times out) must not leave servers running.
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
+  let url: string;
+  try {
+    url = await until('the listening line', 60_000, async () => {
+      if (child.exitCode !== null) throw new Error(`strata exited early:\n${err}${out}`);
+      for (const line of out.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        const record = JSON.parse(line) as { msg?: string; url?: string };
+        if (record.msg === 'http server listening' && record.url) return record.url;
+      }
+      return undefined;
+    });
+  } catch (startError) {
+    child.kill('SIGKILL');
+    await exited;
+    throw startError;
+  }
   return {
     url,
     child,

@@ -1,0 +1,107 @@
+// Rebuild throughput of the `rows` projection on SQLite (operations.md §5: `strata projections rebuild rows`):
+// rebuildProjection replays the whole log into a fresh storage version. Target: >= 50,000 events/s. A bulk write
+// is ONE event carrying up to 1,000 rows, so two logs of 100,000 rows are measured: 100 bulk events of 1,000 rows,
+// and 100,000 single-row events; both events/s and rows/s are reported.
+// Run alone: npx tsx bench/rebuildBench.ts [rows]
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { pino } from 'pino';
+import { createSqliteEventStore } from '../command-service/index.ts';
+import type { NewEvent, RowsCreated } from '../contracts/index.ts';
+import { createSqliteViewStore, rebuildProjection, rowsProjector } from '../projection-worker/index.ts';
+
+export type BenchFigure = { name: string; value: number; unit: string; note?: string };
+
+const DEFAULT_ROWS = 100_000;
+const APPEND_BATCH = 1000;
+const TIME = '2026-01-01T00:00:00.000Z';
+
+function rowsCreated(n: number, first: number, count: number): NewEvent<'RowsCreated', RowsCreated> {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    rowId: `r${first + i}`,
+    data: { name: `row ${first + i}`, n: first + i, tag: (first + i) % 2 === 0 ? 'even' : 'odd' },
+    createdAt: TIME,
+    updatedAt: TIME,
+  }));
+  return {
+    type: 'RowsCreated',
+    schemaVersion: 1,
+    data: {
+      projectId: 'p1',
+      draftRevisionId: 'd1',
+      draftSeq: 1,
+      draftHasChanges: true,
+      tableKey: 'items',
+      rows,
+      table: { tableKey: 'items', count: first + count, equalsHead: false },
+    },
+    metadata: { eventId: `e-${n}`, correlationId: `c-${n}`, causationId: null, principal: 'system', time: TIME },
+  };
+}
+
+/** A log of `total` rows in events of `rowsPerEvent` rows, appended `APPEND_BATCH` events at a time. */
+async function writeLog(file: string, total: number, rowsPerEvent: number): Promise<number> {
+  const eventStore = createSqliteEventStore({ file });
+  let events = 0;
+  try {
+    let pending: NewEvent[] = [];
+    for (let first = 0; first < total; first += rowsPerEvent) {
+      pending.push(rowsCreated(events++, first, Math.min(rowsPerEvent, total - first)));
+      if (pending.length === APPEND_BATCH) {
+        await eventStore.append('branch-b1', pending, 'any');
+        pending = [];
+      }
+    }
+    if (pending.length > 0) await eventStore.append('branch-b1', pending, 'any');
+  } finally {
+    await eventStore.close();
+  }
+  return events;
+}
+
+type Rate = { readonly events: number; readonly seconds: number; readonly cpuSeconds: number };
+
+async function measureRebuild(eventsFile: string, viewsFile: string): Promise<Rate> {
+  const eventStore = createSqliteEventStore({ file: eventsFile });
+  const viewStore = createSqliteViewStore({ file: viewsFile });
+  try {
+    const started = performance.now();
+    const cpuStarted = process.cpuUsage();
+    const result = await rebuildProjection({ projector: rowsProjector, eventStore, viewStore, log: pino({ level: 'silent' }), dropDelayMs: 0 });
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuStarted);
+    return { events: result.events, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+  } finally {
+    await viewStore.close();
+    await eventStore.close();
+  }
+}
+
+export async function runRebuildBench(totalRows = DEFAULT_ROWS): Promise<BenchFigure[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-bench-rebuild-'));
+  try {
+    const figures: BenchFigure[] = [];
+    for (const [label, rowsPerEvent] of [['bulk events of 1,000 rows', 1000], ['single-row events', 1]] as const) {
+      const eventsFile = join(dir, `events-${rowsPerEvent}.db`);
+      const written = await writeLog(eventsFile, totalRows, rowsPerEvent);
+      const rate = await measureRebuild(eventsFile, join(dir, `views-${rowsPerEvent}.db`));
+      if (rate.events !== written) throw new Error(`rebuild applied ${rate.events} of ${written} events`);
+      const note = `${totalRows.toLocaleString('en-US')} rows in ${written.toLocaleString('en-US')} ${label}, ${rate.seconds.toFixed(2)} s`;
+      figures.push(
+        { name: `rebuild rows: ${label}`, value: written / rate.seconds, unit: 'events/s', note },
+        { name: `rebuild rows: ${label}`, value: totalRows / rate.seconds, unit: 'rows/s' },
+        { name: `rebuild rows: ${label}`, value: totalRows / rate.cpuSeconds, unit: 'rows/cpu-s' },
+      );
+    }
+    return figures;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const rows = Number(process.argv[2] ?? DEFAULT_ROWS);
+  for (const f of await runRebuildBench(rows)) console.log(`${f.name}: ${Math.round(f.value)} ${f.unit}${f.note ? ` (${f.note})` : ''}`);
+}
