@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { castValue, parseTimestamp, sqlCast } from './sqliteViewCast.ts';
+import { castValue, parseTimestamp } from '../../contracts/index.ts';
+import { sqlCast } from './sqliteViewCast.ts';
 import { jsonPath } from './sqliteViewSql.ts';
 
 test('text cast: strings as is, numbers and booleans as JSON text', () => {

@@ -1,5 +1,5 @@
 import type { CollectionSpec, FieldRef, FieldType, Filter, PathSegment, Scalar, SortKey } from '../../contracts/index.ts';
-import { castValue, isCast } from './sqliteViewCast.ts';
+import { castValue, isCast } from '../../contracts/index.ts';
 import { jsonTestSql, pathText } from './sqliteViewJsonTest.ts';
 
 /** What SQL building needs to know about one stored collection. */
