@@ -1,5 +1,6 @@
 import type { GraphQLFieldResolver } from 'graphql';
 import type { ApiKeyDirectory, Authenticator } from '../../contracts/index.ts';
+import { isAppError } from '../../contracts/index.ts';
 import { apiKeyReadNames, runApiKeyRead } from '../system/apiKeyReads.ts';
 import type { ResolverMap } from './systemSchema.ts';
 import { dataOf, type DataArgs, type SystemGraphqlContext } from './systemGraphqlContext.ts';
@@ -31,7 +32,12 @@ export function createAuthResolvers(deps: AuthResolverDeps): ResolverMap {
     login: async (_root, args, ctx) => {
       ctx.session.assertCsrf();
       const { username, password } = dataOf(args) as { username: string; password: string };
-      const result = await authenticator.login({ username, password, clientIp: ctx.clientIp });
+      const result = await authenticator.login({ username, password, clientIp: ctx.clientIp }).catch((err: unknown) => {
+        // The field fails with HTTP 200 (errors.md §3.2); the wait still reaches clients as a Retry-After header.
+        const retryAfter = isAppError(err, 'RATE_LIMITED') ? err.headers?.['Retry-After'] : undefined;
+        if (retryAfter) ctx.session.setRetryAfter(retryAfter);
+        throw err;
+      });
       ctx.session.setCookies(result);
       return { accessToken: result.accessToken, expiresIn: result.expiresIn };
     },

@@ -9,6 +9,8 @@ export type SessionEdge = {
   assertCsrf(): void;
   setCookies(values: SessionCookieValues): void;
   clearCookies(): void;
+  /** Sets `Retry-After` on the HTTP response (a throttled `login` field: the response itself is a 200). */
+  setRetryAfter(seconds: string): void;
 };
 
 /** Per-request context of the system GraphQL resolvers. */

@@ -106,6 +106,7 @@ export function createSystemGraphql(deps: SystemGraphqlDeps): SystemGraphql {
             assertCsrf: () => assertCsrf(req, res),
             setCookies: (values) => cookies.set(res, values),
             clearCookies: () => cookies.clear(res),
+            setRetryAfter: (seconds) => res.setHeader('Retry-After', seconds),
           },
           position: null,
         }),
