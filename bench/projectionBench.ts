@@ -12,6 +12,7 @@ import { fieldsEqual, systemClock } from '../contracts/index.ts';
 import type { NewEvent, RecordedEvent, ViewChange } from '../contracts/index.ts';
 import { createInProcessQueue, createProjectionRunner, createSqliteViewStore } from '../projection-worker/index.ts';
 import type { Projector } from '../projection-worker/index.ts';
+import { runContentProjectionBench } from './contentProjectionBench.ts';
 
 export type BenchResult = { name: string; value: number; unit: string };
 
@@ -125,12 +126,14 @@ export async function runProjectionBench(total = DEFAULT_EVENTS): Promise<BenchR
     await eventStore.close();
     const perBatch = await measure(eventsFile, join(dir, 'views-batch.db'), false, total);
     const perEvent = await measure(eventsFile, join(dir, 'views-event.db'), true, total);
+    const content = await runContentProjectionBench();
     // Events per CPU-second is stable on shared machines; wall-clock events/s is what the target names.
     return [
       { name: 'projection: upsert per event + counter inc per batch', value: perBatch.wall, unit: 'events/s' },
       { name: 'projection: upsert per event + counter inc per batch', value: perBatch.cpu, unit: 'events/cpu-s' },
       { name: 'projection: upsert + counter inc per event', value: perEvent.wall, unit: 'events/s' },
       { name: 'projection: upsert + counter inc per event', value: perEvent.cpu, unit: 'events/cpu-s' },
+      ...content,
     ];
   } finally {
     await rm(dir, { recursive: true, force: true });

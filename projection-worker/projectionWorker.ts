@@ -6,6 +6,7 @@ import type { ProjectionReport } from './runner/describeProjections.ts';
 import { createProjectionRunner } from './runner/projectionRunner.ts';
 import type { ProjectionRunner } from './runner/projectionRunner.ts';
 import type { Projector } from './runner/projector.ts';
+import { createSharedLogReader } from './runner/sharedLogReader.ts';
 
 export type ProjectionWorkerDeps = {
   readonly projectors: readonly Projector[];
@@ -36,11 +37,14 @@ export function createProjectionWorker(deps: ProjectionWorkerDeps): ProjectionWo
     if (names.has(projector.spec.name)) throw new Error(`duplicate projection ${projector.spec.name}`);
     names.add(projector.spec.name);
   }
+  // Projections over the same categories read each batch once (catalog, schemas and rows share every branch event).
+  const readEvents = createSharedLogReader(eventStore);
   const runners = deps.projectors.map((projector) =>
     createProjectionRunner({
       projector,
       eventStore,
       viewStore,
+      readEvents,
       queue: deps.queue,
       log: deps.log,
       clock,

@@ -2,16 +2,19 @@ import Database from 'better-sqlite3';
 import { sqlitePosition } from '../../contracts/index.ts';
 import type { RecordedEvent } from '../../contracts/index.ts';
 
-/** One row of the `events` table as better-sqlite3 returns it. */
-export type EventRow = {
-  readonly position: number;
-  readonly stream_id: string;
-  readonly revision: number;
-  readonly type: string;
-  readonly schema_version: number;
-  readonly data: string;
-  readonly metadata: string;
-};
+/**
+ * One row of the `events` table in EVENT_COLUMNS order. Reads use raw (array) rows: better-sqlite3 builds them
+ * in about half the time of keyed objects, which shows when projections read thousands of events per batch.
+ */
+export type EventRow = readonly [
+  position: number,
+  streamId: string,
+  revision: number,
+  type: string,
+  schemaVersion: number,
+  data: string,
+  metadata: string,
+];
 
 const EVENT_COLUMNS = 'position, stream_id, revision, type, schema_version, data, metadata';
 
@@ -66,20 +69,26 @@ export function prepareEventStatements(db: Database.Database) {
       .pluck(),
     head: db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck(),
     dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
-    readStream: db.prepare<[string, number, number], EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
-    ),
-    readAll: db.prepare<[number, number], EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-    ),
+    readStream: db
+      .prepare<[string, number, number], EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+      )
+      .raw(true),
+    readAll: db
+      .prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
+      .raw(true),
     // Equality on stream_category plus a range on position: served in order by events_category_position.
-    readCategory: db.prepare<[string, number, number], EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_category = ? AND position > ? ORDER BY position LIMIT ?`,
-    ),
+    readCategory: db
+      .prepare<[string, number, number], EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_category = ? AND position > ? ORDER BY position LIMIT ?`,
+      )
+      .raw(true),
     // Equality on type plus a range on position: served in order by events_type_position.
-    readType: db.prepare<[string, number, number], EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE type = ? AND position > ? ORDER BY position LIMIT ?`,
-    ),
+    readType: db
+      .prepare<[string, number, number], EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE type = ? AND position > ? ORDER BY position LIMIT ?`,
+      )
+      .raw(true),
     ping: db.prepare<[], number>('SELECT 1').pluck(),
   };
 }
@@ -87,13 +96,14 @@ export function prepareEventStatements(db: Database.Database) {
 export type EventStatements = ReturnType<typeof prepareEventStatements>;
 
 export function toRecordedEvent(row: EventRow): RecordedEvent {
+  const [position, streamId, revision, type, schemaVersion, data, metadata] = row;
   return {
-    streamId: row.stream_id,
-    revision: row.revision,
-    position: sqlitePosition(row.position),
-    type: row.type,
-    schemaVersion: row.schema_version,
-    data: JSON.parse(row.data) as unknown,
-    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+    streamId,
+    revision,
+    position: sqlitePosition(position),
+    type,
+    schemaVersion,
+    data: JSON.parse(data) as unknown,
+    metadata: JSON.parse(metadata) as RecordedEvent['metadata'],
   };
 }

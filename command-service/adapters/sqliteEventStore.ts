@@ -151,12 +151,14 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       if (categories === undefined && eventTypes === undefined) return stmts.readAll.all(from, maxCount).map(toEvent);
       // One indexed range read per category and per event type, merged by position: never a scan of other events.
       // An event matching both lists comes back twice; keep one.
-      const rows = [
-        ...[...new Set(categories ?? [])].flatMap((category) => stmts.readCategory.all(category, from, maxCount)),
-        ...[...new Set(eventTypes ?? [])].flatMap((type) => stmts.readType.all(type, from, maxCount)),
-      ];
-      rows.sort((a, b) => a.position - b.position);
-      const unique = rows.filter((row, i) => i === 0 || rows[i - 1]?.position !== row.position);
+      const reads = [
+        ...[...new Set(categories ?? [])].map((category) => stmts.readCategory.all(category, from, maxCount)),
+        ...[...new Set(eventTypes ?? [])].map((type) => stmts.readType.all(type, from, maxCount)),
+      ].filter((read) => read.length > 0);
+      if (reads.length <= 1) return (reads[0] ?? []).map(toEvent);
+      const rows = reads.flat();
+      rows.sort((a, b) => a[0] - b[0]);
+      const unique = rows.filter((row, i) => i === 0 || rows[i - 1]?.[0] !== row[0]);
       return unique.slice(0, maxCount).map(toEvent);
     },
 

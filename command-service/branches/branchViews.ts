@@ -26,13 +26,18 @@ export function draftTableView(state: BranchContent, tableId: string): TableView
 export function rowViewOf(table: DraftTable, rowId: string, models: TableModelCache): RowView {
   const row = draftRow(table, rowId);
   invariant(row, `row ${rowId} is in table ${table.tableId}`);
-  const data = fillSystemRefs(models(table.schema), row.data, {
-    id: rowId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    hash: () => jsonHash(row.data),
-    schemaHash: () => jsonHash(table.schema),
-  }) as JsonObject;
+  const model = models(table.schema);
+  // Most tables have no system refs: skip building the lazy hash closures (a bulk answer builds 1,000 views).
+  const data =
+    model.systemRefs.length === 0
+      ? row.data
+      : (fillSystemRefs(model, row.data, {
+          id: rowId,
+          createdAt: row.createdAt,
+          updatedAt: row.updatedAt,
+          hash: () => jsonHash(row.data),
+          schemaHash: () => jsonHash(table.schema),
+        }) as JsonObject);
   return {
     id: rowId,
     tableId: table.tableId,

@@ -113,7 +113,8 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
    * (and costs a delete plus an insert).
    */
   function upsertRun(table: TableInfo, changes: readonly ViewChange[], from: number, to: number): void {
-    const width = table.fields.length;
+    const { fields } = table;
+    const width = fields.length;
     const most = Math.max(1, Math.min(MAX_UPSERT_ROWS, Math.floor(MAX_PARAMETERS / width)));
     let next = from;
     while (next < to) {
@@ -125,8 +126,8 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
         invariant(change?.op === 'upsert', 'an upsert run holds upserts only');
         const doc = change.doc;
         for (let i = 0; i < width; i++) {
-          const [name, type] = table.fields[i] as TableInfo['fields'][number];
-          values[r * width + i] = toColumn(table, name, type, doc[name]);
+          const field = fields[i] as TableInfo['fields'][number];
+          values[r * width + i] = toColumn(table, field[0], field[1], doc[field[0]]);
         }
       }
       upsertStatement(table, log2).run(values);

@@ -15,107 +15,146 @@ export const rowsProjector: Projector = {
   spec: rowViews,
   categories: ['branch', 'organization'],
   apply(events: readonly RecordedEvent[]): ViewChange[] {
-    const changes: ViewChange[] = [];
-    for (const recorded of events) applyRowsEvent(recorded, changes);
-    return changes;
+    const batch = createRowsBatch();
+    for (const recorded of events) applyRowsEvent(recorded, batch);
+    return batch.finish();
   },
 };
 
 type TableRef = { readonly branchId: string; readonly tableKey: string; readonly draftSeq: number };
+
+/**
+ * How a written row reaches the draft: `write` closes its shared version and upserts the draft version, `create`
+ * only upserts (a created row has no open shared version: see RowsCreated below), `restore` shows HEAD again.
+ */
+type WriteKind = 'write' | 'create' | 'restore';
+
+/**
+ * The changes of one batch. Consecutive row writes of the same kind into the same draft table with distinct ids
+ * form one group, across events too: one close/restore change per 500 ids and a run of upserts, instead of two
+ * statements per row when a batch holds many single-row events. Moving a group's close before the upserts of
+ * its earlier rows changes nothing: they touch different rows. Anything else first ends the group.
+ */
+type RowsBatch = {
+  write(table: TableRef, rows: readonly RowWrite[], created: boolean): void;
+  push(...changes: ViewChange[]): void;
+  finish(): ViewChange[];
+};
 
 function rowScopes(table: TableRef, rowIds: readonly string[]): Filter[] {
   const scope = fieldsEqual({ branchId: table.branchId, tableKey: table.tableKey });
   return inChunks('rowId', rowIds).map((ids) => and(scope, ids));
 }
 
-function removeRows(table: TableRef, rowIds: readonly string[], changes: ViewChange[]): void {
-  for (const scope of rowScopes(table, rowIds)) changes.push(...removeFromDraft(ROWS, scope, table.draftSeq));
+function sameTable(a: TableRef, b: TableRef): boolean {
+  return a.branchId === b.branchId && a.tableKey === b.tableKey && a.draftSeq === b.draftSeq;
 }
 
-/**
- * Writes rows in event order. Consecutive rows of the same kind (written or restored, distinct ids) share one
- * close/restore change; a kind switch or a repeated id starts a new group so order is kept.
- */
-function writeRows(table: TableRef, rows: readonly RowWrite[], changes: ViewChange[]): void {
-  let group: RowWrite[] = [];
-  let ids = new Set<string>();
-  const flush = (): void => {
-    const first = group[0];
-    if (first === undefined) return;
-    const rowIds = group.map((row) => row.rowId);
-    if (first.restored === true) {
-      for (const scope of rowScopes(table, rowIds)) changes.push(...restoreShared(ROWS, scope, table.draftSeq));
-    } else {
-      for (const scope of rowScopes(table, rowIds)) changes.push(closeShared(ROWS, scope, table.draftSeq));
-      for (const row of group) {
-        if (row.restored === true) continue;
-        changes.push({
-          op: 'upsert',
-          collection: ROWS,
-          doc: {
-            branchId: table.branchId,
-            tableKey: table.tableKey,
-            rowId: row.rowId,
-            fromSeq: table.draftSeq,
-            toSeq: OPEN_SEQ,
-            data: row.data,
-            createdAt: row.createdAt,
-            updatedAt: row.updatedAt,
-          },
-        });
-      }
+function createRowsBatch(): RowsBatch {
+  const changes: ViewChange[] = [];
+  let group: { table: TableRef; kind: WriteKind; rows: RowWrite[]; ids: Set<string> } | null = null;
+
+  function flush(): void {
+    if (group === null) return;
+    const { table, kind, rows } = group;
+    group = null;
+    const scopes = rowScopes(table, rows.map((row) => row.rowId));
+    if (kind === 'restore') {
+      for (const scope of scopes) changes.push(...restoreShared(ROWS, scope, table.draftSeq));
+      return;
     }
-    group = [];
-    ids = new Set();
-  };
-  for (const row of rows) {
-    const first = group[0];
-    if (first !== undefined && ((first.restored === true) !== (row.restored === true) || ids.has(row.rowId))) flush();
-    group.push(row);
-    ids.add(row.rowId);
+    if (kind === 'write') for (const scope of scopes) changes.push(closeShared(ROWS, scope, table.draftSeq));
+    for (const row of rows) {
+      if (row.restored === true) continue;
+      changes.push({
+        op: 'upsert',
+        collection: ROWS,
+        doc: {
+          branchId: table.branchId,
+          tableKey: table.tableKey,
+          rowId: row.rowId,
+          fromSeq: table.draftSeq,
+          toSeq: OPEN_SEQ,
+          data: row.data,
+          createdAt: row.createdAt,
+          updatedAt: row.updatedAt,
+        },
+      });
+    }
   }
-  flush();
+
+  return {
+    write(table, rows, created) {
+      for (const row of rows) {
+        const kind: WriteKind = row.restored === true ? 'restore' : created ? 'create' : 'write';
+        if (group === null || group.kind !== kind || !sameTable(group.table, table) || group.ids.has(row.rowId)) {
+          flush();
+          group = { table, kind, rows: [], ids: new Set() };
+        }
+        group.rows.push(row);
+        group.ids.add(row.rowId);
+      }
+    },
+    push(...more) {
+      flush();
+      changes.push(...more);
+    },
+    finish() {
+      flush();
+      return changes;
+    },
+  };
 }
 
-function applyRowsEvent(recorded: RecordedEvent, changes: ViewChange[]): void {
+function removeRows(table: TableRef, rowIds: readonly string[], batch: RowsBatch): void {
+  for (const scope of rowScopes(table, rowIds)) batch.push(...removeFromDraft(ROWS, scope, table.draftSeq));
+}
+
+function applyRowsEvent(recorded: RecordedEvent, batch: RowsBatch): void {
   const event = domainEventOf(recorded);
   const branchId = streamEntityId(recorded.streamId);
   switch (event.type) {
-    case 'RowsCreated':
+    case 'RowsCreated': {
+      // A created row is absent from the draft: either HEAD lacks it (no shared version) or the draft deleted it
+      // (its shared version is already closed at D). Closing would match nothing and costs a lookup per row.
+      const d = event.data;
+      batch.write({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rows, true);
+      return;
+    }
     case 'RowsUpdated':
     case 'TableSchemaUpdated': {
       const d = event.data;
-      writeRows({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rows, changes);
+      batch.write({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rows, false);
       return;
     }
     case 'RowsDeleted': {
       const d = event.data;
-      removeRows({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rowIds, changes);
+      removeRows({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rowIds, batch);
       return;
     }
     case 'RowRenamed': {
       const d = event.data;
       const table = { branchId, tableKey: d.tableKey, draftSeq: d.draftSeq };
-      removeRows(table, [d.rowId], changes);
-      writeRows(table, [d.row], changes);
+      removeRows(table, [d.rowId], batch);
+      batch.write(table, [d.row], false);
       return;
     }
     case 'TableDeleted': {
       const d = event.data;
-      changes.push(...removeFromDraft(ROWS, fieldsEqual({ branchId, tableKey: d.tableKey }), d.draftSeq));
+      batch.push(...removeFromDraft(ROWS, fieldsEqual({ branchId, tableKey: d.tableKey }), d.draftSeq));
       return;
     }
     case 'DraftReverted':
-      changes.push(...restoreShared(ROWS, fieldsEqual({ branchId }), event.data.draftSeq));
+      batch.push(...restoreShared(ROWS, fieldsEqual({ branchId }), event.data.draftSeq));
       return;
     case 'BranchCreated': {
       const d = event.data;
-      changes.push(copyBranchVersions(ROWS, d.sourceBranchId, d.sourceSeq, d.branchId));
+      batch.push(copyBranchVersions(ROWS, d.sourceBranchId, d.sourceSeq, d.branchId));
       return;
     }
     case 'BranchDeleted':
       // A deleted branch's revisions can never be read or branched from again.
-      changes.push({ op: 'delete', collection: ROWS, filter: fieldsEqual({ branchId: event.data.branchId }) });
+      batch.push({ op: 'delete', collection: ROWS, filter: fieldsEqual({ branchId: event.data.branchId }) });
       return;
     default:
       // TableCreated/TableRenamed touch no rows (rows are keyed by the stable tableKey); commits move no version.

@@ -1,6 +1,8 @@
 import { OPEN_SEQ, fieldsEqual, schemaViews } from '../../contracts/index.ts';
 import type { RecordedEvent, TableFacts, ViewChange, ViewDoc } from '../../contracts/index.ts';
 import type { Projector } from '../runner/projector.ts';
+import { createChangeList } from './changeList.ts';
+import type { ChangeList } from './changeList.ts';
 import { domainEventOf, streamEntityId } from './projectorSupport.ts';
 import { closeShared, copyBranchVersions, forkShared, removeFromDraft, restoreShared } from './versionChanges.ts';
 
@@ -15,14 +17,19 @@ export const schemasProjector: Projector = {
   spec: schemaViews,
   categories: ['branch', 'organization'],
   apply(events: readonly RecordedEvent[]): ViewChange[] {
-    const batch: SchemasBatch = { changes: [], drafted: new Set() };
+    const batch: SchemasBatch = { changes: createChangeList(), drafted: new Set() };
     for (const recorded of events) applySchemasEvent(recorded, batch);
-    return batch.changes;
+    return batch.changes.list();
   },
 };
 
 type SchemasBatch = {
-  readonly changes: ViewChange[];
+  /**
+   * Row events only change a draft table's count: of several in one batch only the last count update of a draft
+   * table version is kept (slot `draftKey`); an update that also sets other fields overwrites the count and drops
+   * the pending one. Every other change is kept in order.
+   */
+  readonly changes: ChangeList;
   /**
    * Draft table versions this batch already created and has not removed since (key: branch, table, D): forking
    * them again would match nothing, so the fork is skipped. Never read from the view, so results do not depend on
@@ -36,26 +43,39 @@ const draftKey = (branchId: string, tableKey: string, draftSeq: number): string 
 
 const tableScope = (branchId: string, tableKey: string) => fieldsEqual({ branchId, tableKey });
 
-/** Applies a change of one table in the draft: fork on first change, then set the facts, or restore HEAD. */
+function pushAll(changes: ChangeList, list: readonly ViewChange[]): void {
+  for (const change of list) changes.push(change);
+}
+
+/**
+ * Applies a change of one table in the draft: fork on first change, then set the facts, or restore HEAD. A
+ * count-only update (`set` empty: a row event) replaces the pending count update of the same draft version.
+ */
 function changeTable(batch: SchemasBatch, branchId: string, draftSeq: number, facts: TableFacts, set: ViewDoc): void {
   const { changes, drafted } = batch;
   const scope = tableScope(branchId, facts.tableKey);
   const key = draftKey(branchId, facts.tableKey, draftSeq);
   if (facts.equalsHead) {
-    changes.push(...restoreShared(TABLES, scope, draftSeq));
+    pushAll(changes, restoreShared(TABLES, scope, draftSeq));
     drafted.delete(key);
     return;
   }
   if (!drafted.has(key)) {
-    changes.push(...forkShared(TABLES, scope, draftSeq));
+    pushAll(changes, forkShared(TABLES, scope, draftSeq));
     drafted.add(key);
   }
-  changes.push({
+  const update: ViewChange = {
     op: 'update',
     collection: TABLES,
     filter: fieldsEqual({ branchId, tableKey: facts.tableKey, fromSeq: draftSeq }),
     set: { ...set, count: facts.count },
-  });
+  };
+  if (Object.keys(set).length === 0) {
+    changes.pushLatest(key, update);
+  } else {
+    changes.dropLatest(key);
+    changes.push(update);
+  }
 }
 
 function forgetBranch(batch: SchemasBatch, branchId: string): void {
@@ -117,12 +137,12 @@ function applySchemasEvent(recorded: RecordedEvent, batch: SchemasBatch): void {
       return;
     case 'TableDeleted': {
       const d = event.data;
-      changes.push(...removeFromDraft(TABLES, tableScope(branchId, d.tableKey), d.draftSeq));
+      pushAll(changes, removeFromDraft(TABLES, tableScope(branchId, d.tableKey), d.draftSeq));
       batch.drafted.delete(draftKey(branchId, d.tableKey, d.draftSeq));
       return;
     }
     case 'DraftReverted':
-      changes.push(...restoreShared(TABLES, fieldsEqual({ branchId }), event.data.draftSeq));
+      pushAll(changes, restoreShared(TABLES, fieldsEqual({ branchId }), event.data.draftSeq));
       forgetBranch(batch, branchId);
       return;
     case 'BranchCreated': {

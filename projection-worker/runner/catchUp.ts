@@ -1,12 +1,15 @@
 import { comparePositions, maxPosition } from '../../contracts/index.ts';
 import type { EventStore, Position, ProjectionRef, ViewStore } from '../../contracts/index.ts';
 import type { Projector } from './projector.ts';
+import type { LogReader } from './sharedLogReader.ts';
 
 export type CatchUpDeps = {
   readonly projector: Projector;
   readonly eventStore: EventStore;
   readonly viewStore: ViewStore;
   readonly batchSize: number;
+  /** How batches are read (default: straight from `eventStore`); runners of one process share one. */
+  readonly read?: LogReader;
   /** Storage version to write, re-read before every batch so a switch made by another process is followed. */
   readonly ref: () => Promise<ProjectionRef>;
   /** Checked between batches; false ends the catch-up after the in-flight batch. */
@@ -34,7 +37,9 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
     const events =
       projector.categories.length === 0
         ? []
-        : await eventStore.readAll(checkpoint, { categories: projector.categories, maxCount: batchSize });
+        : deps.read !== undefined
+          ? await deps.read(checkpoint, projector.categories, batchSize, head)
+          : await eventStore.readAll(checkpoint, { categories: projector.categories, maxCount: batchSize });
     const full = events.length >= batchSize;
     const last = events.at(-1)?.position ?? null;
     // A short batch means we saw everything up to the head; moving to it lets projections that ignore most

@@ -4,6 +4,7 @@ import { catchUpProjection } from './catchUp.ts';
 import { createProjectionLease } from './projectionLease.ts';
 import type { Projector } from './projector.ts';
 import { projectionTopic } from './projector.ts';
+import type { LogReader } from './sharedLogReader.ts';
 
 export type ProgressListener = (name: string, position: Position) => void;
 
@@ -17,6 +18,8 @@ export type ProjectionRunnerDeps = {
   /** Identity of this process in the lease (unique per process). */
   readonly owner: string;
   readonly batchSize?: number;
+  /** Reads batches from the log (default: `eventStore.readAll`); the runners of one worker share one. */
+  readonly readEvents?: LogReader;
   /** Safety-net poll covering lost wake-ups. */
   readonly pollIntervalMs?: number;
   readonly leaseTtlMs?: number;
@@ -131,6 +134,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
         eventStore,
         viewStore,
         batchSize,
+        ...(deps.readEvents !== undefined ? { read: deps.readEvents } : {}),
         ref: activeRef,
         shouldContinue: () => !stopping && (started ? lease.isValid() : lease.isClaimed()),
         onBatch: (batchRef, position, events) => {
