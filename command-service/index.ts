@@ -1,5 +1,5 @@
 export { createSqliteEventStore } from './adapters/sqliteEventStore.ts';
-export { createKurrentEventStore } from './adapters/kurrentEventStore.ts';
+export { createKurrentEventStore, createKurrentEventStoreOnClient } from './adapters/kurrentEventStore.ts';
 export { assertValidTableSchema } from './domain/tables/validateTableSchema.ts';
 export { createRowValidatorCache } from './domain/tables/rowValidator.ts';
 export { applySchemaPatch } from './domain/tables/applySchemaPatch.ts';
@@ -29,6 +29,7 @@ export { createRedisApiKeyUsageStore } from './adapters/redisApiKeyUsageStore.ts
 
 export type { SqliteEventStoreOptions } from './adapters/sqliteEventStore.ts';
 export type { KurrentEventStoreOptions } from './adapters/kurrentEventStore.ts';
+export type { KurrentClient } from './adapters/kurrentLogReader.ts';
 export type { TableSchemaContext } from './domain/tables/validateTableSchema.ts';
 export type {
   RowValidationContext,

@@ -3,11 +3,13 @@ import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { isAppError } from '../../contracts/index.ts';
-import { startRedisServer, type RedisServer } from '../../tests/support/redisServer.ts';
-import { createInMemoryLoginThrottleStore } from '../auth/loginThrottle.ts';
-import type { LoginThrottleStore } from '../auth/loginThrottle.ts';
-import { createRedisApiKeyUsageStore } from './redisApiKeyUsageStore.ts';
-import { createRedisLoginThrottleStore } from './redisLoginThrottleStore.ts';
+import { startRedisServer, type RedisServer } from '../support/redisServer.ts';
+import {
+  createInMemoryLoginThrottleStore,
+  createRedisApiKeyUsageStore,
+  createRedisLoginThrottleStore,
+} from '../../command-service/index.ts';
+import type { LoginThrottleStore } from '../../command-service/index.ts';
 
 const log = pino({ level: 'silent' });
 let server: RedisServer;

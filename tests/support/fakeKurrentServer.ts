@@ -15,7 +15,7 @@ import type {
   ReadPosition,
   ReadRevision,
 } from '@kurrent/kurrentdb-client';
-import type { KurrentClient } from './kurrentLogReader.ts';
+import type { KurrentClient } from '../../command-service/index.ts';
 
 /**
  * An in-memory stand-in for one KurrentDB node, for unit tests of the adapter's own logic (no server runs here).

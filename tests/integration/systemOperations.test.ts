@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { anonymousPrincipal, isAppError } from '../../contracts/index.ts';
 import type { ErrorCode, Principal } from '../../contracts/index.ts';
-import { keyScope, openOperationsWorld, type OperationsWorld } from '../../tests/support/operationsWorld.ts';
-import { resolveConnection, type LazyConnection, type SystemOperations } from '../index.ts';
+import { keyScope, openOperationsWorld, type OperationsWorld } from '../support/operationsWorld.ts';
+import { resolveConnection, type LazyConnection, type SystemOperations } from '../../query-service/index.ts';
 
 const str = { type: 'string', default: '' } as const;
 const postsSchema = {

@@ -8,13 +8,10 @@ import { pino } from 'pino';
 import { createSqliteEventStore } from '../../command-service/index.ts';
 import { systemClock } from '../../contracts/index.ts';
 import type { EventStore, NewEvent, ViewStore } from '../../contracts/index.ts';
-import { createInProcessQueue } from '../adapters/inProcessQueue.ts';
-import { createSqliteViewStore } from '../adapters/sqliteViewStore.ts';
-import { createProjectionWorker } from '../projectionWorker.ts';
-import { createCheckpointWaiter } from './checkpointWaiter.ts';
-import { createProjectionRunner } from './projectionRunner.ts';
-import type { ProjectionRunnerDeps } from './projectionRunner.ts';
-import { createCountingProjector, SETUP_EVENT } from './testProjector.ts';
+import type { ProjectionRunnerDeps } from '../../projection-worker/index.ts';
+import { createCheckpointWaiter, createInProcessQueue, createProjectionRunner, createProjectionWorker, createSqliteViewStore } from '../../projection-worker/index.ts';
+// Test-only projector shared with the runner's unit tests beside the code.
+import { createCountingProjector, SETUP_EVENT } from '../../projection-worker/runner/testProjector.ts';
 
 const log = pino({ level: 'silent' });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

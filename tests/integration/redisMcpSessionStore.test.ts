@@ -3,10 +3,9 @@ import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { isAppError } from '../../contracts/index.ts';
-import { startRedisServer, type RedisServer } from '../../tests/support/redisServer.ts';
-import { createInMemoryMcpSessionStore } from './inMemoryMcpSessionStore.ts';
-import type { McpBinding, McpSessionLimits, McpSessionRecord, McpSessionStore } from './mcpSessionStore.ts';
-import { createRedisMcpSessionStore } from './redisMcpSessionStore.ts';
+import { startRedisServer, type RedisServer } from '../support/redisServer.ts';
+import { createInMemoryMcpSessionStore, createRedisMcpSessionStore } from '../../query-service/index.ts';
+import type { McpBinding, McpSessionLimits, McpSessionRecord, McpSessionStore } from '../../query-service/index.ts';
 
 const log = pino({ level: 'silent' });
 const limits: McpSessionLimits = { idleMs: 1000, maxAgeMs: 5000, maxSessions: 3, maxPerPrincipal: 2 };

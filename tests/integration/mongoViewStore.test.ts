@@ -4,9 +4,9 @@ import { after, describe, test } from 'node:test';
 import { MongoClient } from 'mongodb';
 import { sqlitePosition } from '../../contracts/index.ts';
 import type { Clock, ProjectionSpec, ViewChange, ViewDoc, ViewStore } from '../../contracts/index.ts';
-import { startJongodb } from '../../tests/support/jongodbServer.ts';
-import type { JongodbServer } from '../../tests/support/jongodbServer.ts';
-import { createMongoViewStore } from './mongoViewStore.ts';
+import { startJongodb } from '../support/jongodbServer.ts';
+import type { JongodbServer } from '../support/jongodbServer.ts';
+import { createMongoViewStore } from '../../projection-worker/index.ts';
 
 // Adapter-specific behaviour on the jongodb stand-in (README "MongoDB in tests"), and on real MongoDB when MONGO_URL
 // is set. The ViewStore contract suite (tests/contract) covers the port itself.

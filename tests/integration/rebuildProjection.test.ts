@@ -8,11 +8,9 @@ import { pino } from 'pino';
 import { createSqliteEventStore } from '../../command-service/index.ts';
 import { systemClock } from '../../contracts/index.ts';
 import type { NewEvent, ViewStore } from '../../contracts/index.ts';
-import { createInProcessQueue } from '../adapters/inProcessQueue.ts';
-import { createSqliteViewStore } from '../adapters/sqliteViewStore.ts';
-import { createProjectionRunner } from './projectionRunner.ts';
-import { rebuildProjection } from './rebuildProjection.ts';
-import { createCountingProjector, SETUP_EVENT } from './testProjector.ts';
+import { createInProcessQueue, createProjectionRunner, createSqliteViewStore, rebuildProjection } from '../../projection-worker/index.ts';
+// Test-only projector shared with the runner's unit tests beside the code.
+import { createCountingProjector, SETUP_EVENT } from '../../projection-worker/runner/testProjector.ts';
 
 const log = pino({ level: 'silent' });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

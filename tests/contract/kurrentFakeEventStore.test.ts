@@ -4,12 +4,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { comparePositions, isAppError, streamCategory } from '../../contracts/index.ts';
 import type { EventStore, Position } from '../../contracts/index.ts';
-import { appendNotification, sampleEvent, uniqueCategory } from '../../tests/contract/eventStoreFixtures.ts';
-import { eventStoreContract } from '../../tests/contract/eventStoreContract.ts';
-import { createFakeKurrentServer } from './fakeKurrentServer.ts';
-import type { FakeKurrentServer } from './fakeKurrentServer.ts';
-import { createKurrentEventStoreOnClient } from './kurrentEventStore.ts';
-import type { KurrentClient } from './kurrentLogReader.ts';
+import { appendNotification, sampleEvent, uniqueCategory } from './eventStoreFixtures.ts';
+import { eventStoreContract } from './eventStoreContract.ts';
+import { createFakeKurrentServer } from '../support/fakeKurrentServer.ts';
+import type { FakeKurrentServer } from '../support/fakeKurrentServer.ts';
+import { createKurrentEventStoreOnClient } from '../../command-service/index.ts';
+import type { KurrentClient } from '../../command-service/index.ts';
 
 eventStoreContract(
   'kurrentdb adapter on a fake client',
