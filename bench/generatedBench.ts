@@ -84,7 +84,10 @@ async function load(base: string, req: Req, pid: number, seconds: number, connec
 }
 
 export async function runGeneratedBench(rows = 100_000, seconds = 6): Promise<BenchFigure[]> {
+  // STRATA_BENCH_KEEP_DATA=1: the data directory is kept (its path is printed) for looking at plans afterwards.
+  const keepData = process.env.STRATA_BENCH_KEEP_DATA === '1';
   const dir = await mkdtemp(join(tmpdir(), 'strata-generated-bench-'));
+  if (keepData) console.error(`data directory: ${dir}`);
   const root = fileURLToPath(new URL('..', import.meta.url));
   const [port, barePort] = [await freePort(), await freePort()];
   if (hasTaskset) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)]);
@@ -211,7 +214,7 @@ export async function runGeneratedBench(rows = 100_000, seconds = 6): Promise<Be
     bare?.kill('SIGTERM');
     server.kill('SIGTERM');
     await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once('exit', resolve)));
-    await rm(dir, { recursive: true, force: true });
+    if (!keepData) await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -14,14 +14,18 @@ import {
   createSystemStateSource,
 } from '../command-service/index.ts';
 import { allProjectors, createProjectionWorker, projectionTopic } from '../projection-worker/index.ts';
-import { MCP_CONFIG_DEFAULTS, createQueryService, createRedisMcpSessionStore } from '../query-service/index.ts';
+import { MCP_CONFIG_DEFAULTS, createQueryService, createRedisMcpSessionStore, type FastRoutes } from '../query-service/index.ts';
 import type { ProjectionWorker } from '../projection-worker/index.ts';
 import type { StrataConfig } from './config/strataConfig.ts';
 import type { Infra } from './openInfra.ts';
 import { createWriteForwarding } from './http/forwardWrites.ts';
 
 /** A role that serves HTTP: the command and query roles (STYLE.md: `{ name, router?, start(), stop() }`). */
-export type ServingRole = RoleHandle & { readonly router?: RequestHandler };
+export type ServingRole = RoleHandle & {
+  readonly router?: RequestHandler;
+  /** Reads answered without express's router (see createHttpServer). */
+  readonly fastRoutes?: FastRoutes;
+};
 
 export type RoleContext = {
   readonly config: StrataConfig;
@@ -170,7 +174,11 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
     start: () => (config.roles.includes('command') ? command.start() : Promise.resolve()),
     stop: () => command.stop(),
   };
-  return [...writeForwarding(ctx), commandRole, query];
+  // Without the command role, POSTs first meet the write forwarding router (a GraphQL mutation goes to COMMAND_URL).
+  const fastRoutes: FastRoutes = config.roles.includes('command')
+    ? query.fastRoutes
+    : { match: (req) => (req.method === 'GET' || req.method === 'HEAD' ? query.fastRoutes.match(req) : null) };
+  return [...writeForwarding(ctx), commandRole, { ...query, fastRoutes }];
 }
 
 /**

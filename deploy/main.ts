@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { systemClock, type Clock, type RoleHandle } from '../contracts/index.ts';
 import { createCheckpointWaiter } from '../projection-worker/index.ts';
-import { buildProjectorRole, buildRoleRouters } from './buildRoles.ts';
+import { buildProjectorRole, buildRoleRouters, type ServingRole } from './buildRoles.ts';
+import type { FastRoutes } from '../query-service/index.ts';
 import type { StrataConfig } from './config/strataConfig.ts';
 import { resolveJwtSecret } from './config/resolveJwtSecret.ts';
 import { createHttpServer } from './http/createHttpServer.ts';
@@ -66,6 +67,7 @@ export async function startStrata(config: StrataConfig, options: StartOptions): 
       ...infra,
       ...(metrics ? { metrics } : {}),
       routers: servingRoles.flatMap((role) => (role.router ? [role.router] : [])),
+      ...fastRoutesOf(servingRoles),
     });
     const { url } = await http.listen();
 
@@ -117,4 +119,11 @@ export function shutdownOnSignals(
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+/** The fast routes of the serving roles (only the query role has any). */
+function fastRoutesOf(roles: readonly ServingRole[]): { fastRoutes?: FastRoutes } {
+  const found = roles.flatMap((role) => (role.fastRoutes ? [role.fastRoutes] : []));
+  if (found.length === 0) return {};
+  return { fastRoutes: { match: (req) => found.reduce<ReturnType<FastRoutes['match']>>((chain, routes) => chain ?? routes.match(req), null) } };
 }

@@ -12,7 +12,8 @@ import type {
   ViewStore,
 } from '../contracts/index.ts';
 import { createAdminUiRouter } from './admin/adminUiRouter.ts';
-import { createGeneratedEndpointsRouter } from './generated/createGeneratedEndpointsRouter.ts';
+import { createGeneratedEndpoints } from './generated/createGeneratedEndpointsRouter.ts';
+import type { FastRoutes } from './http/fastRoutes.ts';
 import { createGetTokenRouter } from './getToken/createGetTokenRouter.ts';
 import { createAuthResolvers } from './graphql/authResolvers.ts';
 import { attachResolvers, buildSystemSchema } from './graphql/systemSchema.ts';
@@ -81,7 +82,11 @@ export type QueryServiceDeps = {
   readonly mcpDocs?: McpEndpointDocs;
 };
 
-export type QueryService = RoleHandle & { readonly router: Router };
+export type QueryService = RoleHandle & {
+  readonly router: Router;
+  /** Generated-endpoint reads answered without the router, through the same middleware (see FastRoutes). */
+  readonly fastRoutes: FastRoutes;
+};
 
 /** Projections the system API reads (X-Strata-Min-Position waits for all of them). */
 export const SYSTEM_PROJECTIONS: readonly string[] = ['directory', 'catalog', 'schemas', 'rows'];
@@ -140,7 +145,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
 
   const parseBody = jsonBody({ limitBytes: config.bodyLimitBytes, limitText: config.bodyLimitText ?? `${config.bodyLimitBytes}b` });
   const router = express.Router();
-  router.use(cors(origins.corsOrigins), originPolicy(origins));
+  const originMiddleware = [cors(origins.corsOrigins), originPolicy(origins)];
+  router.use(...originMiddleware);
   router.use('/api', parseBody);
   // Body failures on /graphql (413, 415, bad JSON) answer in the GraphQL envelope (errors.md §3.1).
   router.use('/graphql', (req, res, next) => {
@@ -150,25 +156,32 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   router.use('/graphql', graphql.router);
   router.use('/mcp', mcp.router);
   router.use(createGetTokenRouter());
-  router.use(
-    '/endpoint',
-    createGeneratedEndpointsRouter({
-      viewStore: deps.viewStore,
-      systemState: deps.systemState,
-      gateway,
-      authenticator,
-      minPosition,
-      consistency,
-      body: { limitBytes: config.bodyLimitBytes, limitText: bodyLimitText },
-      rootFieldPrefix: config.rootFieldPrefix ?? false,
-      log,
-    }),
-  );
+  const generated = createGeneratedEndpoints({
+    viewStore: deps.viewStore,
+    systemState: deps.systemState,
+    gateway,
+    authenticator,
+    minPosition,
+    consistency,
+    body: { limitBytes: config.bodyLimitBytes, limitText: bodyLimitText },
+    rootFieldPrefix: config.rootFieldPrefix ?? false,
+    log,
+  });
+  router.use('/endpoint', generated.router);
   if (config.adminUiDir !== undefined) router.use(createAdminUiRouter({ dir: config.adminUiDir }));
+
+  // The routes before `/endpoint` only match other prefixes, so a generated read meets just the origin middleware.
+  const fastRoutes: FastRoutes = {
+    match(req) {
+      const chain = generated.fastRoutes.match(req);
+      return chain === null ? null : [...originMiddleware, ...chain];
+    },
+  };
 
   return {
     name: 'query',
     router,
+    fastRoutes,
     async start() {
       await graphql.start();
       log.info('query service started');

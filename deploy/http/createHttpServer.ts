@@ -1,6 +1,6 @@
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError, type EventStore, type Queue, type ViewStore } from '../../contracts/index.ts';
 import {
@@ -10,6 +10,7 @@ import {
   notFound,
   requestLogger,
   sendError,
+  type FastRoutes,
 } from '../../query-service/index.ts';
 import type { StrataConfig } from '../config/strataConfig.ts';
 import { createHealthRouter } from './healthRouter.ts';
@@ -25,6 +26,11 @@ export type HttpServerDeps = {
   readonly metrics?: StrataMetrics;
   /** Routers of the command and query roles, mounted in order after health and metrics. */
   readonly routers: readonly RequestHandler[];
+  /**
+   * Requests answered without express's router (generated-endpoint reads of the query role): the app-level
+   * middleware below runs first, then the matched chain, errors to the same error handler.
+   */
+  readonly fastRoutes?: FastRoutes;
 };
 
 export type HttpServer = {
@@ -55,15 +61,16 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
   let server: Server | null = null;
   let closing = false;
 
-  app.use(commonHeaders, requestLogger(log));
-  if (metrics) app.use(metrics.middleware);
-  app.use((req, res, next) => {
+  const transport: RequestHandler = (req, res, next) => {
     // auth.md §6.3: HTTPS (as seen through trusted proxies) with secure cookies pins the browser to HTTPS.
     if (config.cookieSecure && req.secure) res.setHeader('Strict-Transport-Security', 'max-age=15552000');
     // During shutdown keep-alive clients are told to reconnect elsewhere.
     if (closing) res.setHeader('Connection', 'close');
     next();
-  });
+  };
+  // Every request, routed or fast, starts with these.
+  const prelude: RequestHandler[] = [commonHeaders, requestLogger(log), ...(metrics ? [metrics.middleware] : []), transport];
+  app.use(...prelude);
   app.use(createHealthRouter({ ...deps, readyMaxLagEvents: config.readyMaxLagEvents }));
   if (metrics) app.route('/metrics').get(metrics.handler).all(methodNotAllowed(['GET']));
   else app.all('/metrics', notFound);
@@ -78,10 +85,28 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
   app.use(notFound);
   app.use(errorHandler);
 
+  const fast = deps.fastRoutes;
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const chain = fast?.match(req) ?? null;
+    if (chain === null) {
+      app(req, res);
+      return;
+    }
+    // What express's app.handle does before its router runs, then the chain the router would have run.
+    const request = req as Request;
+    const response = res as Response;
+    request.res = response;
+    response.req = request;
+    Object.setPrototypeOf(req, app.request);
+    Object.setPrototypeOf(res, app.response);
+    response.locals = Object.create(null) as Response['locals'];
+    runChain([...prelude, ...chain], request, response, (err) => sendError(response, err));
+  };
+
   return {
     app,
     async listen() {
-      const listening = app.listen(config.port, config.host);
+      const listening = createServer(handle).listen(config.port, config.host);
       server = listening;
       await new Promise<void>((resolve, reject) => {
         listening.once('listening', resolve);
@@ -113,4 +138,31 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
       log.info('http server closed');
     },
   };
+}
+
+/**
+ * Runs express middleware in order as express's router would: `next()` moves on, `next(err)` (or a rejected promise
+ * from an async handler) goes to `onError`; `next('route')`/`next('router')` are not used by the chains run here
+ * and are treated as errors.
+ */
+function runChain(chain: readonly RequestHandler[], req: Request, res: Response, onError: (err: unknown) => void): void {
+  let index = 0;
+  const next: NextFunction = (err?: unknown) => {
+    if (err !== undefined && err !== null) {
+      onError(err === 'route' || err === 'router' ? new Error(`next('${err}') outside a router`) : err);
+      return;
+    }
+    const handler = chain[index++];
+    if (handler === undefined) {
+      onError(new AppError('ROUTE_NOT_FOUND'));
+      return;
+    }
+    try {
+      const result = handler(req, res, next) as unknown;
+      if (result instanceof Promise) result.catch((e: unknown) => next(e ?? new Error('rejected')));
+    } catch (e) {
+      next(e);
+    }
+  };
+  next();
 }

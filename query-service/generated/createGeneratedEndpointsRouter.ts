@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import express, { type Router } from 'express';
+import type { IncomingMessage } from 'node:http';
+import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { Authenticator, CommandGateway, SystemStateSource, ViewStore } from '../../contracts/index.ts';
 import { sendGraphqlError } from '../graphql/graphqlErrors.ts';
+import { segmentsBelow, type FastRoutes } from '../http/fastRoutes.ts';
 import { jsonBody, type JsonBodyOptions } from '../http/jsonBody.ts';
 import type { MinPositionOptions } from '../http/minPosition.ts';
 import { notFound } from '../http/routeFallbacks.ts';
@@ -11,6 +13,7 @@ import type { WriteConsistencyOptions } from '../http/writeConsistency.ts';
 import { createRowReader } from '../readers/rowReader.ts';
 import { createSchemaReader } from '../readers/schemaReader.ts';
 import { createTableModels } from '../readers/tableModels.ts';
+import { createFinality } from './dataSource/finality.ts';
 import { createRowCounts } from './dataSource/rowCounts.ts';
 import { createRowIndexes } from './dataSource/rowIndexes.ts';
 import { createServedTablesLoader } from './dataSource/servedTables.ts';
@@ -40,6 +43,27 @@ export type GeneratedEndpointsDeps = {
   readonly graphiqlDir?: string | null;
 };
 
+/** The generated APIs as an express router (mounted at `/endpoint`) and their reads as fast routes. */
+export type GeneratedEndpoints = {
+  readonly router: Router;
+  /** GET/HEAD on generated REST URLs and GET/POST on generated GraphQL URLs, matched as the router matches them. */
+  readonly fastRoutes: FastRoutes;
+};
+
+const MOUNT = '/endpoint';
+const REST_PREFIX = `${MOUNT}/rest/`;
+const GRAPHQL_PREFIX = `${MOUNT}/graphql/`;
+
+/** Sets what express's router sets for a route below `/endpoint` before running `handler`. */
+function routed(handler: RequestHandler, params: Record<string, string | string[]>): RequestHandler {
+  return (req, res, next) => {
+    req.originalUrl ??= req.url;
+    req.baseUrl = MOUNT;
+    req.params = params as Request['params'];
+    return handler(req, res, next);
+  };
+}
+
 const DEFAULT_GRAPHIQL_DIR = fileURLToPath(new URL('../../admin-ui/dist-graphiql/', import.meta.url));
 
 /**
@@ -48,17 +72,19 @@ const DEFAULT_GRAPHIQL_DIR = fileURLToPath(new URL('../../admin-ui/dist-graphiql
  * now, writes through the gateway; plus the bundled GraphiQL and Swagger UI files. Without Apollo: documents are
  * parsed and validated once per compiled schema and query text, then executed by graphql-js.
  */
-export function createGeneratedEndpointsRouter(deps: GeneratedEndpointsDeps): Router {
+export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): GeneratedEndpoints {
   const log = deps.log.child({ component: 'generatedEndpoints' });
   const schemas = createSchemaReader(deps.viewStore);
-  const loadTables = createServedTablesLoader(deps.viewStore, schemas, createTableModels());
+  const isFinal = createFinality(deps.viewStore);
+  const loadTables = createServedTablesLoader(deps.viewStore, schemas, createTableModels(), isFinal);
   const dataSource = createViewDataSource({
     viewStore: deps.viewStore,
     rows: createRowReader(deps.viewStore),
     schemas,
     gateway: deps.gateway,
     indexes: createRowIndexes(deps.viewStore, log),
-    counts: createRowCounts(deps.viewStore),
+    counts: createRowCounts(isFinal),
+    isFinal,
   });
   const access = { systemState: deps.systemState, authenticator: deps.authenticator, minPosition: deps.minPosition };
   const ide = createGraphqlIdePage(deps.graphiqlDir === undefined ? DEFAULT_GRAPHIQL_DIR : deps.graphiqlDir, log);
@@ -80,19 +106,50 @@ export function createGeneratedEndpointsRouter(deps: GeneratedEndpointsDeps): Ro
     sendDocs: docs.sendPage,
   });
   const parseBody = jsonBody(deps.body);
+  // Body failures (413, 415, bad JSON) answer in each surface's envelope (errors.md §1, §3.1).
+  const graphqlBody: RequestHandler = (req, res, next) => {
+    Promise.resolve(parseBody(req, res, next)).catch((err: unknown) => sendGraphqlError(res, err));
+  };
+  const restBody: RequestHandler = (req, res, next) => {
+    Promise.resolve(parseBody(req, res, next)).catch((err: unknown) => sendError(res, err));
+  };
 
   const router = express.Router();
   router.use('/swagger-ui', docs.assets);
   router.use('/graphiql', ide.assets);
-  // Body failures (413, 415, bad JSON) answer in each surface's envelope (errors.md §1, §3.1).
-  router.use('/graphql', (req, res, next) => {
-    Promise.resolve(parseBody(req, res, next)).catch((err: unknown) => sendGraphqlError(res, err));
-  });
-  router.use('/rest', (req, res, next) => {
-    Promise.resolve(parseBody(req, res, next)).catch((err: unknown) => sendError(res, err));
-  });
+  router.use('/graphql', graphqlBody);
+  router.use('/rest', restBody);
   router.all('/graphql/:org/:project/:branch/:mode', graphql);
   router.all('/rest/:org/:project/:branch/:mode{/*rest}', rest);
   router.use(notFound);
-  return router;
+
+  const fastRoutes: FastRoutes = {
+    match(req: IncomingMessage) {
+      const url = req.url ?? '';
+      const method = req.method ?? '';
+      if (method === 'GET' || method === 'HEAD') {
+        const segments = segmentsBelow(url, REST_PREFIX);
+        if (segments !== null && segments.length >= 4) {
+          const [org, project, branch, mode, ...tail] = segments as [string, string, string, string, ...string[]];
+          const params: Record<string, string | string[]> = { org, project, branch, mode };
+          if (tail.length > 0) params.rest = tail;
+          return [restBody, routed(rest, params)];
+        }
+      }
+      if (method === 'GET' || method === 'POST') {
+        const segments = segmentsBelow(url, GRAPHQL_PREFIX);
+        if (segments !== null && segments.length === 4) {
+          const [org, project, branch, mode] = segments as [string, string, string, string];
+          return [graphqlBody, routed(graphql, { org, project, branch, mode })];
+        }
+      }
+      return null;
+    },
+  };
+  return { router, fastRoutes };
+}
+
+/** The generated APIs as an express router, for mounting at `/endpoint` (see createGeneratedEndpoints). */
+export function createGeneratedEndpointsRouter(deps: GeneratedEndpointsDeps): Router {
+  return createGeneratedEndpoints(deps).router;
 }

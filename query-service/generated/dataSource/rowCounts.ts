@@ -1,6 +1,6 @@
-import { canonicalJson, comparePositions } from '../../../contracts/index.ts';
-import type { Position, ViewStore } from '../../../contracts/index.ts';
+import { canonicalJson } from '../../../contracts/index.ts';
 import { createLruCache } from '../lruCache.ts';
+import type { Finality } from './finality.ts';
 import type { GeneratedRequest } from './generatedRequest.ts';
 
 const MAX_CACHED_COUNTS = 10_000;
@@ -12,14 +12,8 @@ const MAX_CACHED_COUNTS = 10_000;
  * before counting — proves the count final. Drafts, and lists without `where` (their count is the table's, kept in
  * the views), are counted as they come.
  */
-export function createRowCounts(store: ViewStore) {
+export function createRowCounts(isFinal: Finality) {
   const counts = createLruCache<string, number>(MAX_CACHED_COUNTS);
-
-  async function caughtUpWith(position: Position | null): Promise<boolean> {
-    const version = await store.activeVersion('rows');
-    if (version === null || position === null) return false;
-    return comparePositions(await store.checkpoint({ name: 'rows', version }), position) >= 0;
-  }
 
   return async function totalCount(request: GeneratedRequest, tableId: string, where: unknown, count: () => Promise<number>): Promise<number> {
     const { scope, revisionId } = request.served;
@@ -27,7 +21,7 @@ export function createRowCounts(store: ViewStore) {
     const key = `${revisionId}\0${tableId}\0${canonicalJson(where)}`;
     const cached = counts.get(key);
     if (cached !== undefined) return cached;
-    const final = await caughtUpWith(request.state.position);
+    const final = await isFinal('rows', request.state.position);
     const value = await count();
     if (final) counts.set(key, value);
     return value;

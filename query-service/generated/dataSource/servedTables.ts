@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { JsonObject, ViewStore } from '../../../contracts/index.ts';
+import type { JsonObject, Position, ViewStore } from '../../../contracts/index.ts';
 import type { RevisionScope } from '../../readers/revisionScope.ts';
 import type { SchemaReader, TableVersion } from '../../readers/schemaReader.ts';
 import type { CompiledSchema, TableModels } from '../../readers/tableModels.ts';
 import { createLruCache } from '../lruCache.ts';
 import type { GeneratedTable } from '../naming.ts';
+import type { Finality } from './finality.ts';
 
 /** One table of the served revision: its stored version, compiled schema, and the builders' view of it. */
 export type ServedTable = {
@@ -32,10 +33,14 @@ type CachedTables = { readonly version: number; readonly checkpoint: string; rea
  * Reads the tables of a revision and compiles their schemas. The result is kept per revision content (branch and
  * sequence) while the `schemas` projection's checkpoint stays where it was when it was read: nothing in the view can
  * have changed then, and reading the checkpoint costs much less than the tables. Compiled schemas are cached by their
- * stored JSON text, which is cheaper to compute than the canonical form the shared model cache keys on.
+ * stored JSON text, which is cheaper to compute than the canonical form the shared model cache keys on. The tables
+ * of a committed revision never change once the `schemas` projection passed its commit: they are kept without
+ * reading the checkpoint again once `isFinal` proved that for the position of the state the request was authorized
+ * against (which knows the commit).
  */
-export function createServedTablesLoader(store: ViewStore, schemas: SchemaReader, models: TableModels) {
+export function createServedTablesLoader(store: ViewStore, schemas: SchemaReader, models: TableModels, isFinal: Finality) {
   const revisions = createLruCache<string, CachedTables>(MAX_CACHED_REVISIONS);
+  const committed = createLruCache<string, ServedTables>(MAX_CACHED_REVISIONS);
   const compiledByText = createLruCache<string, CompiledSchema>(MAX_CACHED_SCHEMAS);
   const compile = (schema: JsonObject): CompiledSchema => {
     const text = JSON.stringify(schema);
@@ -58,7 +63,17 @@ export function createServedTablesLoader(store: ViewStore, schemas: SchemaReader
     return { byId: new Map(list.map((table) => [table.version.tableId, table])), list, hash: hash.digest('base64url') };
   }
 
-  return async function loadServedTables(scope: RevisionScope): Promise<ServedTables> {
+  return async function loadServedTables(scope: RevisionScope, position: Position | null): Promise<ServedTables> {
+    if (!scope.isDraft) {
+      const key = `${scope.branchId}\0${scope.seq}`;
+      const kept = committed.get(key);
+      if (kept !== undefined) return kept;
+      // Checked before the read: the tables read afterwards are at least this new.
+      const final = await isFinal(SCHEMAS, position);
+      const tables = await read(scope);
+      if (final) committed.set(key, tables);
+      return tables;
+    }
     const version = await store.activeVersion(SCHEMAS);
     // Read before the tables: the tables read next are at least this new.
     const checkpoint = version === null ? null : await store.checkpoint({ name: SCHEMAS, version });

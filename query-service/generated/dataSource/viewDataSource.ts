@@ -1,10 +1,12 @@
-import { AppError, assertTableScope, visibleAt } from '../../../contracts/index.ts';
+import { AppError, assertTableScope, canonicalJson, visibleAt } from '../../../contracts/index.ts';
 import type { CommandGateway, RowView, ViewStore } from '../../../contracts/index.ts';
 import { and, eq, within } from '../../paging/filters.ts';
 import { readonlyRowsFilter, rowView, type RowReader, type RowReadonly, type TableContext } from '../../readers/rowReader.ts';
 import type { SchemaReader } from '../../readers/schemaReader.ts';
 import { parseRowQuery, type RowQueryInput } from '../../rows/rowQuery.ts';
 import type { GeneratedDataSource, GeneratedPage, GeneratedRow } from '../graphql/generatedDataSource.ts';
+import { createLruCache } from '../lruCache.ts';
+import type { Finality } from './finality.ts';
 import type { GeneratedRequest } from './generatedRequest.ts';
 import type { RowCounts } from './rowCounts.ts';
 import type { RowIndexes } from './rowIndexes.ts';
@@ -18,7 +20,15 @@ export type ViewDataSourceDeps = {
   readonly gateway: CommandGateway;
   readonly indexes: RowIndexes;
   readonly counts: RowCounts;
+  /** Whether a projection has passed a position: committed content read after that is kept (see below). */
+  readonly isFinal: Finality;
 };
+
+/** Rows and pages of committed revisions kept in memory (entries; a page holds up to `first` rows). */
+const MAX_CACHED_ROWS = 20_000;
+const MAX_CACHED_PAGES = 2_000;
+
+type CachedPage = Omit<GeneratedPage, 'totalCount'> & { readonly count: () => Promise<number> };
 
 /** The generated APIs' row JSON: the API row without its table id. */
 export function generatedRow(row: RowView): GeneratedRow {
@@ -37,6 +47,22 @@ export type ViewDataSource = GeneratedDataSource<GeneratedRequest> & {
  */
 export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
   const { rows, schemas } = deps;
+  // A committed revision's rows never change once the `rows` projection passed its commit (the system state the
+  // request was authorized against knows the commit, so its position is a safe bound): rows and pages read from
+  // such a revision are kept per (branch, sequence), drafts are always read from the views.
+  const committedRows = createLruCache<string, GeneratedRow | null>(MAX_CACHED_ROWS);
+  const committedPages = createLruCache<string, CachedPage>(MAX_CACHED_PAGES);
+  const committedKey = (request: GeneratedRequest): string | null => {
+    const { scope } = request.served;
+    return scope.isDraft ? null : `${scope.branchId}\0${scope.seq}`;
+  };
+  const keep = async <T>(request: GeneratedRequest, cache: { set(key: string, value: T): void }, key: string | null, read: () => Promise<T>): Promise<T> => {
+    // Finality is checked before the read: what is read afterwards is at least as new.
+    const final = key !== null && (await deps.isFinal('rows', request.state.position));
+    const value = await read();
+    if (final && key !== null) cache.set(key, value);
+    return value;
+  };
 
   async function rowReadonly(request: GeneratedRequest, table: ServedTable): Promise<RowReadonly> {
     const { scope } = request.served;
@@ -71,11 +97,19 @@ export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
       // The URL (not the revision) binds cursors, so they stay valid on head and draft URLs across commits.
       parentIds: ['endpoint', branch.id, address.segment, tableId],
     });
-    await deps.indexes.ensure(query.keys);
-    const page = await rows.rows(table, query);
-    const edges = page.edges.map((edge) => ({ cursor: edge.cursor, node: generatedRow(edge.node) }));
-    if (!wantTotalCount) return { edges, pageInfo: page.pageInfo };
-    return { edges, pageInfo: page.pageInfo, totalCount: await deps.counts(request, tableId, input.where, page.totalCount) };
+    const committed = committedKey(request);
+    const key = committed === null ? null : `${committed}\0${canonicalJson(query.queryKey)}\0${query.page.first}\0${query.page.after ?? ''}`;
+    let page = key === null ? undefined : committedPages.get(key);
+    if (page === undefined) {
+      page = await keep(request, committedPages, key, async (): Promise<CachedPage> => {
+        await deps.indexes.ensure(query.keys);
+        const read = await rows.rows(table, query);
+        const edges = read.edges.map((edge) => ({ cursor: edge.cursor, node: generatedRow(edge.node) }));
+        return { edges, pageInfo: read.pageInfo, count: read.totalCount };
+      });
+    }
+    if (!wantTotalCount) return { edges: page.edges, pageInfo: page.pageInfo };
+    return { edges: page.edges, pageInfo: page.pageInfo, totalCount: await deps.counts(request, tableId, input.where, page.count) };
   }
 
   return {
@@ -84,8 +118,14 @@ export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
 
     async getRow(request, tableId, rowId) {
       const table = await tableContext(request, tableId);
-      const row = await rows.row(table, rowId);
-      return row === null ? null : generatedRow(row);
+      const committed = committedKey(request);
+      const key = committed === null ? null : `${committed}\0${tableId}\0${rowId}`;
+      const cached = key === null ? undefined : committedRows.get(key);
+      if (cached !== undefined) return cached;
+      return keep(request, committedRows, key, async () => {
+        const row = await rows.row(table, rowId);
+        return row === null ? null : generatedRow(row);
+      });
     },
 
     async loadRowsByIds(request, tableId, ids) {

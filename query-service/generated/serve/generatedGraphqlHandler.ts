@@ -61,7 +61,7 @@ export function createGeneratedGraphqlHandler(deps: GeneratedGraphqlDeps): Reque
         deps.ide.send(res, req.originalUrl.split('?')[0] ?? '');
         return;
       }
-      const tables = await deps.loadTables(served.scope);
+      const tables = await deps.loadTables(served.scope, state.position);
       let position: Position | null = null;
       const request = createGeneratedRequest({
         principal,

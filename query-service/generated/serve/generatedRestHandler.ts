@@ -66,7 +66,7 @@ export function createGeneratedRestHandler(deps: GeneratedRestDeps): RequestHand
         requestId: res.locals.requestId ?? 'unknown',
         state,
         served,
-        tables: await deps.loadTables(served.scope),
+        tables: await deps.loadTables(served.scope, state.position),
         afterWrite: async (outcome) => {
           if (outcome.position !== null) await finishWrite(res, outcome.position, { ...deps.consistency, projections: outcome.projections });
         },
