@@ -1,4 +1,5 @@
-import { GraphQLError, execute, getOperationAST, parse, validate, type GraphQLFormattedError } from 'graphql';
+import { GraphQLError, execute, getOperationAST, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { AppError, type Position } from '../../../contracts/index.ts';
 import { QUERY_LIMITS, assertOperationLimits } from '../../graphql/queryLimits.ts';
 import type { GeneratedRequest } from '../dataSource/generatedRequest.ts';
@@ -37,7 +38,32 @@ export function prepareDocument(compiled: CompiledGenerated, query: string): Pre
     return { ok: false, errors: [err], code: 'GRAPHQL_PARSE_FAILED' };
   }
   const errors = validate(compiled.generated.schema, document, compiled.rules);
-  return errors.length > 0 ? { ok: false, errors, code: 'GRAPHQL_VALIDATION_FAILED' } : { ok: true, document };
+  return errors.length > 0 ? { ok: false, errors, code: 'GRAPHQL_VALIDATION_FAILED' } : { ok: true, document, compiled: new Map() };
+}
+
+/**
+ * The query operation compiled by graphql-jit (PERFORMANCE.md: about twice graphql-js `execute`), once per document
+ * and operation name; null when jit cannot compile it, and graphql-js runs it. Mutations always run on graphql-js:
+ * they are not on the hot path and keep its serial field execution.
+ */
+function compiledQueryOf(
+  cache: Map<string, CompiledQuery | null>,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+): CompiledQuery | null {
+  const key = operationName ?? '';
+  let compiled = cache.get(key);
+  if (compiled === undefined) {
+    try {
+      const result = compileQuery(schema, document, operationName);
+      compiled = isCompiledQuery(result) ? result : null;
+    } catch {
+      compiled = null;
+    }
+    cache.set(key, compiled);
+  }
+  return compiled;
 }
 
 /**
@@ -83,13 +109,18 @@ export async function executeGenerated(input: {
     if (!(err instanceof GraphQLError)) throw err;
     return { status: 400, body: { errors: formatErrors([err], 'QUERY_TOO_COMPLEX', format) } };
   }
-  const result = await execute({
-    schema,
-    document,
-    ...(params.operationName !== undefined ? { operationName: params.operationName } : {}),
-    variableValues: params.variables,
-    contextValue: compiled.generated.createContext(input.request),
-  });
+  const contextValue = compiled.generated.createContext(input.request);
+  const jit = operation.operation === 'query' ? compiledQueryOf(prepared.compiled, schema, document, params.operationName) : null;
+  const result: ExecutionResult =
+    jit !== null
+      ? await jit.query(undefined, contextValue, params.variables as Record<string, unknown> | undefined)
+      : await execute({
+          schema,
+          document,
+          ...(params.operationName !== undefined ? { operationName: params.operationName } : {}),
+          variableValues: params.variables,
+          contextValue,
+        });
   // No `data` at all: the variables could not be coerced, so nothing ran.
   if (!('data' in result)) return { status: 400, body: { errors: formatErrors(result.errors ?? [], 'BAD_USER_INPUT', format) } };
   const position = input.position();

@@ -1,4 +1,5 @@
 import { specifiedRules, type DocumentNode, type GraphQLError, type ValidationRule } from 'graphql';
+import type { CompiledQuery } from 'graphql-jit';
 import { queryLimitsRule } from '../../graphql/queryLimits.ts';
 import type { GeneratedRequest } from '../dataSource/generatedRequest.ts';
 import type { ServedTables } from '../dataSource/servedTables.ts';
@@ -7,9 +8,13 @@ import type { GeneratedDataSource } from '../graphql/generatedDataSource.ts';
 import { buildGeneratedSchema, type GeneratedSchema } from '../graphql/buildGeneratedSchema.ts';
 import { createLruCache, type LruCache } from '../lruCache.ts';
 
-/** A query text after parsing and validation against one compiled schema: the document, or why it failed. */
+/**
+ * A query text after parsing and validation against one compiled schema: the document (with its query operations
+ * compiled by graphql-jit on first use, by operation name; null when jit declined and graphql-js executes it), or
+ * why it failed.
+ */
 export type PreparedDocument =
-  | { readonly ok: true; readonly document: DocumentNode }
+  | { readonly ok: true; readonly document: DocumentNode; readonly compiled: Map<string, CompiledQuery | null> }
   | { readonly ok: false; readonly errors: readonly GraphQLError[]; readonly code: 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED' };
 
 /** A compiled generated schema with its validation rules and its documents, parsed and validated once per text. */
