@@ -4,6 +4,36 @@ import { requestIdOf } from './commonHeaders.ts';
 import { routeTemplateOf, trackRouteTemplate } from './routeTemplate.ts';
 import './expressTypes.ts';
 
+const LOG_STATE = Symbol('strata.requestLogger.state');
+const INSTALLED = Symbol('strata.requestLogger.installed');
+
+type LogState = { readonly base: Logger; readonly reqId: string; child: Logger | undefined };
+type Logged = Request & { [LOG_STATE]?: LogState };
+
+/**
+ * `req.log` as an accessor on the request prototype (express gives each app's requests one): the child logger is
+ * made on first read. On the shared prototype, unlike an accessor defined on each request, it keeps every request
+ * object in the same hidden class. Requests this middleware did not see get an own property when assigned.
+ */
+function installLogAccessor(proto: object): void {
+  if (Object.hasOwn(proto, INSTALLED)) return;
+  Object.defineProperty(proto, INSTALLED, { value: true });
+  Object.defineProperty(proto, 'log', {
+    configurable: true,
+    enumerable: true,
+    get(this: Logged) {
+      const state = this[LOG_STATE];
+      if (state === undefined) return undefined;
+      return (state.child ??= state.base.child({ reqId: state.reqId }));
+    },
+    set(this: Logged, value: Logger) {
+      const state = this[LOG_STATE];
+      if (state !== undefined) state.child = value;
+      else Object.defineProperty(this, 'log', { value, writable: true, configurable: true, enumerable: true });
+    },
+  });
+}
+
 /**
  * Gives each request a child logger (`req.log`, bound to `reqId`, made on first use) and writes one line (with
  * `reqId`) when the response is done:
@@ -16,19 +46,14 @@ export function requestLogger(log: Logger): RequestHandler {
     const reqId = res.locals.requestId ?? requestIdOf(req);
     res.locals.requestId = reqId;
     // The child logger is made on first use (most requests never log anything but the completion line below).
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', {
-      configurable: true,
-      enumerable: true,
-      get: () => (child ??= log.child({ reqId })),
-      set: (value: Logger) => {
-        child = value;
-      },
-    });
+    installLogAccessor(Object.getPrototypeOf(req) as object);
+    const state: LogState = { base: log, reqId, child: undefined };
+    (req as Logged)[LOG_STATE] = state;
     trackRouteTemplate(req, res);
     res.once('close', () => {
       const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
       // Written through the request's logger only when one was made: the same line (bindings come first).
+      const { child } = state;
       const target = child ?? log;
       const line = {
         ...(child === undefined ? { reqId } : {}),

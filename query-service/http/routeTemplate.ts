@@ -10,6 +10,35 @@ function joinTemplate(base: string, path: unknown): string {
   return joined === '' ? '/' : joined;
 }
 
+const TRACKED = Symbol('strata.routeTemplate.response');
+const ROUTE = Symbol('strata.routeTemplate.route');
+const INSTALLED = Symbol('strata.routeTemplate.installed');
+
+type Tracked = Request & { [TRACKED]?: Response; [ROUTE]?: unknown };
+
+/**
+ * A `route` accessor on the request prototype (express gives each app's requests one): assigning `req.route`, which
+ * express's router does the moment it selects a route, records the template of a tracked request. An accessor on the
+ * shared prototype, unlike one defined on each request, keeps every request object in the same hidden class.
+ */
+function installRouteAccessor(proto: object): void {
+  if (Object.hasOwn(proto, INSTALLED)) return;
+  Object.defineProperty(proto, INSTALLED, { value: true });
+  Object.defineProperty(proto, 'route', {
+    configurable: true,
+    enumerable: true,
+    get(this: Tracked) {
+      return this[ROUTE];
+    },
+    set(this: Tracked, route: unknown) {
+      this[ROUTE] = route;
+      const res = this[TRACKED];
+      const path = (route as { path?: unknown } | undefined)?.path;
+      if (res !== undefined && path !== undefined) res.locals.routeTemplate = joinTemplate(this.baseUrl, path);
+    },
+  });
+}
+
 /**
  * Records the template of the route that handles `req` (mount path + route path, e.g. `/api/projects/:id`) in
  * `res.locals.routeTemplate`, the moment express's router selects the route. Routers should be mounted at static
@@ -17,17 +46,8 @@ function joinTemplate(base: string, path: unknown): string {
  * without a route (GraphQL, MCP) call setRouteTemplate themselves.
  */
 export function trackRouteTemplate(req: Request, res: Response): void {
-  let current: unknown = undefined;
-  Object.defineProperty(req, 'route', {
-    configurable: true,
-    enumerable: true,
-    get: () => current,
-    set: (route: unknown) => {
-      current = route;
-      const path = (route as { path?: unknown } | undefined)?.path;
-      if (path !== undefined) res.locals.routeTemplate = joinTemplate(req.baseUrl, path);
-    },
-  });
+  installRouteAccessor(Object.getPrototypeOf(req) as object);
+  (req as Tracked)[TRACKED] = res;
 }
 
 /** Sets the route template explicitly (for handlers without an express route). */
