@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
 import { AppError, assertCanWrite, assertTableScope, tableInScope } from '../../../contracts/index.ts';
 import type { Action } from '../../../contracts/index.ts';
-import { sendJson } from '../../http/sendJson.ts';
+import { jsonTextOf, sendJson, sendJsonText } from '../../http/sendJson.ts';
+import type { GeneratedPage } from '../graphql/generatedDataSource.ts';
 import { tableView } from '../../readers/schemaReader.ts';
 import type { GeneratedRequest } from '../dataSource/generatedRequest.ts';
 import type { ViewDataSource } from '../dataSource/viewDataSource.ts';
@@ -48,6 +49,12 @@ export function assertWriteAccess(call: RestCall, action: RestAction): void {
 const tableOf = (call: RestCall): string => call.path.tableId ?? '';
 const rowOf = (call: RestCall): string => call.path.rowId ?? '';
 
+/** `JSON.stringify(page)` with the edges serialized once per kept page (see jsonTextOf). */
+function pageText(page: GeneratedPage): string {
+  const count = page.totalCount === undefined ? '' : `,"totalCount":${JSON.stringify(page.totalCount)}`;
+  return `{"edges":${jsonTextOf(page.edges)},"pageInfo":${JSON.stringify(page.pageInfo)}${count}}`;
+}
+
 /** The handlers of generated-api.md §7 by action; errors propagate to the caller (REST error body). */
 export function createRestHandlers(deps: RestHandlerDeps): Readonly<Record<RestAction, (call: RestCall) => Promise<void>>> {
   const source = deps.dataSource;
@@ -78,15 +85,15 @@ export function createRestHandlers(deps: RestHandlerDeps): Readonly<Record<RestA
       sendJson(call.res, 200, table.version.schema);
     },
     async list(call) {
-      sendJson(call.res, 200, await source.list(call.request, tableOf(call), listQueryOf(call.req), true));
+      sendJsonText(call.res, 200, pageText(await source.list(call.request, tableOf(call), listQueryOf(call.req), true)));
     },
     async query(call) {
-      sendJson(call.res, 200, await source.list(call.request, tableOf(call), restInput.query(call.req.body), true));
+      sendJsonText(call.res, 200, pageText(await source.list(call.request, tableOf(call), restInput.query(call.req.body), true)));
     },
     async getRow(call) {
       const row = await source.getRow(call.request, tableOf(call), rowOf(call));
       if (row === null) throw new AppError('ROW_NOT_FOUND', `Row "${rowOf(call)}" not found in table "${tableOf(call)}"`);
-      sendJson(call.res, 200, row);
+      sendJsonText(call.res, 200, jsonTextOf(row));
     },
     async create(call) {
       sendJson(call.res, 201, await source.createRow(call.request, tableOf(call), restInput.create(call.req.body)));
