@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -85,6 +85,10 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
   app.use(notFound);
   app.use(errorHandler);
 
+  class AppRequest extends IncomingMessage {}
+  Object.setPrototypeOf(AppRequest.prototype, app.request);
+  class AppResponse extends ServerResponse {}
+  Object.setPrototypeOf(AppResponse.prototype, app.response);
   const fast = deps.fastRoutes;
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const chain = fast?.match(req) ?? null;
@@ -97,8 +101,7 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
     const response = res as Response;
     request.res = response;
     response.req = request;
-    Object.setPrototypeOf(req, app.request);
-    Object.setPrototypeOf(res, app.response);
+    // Already express's request and response (the server constructs them so); express re-sets them when it routes.
     response.locals = Object.create(null) as Response['locals'];
     runChain([...prelude, ...chain], request, response, (err) => sendError(response, err));
   };
@@ -106,7 +109,9 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
   return {
     app,
     async listen() {
-      const listening = createServer(handle).listen(config.port, config.host);
+      // Requests and responses are built with express's prototypes from the start: setting prototypes per request
+      // (as express's app.handle does) costs the fast routes a hidden-class change on every request.
+      const listening = createServer({ IncomingMessage: AppRequest, ServerResponse: AppResponse }, handle).listen(config.port, config.host);
       server = listening;
       await new Promise<void>((resolve, reject) => {
         listening.once('listening', resolve);
