@@ -42,11 +42,15 @@ export function cookieValues(header: string | string[] | undefined, name: string
   return values;
 }
 
+/** A query-string key that could decode to `api_key` (or `api_key[...]`), each letter literal or percent-encoded. */
+const MAY_NAME_API_KEY = /[?&;](?:a|%61)(?:p|%70)(?:i|%69)(?:_|%5f)(?:k|%6b)(?:e|%65)(?:y|%79)(?:[=&[;#]|%5b|$)/i;
+
 /** `api_key` from the raw query string: at most once and a plain string (auth.md §2), else 400 BAD_REQUEST. */
 function apiKeyQueryOf(req: Request): string | null {
   const url = req.originalUrl ?? req.url;
   const question = url.indexOf('?');
-  if (question === -1) return null;
+  // Most query strings name no api_key (in no spelling that decodes to it): those are not parsed.
+  if (question === -1 || !MAY_NAME_API_KEY.test(url)) return null;
   const params = new URLSearchParams(url.slice(question + 1));
   for (const key of params.keys()) {
     // `api_key[]=…` / `api_key[a]=…` would be an array or object to extended query parsers.

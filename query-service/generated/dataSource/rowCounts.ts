@@ -1,4 +1,3 @@
-import { canonicalJson } from '../../../contracts/index.ts';
 import { createLruCache } from '../lruCache.ts';
 import type { Finality } from './finality.ts';
 import type { GeneratedRequest } from './generatedRequest.ts';
@@ -18,7 +17,8 @@ export function createRowCounts(isFinal: Finality) {
   return async function totalCount(request: GeneratedRequest, tableId: string, where: unknown, count: () => Promise<number>): Promise<number> {
     const { scope, revisionId } = request.served;
     if (scope.isDraft || where === undefined || where === null) return count();
-    const key = `${revisionId}\0${tableId}\0${canonicalJson(where)}`;
+    // JSON text of the input as given: equal texts are equal filters.
+    const key = `${revisionId}\0${tableId}\0${JSON.stringify(where)}`;
     const cached = counts.get(key);
     if (cached !== undefined) return cached;
     const final = await isFinal('rows', request.state.position);

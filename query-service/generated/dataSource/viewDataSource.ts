@@ -1,4 +1,4 @@
-import { AppError, assertTableScope, canonicalJson, visibleAt } from '../../../contracts/index.ts';
+import { AppError, assertTableScope, visibleAt } from '../../../contracts/index.ts';
 import type { CommandGateway, RowView, ViewStore } from '../../../contracts/index.ts';
 import { and, eq, within } from '../../paging/filters.ts';
 import { readonlyRowsFilter, rowView, type RowReader, type RowReadonly, type TableContext } from '../../readers/rowReader.ts';
@@ -52,6 +52,8 @@ export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
   // such a revision are kept per (branch, sequence), drafts are always read from the views.
   const committedRows = createLruCache<string, GeneratedRow | null>(MAX_CACHED_ROWS);
   const committedPages = createLruCache<string, CachedPage>(MAX_CACHED_PAGES);
+  // Keys hold query inputs as JSON text: equal texts are equal queries (an input written with its keys in another
+  // order is kept once more, never confused with another).
   const committedKey = (request: GeneratedRequest): string | null => {
     const { scope } = request.served;
     return scope.isDraft ? null : `${scope.branchId}\0${scope.seq}`;
@@ -98,7 +100,7 @@ export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
       parentIds: ['endpoint', branch.id, address.segment, tableId],
     });
     const committed = committedKey(request);
-    const key = committed === null ? null : `${committed}\0${canonicalJson(query.queryKey)}\0${query.page.first}\0${query.page.after ?? ''}`;
+    const key = committed === null ? null : `${committed}\0${JSON.stringify(query.queryKey)}\0${query.page.first}\0${query.page.after ?? ''}`;
     let page = key === null ? undefined : committedPages.get(key);
     if (page === undefined) {
       page = await keep(request, committedPages, key, async (): Promise<CachedPage> => {
