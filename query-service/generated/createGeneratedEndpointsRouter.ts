@@ -91,6 +91,7 @@ export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): Generate
   const docs = createSwaggerDocs();
   const graphql = createGeneratedGraphqlHandler({
     ...access,
+    isFinal,
     consistency: deps.consistency,
     loadTables,
     schemas: createGeneratedSchemaCache({ dataSource, rootFieldPrefix: deps.rootFieldPrefix }),

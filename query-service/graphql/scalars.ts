@@ -3,8 +3,17 @@ import { isPlainObject } from '../../contracts/index.ts';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 
+/** Strings already found valid: rows served again serialize their times without the regex and Date.parse. */
+const checked = new Set<string>();
+const MAX_CHECKED = 10_000;
+
 export function isDateTimeString(value: unknown): value is string {
-  return typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+  if (typeof value !== 'string') return false;
+  if (checked.has(value)) return true;
+  if (!DATE_TIME.test(value) || Number.isNaN(Date.parse(value))) return false;
+  if (checked.size >= MAX_CHECKED) checked.clear();
+  checked.add(value);
+  return true;
 }
 
 function parseDateTime(value: unknown): string {

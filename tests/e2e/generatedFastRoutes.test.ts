@@ -170,4 +170,24 @@ describe('generated reads on the fast routes answer and log as the routed reques
     const anonymous = await same({ method: 'POST', path: gql, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
     assert.equal(anonymous.status, 401);
   });
+
+  test('kept committed rows, pages and GraphQL results follow HEAD to the next commit', async () => {
+    const json = { ...auth(), 'content-type': 'application/json' };
+    const query = JSON.stringify({ query: '{ item(id: "r5") { data { name } } items(data: { first: 1, orderBy: [{ data: { path: "n", direction: desc, type: int } }] }) { edges { node { id } } } }' });
+    const row = async () => JSON.parse((await same({ path: `${rest}/tables/items/rows/r5`, headers: auth() })).body).data.name as string;
+    const top = async () => JSON.parse((await same({ path: `${rest}/tables/items/rows?first=1&orderBy=${encodeURIComponent('[{"data":{"path":"n","direction":"desc","type":"int"}}]')}`, headers: auth() })).body).edges[0].node.id as string;
+    const graph = async () => JSON.parse((await same({ method: 'POST', path: gql, headers: json, body: query })).body).data;
+    for (let i = 0; i < 2; i++) {
+      assert.equal(await row(), 'row 5');
+      assert.equal(await top(), 'r29');
+      assert.deepEqual(await graph(), { item: { data: { name: 'row 5' } }, items: { edges: [{ node: { id: 'r29' } }] } });
+    }
+    const branch = '/api/organization/acme/project/shop/branch/master';
+    const draft = (await api('GET', branch)).draftRevisionId as string;
+    await api('PUT', `/api/revision/${draft}/table/items/row/r5`, { data: { name: 'renamed', n: 100 } });
+    await api('POST', `${branch}/revisions`, { comment: 'second' });
+    assert.equal(await row(), 'renamed');
+    assert.equal(await top(), 'r5');
+    assert.deepEqual(await graph(), { item: { data: { name: 'renamed' } }, items: { edges: [{ node: { id: 'r5' } }] } });
+  });
 });

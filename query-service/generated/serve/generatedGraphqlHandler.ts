@@ -1,13 +1,15 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { AppError, maxPosition } from '../../../contracts/index.ts';
+import { AppError, keyScopeOf, maxPosition } from '../../../contracts/index.ts';
 import type { Authenticator, Position, SystemStateSource } from '../../../contracts/index.ts';
 import { createGraphqlErrorFormatter, sendGraphqlError } from '../../graphql/graphqlErrors.ts';
 import { assertQueryText } from '../../graphql/queryLimits.ts';
 import { authenticateRequest } from '../../http/authenticate.ts';
 import { MIN_POSITION_HEADER, awaitMinPosition, type MinPositionOptions } from '../../http/minPosition.ts';
 import { setRouteTemplate } from '../../http/routeTemplate.ts';
-import { sendJson } from '../../http/sendJson.ts';
+import { sendJsonText } from '../../http/sendJson.ts';
+import { createLruCache } from '../lruCache.ts';
+import type { Finality } from '../dataSource/finality.ts';
 import { awaitWriteConsistency, type WriteConsistencyOptions } from '../../http/writeConsistency.ts';
 import { createGeneratedRequest } from '../dataSource/generatedRequest.ts';
 import type { ServedTablesLoader } from '../dataSource/servedTables.ts';
@@ -28,9 +30,13 @@ export type GeneratedGraphqlDeps = {
   readonly schemas: GeneratedSchemaCache;
   readonly ide: GraphqlIdePage;
   readonly log: Logger;
+  /** Whether a projection passed a position (committed results are kept once `rows` passed the state's). */
+  readonly isFinal: Finality;
 };
 
 const ALLOWED = 'GET, HEAD, POST';
+/** Results of queries on committed revisions kept in memory (entries). */
+const MAX_CACHED_RESULTS = 2_000;
 
 function addressOf(req: Request): EndpointAddress {
   const params = req.params as Record<string, string>;
@@ -45,6 +51,10 @@ function addressOf(req: Request): EndpointAddress {
  */
 export function createGeneratedGraphqlHandler(deps: GeneratedGraphqlDeps): RequestHandler {
   const format = createGraphqlErrorFormatter(deps.log);
+  // A committed revision never changes once the projections passed its commit, so a query's successful result on
+  // it is the same for everyone allowed to read the endpoint (read access is checked before the cache), except for
+  // API keys scoped to tables, whose scope is part of the key. Failed results are never kept (they may log).
+  const results = createLruCache<string, string>(MAX_CACHED_RESULTS);
   return async (req: Request, res: Response): Promise<void> => {
     setRouteTemplate(res, GRAPHQL_TEMPLATE);
     try {
@@ -75,15 +85,21 @@ export function createGeneratedGraphqlHandler(deps: GeneratedGraphqlDeps): Reque
           position = maxPosition(position, outcome.position);
         },
       });
-      const reply = await executeGenerated({
-        compiled: deps.schemas.get(served, tables),
-        params,
-        method: req.method === 'POST' ? 'POST' : 'GET',
-        request,
-        position: () => position,
-        format,
-      });
-      sendJson(res, reply.status, reply.body);
+      const method = req.method === 'POST' ? 'POST' : 'GET';
+      const key = served.scope.isDraft
+        ? null
+        : [served.scope.branchId, served.scope.seq, served.mode, tables.hash, method, JSON.stringify(keyScopeOf(principal)?.tableIds ?? null),
+            params.operationName ?? '', JSON.stringify(params.variables ?? null), params.query].join('\0');
+      const kept = key === null ? undefined : results.get(key);
+      if (kept !== undefined) {
+        sendJsonText(res, 200, kept);
+        return;
+      }
+      const final = key !== null && (await deps.isFinal('rows', state.position));
+      const reply = await executeGenerated({ compiled: deps.schemas.get(served, tables), params, method, request, position: () => position, format });
+      const text = JSON.stringify(reply.body);
+      if (final && key !== null && reply.status === 200 && reply.body.errors === undefined && position === null) results.set(key, text);
+      sendJsonText(res, reply.status, text);
     } catch (err) {
       sendGraphqlError(res, err);
     }
