@@ -6,8 +6,20 @@ const serializeError = (err: Error): unknown => pino.stdSerializers.err(err);
 const redactObject = (value: Record<string, unknown>): Record<string, unknown> =>
   redactLogValue(value, serializeError) as Record<string, unknown>;
 
+/** Lines under 4 KiB wait at most this long before they are written. */
+const FLUSH_INTERVAL_MS = 50;
+
 /**
- * The one root logger: JSON lines (stdout unless `destination` is given) at LOG_LEVEL with RFC 3339 `time` and
+ * Stdout written in blocks of at least 4 KiB or every 50 ms, whichever comes first, instead of one write per line
+ * (at thousands of requests per second the per-line writes cost more than the lines). pino flushes what is left
+ * synchronously when the process exits.
+ */
+function stdoutLines(): DestinationStream {
+  return pino.destination({ dest: process.stdout.fd, sync: false, minLength: 4096, periodicFlush: FLUSH_INTERVAL_MS });
+}
+
+/**
+ * The one root logger: JSON lines (stdout, buffered, unless `destination` is given) at LOG_LEVEL with RFC 3339 `time` and
  * `level` labels. Redaction happens here, once, for every child: secret keys at any depth (headers, passwords,
  * tokens, key secrets, MCP session ids) and secrets inside any text of the final line (api_key query values,
  * URL credentials, bearer tokens, svc_ keys).
@@ -25,5 +37,5 @@ export function createRootLogger(config: Pick<StrataConfig, 'logLevel'>, destina
     serializers: { err: (value: unknown) => value },
     hooks: { streamWrite: redactText },
   };
-  return destination === undefined ? pino(options) : pino(options, destination);
+  return pino(options, destination ?? stdoutLines());
 }
