@@ -34,6 +34,7 @@ export type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadSt
 export type {
   CollectionSpec,
   CompareOp,
+  EnsureProjectionOptions,
   FieldRef,
   FieldType,
   Filter,

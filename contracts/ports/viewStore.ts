@@ -11,6 +11,12 @@ export type ViewDoc = Readonly<Record<string, unknown>>;
 export type IndexSpec = {
   readonly fields: readonly string[];
   readonly unique?: boolean;
+  /**
+   * Only readers need this index: no view change of the projection finds its documents through it any faster than
+   * through the key or another index. A version ensured with `deferReadIndexes` gets it from `completeVersion`,
+   * built once from the filled collection. Not allowed on a unique index (uniqueness constrains every write).
+   */
+  readonly readersOnly?: boolean;
 };
 
 export type CollectionSpec = {
@@ -31,6 +37,14 @@ export type ProjectionSpec = {
 };
 
 export type ProjectionRef = { readonly name: string; readonly version: number };
+
+export type EnsureProjectionOptions = {
+  /**
+   * Leaves the `readersOnly` indexes of a version that is not active to `completeVersion` (a rebuild fills a shadow
+   * version faster without them). Ignored when the version is or becomes active: readers use it at once.
+   */
+  readonly deferReadIndexes?: boolean;
+};
 
 /** One segment of a path inside a `json` field: a property name or an array index. */
 export type PathSegment = string | number;
@@ -127,7 +141,13 @@ export type ProjectionStatus = {
 export interface ViewStore {
   readonly backend: 'sqlite' | 'mongodb';
   /** Creates the collections and indexes of `spec` if missing (idempotent). A first version becomes active. */
-  ensureProjection(spec: ProjectionSpec): Promise<void>;
+  ensureProjection(spec: ProjectionSpec, options?: EnsureProjectionOptions): Promise<void>;
+  /**
+   * Readies an ensured version for `activate`: creates the declared indexes it lacks (those deferred by
+   * `ensureProjection`) and, when another version is active, the indexes `ensureIndex` made on that version's
+   * collections, so that readers find them after the switch. Idempotent; the version keeps taking batches.
+   */
+  completeVersion(projection: ProjectionRef): Promise<void>;
   /**
    * Applies `changes` in order and moves the checkpoint of `projection` from `expected` to `next` in one atomic
    * step. Returns false, changing nothing, when the stored checkpoint is not `expected` (another runner moved it).

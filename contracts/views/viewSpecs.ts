@@ -173,8 +173,12 @@ export const rowViews = {
         updatedAt: 'text',
       },
       indexes: [
-        { fields: ['branchId', 'tableKey', 'createdAt', 'rowId'] },
-        { fields: ['branchId', 'tableKey', 'updatedAt', 'rowId'] },
+        // Row lists sorted by creation or update time. The rows projector's changes reach their rows as fast through
+        // the key or the sequence indexes, so a rebuild builds these once at the end.
+        { fields: ['branchId', 'tableKey', 'createdAt', 'rowId'], readersOnly: true },
+        { fields: ['branchId', 'tableKey', 'updatedAt', 'rowId'], readersOnly: true },
+        // Reverts, table deletions and branch copies select a branch's versions by sequence: a rebuild replaying
+        // them needs these while it writes (without them a revert on a 100,000-row branch scans the whole branch).
         { fields: ['branchId', 'toSeq'] },
         { fields: ['branchId', 'fromSeq'] },
       ],

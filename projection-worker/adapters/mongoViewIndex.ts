@@ -22,3 +22,8 @@ export function sortIndexOf(layout: CollectionLayout, index: SortIndex): IndexDe
   const text = JSON.stringify(Object.entries(key));
   return { key, name: `sort_${createHash('sha256').update(text).digest('hex').slice(0, 16)}` };
 }
+
+/** Whether an index name is one sortIndexOf gives (declared indexes are named after their fields). */
+export function isSortIndexName(name: string | undefined): boolean {
+  return name !== undefined && /^sort_[0-9a-f]{16}$/.test(name);
+}

@@ -45,8 +45,19 @@ function layoutsOf(spec: ProjectionSpec): CollectionLayout[] {
   return spec.collections.map((c) => collectionLayout(spec.name, spec.version, c));
 }
 
-function indexesOf(layout: CollectionLayout, spec: ProjectionSpec['collections'][number]): IndexDescription[] {
-  const indexes: IndexDescription[] = (spec.indexes ?? []).map((index) => ({
+/** The indexes of a collection; with `deferReadIndexes`, not its `readersOnly` ones (completeVersion adds them). */
+export function indexesOf(
+  layout: CollectionLayout,
+  spec: ProjectionSpec['collections'][number],
+  deferReadIndexes = false,
+): IndexDescription[] {
+  for (const index of spec.indexes ?? []) {
+    if (index.unique === true && index.readersOnly === true) {
+      throw new Error(`collection "${spec.name}": a unique index cannot be readersOnly (${index.fields.join(', ')})`);
+    }
+  }
+  const declared = (spec.indexes ?? []).filter((index) => !(deferReadIndexes && index.readersOnly === true));
+  const indexes: IndexDescription[] = declared.map((index) => ({
     key: Object.fromEntries(index.fields.map((f) => [f, 1 as const])),
     name: `${index.fields.join('__')}${index.unique === true ? '__u' : ''}`,
     // Null fields are not stored; like SQLite, a unique index ignores documents with a null indexed field.
@@ -98,7 +109,7 @@ export function createMongoViewMeta(client: MongoClient, db: Db, clock: Clock, l
   }
 
   // Creates what is missing; a changed key or type needs a new version.
-  async function ensure(spec: ProjectionSpec): Promise<void> {
+  async function ensure(spec: ProjectionSpec, deferReadIndexes = false): Promise<void> {
     const mine = layoutsOf(spec);
     const names = new Set(mine.map((l) => l.name));
     if (names.size !== mine.length) throw new Error(`projection ${spec.name}: duplicate collection names`);
@@ -109,12 +120,15 @@ export function createMongoViewMeta(client: MongoClient, db: Db, clock: Clock, l
     }
     const existing = await versions.findOne({ _id: id });
     const before = existing === null ? null : (JSON.parse(existing.spec) as ProjectionSpec);
+    // The first version of a projection becomes active below: readers need all of its indexes at once.
+    const activeNow = (await active.findOne({ _id: spec.name }))?.version;
+    const defer = deferReadIndexes && activeNow !== undefined && activeNow !== spec.version;
     for (const [i, layout] of mine.entries()) {
       const collectionSpec = spec.collections[i] as ProjectionSpec['collections'][number];
       const collection = db.collection(layout.name);
       // Documents of a version whose drop was interrupted must not leak into a new version with the same number.
       if (existing === null) await collection.deleteMany({});
-      await collection.createIndexes(indexesOf(layout, collectionSpec));
+      await collection.createIndexes(indexesOf(layout, collectionSpec, defer));
       const known = new Set(Object.keys(before?.collections.find((c) => c.name === layout.collection)?.fields ?? {}));
       for (const [field] of layout.fields) {
         if (before === null || known.has(field) || layout.key.includes(field)) continue;
@@ -141,6 +155,11 @@ export function createMongoViewMeta(client: MongoClient, db: Db, clock: Clock, l
   return {
     layouts,
     ensure,
+    /** The stored spec of a version, or null when it does not exist. */
+    async spec(name: string, version: number): Promise<ProjectionSpec | null> {
+      const doc = await versions.findOne({ _id: versionId(name, version) }, { projection: { spec: 1 } });
+      return doc === null ? null : (JSON.parse(doc.spec) as ProjectionSpec);
+    },
     async activeVersion(name: string): Promise<number | null> {
       return (await active.findOne({ _id: name }))?.version ?? null;
     },

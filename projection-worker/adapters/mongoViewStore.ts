@@ -10,6 +10,7 @@ import type { CollectionLayout, StoredDoc } from './mongoViewLayout.ts';
 import { createMongoViewMeta, inTransaction } from './mongoViewMeta.ts';
 import { sortPlan } from './mongoViewSort.ts';
 import { sortIndexOf } from './mongoViewIndex.ts';
+import { completeMongoVersion } from './mongoViewComplete.ts';
 import { applyChanges } from './mongoViewWrites.ts';
 
 export type MongoViewStoreOptions = {
@@ -89,7 +90,8 @@ export function createMongoViewStore(options: MongoViewStoreOptions): ViewStore 
 
   return {
     backend: 'mongodb',
-    ensureProjection: (spec) => meta.ensure(spec),
+    ensureProjection: (spec, ensureOptions) => meta.ensure(spec, ensureOptions?.deferReadIndexes === true),
+    completeVersion: (ref) => completeMongoVersion(db, meta, ref),
     async applyBatch(ref: ProjectionRef, expected: Position | null, next: Position, changes: readonly ViewChange[]): Promise<boolean> {
       const layouts = await meta.layouts(ref.name, ref.version);
       if (layouts === null) throw new Error(`projection ${ref.name} v${ref.version} does not exist`);

@@ -111,11 +111,16 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
   }
 
   // Creates what is missing and adds new fields as columns; a changed key or type needs a new version.
-  const ensure = db.transaction((spec: ProjectionSpec): void => {
+  const ensure = db.transaction((spec: ProjectionSpec, deferReadIndexes: boolean): void => {
     const infos = infosOf(spec);
     const mine = new Set(infos.map((t) => t.table));
     if (mine.size !== infos.length) throw new Error(`projection ${spec.name}: duplicate collection names`);
-    for (const row of q.versions.all() as VersionRow[]) {
+    const rows = q.versions.all() as VersionRow[];
+    const named = rows.filter((row) => row.name === spec.name);
+    // The first version of a projection becomes active below: readers need all of its indexes at once.
+    const willBeActive = named.length === 0 || named.some((row) => row.version === spec.version && row.active === 1);
+    const defer = deferReadIndexes && !willBeActive;
+    for (const row of rows) {
       if (row.name === spec.name && row.version === spec.version) continue;
       const clash = infosOf(JSON.parse(row.spec) as ProjectionSpec).find((t) => mine.has(t.table));
       if (clash) {
@@ -129,7 +134,7 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
         (db.prepare(`PRAGMA table_info(${info.table})`).all() as { name: string }[]).map((c) => c.name),
       );
       for (const [field, type] of info.fields) if (!existing.has(field)) db.exec(addColumnSql(info, field, type));
-      for (const sql of createIndexSqls(info, collection)) db.exec(sql);
+      for (const sql of createIndexSqls(info, collection, defer)) db.exec(sql);
     });
     const stored = JSON.stringify({ name: spec.name, version: spec.version, collections: spec.collections });
     const row = q.version.get(spec.name, spec.version) as VersionRow | undefined;
@@ -162,7 +167,12 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
       refresh();
       return tables(name, version);
     },
-    ensure: (spec: ProjectionSpec): void => ensure.immediate(spec),
+    ensure: (spec: ProjectionSpec, deferReadIndexes = false): void => ensure.immediate(spec, deferReadIndexes),
+    /** The stored spec of a version, or null when it does not exist. */
+    spec(name: string, version: number): ProjectionSpec | null {
+      const row = q.version.get(name, version) as VersionRow | undefined;
+      return row === undefined ? null : (JSON.parse(row.spec) as ProjectionSpec);
+    },
     activeVersion(name: string): number | null {
       refresh();
       let version = activeCache.get(name);

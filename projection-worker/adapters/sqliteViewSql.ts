@@ -52,6 +52,11 @@ export function tableInfo(projection: string, version: number, spec: CollectionS
   for (const [name, type] of fields) {
     if (!Object.hasOwn(COLUMN_TYPES, type)) throw new Error(`collection "${spec.name}": field "${name}" has bad type`);
   }
+  for (const index of spec.indexes ?? []) {
+    if (index.unique === true && index.readersOnly === true) {
+      throw new Error(`collection "${spec.name}": a unique index cannot be readersOnly (${index.fields.join(', ')})`);
+    }
+  }
   return {
     collection: spec.name,
     table: quoteId(tableName(projection, version, spec.name)),
@@ -73,9 +78,11 @@ export function addColumnSql(info: TableInfo, field: string, type: FieldType): s
   return `ALTER TABLE ${info.table} ADD COLUMN ${quoteId(field)} ${COLUMN_TYPES[type]}`;
 }
 
-export function createIndexSqls(info: TableInfo, spec: CollectionSpec): string[] {
+/** `CREATE INDEX IF NOT EXISTS` per declared index; with `deferReadIndexes`, none for `readersOnly` indexes. */
+export function createIndexSqls(info: TableInfo, spec: CollectionSpec, deferReadIndexes = false): string[] {
   const table = info.table.slice(1, -1);
-  return (spec.indexes ?? []).map((index) => {
+  const indexes = (spec.indexes ?? []).filter((index) => !(deferReadIndexes && index.readersOnly === true));
+  return indexes.map((index) => {
     const name = quoteId(`${table}__${index.fields.join('__')}${index.unique === true ? '__u' : ''}`);
     const unique = index.unique === true ? 'UNIQUE ' : '';
     return `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${info.table} (${index.fields.map(quoteId).join(', ')})`;

@@ -19,6 +19,7 @@ import { conflictSql, createSqlBuilder, fromColumn, quoteId, toColumn, upsertSql
 import type { Params, TableInfo } from './sqliteViewSql.ts';
 import { createSqliteViewMeta } from './sqliteViewMeta.ts';
 import { sortIndexSql } from './sqliteViewIndex.ts';
+import { completeSqliteVersion } from './sqliteViewComplete.ts';
 
 type Row = readonly unknown[];
 
@@ -244,7 +245,8 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
 
   return {
     backend: 'sqlite',
-    ensureProjection: async (spec: ProjectionSpec) => meta.ensure(spec),
+    ensureProjection: async (spec: ProjectionSpec, ensureOptions) => meta.ensure(spec, ensureOptions?.deferReadIndexes === true),
+    completeVersion: async (ref) => completeSqliteVersion(db, meta, ref, log),
     applyBatch: async (ref, expected, next, changes) => {
       meta.refresh();
       return applyTx.immediate(ref, expected, next, changes);

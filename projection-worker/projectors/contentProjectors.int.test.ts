@@ -1,11 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DraftRef, JsonObject, TableFacts, ViewDoc } from '../../contracts/index.ts';
-import { catalogProjector, rowsProjector, schemasProjector } from '../index.ts';
+import { pino } from 'pino';
+import { catalogProjector, rebuildProjection, rowsProjector, schemasProjector } from '../index.ts';
+// The log above, held in memory for rebuildProjection (the worker never reads a real event store in these tests).
+import { createFakeEventStore } from '../runner/fakePorts.ts';
 import { createTestLog, dumpViews, openProjectedViews } from './projectorTestKit.ts';
 import type { ProjectedViews, TestLog } from './projectorTestKit.ts';
 
 const projectors = [catalogProjector, schemasProjector, rowsProjector];
+const silent = pino({ level: 'silent' });
 const ORG = 'organization-acme';
 const B1 = 'branch-b1';
 const B2 = 'branch-b2';
@@ -189,4 +193,13 @@ test('table and row versions follow draft edits, commits, reverts and branch cre
       await replay.close();
     }
   }
+
+  // So does a rebuild beside the live copy: a shadow version without its readersOnly indexes, completed, switched.
+  const eventStore = createFakeEventStore();
+  eventStore.events.push(...log.events);
+  for (const projector of projectors) {
+    const result = await rebuildProjection({ projector, eventStore, viewStore: views.store, log: silent, batchSize: 2, dropDelayMs: 0 });
+    assert.equal(result.version, 2);
+  }
+  assert.deepEqual(await dumpViews(views.store, projectors), expected, 'rebuilt views');
 });

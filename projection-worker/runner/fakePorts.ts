@@ -104,6 +104,8 @@ export type FakeViewStore = ViewStore & {
   beforeApply: ((ref: ProjectionRef) => void) | null;
   versions(name: string): number[];
   docs(ref: ProjectionRef, collection: string): ViewDoc[];
+  /** Version lifecycle calls in order: `ensure name@v` (`+deferred` with deferReadIndexes), `complete`, `activate`. */
+  readonly lifecycle: string[];
 };
 
 export function createFakeViewStore(clock: Clock): FakeViewStore {
@@ -168,8 +170,10 @@ export function createFakeViewStore(clock: Clock): FakeViewStore {
     beforeApply: null,
     versions: (name) => [...versions.values()].filter((v) => v.spec.name === name).map((v) => v.spec.version),
     docs: (ref, collection) => [...collectionOf(stored(ref), collection).values()],
-    async ensureProjection(spec) {
+    lifecycle: [],
+    async ensureProjection(spec, options) {
       const key = id(spec);
+      store.lifecycle.push(`ensure ${key}${options?.deferReadIndexes === true ? ' deferred' : ''}`);
       if (!versions.has(key)) {
         const docs = new Map(spec.collections.map((c) => [c.name, new Map<string, ViewDoc>()]));
         versions.set(key, { spec, checkpoint: null, updatedAt: null, error: null, docs });
@@ -211,9 +215,15 @@ export function createFakeViewStore(clock: Clock): FakeViewStore {
     async activeVersion(name) {
       return active.get(name) ?? null;
     },
+    async completeVersion(ref) {
+      // The fake keeps no indexes: completing only checks the version exists.
+      stored(ref);
+      store.lifecycle.push(`complete ${id(ref)}`);
+    },
     async activate(name, version) {
       stored({ name, version });
       active.set(name, version);
+      store.lifecycle.push(`activate ${id({ name, version })}`);
     },
     async dropVersion(ref) {
       if (active.get(ref.name) === ref.version) throw new Error(`cannot drop the active version of ${ref.name}`);

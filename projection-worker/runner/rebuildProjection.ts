@@ -68,24 +68,30 @@ export async function rebuildProjection(deps: RebuildDeps): Promise<RebuildResul
       if (stale !== previousVersion) await viewStore.dropVersion({ name, version: stale });
     }
     shadow = { name, version };
-    await viewStore.ensureProjection({ ...projector.spec, version });
+    // Indexes only readers need are built once from the filled shadow (completeVersion), not row by row.
+    await viewStore.ensureProjection({ ...projector.spec, version }, { deferReadIndexes: true });
     log.info({ version, previousVersion }, 'rebuild started');
 
     const progress = createProgress(eventStore, deps.onProgress);
     await progress.start();
     const target = shadow;
-    const events = await catchUpProjection({
-      projector,
-      eventStore,
-      viewStore,
-      batchSize: deps.batchSize ?? 1000,
-      ref: () => Promise.resolve(target),
-      shouldContinue: () => {
-        if (leaseLost) throw new Error(`lost the rebuild lease of projection ${name}`);
-        return true;
-      },
-      onBatch: (_ref, position) => progress.update(position),
-    });
+    const catchUp = () =>
+      catchUpProjection({
+        projector,
+        eventStore,
+        viewStore,
+        batchSize: deps.batchSize ?? 1000,
+        ref: () => Promise.resolve(target),
+        shouldContinue: () => {
+          if (leaseLost) throw new Error(`lost the rebuild lease of projection ${name}`);
+          return true;
+        },
+        onBatch: (_ref, position) => progress.update(position),
+      });
+    let events = await catchUp();
+    await viewStore.completeVersion(shadow);
+    // Events appended while the indexes were built, so that readers switch to a copy as fresh as the live one.
+    events += await catchUp();
     await progress.finish();
 
     await viewStore.activate(name, version);

@@ -52,6 +52,22 @@ describe('rebuildProjection', () => {
     assert.deepEqual(progress.at(-1), [31, 31]);
   });
 
+  test('defers the read indexes of the shadow, completes it, catches up again and only then switches', async () => {
+    const { eventStore, viewStore } = await liveProjection();
+    const complete = viewStore.completeVersion.bind(viewStore);
+    // Events appended while the indexes are built still reach the shadow before readers switch to it.
+    viewStore.completeVersion = async (ref) => {
+      await eventStore.appendMany('user-3', 2);
+      await complete(ref);
+    };
+    viewStore.lifecycle.length = 0;
+    const result = await rebuildProjection({ projector: createCountingProjector(), eventStore, viewStore, log, dropDelayMs: 0 });
+    assert.deepEqual(viewStore.lifecycle, ['ensure counting@2 deferred', 'complete counting@2', 'activate counting@2']);
+    assert.equal(result.events, 28);
+    assert.equal((await viewStore.get('counting', 'totals', { id: 'all' }))?.events, 27);
+    assert.equal(await viewStore.checkpoint({ name: 'counting', version: 2 }), await eventStore.headPosition());
+  });
+
   test('a failing replay drops the shadow and leaves the live copy untouched', async () => {
     const { eventStore, viewStore } = await liveProjection();
     const before = await viewStore.checkpoint({ name: 'counting', version: 1 });

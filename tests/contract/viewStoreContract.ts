@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test as nodeTest } from 'node:test';
-import type { Filter, ViewChange, ViewStore } from '../../contracts/index.ts';
+import type { Filter, FindQuery, ProjectionSpec, SortKey, ViewChange, ViewStore } from '../../contracts/index.ts';
 import { PROJECTION, createSkipper, pos, projectionSpec, ref, sampleDocs, seed, sleep, withStore } from './viewStoreFixtures.ts';
 import type { ContractOptions, OpenViewStore } from './viewStoreFixtures.ts';
 import { viewStoreQueryContract } from './viewStoreQueryContract.ts';
@@ -8,6 +8,15 @@ import { viewStoreQueryContract } from './viewStoreQueryContract.ts';
 const upsert = (collection: string, doc: Record<string, unknown>): ViewChange => ({ op: 'upsert', collection, doc });
 const idIs = (value: string): Filter => ({ kind: 'compare', ref: { field: 'id' }, op: 'eq', value });
 const ALL: Filter = { kind: 'all' };
+
+/** The contract spec with the indexes of `items` only readers need (deferred by `deferReadIndexes`). */
+function readersOnlySpec(version: number): ProjectionSpec {
+  const spec = projectionSpec(version);
+  const collections = spec.collections.map((c) =>
+    c.name === 'items' ? { ...c, indexes: (c.indexes ?? []).map((index) => ({ ...index, readersOnly: true })) } : c,
+  );
+  return { ...spec, collections };
+}
 
 async function statusOf(store: ViewStore, version: number) {
   return (await store.projectionStatuses()).find((s) => s.name === PROJECTION && s.version === version);
@@ -238,6 +247,55 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
         await assert.rejects(store.dropVersion(ref(2)));
         await store.activate(PROJECTION, 2);
         assert.equal((await store.get(PROJECTION, 'items', { id: 'y' }))?.id, 'y');
+      }));
+
+    test('rebuild with deferred read indexes: the shadow takes batches, keeps unique indexes, completes and switches', () =>
+      withStore(open, async (store) => {
+        await seed(store, [{ id: 'x', title: 'v1', n: 1 }]);
+        const byTitle: SortKey[] = [{ ref: { field: 'title' }, direction: 'desc' }];
+        await store.ensureIndex(PROJECTION, 'items', { equal: [], sort: byTitle });
+        await store.ensureProjection(readersOnlySpec(2), { deferReadIndexes: true });
+        assert.equal(await store.activeVersion(PROJECTION), 1);
+        const docs = ['c', 'a', 'd', 'b'].map((id, i) => upsert('items', { id, title: `t${id}`, n: 10 - i }));
+        assert.ok(await store.applyBatch(ref(2), null, pos(1), docs));
+        await assert.rejects(
+          store.applyBatch(ref(2), pos(1), pos(2), [
+            upsert('users', { id: 'u1', email: 'same@example.com' }),
+            upsert('users', { id: 'u2', email: 'same@example.com' }),
+          ]),
+          Error,
+          'unique indexes are never deferred',
+        );
+        await store.completeVersion(ref(2));
+        await store.completeVersion(ref(2));
+        assert.ok(await store.applyBatch(ref(2), pos(1), pos(2), [upsert('items', { id: 'e', title: 'te', n: 0 })]));
+        await assert.rejects(store.completeVersion(ref(9)), Error, 'only ensured versions can be completed');
+
+        await store.activate(PROJECTION, 2);
+        const ids = async (query: FindQuery) => (await store.find(PROJECTION, 'items', query)).map((d) => d.id);
+        assert.deepEqual(await ids({ orderBy: [{ ref: { field: 'n' }, direction: 'asc' }] }), ['e', 'b', 'd', 'a', 'c']);
+        assert.deepEqual(await ids({ orderBy: byTitle, limit: 2 }), ['e', 'd']);
+        await store.ensureIndex(PROJECTION, 'items', { equal: [], sort: byTitle });
+        assert.equal(await store.count(PROJECTION, 'items'), 5);
+      }));
+
+    test('deferReadIndexes does not hold back the indexes of a first version, which readers use at once', () =>
+      withStore(open, async (store) => {
+        await store.ensureProjection(readersOnlySpec(1), { deferReadIndexes: true });
+        assert.equal(await store.activeVersion(PROJECTION), 1);
+        assert.ok(await store.applyBatch(ref(1), null, pos(1), [upsert('items', { id: 'a', n: 2 }), upsert('items', { id: 'b', n: 1 })]));
+        await store.completeVersion(ref(1));
+        const docs = await store.find(PROJECTION, 'items', { orderBy: [{ ref: { field: 'n' }, direction: 'asc' }] });
+        assert.deepEqual(docs.map((d) => d.id), ['b', 'a']);
+      }));
+
+    test('a unique index cannot be readersOnly', () =>
+      withStore(open, async (store) => {
+        const spec = projectionSpec();
+        const bad = spec.collections.map((c) =>
+          c.name === 'users' ? { ...c, indexes: [{ fields: ['email'], unique: true, readersOnly: true }] } : c,
+        );
+        await assert.rejects(store.ensureProjection({ ...spec, collections: bad }), /readersOnly/);
       }));
 
     test('reads of a projection that does not exist yet are empty', () =>

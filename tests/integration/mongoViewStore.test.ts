@@ -191,6 +191,30 @@ for (const target of targets) {
         assert.deepEqual(ids(await where([''], 1)), ['j']);
       }));
 
+    test('completeVersion adds the deferred readersOnly indexes and the sort indexes of the active version', () =>
+      withDatabase(async (open, client, database) => {
+        const store = open();
+        const readersOnly = (version: number): ProjectionSpec => {
+          const base = spec(version);
+          const readIndex = { fields: ['uses'], readersOnly: true };
+          return { ...base, collections: base.collections.map((c) => ({ ...c, indexes: [...(c.indexes ?? []), readIndex] })) };
+        };
+        const names = async (collection: string) =>
+          (await client.db(database).collection(collection).indexes()).map((i) => i.name).sort();
+        await store.ensureProjection(readersOnly(1), { deferReadIndexes: true });
+        assert.deepEqual(await names('v_api_keys_1_keys'), ['_id_', 'key', 'owner', 'owner__uses__u', 'uses'], 'a first version gets all');
+        await store.ensureIndex('api-keys', 'keys', { equal: ['owner'], sort: [{ ref: { field: 'uses' }, direction: 'desc' }] });
+        const sortIndex = (await names('v_api_keys_1_keys')).find((name) => name?.startsWith('sort_'));
+        assert.ok(sortIndex !== undefined);
+
+        await store.ensureProjection(readersOnly(2), { deferReadIndexes: true });
+        assert.deepEqual(await names('v_api_keys_2_keys'), ['_id_', 'key', 'owner', 'owner__uses__u']);
+        await store.applyBatch(v(2), null, sqlitePosition(1), [keyDoc({ id: 'k1', owner: 'o', uses: 1 })]);
+        await store.completeVersion(v(2));
+        await store.completeVersion(v(2));
+        assert.deepEqual(await names('v_api_keys_2_keys'), await names('v_api_keys_1_keys'));
+      }));
+
     test('storage: collection names, indexes, clashing names refused, a reused version number starts empty', () =>
       withDatabase(async (open, client, database) => {
         const store = open();
