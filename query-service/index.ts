@@ -49,7 +49,7 @@ export { buildGeneratedSchema } from './generated/graphql/buildGeneratedSchema.t
 export { createRequestLoaders } from './generated/graphql/requestLoaders.ts';
 export { knownOperationTypesRule } from './generated/graphql/knownOperationTypesRule.ts';
 export { buildOpenApi } from './generated/rest/buildOpenApi.ts';
-export { createGeneratedEndpoints, createGeneratedEndpointsRouter } from './generated/createGeneratedEndpointsRouter.ts';
+export { createGeneratedEndpoints } from './generated/createGeneratedEndpointsRouter.ts';
 export type { FastRoutes } from './http/fastRoutes.ts';
 export { tableJsonSchema } from './generated/rest/tableJsonSchema.ts';
 export type {

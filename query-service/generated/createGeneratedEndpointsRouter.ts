@@ -149,8 +149,3 @@ export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): Generate
   };
   return { router, fastRoutes };
 }
-
-/** The generated APIs as an express router, for mounting at `/endpoint` (see createGeneratedEndpoints). */
-export function createGeneratedEndpointsRouter(deps: GeneratedEndpointsDeps): Router {
-  return createGeneratedEndpoints(deps).router;
-}

@@ -1,26 +1,21 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { requestIdOf } from './commonHeaders.ts';
+import { defineOnPrototype } from './prototypeAccessor.ts';
 import { routeTemplateOf, trackRouteTemplate } from './routeTemplate.ts';
 import './expressTypes.ts';
 
 const LOG_STATE = Symbol('strata.requestLogger.state');
-const INSTALLED = Symbol('strata.requestLogger.installed');
 
 type LogState = { readonly base: Logger; readonly reqId: string; child: Logger | undefined };
 type Logged = Request & { [LOG_STATE]?: LogState };
 
 /**
- * `req.log` as an accessor on the request prototype (express gives each app's requests one): the child logger is
- * made on first read. On the shared prototype, unlike an accessor defined on each request, it keeps every request
- * object in the same hidden class. Requests this middleware did not see get an own property when assigned.
+ * `req.log` as an accessor on the request prototype (see defineOnPrototype): the child logger is made on first read.
+ * Requests this middleware did not see get an own property when assigned.
  */
 function installLogAccessor(proto: object): void {
-  if (Object.hasOwn(proto, INSTALLED)) return;
-  Object.defineProperty(proto, INSTALLED, { value: true });
-  Object.defineProperty(proto, 'log', {
-    configurable: true,
-    enumerable: true,
+  defineOnPrototype(proto, 'log', {
     get(this: Logged) {
       const state = this[LOG_STATE];
       if (state === undefined) return undefined;

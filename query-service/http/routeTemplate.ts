@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { defineOnPrototype } from './prototypeAccessor.ts';
 import './expressTypes.ts';
 
 /** Label of requests no route handled (404s), so that labels never contain raw paths. */
@@ -12,21 +13,15 @@ function joinTemplate(base: string, path: unknown): string {
 
 const TRACKED = Symbol('strata.routeTemplate.response');
 const ROUTE = Symbol('strata.routeTemplate.route');
-const INSTALLED = Symbol('strata.routeTemplate.installed');
 
 type Tracked = Request & { [TRACKED]?: Response; [ROUTE]?: unknown };
 
 /**
- * A `route` accessor on the request prototype (express gives each app's requests one): assigning `req.route`, which
- * express's router does the moment it selects a route, records the template of a tracked request. An accessor on the
- * shared prototype, unlike one defined on each request, keeps every request object in the same hidden class.
+ * A `route` accessor on the request prototype (see defineOnPrototype): assigning `req.route`, which express's router
+ * does the moment it selects a route, records the template of a tracked request.
  */
 function installRouteAccessor(proto: object): void {
-  if (Object.hasOwn(proto, INSTALLED)) return;
-  Object.defineProperty(proto, INSTALLED, { value: true });
-  Object.defineProperty(proto, 'route', {
-    configurable: true,
-    enumerable: true,
+  defineOnPrototype(proto, 'route', {
     get(this: Tracked) {
       return this[ROUTE];
     },

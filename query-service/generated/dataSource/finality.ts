@@ -1,5 +1,6 @@
 import { comparePositions } from '../../../contracts/index.ts';
 import type { Position, ViewStore } from '../../../contracts/index.ts';
+import type { LruCache } from '../lruCache.ts';
 
 /**
  * Whether a projection has applied the log up to a position: its active version's checkpoint is at or after it.
@@ -25,3 +26,23 @@ export function createFinality(store: ViewStore) {
 }
 
 export type Finality = ReturnType<typeof createFinality>;
+
+/**
+ * The value kept under `key` or, on a miss, `read()`, kept when `projection` had passed `position` before the read
+ * (what is read afterwards is at least that new). A null key reads without keeping (drafts).
+ */
+export async function readKept<T>(
+  isFinal: Finality,
+  kept: LruCache<string, T>,
+  key: string | null,
+  at: { readonly projection: string; readonly position: Position | null },
+  read: () => Promise<T>,
+): Promise<T> {
+  if (key === null) return read();
+  const cached = kept.get(key);
+  if (cached !== undefined) return cached;
+  const final = await isFinal(at.projection, at.position);
+  const value = await read();
+  if (final) kept.set(key, value);
+  return value;
+}

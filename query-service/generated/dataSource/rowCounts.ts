@@ -1,5 +1,5 @@
 import { createLruCache } from '../lruCache.ts';
-import type { Finality } from './finality.ts';
+import { readKept, type Finality } from './finality.ts';
 import type { GeneratedRequest } from './generatedRequest.ts';
 
 const MAX_CACHED_COUNTS = 10_000;
@@ -19,12 +19,7 @@ export function createRowCounts(isFinal: Finality) {
     if (scope.isDraft || where === undefined || where === null) return count();
     // JSON text of the input as given: equal texts are equal filters.
     const key = `${revisionId}\0${tableId}\0${JSON.stringify(where)}`;
-    const cached = counts.get(key);
-    if (cached !== undefined) return cached;
-    const final = await isFinal('rows', request.state.position);
-    const value = await count();
-    if (final) counts.set(key, value);
-    return value;
+    return readKept(isFinal, counts, key, { projection: 'rows', position: request.state.position }, count);
   };
 }
 

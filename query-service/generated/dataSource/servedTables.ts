@@ -5,7 +5,7 @@ import type { SchemaReader, TableVersion } from '../../readers/schemaReader.ts';
 import type { CompiledSchema, TableModels } from '../../readers/tableModels.ts';
 import { createLruCache } from '../lruCache.ts';
 import type { GeneratedTable } from '../naming.ts';
-import type { Finality } from './finality.ts';
+import { readKept, type Finality } from './finality.ts';
 
 /** One table of the served revision: its stored version, compiled schema, and the builders' view of it. */
 export type ServedTable = {
@@ -64,16 +64,7 @@ export function createServedTablesLoader(store: ViewStore, schemas: SchemaReader
   }
 
   return async function loadServedTables(scope: RevisionScope, position: Position | null): Promise<ServedTables> {
-    if (!scope.isDraft) {
-      const key = `${scope.branchId}\0${scope.seq}`;
-      const kept = committed.get(key);
-      if (kept !== undefined) return kept;
-      // Checked before the read: the tables read afterwards are at least this new.
-      const final = await isFinal(SCHEMAS, position);
-      const tables = await read(scope);
-      if (final) committed.set(key, tables);
-      return tables;
-    }
+    if (!scope.isDraft) return readKept(isFinal, committed, `${scope.branchId}\0${scope.seq}`, { projection: SCHEMAS, position }, () => read(scope));
     const version = await store.activeVersion(SCHEMAS);
     // Read before the tables: the tables read next are at least this new.
     const checkpoint = version === null ? null : await store.checkpoint({ name: SCHEMAS, version });

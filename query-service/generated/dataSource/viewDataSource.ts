@@ -6,7 +6,7 @@ import type { SchemaReader } from '../../readers/schemaReader.ts';
 import { parseRowQuery, type RowQueryInput } from '../../rows/rowQuery.ts';
 import type { GeneratedDataSource, GeneratedPage, GeneratedRow } from '../graphql/generatedDataSource.ts';
 import { createLruCache } from '../lruCache.ts';
-import type { Finality } from './finality.ts';
+import { readKept, type Finality } from './finality.ts';
 import type { GeneratedRequest } from './generatedRequest.ts';
 import type { RowCounts } from './rowCounts.ts';
 import type { RowIndexes } from './rowIndexes.ts';
@@ -58,13 +58,7 @@ export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
     const { scope } = request.served;
     return scope.isDraft ? null : `${scope.branchId}\0${scope.seq}`;
   };
-  const keep = async <T>(request: GeneratedRequest, cache: { set(key: string, value: T): void }, key: string | null, read: () => Promise<T>): Promise<T> => {
-    // Finality is checked before the read: what is read afterwards is at least as new.
-    const final = key !== null && (await deps.isFinal('rows', request.state.position));
-    const value = await read();
-    if (final && key !== null) cache.set(key, value);
-    return value;
-  };
+  const rowsAt = (request: GeneratedRequest) => ({ projection: 'rows', position: request.state.position });
 
   async function rowReadonly(request: GeneratedRequest, table: ServedTable): Promise<RowReadonly> {
     const { scope } = request.served;
@@ -101,15 +95,12 @@ export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
     });
     const committed = committedKey(request);
     const key = committed === null ? null : `${committed}\0${JSON.stringify(query.queryKey)}\0${query.page.first}\0${query.page.after ?? ''}`;
-    let page = key === null ? undefined : committedPages.get(key);
-    if (page === undefined) {
-      page = await keep(request, committedPages, key, async (): Promise<CachedPage> => {
-        await deps.indexes.ensure(query.keys);
-        const read = await rows.rows(table, query);
-        const edges = read.edges.map((edge) => ({ cursor: edge.cursor, node: generatedRow(edge.node) }));
-        return { edges, pageInfo: read.pageInfo, count: read.totalCount };
-      });
-    }
+    const page = await readKept(deps.isFinal, committedPages, key, rowsAt(request), async (): Promise<CachedPage> => {
+      await deps.indexes.ensure(query.keys);
+      const read = await rows.rows(table, query);
+      const edges = read.edges.map((edge) => ({ cursor: edge.cursor, node: generatedRow(edge.node) }));
+      return { edges, pageInfo: read.pageInfo, count: read.totalCount };
+    });
     if (!wantTotalCount) return { edges: page.edges, pageInfo: page.pageInfo };
     return { edges: page.edges, pageInfo: page.pageInfo, totalCount: await deps.counts(request, tableId, input.where, page.count) };
   }
@@ -122,9 +113,7 @@ export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
       const table = await tableContext(request, tableId);
       const committed = committedKey(request);
       const key = committed === null ? null : `${committed}\0${tableId}\0${rowId}`;
-      const cached = key === null ? undefined : committedRows.get(key);
-      if (cached !== undefined) return cached;
-      return keep(request, committedRows, key, async () => {
+      return readKept(deps.isFinal, committedRows, key, rowsAt(request), async () => {
         const row = await rows.row(table, rowId);
         return row === null ? null : generatedRow(row);
       });
