@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRootLogger } from './logger.ts';
+import { createRootLogger, requestLineWriter } from './logger.ts';
 
 const KEY = 'svc_Ab3dEf6hIj9kLm2nOp5qRs';
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl';
@@ -87,4 +87,46 @@ describe('createRootLogger', () => {
     assert.equal(body.user.password, 'pw-keep-1');
     assert.equal(body.list[0]?.newPassword, 'pw-keep-2');
   });
+
+  describe('requestLineWriter', () => {
+    const sameTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
+    const lines = [
+      { reqId: '3d61e33f-3a4e-4b9f-940c-4cd82b85d243', method: 'GET', route: '/endpoint/rest/:org/:project/:branch/:mode/tables/:table/rows/:rowId', status: 200, durationMs: 0.09, principal: 'anonymous' },
+      { reqId: 'client.id_1-2', method: 'POST', route: '/api/revision/:revisionId/tables', status: 503, durationMs: 12, principal: 'user:u-1' },
+      { reqId: 'r', method: 'DELETE', route: '/odd "quoted" \\ route/\u00e9\u2028', status: 404, durationMs: 1234.5, principal: 'apiKey:k"1', aborted: true as const },
+    ];
+
+    test('writes the line pino writes for the same fields, level and message', () => {
+      for (const line of lines) {
+        for (const level of ['info', 'warn'] as const) {
+          const viaPino = capture();
+          viaPino.log[level](line, 'request completed');
+          const fast = capture();
+          const write = requestLineWriter(fast.log);
+          assert.ok(write);
+          write(level, line, 'request completed');
+          assert.equal(fast.lines.length, 1);
+          assert.equal(sameTime(fast.lines[0] ?? ''), sameTime(viaPino.lines[0] ?? ''));
+        }
+      }
+    });
+
+    test('respects the level and still redacts the final text', () => {
+      const { log, lines: written } = capture('info');
+      const write = requestLineWriter(log);
+      assert.ok(write);
+      log.level = 'warn';
+      write('info', lines[0] as (typeof lines)[0], 'request completed');
+      assert.equal(written.length, 0);
+      write('warn', { ...lines[1], principal: `Bearer ${JWT}` } as (typeof lines)[1], 'request completed');
+      assertClean(written, [JWT]);
+      assert.equal(written.length, 1);
+    });
+
+    test('is only offered for root loggers made here', () => {
+      const { log } = capture();
+      assert.equal(requestLineWriter(log.child({ reqId: 'x' })), undefined);
+    });
+  });
 });
+

@@ -4,7 +4,7 @@ export { errorHandler, sendError, toAppError } from './http/sendError.ts';
 export { jsonBody } from './http/jsonBody.ts';
 export { MIN_POSITION_HEADER, awaitMinPosition, minPosition } from './http/minPosition.ts';
 export { awaitWriteConsistency, finishWrite } from './http/writeConsistency.ts';
-export { requestLogger } from './http/requestLogger.ts';
+export { requestLogger, type RequestLine, type RequestLineWriter } from './http/requestLogger.ts';
 export { UNMATCHED_ROUTE, routeTemplateOf, setRouteTemplate, trackRouteTemplate } from './http/routeTemplate.ts';
 export { methodNotAllowed, notFound } from './http/routeFallbacks.ts';
 

@@ -13,6 +13,11 @@ export type CatchingUpSystemStateSource = SystemStateSource & {
  * Keeps one SystemState current by folding the log from where it stopped. `current()` asks the store for its
  * head (one cheap query) and reads only the events after the folded position; concurrent callers share one
  * catch-up, and a caller whose head is beyond what a running catch-up reaches starts the next one.
+ *
+ * Callers in the same turn of the event loop (requests read from the network together) share one head query: they
+ * see the log as it was when the first of them asked, as if they had arrived a moment earlier. Appends of this
+ * process are known at once (`appended`), and a client that needs another process's write waits for its position
+ * (X-Strata-Min-Position).
  */
 export function createSystemStateSource(deps: { readonly eventStore: EventStore }): CatchingUpSystemStateSource {
   const { eventStore } = deps;
@@ -41,6 +46,19 @@ export function createSystemStateSource(deps: { readonly eventStore: EventStore 
 
   let caughtUpTo: Position | null = null;
 
+  let headThisTurn: Promise<Position | null> | null = null;
+  const endTurn = (): void => {
+    headThisTurn = null;
+  };
+  function sharedHead(): Promise<Position | null> {
+    if (headThisTurn === null) {
+      headThisTurn = eventStore.headPosition();
+      // A failed read is not shared beyond this turn either.
+      setImmediate(endTurn);
+    }
+    return headThisTurn;
+  }
+
   async function reach(target: Position | null): Promise<void> {
     while (comparePositions(caughtUpTo, target) < 0) {
       const pending = running;
@@ -57,7 +75,7 @@ export function createSystemStateSource(deps: { readonly eventStore: EventStore 
 
   return {
     async current(): Promise<SystemState> {
-      const head = await eventStore.headPosition();
+      const head = await sharedHead();
       const target = comparePositions(head, knownHead) >= 0 ? head : knownHead;
       if (comparePositions(caughtUpTo, target) < 0) await reach(target);
       return state;

@@ -15,8 +15,10 @@ function fakeStore() {
     const metadata = { eventId: `e${log.length}`, correlationId: 'c', causationId: null, principal: 'system', time: '2026-01-01T00:00:00.000Z' };
     log.push({ type, schemaVersion: 1, data, metadata, streamId, revision, position: sqlitePosition(log.length + 1) });
   };
+  const heads = { count: 0 };
   const store = {
     async headPosition() {
+      heads.count++;
       return log.at(-1)?.position ?? null;
     },
     async readAll(after: string | null, options: ReadAllOptions) {
@@ -28,8 +30,11 @@ function fakeStore() {
         .slice(0, options.maxCount);
     },
   } as unknown as EventStore;
-  return { store, append, reads };
+  const head = () => log.at(-1)?.position ?? null;
+  return { store, append, reads, heads, head };
 }
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 const user = (i: number) => ({ userId: `u${i}`, username: `user${i}`, email: null, role: 'systemUser', passwordHash: 'h' });
 
@@ -50,21 +55,52 @@ test('reads nothing when the head has not moved, and only new events when it has
   const source = createSystemStateSource({ eventStore: store });
   await source.current();
   const before = reads.length;
+  await nextTurn();
   await source.current();
   assert.equal(reads.length, before);
   append('directory', 'UserCreated', user(2));
+  await nextTurn();
+  assert.equal((await source.current()).users.size, 2);
+});
+
+test('callers in one turn of the event loop share one head query; the next turn asks again', async () => {
+  const { store, append, heads } = fakeStore();
+  append('directory', 'UserCreated', user(1));
+  const source = createSystemStateSource({ eventStore: store });
+  await source.current();
+  await nextTurn();
+  const before = heads.count;
+  await Promise.all([source.current(), source.current(), source.current()]);
+  assert.equal(heads.count, before + 1);
+  // Another process's append is seen from the next turn on.
+  append('directory', 'UserCreated', user(2));
+  assert.equal((await source.current()).users.size, 1);
+  await nextTurn();
+  assert.equal((await source.current()).users.size, 2);
+  assert.equal(heads.count, before + 2);
+});
+
+test("this process's appends are seen in the same turn", async () => {
+  const { store, append, head } = fakeStore();
+  append('directory', 'UserCreated', user(1));
+  const source = createSystemStateSource({ eventStore: store });
+  await source.current();
+  append('directory', 'UserCreated', user(2));
+  source.appended(head() as string);
   assert.equal((await source.current()).users.size, 2);
 });
 
 test('concurrent callers share one catch-up, and a later head is still reached', async () => {
-  const { store, append, reads } = fakeStore();
+  const { store, append, reads, head } = fakeStore();
   append('directory', 'UserCreated', user(1));
   const source = createSystemStateSource({ eventStore: store });
   const [a, b] = await Promise.all([source.current(), source.current()]);
   assert.equal(a, b);
   assert.equal(reads.length, 2, 'one read with events and one empty read, shared');
+  await nextTurn();
   const first = source.current();
   append('directory', 'UserCreated', user(2));
+  source.appended(head() as string);
   const second = source.current();
   await first;
   assert.equal((await second).users.size, 2);

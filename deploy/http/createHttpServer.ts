@@ -13,6 +13,7 @@ import {
   type FastRoutes,
 } from '../../query-service/index.ts';
 import type { StrataConfig } from '../config/strataConfig.ts';
+import { requestLineWriter } from '../logger.ts';
 import { createHealthRouter } from './healthRouter.ts';
 import type { StrataMetrics } from './createMetrics.ts';
 
@@ -69,9 +70,9 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
     next();
   };
   // Every request, routed or fast, starts with these.
-  const prelude: RequestHandler[] = [commonHeaders, requestLogger(log), ...(metrics ? [metrics.middleware] : []), transport];
+  const prelude: RequestHandler[] = [commonHeaders, requestLogger(log, requestLineWriter(log)), ...(metrics ? [metrics.middleware] : []), transport];
   app.use(...prelude);
-  app.use(createHealthRouter({ ...deps, readyMaxLagEvents: config.readyMaxLagEvents }));
+  app.use(createHealthRouter(Object.assign({}, deps, { readyMaxLagEvents: config.readyMaxLagEvents })));
   if (metrics) app.route('/metrics').get(metrics.handler).all(methodNotAllowed(['GET']));
   else app.all('/metrics', notFound);
 
@@ -152,7 +153,10 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
  */
 function runChain(chain: readonly RequestHandler[], req: Request, res: Response, onError: (err: unknown) => void): void {
   let index = 0;
-  const next: NextFunction = (err?: unknown) => {
+  // Assigned to a member, so tsx does not name it: a named per-request closure becomes a dictionary-mode function
+  // (README, "Hot paths").
+  const run = { next: undefined as unknown as NextFunction };
+  const next = (run.next = (err?: unknown) => {
     if (err !== undefined && err !== null) {
       onError(err === 'route' || err === 'router' ? new Error(`next('${err}') outside a router`) : err);
       return;
@@ -168,6 +172,6 @@ function runChain(chain: readonly RequestHandler[], req: Request, res: Response,
     } catch (e) {
       next(e);
     }
-  };
+  });
   next();
 }

@@ -29,13 +29,31 @@ function installLogAccessor(proto: object): void {
   });
 }
 
+/** The fields of a request's completion line, in the order they are written. */
+export type RequestLine = {
+  readonly reqId: string;
+  readonly method: string;
+  readonly route: string;
+  readonly status: number;
+  readonly durationMs: number;
+  readonly principal: string;
+  readonly aborted?: true;
+};
+
+/**
+ * Writes a completion line exactly as `log[level](line, msg)` would on the logger given to requestLogger (the
+ * composition root supplies one for its root logger: deploy/logger.ts).
+ */
+export type RequestLineWriter = (level: 'info' | 'warn', line: RequestLine, msg: string) => void;
+
 /**
  * Gives each request a child logger (`req.log`, bound to `reqId`, made on first use) and writes one line (with
  * `reqId`) when the response is done:
  * method, route template (never the raw path or query string), status, durationMs and principal. Headers are never
- * logged. Runs after commonHeaders so `reqId` equals the `X-Request-Id` sent back.
+ * logged. Runs after commonHeaders so `reqId` equals the `X-Request-Id` sent back. `writeLine`, when given, writes
+ * the lines of requests that never made their child logger (most of them).
  */
-export function requestLogger(log: Logger): RequestHandler {
+export function requestLogger(log: Logger, writeLine?: RequestLineWriter): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
     const reqId = res.locals.requestId ?? requestIdOf(req);
@@ -47,20 +65,23 @@ export function requestLogger(log: Logger): RequestHandler {
     trackRouteTemplate(req, res);
     res.once('close', () => {
       const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
-      // Written through the request's logger only when one was made: the same line (bindings come first).
+      const status = res.statusCode;
+      const level = status >= 500 ? 'warn' : 'info';
+      const line: RequestLine = res.writableFinished
+        ? { reqId, method: req.method, route: routeTemplateOf(res), status, durationMs, principal: res.locals.principalRef ?? 'anonymous' }
+        : { reqId, method: req.method, route: routeTemplateOf(res), status, durationMs, principal: res.locals.principalRef ?? 'anonymous', aborted: true };
+      const msg = line.aborted === true ? 'request aborted' : 'request completed';
       const { child } = state;
-      const target = child ?? log;
-      const line = {
-        ...(child === undefined ? { reqId } : {}),
-        method: req.method,
-        route: routeTemplateOf(res),
-        status: res.statusCode,
-        durationMs,
-        principal: res.locals.principalRef ?? 'anonymous',
-      };
-      if (!res.writableFinished) target.info({ ...line, aborted: true }, 'request aborted');
-      else if (res.statusCode >= 500) target.warn(line, 'request completed');
-      else target.info(line, 'request completed');
+      if (child === undefined) {
+        if (writeLine !== undefined) writeLine(line.aborted === true ? 'info' : level, line, msg);
+        else if (line.aborted === true) log.info(line, msg);
+        else log[level](line, msg);
+        return;
+      }
+      // Through the request's logger once one was made: the same line, with `reqId` coming from its bindings.
+      const { reqId: _bound, ...rest } = line;
+      if (line.aborted === true) child.info(rest, msg);
+      else child[level](rest, msg);
     });
     next();
   };

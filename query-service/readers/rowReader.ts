@@ -88,7 +88,7 @@ export function createRowReader(store: ViewStore) {
       // Without `where` the count is the table's row count, which the schemas projection keeps per revision.
       if (query.filter.kind !== 'all') return page;
       const count = table.version.count;
-      return { ...page, totalCount: () => Promise.resolve(count) };
+      return Object.assign({}, page, { totalCount: () => Promise.resolve(count) });
     },
   };
 }

@@ -59,7 +59,7 @@ export function createSchemaReader(store: ViewStore) {
 
     /** The version of the same table (stable key) in the branch's HEAD. */
     headVersionOf(scope: RevisionScope, tableKey: string): Promise<TableVersion | null> {
-      return first({ ...scope, seq: scope.headSeq }, eq('tableKey', tableKey));
+      return first(Object.assign({}, scope, { seq: scope.headSeq }), eq('tableKey', tableKey));
     },
 
     /** Tables of the revision by id; `filter` narrows them (key table scope). */

@@ -8,8 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { loadConfig } from '../../deploy/config/loadConfig.ts';
+import { createRootLogger } from '../../deploy/logger.ts';
 import { startStrata, type StrataHandle } from '../../deploy/main.ts';
 
 const ORIGIN = 'https://app.example.com';
@@ -21,7 +21,8 @@ const sink = new Writable({
     done();
   },
 });
-const log = pino({ level: 'info' }, sink);
+// The production root logger: request lines take its direct writer (deploy/logger.ts requestLineWriter).
+const log = createRootLogger({ logLevel: 'info' }, sink);
 let strata: StrataHandle;
 let token: string;
 
@@ -64,6 +65,8 @@ async function same(call: Call): Promise<Reply> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   assert.ok(completionLine(fastId), 'the fast request logged its completion line');
+  const raw = lines.find((l) => l.reqId === fastId && l.msg === 'request completed') ?? {};
+  assert.deepEqual(Object.keys(raw), ['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'route', 'status', 'durationMs', 'principal', 'msg']);
   assert.deepEqual(completionLine(fastId), completionLine(routedId));
   return fast;
 }

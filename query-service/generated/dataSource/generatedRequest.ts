@@ -26,5 +26,7 @@ export type GeneratedRequest = {
 export function createGeneratedRequest(
   fields: Omit<GeneratedRequest, 'readonlyRules'>,
 ): GeneratedRequest {
-  return { ...fields, readonlyRules: new Map() };
+  // Named fields, not `{ ...fields, readonlyRules }`: see the spread-first rule in eslint.config.js.
+  const { principal, requestId, state, served, tables, afterWrite } = fields;
+  return { principal, requestId, state, served, tables, readonlyRules: new Map(), afterWrite };
 }

@@ -21,7 +21,7 @@ function inGeneratedTerms(err: unknown): unknown {
   if (!isAppError(err, 'BAD_USER_INPUT') || err.details === undefined) return err;
   const rename = (path: unknown) =>
     typeof path === 'string' ? path.replace(/^\/rowIds(?=\/|$)/, '/ids').replace(/^(\/rows\/\d+)\/rowId$/, '$1/id') : path;
-  const details = err.details.map((detail) => ({ ...detail, path: rename(detail.path) }));
+  const details = err.details.map((detail) => Object.assign({}, detail, { path: rename(detail.path) }));
   return new AppError(err.code, err.message.replace(/^rowIds\b/, 'ids'), details, err.headers);
 }
 const dataRows = (rows: readonly GeneratedRowInput[]) => rows.map((row) => ({ rowId: row.id, data: row.data }));
@@ -41,7 +41,7 @@ export function createViewDataWrites(gateway: CommandGateway): WriteMethods {
   ): Promise<CommandResult<K>> {
     // HEAD and pinned schemas have no mutations and their REST routes answer 405 first; this is the last guard.
     if (request.served.mode !== 'draft') throw new AppError('READ_ONLY_ENDPOINT');
-    const full = { ...input, revisionId: request.served.revisionId } as CommandInput<K>;
+    const full = Object.assign({}, input, { revisionId: request.served.revisionId }) as CommandInput<K>;
     let outcome;
     try {
       outcome = await gateway.execute(type, full, { principal: request.principal, correlationId: request.requestId });

@@ -55,6 +55,7 @@ export function buildGeneratedSchema<TRequest>(options: BuildGeneratedSchemaOpti
   const schema = buildSubgraphSchema({
     typeDefs,
     resolvers: {
+      // eslint-disable-next-line no-restricted-syntax -- once per schema build, not per request
       ...resolvers,
       DateTime: new GraphQLScalarType({ name: 'DateTime', ...dateTimeScalar }),
       JSON: new GraphQLScalarType({ name: 'JSON', ...jsonScalar }),

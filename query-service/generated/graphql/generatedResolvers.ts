@@ -68,16 +68,17 @@ function listArgs(data: unknown): GeneratedListArgs {
   const plain = toPlainJson(data ?? {});
   if (!isPlainObject(plain)) return {};
   const { first, after, where, orderBy } = plain as Record<string, unknown>;
-  return {
-    ...(typeof first === 'number' ? { first } : {}),
-    ...(typeof after === 'string' ? { after } : {}),
-    ...(where !== undefined && where !== null ? { where } : {}),
-    ...(orderBy !== undefined && orderBy !== null ? { orderBy } : {}),
-  };
+  // Assigned one by one, not as a literal of conditional spreads: see the spread-first rule in eslint.config.js.
+  const args: { first?: number; after?: string; where?: unknown; orderBy?: unknown } = {};
+  if (typeof first === 'number') args.first = first;
+  if (typeof after === 'string') args.after = after;
+  if (where !== undefined && where !== null) args.where = where;
+  if (orderBy !== undefined && orderBy !== null) args.orderBy = orderBy;
+  return args;
 }
 
 function flatPage(page: GeneratedPage) {
-  return { ...page, edges: page.edges.map((edge) => ({ cursor: edge.cursor, node: edge.node.data })) };
+  return Object.assign({}, page, { edges: page.edges.map((edge) => ({ cursor: edge.cursor, node: edge.node.data })) });
 }
 
 function queryResolvers<TRequest>(source: GeneratedDataSource<TRequest>, tableId: string, n: TableNames): FieldResolvers<TRequest> {

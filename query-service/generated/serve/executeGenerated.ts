@@ -24,7 +24,7 @@ export function formatErrors(errors: readonly GraphQLError[], fallback: Fallback
   return errors.map((error) => {
     const formatted = error.toJSON();
     const code = formatted.extensions?.code;
-    return format(typeof code === 'string' ? formatted : { ...formatted, extensions: { ...formatted.extensions, code: fallback } }, error);
+    return format(typeof code === 'string' ? formatted : Object.assign({}, formatted, { extensions: Object.assign({}, formatted.extensions, { code: fallback }) }), error);
   });
 }
 
@@ -126,10 +126,10 @@ export async function executeGenerated(input: {
   const position = input.position();
   return {
     status: 200,
-    body: {
-      ...(result.errors !== undefined ? { errors: formatErrors(result.errors, 'INTERNAL_SERVER_ERROR', format) } : {}),
-      data: result.data,
-      ...(position !== null ? { extensions: { position } } : {}),
-    },
+    body: Object.assign(
+      result.errors !== undefined ? { errors: formatErrors(result.errors, 'INTERNAL_SERVER_ERROR', format) } : {},
+      { data: result.data },
+      position !== null ? { extensions: { position } } : {},
+    ),
   };
 }

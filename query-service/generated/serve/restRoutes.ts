@@ -61,7 +61,7 @@ export function matchRestPath(segments: readonly string[]): RestPath | null {
   if (third === 'schema' && rowId === undefined) return path('/tables/:table/schema', 'Table', { GET: read('schema') }, table);
   if (third !== 'rows') return null;
   if (rowId === undefined) return path('/tables/:table/rows', 'Row', { GET: read('list'), POST: write('create') }, table);
-  if (rowId === 'query') return path('/tables/:table/rows/query', 'Row', { ...rowMethods, POST: read('query') }, table, rowId);
+  if (rowId === 'query') return path('/tables/:table/rows/query', 'Row', Object.assign({}, rowMethods, { POST: read('query') }), table, rowId);
   if (rowId === 'bulk') {
     const bulk = { POST: write('bulkCreate'), PUT: write('bulkUpdate'), PATCH: write('bulkPatch'), DELETE: write('bulkDelete') };
     return path('/tables/:table/rows/bulk', 'Row', { GET: read('getRow'), ...bulk }, table, rowId);
