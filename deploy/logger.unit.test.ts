@@ -119,8 +119,9 @@ describe('createRootLogger', () => {
       write('info', lines[0] as (typeof lines)[0], 'request completed');
       assert.equal(written.length, 0);
       write('warn', { ...lines[1], principal: `Bearer ${JWT}` } as (typeof lines)[1], 'request completed');
-      assertClean(written, [JWT]);
-      assert.equal(written.length, 1);
+      write('warn', { ...lines[1], reqId: KEY } as (typeof lines)[1], 'request completed');
+      assertClean(written, [JWT, KEY]);
+      assert.equal(written.length, 2);
     });
 
     test('is only offered for root loggers made here', () => {

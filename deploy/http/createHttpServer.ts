@@ -104,7 +104,7 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
     response.req = request;
     // Already express's request and response (the server constructs them so); express re-sets them when it routes.
     response.locals = Object.create(null) as Response['locals'];
-    runChain([...prelude, ...chain], request, response, (err) => sendError(response, err));
+    runChain(prelude, chain, request, response, (err) => sendError(response, err));
   };
 
   return {
@@ -147,11 +147,17 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
 }
 
 /**
- * Runs express middleware in order as express's router would: `next()` moves on, `next(err)` (or a rejected promise
- * from an async handler) goes to `onError`; `next('route')`/`next('router')` are not used by the chains run here
- * and are treated as errors.
+ * Runs express middleware in order as express's router would (`first`, then `then`): `next()` moves on, `next(err)`
+ * (or a rejected promise from an async handler) goes to `onError`; `next('route')`/`next('router')` are not used by
+ * the chains run here and are treated as errors.
  */
-function runChain(chain: readonly RequestHandler[], req: Request, res: Response, onError: (err: unknown) => void): void {
+function runChain(
+  first: readonly RequestHandler[],
+  then: readonly RequestHandler[],
+  req: Request,
+  res: Response,
+  onError: (err: unknown) => void,
+): void {
   let index = 0;
   // Assigned to a member, so tsx does not name it: a named per-request closure becomes a dictionary-mode function
   // (README, "Hot paths").
@@ -161,7 +167,8 @@ function runChain(chain: readonly RequestHandler[], req: Request, res: Response,
       onError(err === 'route' || err === 'router' ? new Error(`next('${err}') outside a router`) : err);
       return;
     }
-    const handler = chain[index++];
+    const at = index++;
+    const handler = at < first.length ? first[at] : then[at - first.length];
     if (handler === undefined) {
       onError(new AppError('ROUTE_NOT_FOUND'));
       return;

@@ -47,6 +47,11 @@ const TEXT_PATTERNS: readonly [RegExp, string][] = [
 /** Cheap first look: a text none of the patterns could match (most log lines) skips the four replacements. */
 const MAY_HOLD_SECRET = /api_key|:\/\/|bearer|svc_/i;
 
+/** False when none of redactText's patterns could match `text` (a cheap test). */
+export function mayHoldSecret(text: string): boolean {
+  return MAY_HOLD_SECRET.test(text);
+}
+
 /** Redacts secret-looking parts of a string; returns the same string when nothing matched. */
 export function redactText(text: string): string {
   if (!MAY_HOLD_SECRET.test(text)) return text;

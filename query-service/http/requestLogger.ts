@@ -55,7 +55,7 @@ export type RequestLineWriter = (level: 'info' | 'warn', line: RequestLine, msg:
  */
 export function requestLogger(log: Logger, writeLine?: RequestLineWriter): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const reqId = res.locals.requestId ?? requestIdOf(req);
     res.locals.requestId = reqId;
     // The child logger is made on first use (most requests never log anything but the completion line below).
@@ -63,8 +63,9 @@ export function requestLogger(log: Logger, writeLine?: RequestLineWriter): Reque
     const state: LogState = { base: log, reqId, child: undefined };
     (req as Logged)[LOG_STATE] = state;
     trackRouteTemplate(req, res);
-    res.once('close', () => {
-      const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
+    // 'close' comes once per response (`on` spares the wrapper `once` makes).
+    res.on('close', () => {
+      const durationMs = Math.round((performance.now() - started) * 100) / 100;
       const status = res.statusCode;
       const level = status >= 500 ? 'warn' : 'info';
       const line: RequestLine = res.writableFinished

@@ -71,11 +71,17 @@ export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
     return { kind: 'sharedBelow', seq: scope.seq };
   }
 
-  /** Step 5 (table scope, by id before existence) and the table's read context. */
-  async function tableContext(request: GeneratedRequest, tableId: string): Promise<TableContext> {
+  /** Step 5: table scope (by id, before existence), then the table. */
+  function servedTable(request: GeneratedRequest, tableId: string): ServedTable {
     assertTableScope(request.principal, tableId);
     const table = request.tables.byId.get(tableId);
     if (table === undefined) throw new AppError('TABLE_NOT_FOUND', `Table "${tableId}" not found in the revision`);
+    return table;
+  }
+
+  /** Step 5 and the table's read context. */
+  async function tableContext(request: GeneratedRequest, tableId: string): Promise<TableContext> {
+    const table = servedTable(request, tableId);
     let rule = request.readonlyRules.get(tableId);
     if (rule === undefined) {
       rule = rowReadonly(request, table);
@@ -110,9 +116,13 @@ export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
     listRows: (request, tableId, args, wantTotalCount) => list(request, tableId, args, wantTotalCount),
 
     async getRow(request, tableId, rowId) {
-      const table = await tableContext(request, tableId);
+      servedTable(request, tableId);
       const committed = committedKey(request);
       const key = committed === null ? null : `${committed}\0${tableId}\0${rowId}`;
+      // A kept row needs no read context (its `readonly` was settled when it was read).
+      const kept = key === null ? undefined : committedRows.get(key);
+      if (kept !== undefined) return kept;
+      const table = await tableContext(request, tableId);
       return readKept(deps.isFinal, committedRows, key, rowsAt(request), async () => {
         const row = await rows.row(table, rowId);
         return row === null ? null : generatedRow(row);
