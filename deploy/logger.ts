@@ -14,10 +14,23 @@ const FLUSH_INTERVAL_MS = 50;
 /**
  * Stdout written in blocks of at least 4 KiB or every 50 ms, whichever comes first, instead of one write per line
  * (at thousands of requests per second the per-line writes cost more than the lines). pino flushes what is left
- * synchronously when the process exits.
+ * synchronously when the process exits. Lines are handed over as bytes: in text mode sonic-boom measures the UTF-8
+ * length of the whole pending block on every line (a CPU profile showed it as a third of the cost of a request
+ * line); in buffer mode it adds up the lengths of the lines.
  */
 function stdoutLines(): DestinationStream {
-  return pino.destination({ dest: process.stdout.fd, sync: false, minLength: 4096, periodicFlush: FLUSH_INTERVAL_MS });
+  const blocks = pino.destination({
+    dest: process.stdout.fd,
+    sync: false,
+    minLength: 4096,
+    periodicFlush: FLUSH_INTERVAL_MS,
+    contentMode: 'buffer',
+  });
+  return {
+    write: (line: string) => blocks.write(Buffer.from(line, 'utf8') as unknown as string),
+    flush: (cb?: (err?: Error) => void) => blocks.flush(cb),
+    flushSync: () => blocks.flushSync(),
+  } as DestinationStream;
 }
 
 /**
@@ -65,14 +78,16 @@ function isoTimeOf(): () => string {
   };
 }
 
-/** JSON text of strings that repeat (route templates, messages), bounded. */
-function quotedOf(): (value: string) => string {
-  const cache = new Map<string, string>();
+type Quoted = { readonly text: string; readonly mayHoldSecret: boolean };
+
+/** JSON text of strings that repeat (methods, route templates, messages) and their redaction pre-check, bounded. */
+function quotedOf(): (value: string) => Quoted {
+  const cache = new Map<string, Quoted>();
   return (value) => {
     let quoted = cache.get(value);
     if (quoted === undefined) {
       if (cache.size >= 1_000) cache.clear();
-      quoted = JSON.stringify(value);
+      quoted = { text: JSON.stringify(value), mayHoldSecret: mayHoldSecret(value) };
       cache.set(value, quoted);
     }
     return quoted;
@@ -97,13 +112,17 @@ export function requestLineWriter(log: Logger): RequestLineWriter | undefined {
   const bindingsMayHoldSecret = mayHoldSecret(bindings);
   return (level, line, msg) => {
     if (!log.isLevelEnabled(level)) return;
-    const { reqId, method, route, principal } = line;
+    const { reqId, principal } = line;
+    const method = quoted(line.method);
+    const route = quoted(line.route);
+    const message = quoted(msg);
     const text =
       `{"level":"${level}","time":"${timeNow()}"${bindings}` +
-      `,"reqId":${JSON.stringify(reqId)},"method":${quoted(method)},"route":${quoted(route)}` +
+      `,"reqId":${JSON.stringify(reqId)},"method":${method.text},"route":${route.text}` +
       `,"status":${line.status},"durationMs":${line.durationMs},"principal":${JSON.stringify(principal)}` +
-      `${line.aborted === true ? ',"aborted":true' : ''},"msg":${quoted(msg)}}\n`;
-    const check = bindingsMayHoldSecret || mayHoldSecret(reqId) || mayHoldSecret(route) || mayHoldSecret(principal) || mayHoldSecret(method) || mayHoldSecret(msg);
+      `${line.aborted === true ? ',"aborted":true' : ''},"msg":${message.text}}\n`;
+    const check =
+      bindingsMayHoldSecret || method.mayHoldSecret || route.mayHoldSecret || message.mayHoldSecret || mayHoldSecret(reqId) || mayHoldSecret(principal);
     stream.write(check ? redactText(text) : text);
   };
 }

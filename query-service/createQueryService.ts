@@ -23,7 +23,7 @@ import { createSystemGraphql } from './graphql/systemGraphqlRouter.ts';
 import { sendGraphqlError } from './graphql/graphqlErrors.ts';
 import { cors } from './http/cors.ts';
 import { originPolicy } from './http/csrfGate.ts';
-import { jsonBody } from './http/jsonBody.ts';
+import { answeringBodyErrors, jsonBody } from './http/jsonBody.ts';
 import { createSessionCookies, type SessionCookieConfig } from './http/sessionCookies.ts';
 import type { MinPositionOptions } from './http/minPosition.ts';
 import { createSystemOperations, type SystemOperations } from './operations/systemOperations.ts';
@@ -149,9 +149,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   router.use(...originMiddleware);
   router.use('/api', parseBody);
   // Body failures on /graphql (413, 415, bad JSON) answer in the GraphQL envelope (errors.md §3.1).
-  router.use('/graphql', (req, res, next) => {
-    Promise.resolve(parseBody(req, res, next)).catch((err: unknown) => sendGraphqlError(res, err));
-  });
+  router.use('/graphql', answeringBodyErrors(parseBody, sendGraphqlError));
   router.use('/api', rest);
   router.use('/graphql', graphql.router);
   router.use('/mcp', mcp.router);

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Authenticator, CommandGateway, SystemStateSource, ViewStore } from '../../contracts/index.ts';
 import { sendGraphqlError } from '../graphql/graphqlErrors.ts';
 import { segmentsBelow, type FastRoutes } from '../http/fastRoutes.ts';
-import { jsonBody, type JsonBodyOptions } from '../http/jsonBody.ts';
+import { answeringBodyErrors, jsonBody, type JsonBodyOptions } from '../http/jsonBody.ts';
 import type { MinPositionOptions } from '../http/minPosition.ts';
 import { notFound } from '../http/routeFallbacks.ts';
 import { sendError } from '../http/sendError.ts';
@@ -108,12 +108,8 @@ export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): Generate
   });
   const parseBody = jsonBody(deps.body);
   // Body failures (413, 415, bad JSON) answer in each surface's envelope (errors.md §1, §3.1).
-  const graphqlBody: RequestHandler = (req, res, next) => {
-    Promise.resolve(parseBody(req, res, next)).catch((err: unknown) => sendGraphqlError(res, err));
-  };
-  const restBody: RequestHandler = (req, res, next) => {
-    Promise.resolve(parseBody(req, res, next)).catch((err: unknown) => sendError(res, err));
-  };
+  const graphqlBody = answeringBodyErrors(parseBody, sendGraphqlError);
+  const restBody = answeringBodyErrors(parseBody, sendError);
 
   const router = express.Router();
   router.use('/swagger-ui', docs.assets);

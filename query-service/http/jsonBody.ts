@@ -69,19 +69,42 @@ function readBody(req: Request, options: JsonBodyOptions): Promise<Buffer> {
  * another Content-Type → 415; over the limit → 413; not JSON → 400 BAD_REQUEST (auth.md §6.1, errors.md §2).
  */
 export function jsonBody(options: JsonBodyOptions): RequestHandler {
-  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+  return (req: Request, _res: Response, next: NextFunction): void | Promise<void> => {
     const marked = req as Request & { [READ]?: true };
     if (marked[READ]) return next();
     marked[READ] = true;
+    // Most reads have no body: they go on without a promise.
     if (!hasBody(req)) return next();
-    if (!isJsonContent(req)) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
-    const raw = await readBody(req, options);
-    if (raw.length === 0) return next();
+    return readJsonBody(req, options, next);
+  };
+}
+
+/** Failures reject (never throw): each surface's wrapper answers them in its own envelope. */
+async function readJsonBody(req: Request, options: JsonBodyOptions, next: NextFunction): Promise<void> {
+  if (!isJsonContent(req)) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+  const raw = await readBody(req, options);
+  if (raw.length === 0) return next();
+  try {
+    req.body = JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    throw new AppError('BAD_REQUEST', 'Request body is not valid JSON');
+  }
+  next();
+}
+
+/**
+ * `parse` (a jsonBody) with its failures, and those of the handlers it calls on, answered by `onError` (each
+ * surface's error envelope) instead of express's error handler.
+ */
+export function answeringBodyErrors(parse: RequestHandler, onError: (res: Response, err: unknown) => void): RequestHandler {
+  return (req, res, next) => {
+    let parsing: unknown;
     try {
-      req.body = JSON.parse(raw.toString('utf8')) as unknown;
-    } catch {
-      throw new AppError('BAD_REQUEST', 'Request body is not valid JSON');
+      parsing = parse(req, res, next);
+    } catch (err) {
+      onError(res, err);
+      return;
     }
-    next();
+    if (parsing instanceof Promise) parsing.catch((err: unknown) => onError(res, err));
   };
 }
