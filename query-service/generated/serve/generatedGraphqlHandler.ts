@@ -83,7 +83,8 @@ export function createGeneratedGraphqlHandler(deps: GeneratedGraphqlDeps): Reque
       assertQueryText(rawQueryOf(req));
       const params = graphqlParamsOf(req);
       const principal = await authenticateRequest(deps.authenticator, req, res);
-      await awaitMinPosition(req.headers[MIN_POSITION_HEADER], deps.minPosition);
+      const minPositionHeader = req.headers[MIN_POSITION_HEADER];
+      if (minPositionHeader !== undefined) await awaitMinPosition(minPositionHeader, deps.minPosition);
       const state = await deps.systemState.current();
       const served = resolveServedEndpoint(state, principal, addressOf(req), 'Row');
       if (params === null) {

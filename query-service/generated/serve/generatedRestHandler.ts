@@ -61,7 +61,8 @@ export function createGeneratedRestHandler(deps: GeneratedRestDeps): RequestHand
       }
       setRouteTemplate(res, path.template);
       const principal = await authenticateRequest(deps.authenticator, req, res);
-      await awaitMinPosition(req.headers[MIN_POSITION_HEADER], deps.minPosition);
+      const minPositionHeader = req.headers[MIN_POSITION_HEADER];
+      if (minPositionHeader !== undefined) await awaitMinPosition(minPositionHeader, deps.minPosition);
       const state = await deps.systemState.current();
       const served = resolveServedEndpoint(state, principal, addressOf(req), path.readSubject);
       const writable = served.mode === 'draft';
