@@ -159,10 +159,7 @@ function runChain(
   onError: (err: unknown) => void,
 ): void {
   let index = 0;
-  // Assigned to a member, so tsx does not name it: a named per-request closure becomes a dictionary-mode function
-  // (README, "Hot paths").
-  const run = { next: undefined as unknown as NextFunction };
-  const next = (run.next = (err?: unknown) => {
+  const next: NextFunction = (err?: unknown) => {
     if (err !== undefined && err !== null) {
       onError(err === 'route' || err === 'router' ? new Error(`next('${err}') outside a router`) : err);
       return;
@@ -179,6 +176,6 @@ function runChain(
     } catch (e) {
       next(e);
     }
-  });
+  };
   next();
 }

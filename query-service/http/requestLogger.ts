@@ -67,22 +67,24 @@ export function requestLogger(log: Logger, writeLine?: RequestLineWriter): Reque
     res.on('close', () => {
       const durationMs = Math.round((performance.now() - started) * 100) / 100;
       const status = res.statusCode;
-      const level = status >= 500 ? 'warn' : 'info';
-      const line: RequestLine = res.writableFinished
-        ? { reqId, method: req.method, route: routeTemplateOf(res), status, durationMs, principal: res.locals.principalRef ?? 'anonymous' }
-        : { reqId, method: req.method, route: routeTemplateOf(res), status, durationMs, principal: res.locals.principalRef ?? 'anonymous', aborted: true };
-      const msg = line.aborted === true ? 'request aborted' : 'request completed';
+      const aborted = !res.writableFinished;
+      const level = aborted || status < 500 ? 'info' : 'warn';
+      const msg = aborted ? 'request aborted' : 'request completed';
+      const principal = res.locals.principalRef ?? 'anonymous';
+      const route = routeTemplateOf(res);
+      // Two fixed shapes: the optional `aborted` is never added to an existing line.
+      const line: RequestLine = aborted
+        ? { reqId, method: req.method, route, status, durationMs, principal, aborted: true }
+        : { reqId, method: req.method, route, status, durationMs, principal };
       const { child } = state;
       if (child === undefined) {
-        if (writeLine !== undefined) writeLine(line.aborted === true ? 'info' : level, line, msg);
-        else if (line.aborted === true) log.info(line, msg);
+        if (writeLine !== undefined) writeLine(level, line, msg);
         else log[level](line, msg);
         return;
       }
       // Through the request's logger once one was made: the same line, with `reqId` coming from its bindings.
       const { reqId: _bound, ...rest } = line;
-      if (line.aborted === true) child.info(rest, msg);
-      else child[level](rest, msg);
+      child[level](rest, msg);
     });
     next();
   };

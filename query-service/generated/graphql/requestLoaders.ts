@@ -9,34 +9,20 @@ export type RequestLoaders = {
   clearAll(): void;
 };
 
-/**
- * A class rather than an object of closures: it is made per request, and named closures made per request are
- * dictionary-mode functions under tsx (README, "Hot paths").
- */
-class Loaders<TRequest> implements RequestLoaders {
-  private readonly loaders = new Map<string, DataLoader<string, GeneratedRow | null>>();
-  private readonly dataSource: GeneratedDataSource<TRequest>;
-  private readonly request: TRequest;
-
-  constructor(dataSource: GeneratedDataSource<TRequest>, request: TRequest) {
-    this.dataSource = dataSource;
-    this.request = request;
-  }
-
-  row(tableId: string, rowId: string): Promise<GeneratedRow | null> {
-    let loader = this.loaders.get(tableId);
-    if (loader === undefined) {
-      loader = new DataLoader<string, GeneratedRow | null>((ids) => this.dataSource.loadRowsByIds(this.request, tableId, ids));
-      this.loaders.set(tableId, loader);
-    }
-    return loader.load(rowId);
-  }
-
-  clearAll(): void {
-    for (const loader of this.loaders.values()) loader.clearAll();
-  }
-}
-
 export function createRequestLoaders<TRequest>(dataSource: GeneratedDataSource<TRequest>, request: TRequest): RequestLoaders {
-  return new Loaders(dataSource, request);
+  const loaders = new Map<string, DataLoader<string, GeneratedRow | null>>();
+  const loaderOf = (tableId: string): DataLoader<string, GeneratedRow | null> => {
+    let loader = loaders.get(tableId);
+    if (loader === undefined) {
+      loader = new DataLoader<string, GeneratedRow | null>((ids) => dataSource.loadRowsByIds(request, tableId, ids));
+      loaders.set(tableId, loader);
+    }
+    return loader;
+  };
+  return {
+    row: (tableId, rowId) => loaderOf(tableId).load(rowId),
+    clearAll: () => {
+      for (const loader of loaders.values()) loader.clearAll();
+    },
+  };
 }

@@ -11,7 +11,7 @@ import { sendJsonText } from '../../http/sendJson.ts';
 import { createLruCache } from '../lruCache.ts';
 import type { Finality } from '../dataSource/finality.ts';
 import { awaitWriteConsistency, type WriteConsistencyOptions } from '../../http/writeConsistency.ts';
-import { createGeneratedRequest, type GeneratedRequest } from '../dataSource/generatedRequest.ts';
+import { createGeneratedRequest } from '../dataSource/generatedRequest.ts';
 import type { ServedTablesLoader } from '../dataSource/servedTables.ts';
 import { resolveServedEndpoint, type EndpointAddress } from '../endpoint/servedEndpoint.ts';
 import { executeGenerated } from './executeGenerated.ts';
@@ -41,25 +41,6 @@ const MAX_CACHED_RESULTS = 2_000;
 function addressOf(req: Request): EndpointAddress {
   const params = req.params as Record<string, string>;
   return { kind: 'graphql', org: params.org ?? '', project: params.project ?? '', branch: params.branch ?? '', segment: params.mode ?? '' };
-}
-
-/** The highest position the mutations of one request wrote (reported in `extensions.position`). */
-type Writes = { position: Position | null };
-
-// The two functions below return anonymous functions: a named per-request closure costs a dictionary-mode function
-// under tsx (README, "Hot paths").
-
-/** Waits for write consistency after each successful mutation and records its position. */
-function afterWriteOf(writes: Writes, consistency: GeneratedGraphqlDeps['consistency']): GeneratedRequest['afterWrite'] {
-  return async (outcome) => {
-    if (outcome.position === null) return;
-    await awaitWriteConsistency(outcome.position, Object.assign({}, consistency, { projections: outcome.projections }));
-    writes.position = maxPosition(writes.position, outcome.position);
-  };
-}
-
-function positionOf(writes: Writes): () => Position | null {
-  return () => writes.position;
 }
 
 /**
@@ -92,14 +73,18 @@ export function createGeneratedGraphqlHandler(deps: GeneratedGraphqlDeps): Reque
         return;
       }
       const tables = await deps.loadTables(served.scope, state.position);
-      const writes: Writes = { position: null };
+      let position: Position | null = null;
       const request = createGeneratedRequest({
         principal,
         requestId: res.locals.requestId ?? 'unknown',
         state,
         served,
         tables,
-        afterWrite: afterWriteOf(writes, deps.consistency),
+        afterWrite: async (outcome) => {
+          if (outcome.position === null) return;
+          await awaitWriteConsistency(outcome.position, Object.assign({}, deps.consistency, { projections: outcome.projections }));
+          position = maxPosition(position, outcome.position);
+        },
       });
       const method = req.method === 'POST' ? 'POST' : 'GET';
       const key = served.scope.isDraft
@@ -112,9 +97,9 @@ export function createGeneratedGraphqlHandler(deps: GeneratedGraphqlDeps): Reque
         return;
       }
       const final = key !== null && (await deps.isFinal('rows', state.position));
-      const reply = await executeGenerated({ compiled: deps.schemas.get(served, tables), params, method, request, position: positionOf(writes), format });
+      const reply = await executeGenerated({ compiled: deps.schemas.get(served, tables), params, method, request, position: () => position, format });
       const text = JSON.stringify(reply.body);
-      if (final && key !== null && reply.status === 200 && reply.body.errors === undefined && writes.position === null) results.set(key, text);
+      if (final && key !== null && reply.status === 200 && reply.body.errors === undefined && position === null) results.set(key, text);
       sendJsonText(res, reply.status, text);
     } catch (err) {
       sendGraphqlError(res, err);

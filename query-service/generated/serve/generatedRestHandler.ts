@@ -7,7 +7,7 @@ import { notFound } from '../../http/routeFallbacks.ts';
 import { setRouteTemplate } from '../../http/routeTemplate.ts';
 import { sendError } from '../../http/sendError.ts';
 import { finishWrite, type WriteConsistencyOptions } from '../../http/writeConsistency.ts';
-import { createGeneratedRequest, type GeneratedRequest } from '../dataSource/generatedRequest.ts';
+import { createGeneratedRequest } from '../dataSource/generatedRequest.ts';
 import type { ServedTablesLoader } from '../dataSource/servedTables.ts';
 import { resolveServedEndpoint, type EndpointAddress } from '../endpoint/servedEndpoint.ts';
 import { assertWriteAccess, createRestHandlers, type RestHandlerDeps } from './restHandlers.ts';
@@ -31,16 +31,6 @@ function segmentsOf(req: Request): string[] {
   const rest = (req.params as Record<string, unknown>).rest;
   if (rest === undefined) return [];
   return (Array.isArray(rest) ? rest.map(String) : [String(rest)]).filter((segment) => segment !== '');
-}
-
-/**
- * The write-consistency wait and position headers of a successful write. Returned as an anonymous function: a named
- * per-request closure costs a dictionary-mode function under tsx (README, "Hot paths").
- */
-function finishWriteOf(res: Response, consistency: GeneratedRestDeps['consistency']): GeneratedRequest['afterWrite'] {
-  return async (outcome) => {
-    if (outcome.position !== null) await finishWrite(res, outcome.position, Object.assign({}, consistency, { projections: outcome.projections }));
-  };
 }
 
 /**
@@ -78,7 +68,9 @@ export function createGeneratedRestHandler(deps: GeneratedRestDeps): RequestHand
         state,
         served,
         tables: await deps.loadTables(served.scope, state.position),
-        afterWrite: finishWriteOf(res, deps.consistency),
+        afterWrite: async (outcome) => {
+          if (outcome.position !== null) await finishWrite(res, outcome.position, Object.assign({}, deps.consistency, { projections: outcome.projections }));
+        },
       });
       const call = { req, res, request, path };
       assertWriteAccess(call, entry.action);
