@@ -10,6 +10,8 @@ export type Round = {
   readonly serverUs: number;
   /** CPU of all PostgreSQL processes per request, µs (0 for Strata, which uses none). */
   readonly pgUs: number;
+  /** Requests that failed without an answer (autocannon's errors: timeouts after 10 s, resets). */
+  readonly errors: number;
 };
 
 export type SystemColumn = { readonly key: string; readonly label: string; readonly usesPostgres: boolean };
@@ -44,15 +46,20 @@ export function median(values: readonly number[]): number {
 }
 
 /** A round from a load's figures: CPU deltas in seconds become µs per request. */
-export function toRound(load: { requests: number; seconds: number; p50: number; p99: number }, serverCpuS: number, pgCpuS: number): Round {
+export function toRound(
+  load: { requests: number; seconds: number; p50: number; p99: number; errors: number },
+  serverCpuS: number,
+  pgCpuS: number,
+): Round {
   const perRequestUs = (cpuS: number) => (load.requests > 0 ? (cpuS * 1e6) / load.requests : Number.NaN);
-  return { rps: load.requests / load.seconds, p50: load.p50, p99: load.p99, serverUs: perRequestUs(serverCpuS), pgUs: perRequestUs(pgCpuS) };
+  return { rps: load.requests / load.seconds, p50: load.p50, p99: load.p99, serverUs: perRequestUs(serverCpuS), pgUs: perRequestUs(pgCpuS), errors: load.errors };
 }
 
-/** Field-wise median of rounds. */
+/** Field-wise median of rounds; errors are summed. */
 export function summarize(rounds: readonly Round[]): Round {
   const of = (pick: (r: Round) => number) => median(rounds.map(pick));
-  return { rps: of((r) => r.rps), p50: of((r) => r.p50), p99: of((r) => r.p99), serverUs: of((r) => r.serverUs), pgUs: of((r) => r.pgUs) };
+  const errors = rounds.reduce((sum, r) => sum + r.errors, 0);
+  return { rps: of((r) => r.rps), p50: of((r) => r.p50), p99: of((r) => r.p99), serverUs: of((r) => r.serverUs), pgUs: of((r) => r.pgUs), errors };
 }
 
 /**
@@ -82,10 +89,14 @@ const fmt = (value: number): string => {
   return value.toFixed(value >= 1 ? 1 : 2);
 };
 
-/** One table cell: `2,826/s · p50 17 ms · p99 40 ms · CPU 204 + 90 µs` (server + PostgreSQL for the peers). */
+/**
+ * One table cell: `2,826/s · p50 17 ms · p99 40 ms · CPU 204 + 90 µs` (server + PostgreSQL for the peers), then the
+ * requests that got no answer over all rounds, if any.
+ */
 export function formatCell(round: Round, usesPostgres: boolean): string {
   const cpu = usesPostgres ? `${fmt(round.serverUs)} + ${fmt(round.pgUs)} µs` : `${fmt(round.serverUs)} µs`;
-  return `${fmt(round.rps)}/s · p50 ${fmt(round.p50)} ms · p99 ${fmt(round.p99)} ms · CPU ${cpu}`;
+  const failed = round.errors > 0 ? ` · ${round.errors.toLocaleString('en-US')} unanswered (timeout 10 s)` : '';
+  return `${fmt(round.rps)}/s · p50 ${fmt(round.p50)} ms · p99 ${fmt(round.p99)} ms · CPU ${cpu}${failed}`;
 }
 
 /**

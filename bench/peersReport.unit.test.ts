@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpuDeltaSeconds, formatCell, median, parseProcStat, ratioToBestPeer, renderTable, replaceSection, summarize, toRound, type Round } from './peersReport.ts';
 
-const round = (rps: number, serverUs = 100, pgUs = 0): Round => ({ rps, p50: 10, p99: 20, serverUs, pgUs });
+const round = (rps: number, serverUs = 100, pgUs = 0, errors = 0): Round => ({ rps, p50: 10, p99: 20, serverUs, pgUs, errors });
 
 describe('parseProcStat', () => {
   test('reads the name, the parent and utime + stime, also when the name holds spaces and parentheses', () => {
@@ -32,14 +32,15 @@ describe('median and summaries', () => {
     assert.ok(Number.isNaN(median([])));
   });
   test('toRound turns CPU seconds into µs per request', () => {
-    const r = toRound({ requests: 20_000, seconds: 10, p50: 4, p99: 9 }, 2, 0.5);
-    assert.deepEqual(r, { rps: 2000, p50: 4, p99: 9, serverUs: 100, pgUs: 25 });
-    assert.ok(Number.isNaN(toRound({ requests: 0, seconds: 10, p50: 0, p99: 0 }, 1, 0).serverUs));
+    const r = toRound({ requests: 20_000, seconds: 10, p50: 4, p99: 9, errors: 3 }, 2, 0.5);
+    assert.deepEqual(r, { rps: 2000, p50: 4, p99: 9, serverUs: 100, pgUs: 25, errors: 3 });
+    assert.ok(Number.isNaN(toRound({ requests: 0, seconds: 10, p50: 0, p99: 0, errors: 0 }, 1, 0).serverUs));
   });
-  test('summarize takes the median of each field on its own', () => {
-    const s = summarize([round(100, 50), round(300, 10), round(200, 30)]);
+  test('summarize takes the median of each field on its own and sums the unanswered requests', () => {
+    const s = summarize([round(100, 50, 0, 2), round(300, 10), round(200, 30, 0, 5)]);
     assert.equal(s.rps, 200);
     assert.equal(s.serverUs, 30);
+    assert.equal(s.errors, 7);
   });
 });
 
@@ -62,9 +63,10 @@ describe('ratioToBestPeer', () => {
 
 describe('rendering', () => {
   test('a cell shows server + PostgreSQL CPU only for systems that use PostgreSQL', () => {
-    const r: Round = { rps: 2826.4, p50: 17.04, p99: 40, serverUs: 204.2, pgUs: 90 };
+    const r: Round = { rps: 2826.4, p50: 17.04, p99: 40, serverUs: 204.2, pgUs: 90, errors: 0 };
     assert.equal(formatCell(r, true), '2,826/s · p50 17.0 ms · p99 40.0 ms · CPU 204 + 90.0 µs');
     assert.equal(formatCell(r, false), '2,826/s · p50 17.0 ms · p99 40.0 ms · CPU 204 µs');
+    assert.equal(formatCell({ ...r, errors: 1200 }, false), '2,826/s · p50 17.0 ms · p99 40.0 ms · CPU 204 µs · 1,200 unanswered (timeout 10 s)');
   });
   test('the table has a dash where a system lacks the API and the ratio against the best peer', () => {
     const systems = [
