@@ -257,6 +257,16 @@ export {
   branchInScope,
   tableInScope,
 } from './auth/authorize.ts';
+export {
+  projectTarget,
+  resolveBranch,
+  resolveBranchById,
+  resolveOrganization,
+  resolveProject,
+  resolveProjectById,
+  resolveRevision,
+} from './auth/resolveTargets.ts';
+export type { ResolvedBranch, ResolvedRevision } from './auth/resolveTargets.ts';
 export { OPEN_SEQ, catalogViews, directoryViews, domainViewSpecs, rowViews, schemaViews } from './views/viewSpecs.ts';
 export { apiKeyViews, sessionViews } from './views/authViews.ts';
 export { visibleAt } from './views/visibility.ts';
