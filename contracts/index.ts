@@ -211,7 +211,7 @@ export {
   isSystemRefUrn,
 } from './tables/tableSchema.ts';
 export { compileTableModel, defaultValueOf, foreignKeyFields, nodeAtDataPath } from './tables/tableModel.ts';
-export { fillSystemRefs, normalizeRowData } from './tables/rowData.ts';
+export { fillSystemRefs, normalizeRowData, normalizeValue } from './tables/rowData.ts';
 export { canonicalJson, isPlainObject, jsonDeepEqual } from './tables/jsonValue.ts';
 export { escapePointerToken, parseJsonPointer, toJsonPointer } from './tables/jsonPointer.ts';
 export type {
