@@ -10,7 +10,7 @@ import { createSystemStateSource } from '../state/systemStateSource.ts';
 import { createBranchContent, type BranchContent } from './branchContent.ts';
 import { createBranchCommandHandlers, type BranchCommandHandlers } from './branchCommandHandlers.ts';
 import { evolveBranchContent, undoChanges, type UndoLog } from './evolveBranchContent.ts';
-import { as, createStepClock, ids, itemsSchema, owner, refsSchema, withFixture } from './branchHandlersFixture.ts';
+import { as, createStepClock, ids, itemsSchema, owner, refsSchema, withFixture } from '../testing/branchHandlersFixture.ts';
 
 const ctx = as(owner);
 const main = { organizationId: 'acme', projectName: 'blog', branchName: 'master' };
@@ -74,7 +74,7 @@ function randomCommands(seed: number, count: number): Command[] {
     } else if (roll < 0.7) {
       commands.push((h, draft, c) => h.CreateRows({ revisionId: draft, tableId: 'refs', rows: [{ rowId: `ref${i}`, data: { item: id } }], bulk: false }, c));
     } else if (roll < 0.8) {
-      commands.push((h, draft, c) => h.DeleteRows({ revisionId: draft, tableId: 'items', rowIds: [id] }, c));
+      commands.push((h, draft, c) => h.DeleteRows({ revisionId: draft, tableId: 'items', rowIds: [id], bulk: false }, c));
     } else if (roll < 0.9) {
       commands.push((h, draft, c) =>
         h.PatchRows({ revisionId: draft, tableId: 'items', rows: [{ rowId: id, patches: [{ op: 'replace', path: '/name', value: `p${i}` }] }], bulk: false }, c),
@@ -193,7 +193,7 @@ test('undo takes back folded events exactly, for every kind of branch event', ()
     let d = await draft();
     await h.UpdateRows({ revisionId: d, tableId: 'items', rows: [{ rowId: 'a', data: { name: 'A' } }], bulk: false }, ctx);
     await h.RenameRow({ revisionId: d, tableId: 'items', rowId: 'b', nextRowId: 'bb' }, ctx);
-    await h.DeleteRows({ revisionId: d, tableId: 'items', rowIds: ['c'] }, ctx);
+    await h.DeleteRows({ revisionId: d, tableId: 'items', rowIds: ['c'], bulk: false }, ctx);
     await h.CreateRows({ revisionId: d, tableId: 'refs', rows: [{ rowId: 'x', data: { item: 'a' } }], bulk: false }, ctx);
     await h.UpdateTable({ revisionId: d, tableId: 'items', patches: [{ op: 'add', path: '/properties/n', value: { type: 'number', default: 0 } }] }, ctx);
     await h.RenameTable({ revisionId: d, tableId: 'items', nextTableId: 'things' }, ctx);
