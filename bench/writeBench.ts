@@ -109,13 +109,15 @@ export async function runWriteBench(seconds = 10): Promise<BenchFigure[]> {
       await call('POST', `/api/revision/${draft}/endpoints`, { type: 'REST_API' }, admin);
     }
     const rowsPath = (branch: string) => `/endpoint/rest/bench/writes/${branch}/draft/tables/items/rows`;
-    const load = async (paths: string[]): Promise<Load> => {
-      let seq = 0;
+    let seq = 0;
+    /** 50 connections, a new row per request; `rate` caps the requests per second (an open load), else closed. */
+    const load = async (paths: string[], rate?: number): Promise<Load> => {
       const cpuBefore = await cpuSeconds(server.pid as number);
       const result = await autocannon({
         url,
         connections: CONNECTIONS,
         duration: seconds,
+        ...(rate === undefined ? {} : { overallRate: rate }),
         requests: [
           {
             method: 'POST',
@@ -135,6 +137,8 @@ export async function runWriteBench(seconds = 10): Promise<BenchFigure[]> {
     };
     const one = await load([rowsPath('master')]);
     const ten = await load(branches.map(rowsPath));
+    // Append -> visible: with WRITE_CONSISTENCY=projected a write is answered once the views show it.
+    const steady = await load([rowsPath('master')], 1000);
     // Bulk: 20 requests of 1,000 rows each, one at a time.
     const draft = (await call('GET', `${project}/branch/master`, undefined, admin)).draftRevisionId as string;
     const bulkStarted = performance.now();
@@ -154,6 +158,11 @@ export async function runWriteBench(seconds = 10): Promise<BenchFigure[]> {
     return [
       ...figures('one draft', one),
       ...figures('10 branches', ten),
+      {
+        name: 'append -> visible in the views at 1,000 writes/s (one draft; a write is answered once visible)',
+        value: steady.p50,
+        unit: `ms p50, ${steady.p99} ms p99 (${Math.round(steady.rps)} writes/s reached)`,
+      },
       { name: 'bulk creates, 1,000-row requests', value: Math.round(bulkRows / bulkS), unit: 'rows/s' },
       { name: 'bulk creates, 1,000-row requests: server CPU', value: Math.round(bulkCpuUs), unit: 'µs per row' },
     ];
