@@ -1,6 +1,7 @@
 import type { CollectionSpec, FieldRef, FieldType, Filter, PathSegment, Scalar, SortKey } from '../../contracts/index.ts';
 import { castValue, isCast } from '../../contracts/index.ts';
 import { jsonTestSql, pathText } from './sqliteViewJsonFilter.ts';
+import { assertCollectionSpec, versionedCollectionName } from './viewCollectionSpec.ts';
 
 /** What SQL building needs to know about one stored collection. */
 export type TableInfo = {
@@ -17,8 +18,6 @@ export type TableInfo = {
 /** Collects named parameters (`@p0`, `@p1`, ...) so that one fragment may be used twice in a statement. */
 export type Params = Record<string, string | number | null>;
 
-const PROJECTION_NAME = /^[a-z][a-z0-9_-]*$/;
-const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/;
 const COLUMN_TYPES: Readonly<Record<FieldType, string>> = {
   text: 'TEXT',
   integer: 'INTEGER',
@@ -34,34 +33,14 @@ export function quoteId(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** `v_<projection>_<version>_<collection>` with `-` in projection names mapped to `_`. */
-export function tableName(projection: string, version: number, collection: string): string {
-  if (!PROJECTION_NAME.test(projection)) throw new Error(`invalid projection name "${projection}"`);
-  if (!COLLECTION_NAME.test(collection)) throw new Error(`invalid collection name "${collection}"`);
-  if (!Number.isSafeInteger(version) || version < 0) throw new Error(`invalid projection version ${version}`);
-  return `v_${projection.replaceAll('-', '_')}_${version}_${collection}`;
-}
-
 export function tableInfo(projection: string, version: number, spec: CollectionSpec): TableInfo {
+  assertCollectionSpec(spec);
   const fields = Object.entries(spec.fields);
-  const types = new Map(fields);
-  if (spec.key.length === 0) throw new Error(`collection "${spec.name}" has no key`);
-  for (const name of [...spec.key, ...(spec.indexes ?? []).flatMap((i) => i.fields)]) {
-    if (!types.has(name)) throw new Error(`collection "${spec.name}": key or index field "${name}" is not declared`);
-  }
-  for (const [name, type] of fields) {
-    if (!Object.hasOwn(COLUMN_TYPES, type)) throw new Error(`collection "${spec.name}": field "${name}" has bad type`);
-  }
-  for (const index of spec.indexes ?? []) {
-    if (index.unique === true && index.readersOnly === true) {
-      throw new Error(`collection "${spec.name}": a unique index cannot be readersOnly (${index.fields.join(', ')})`);
-    }
-  }
   return {
     collection: spec.name,
-    table: quoteId(tableName(projection, version, spec.name)),
+    table: quoteId(versionedCollectionName(projection, version, spec.name)),
     fields,
-    types,
+    types: new Map(fields),
     key: spec.key,
     columns: fields.map(([name]) => quoteId(name)).join(', '),
   };
