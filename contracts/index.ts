@@ -112,7 +112,13 @@ export {
   userRoleGrants,
 } from './auth/permissions.ts';
 export { createSystemState, evolveSystemState, systemStateFilter } from './state/systemState.ts';
-export { findBranchByName, findProjectByName, findRevision, isDraftRevision } from './state/systemLookups.ts';
+export {
+  endpointRevisionId,
+  findBranchByName,
+  findProjectByName,
+  findRevision,
+  isDraftRevision,
+} from './state/systemLookups.ts';
 export type { KeyScope, PermissionRule, Principal, UserCredentialKind } from './auth/principal.ts';
 export type { Action, PermissionTarget, Subject } from './auth/permissions.ts';
 export type { SystemState } from './state/systemState.ts';

@@ -1,4 +1,4 @@
-import type { BranchRecord, ProjectRecord, RevisionRecord } from './systemRecords.ts';
+import type { BranchRecord, EndpointRecord, ProjectRecord, RevisionRecord } from './systemRecords.ts';
 import type { SystemState } from './systemState.ts';
 
 /** Lookups shared by both sides; every one ignores deleted entities. */
@@ -31,4 +31,20 @@ export function findRevision(state: SystemState, revisionId: string): RevisionRe
 
 export function isDraftRevision(state: SystemState, revision: RevisionRecord): boolean {
   return state.branches.get(revision.branchId)?.draftRevisionId === revision.id;
+}
+
+/** The revision an endpoint serves now: head and draft endpoints follow their branch, a pinned one names it. */
+export function endpointRevisionId(endpoint: Pick<EndpointRecord, 'mode' | 'pinnedRevisionId'>, branch: BranchRecord): string | null {
+  switch (endpoint.mode) {
+    case 'head':
+      return branch.headRevisionId;
+    case 'draft':
+      return branch.draftRevisionId;
+    case 'pinned':
+      return endpoint.pinnedRevisionId;
+    default: {
+      const never: never = endpoint.mode;
+      return never;
+    }
+  }
 }
