@@ -111,26 +111,25 @@ export {
   subjects,
   userRoleGrants,
 } from './auth/permissions.ts';
+export { createSystemState, evolveSystemState, systemStateFilter } from './state/systemState.ts';
 export {
-  createSystemState,
-  evolveSystemState,
+  endpointRevisionId,
   findBranchByName,
   findProjectByName,
   findRevision,
   isDraftRevision,
-  systemStateFilter,
-} from './state/systemState.ts';
+} from './state/systemLookups.ts';
 export type { KeyScope, PermissionRule, Principal, UserCredentialKind } from './auth/principal.ts';
 export type { Action, PermissionTarget, Subject } from './auth/permissions.ts';
+export type { SystemState } from './state/systemState.ts';
 export type {
   BranchRecord,
   EndpointRecord,
   OrganizationRecord,
   ProjectRecord,
   RevisionRecord,
-  SystemState,
   UserRecord,
-} from './state/systemState.ts';
+} from './state/systemRecords.ts';
 export type {
   BranchView,
   BulkResultView,
