@@ -7,7 +7,7 @@
 // - PostgreSQL is the machine's (127.0.0.1:5432, trust auth, user postgres); started with pg_ctlcluster when down.
 //   The bench creates and drops its own database `strata_bench_peers`, loads `posts` with COPY through psql and
 //   indexes (category, score desc, id) and (score desc, id).
-// - Strata: `strata serve` with a temporary DATA_DIR (helpers of bench/generatedBench.ts), the same rows by bulk
+// - Strata: `strata serve` with a temporary DATA_DIR (helpers of bench/strataServer.ts), the same rows by bulk
 //   writes, committed; REST + GraphQL endpoints on HEAD (reads, anonymous, public project) and on the draft
 //   (writes, as admin).
 // - Every server and every PostgreSQL process is pinned to core 0 (taskset; PostgreSQL's affinity is restored after);
@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { cpuSeconds, hasTaskset } from './generatedBench.ts';
+import { cpuSeconds, hasTaskset } from './strataServer.ts';
 import { DATABASE, DATABASE_URL, ensurePostgres, loadPostgres, pinPostgres, postgresTicks, psql, sh } from './peersPostgres.ts';
 import { cpuDeltaSeconds, renderTable, replaceSection, toRound, type Round } from './peersReport.ts';
 import { SCENARIOS, ensurePeersInstalled, peerNode, peerVersion, probe, startPeer, startStrataSystem, stop, type IdSequence, type System, type Target } from './peersServers.ts';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
-import { hasTaskset } from './generatedBench.ts';
+import { hasTaskset } from './strataServer.ts';
 import { parseProcStat } from './peersReport.ts';
 import { post } from './peersServers.ts';
 

@@ -4,7 +4,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ADMIN_PASSWORD, createApiCaller, freePort, pinned, start, startStrata, waitFor } from './generatedBench.ts';
+import { ADMIN_PASSWORD, createApiCaller, freePort, pinned, start, startStrata, waitFor } from './strataServer.ts';
 import type { ScenarioRow, SystemColumn } from './peersReport.ts';
 
 const peersDir = fileURLToPath(new URL('./peers', import.meta.url));
