@@ -4,91 +4,30 @@
 // REST endpoint. Scenarios: all writers on one draft; writers spread over 10 branches; bulk inserts of 1,000 rows.
 // Figures: writes/s, p50/p99 latency, server CPU per write (from /proc/<pid>/stat).
 // Run alone: npx tsx bench/writeBench.ts [seconds]
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { ADMIN_PASSWORD, cpuSeconds, createApiCaller, freePort, hasTaskset, startStrata, waitFor } from './strataServer.ts';
 
 type BenchFigure = { name: string; value: number; unit: string; note?: string };
-
-const ADMIN_PASSWORD = 'bench-admin-password';
 const CONNECTIONS = 50;
-const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
-const pinned = (core: number, argv: string[]): string[] => (hasTaskset ? ['taskset', '-c', String(core), ...argv] : argv);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** utime + stime of a process in seconds (Linux); NaN elsewhere. */
-async function cpuSeconds(pid: number): Promise<number> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 type Load = { writes: number; rps: number; p50: number; p99: number; cpuUs: number };
 
 export async function runWriteBench(seconds = 10): Promise<BenchFigure[]> {
   const dir = await mkdtemp(join(tmpdir(), 'strata-write-bench-'));
-  const root = fileURLToPath(new URL('..', import.meta.url));
   const port = await freePort();
   if (hasTaskset) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)]);
   const profile = process.env.STRATA_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.STRATA_BENCH_CPU_PROF] : [];
-  const server: ChildProcess = spawn(
-    pinned(0, [process.execPath, ...profile, join(root, 'deploy/bin/strata.mjs'), 'serve'])[0] as string,
-    pinned(0, [process.execPath, ...profile, join(root, 'deploy/bin/strata.mjs'), 'serve']).slice(1),
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dir,
-        ADMIN_PASSWORD,
-        JWT_SECRET: 'a-benchmark-secret-that-is-long-enough-to-pass',
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const server = startStrata(dir, port, profile, { LOG_LEVEL: 'warn' });
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${url}/health/live`);
-    const call = async (method: string, path: string, body?: unknown, token?: string): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any -- bench JSON
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-      return text.length > 0 ? JSON.parse(text) : null;
-    };
+    const api = createApiCaller(url);
+    const call = async (method: string, path: string, body?: unknown, token?: string) => (await api(method, path, body, token)).json;
     const admin = (await call('POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).accessToken as string;
     await call('POST', '/api/organizations', { organizationId: 'bench' }, admin);
     await call('POST', '/api/organization/bench/projects', { projectName: 'writes', isPublic: true }, admin);
