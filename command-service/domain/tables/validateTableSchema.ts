@@ -15,6 +15,7 @@ import {
   type TableSchema,
 } from '../../../contracts/index.ts';
 import { createFormatCheckers, type FormatChecker } from './formatCheckers.ts';
+import { compileLinearPattern, type LinearPattern } from './linearPattern.ts';
 
 export type TableSchemaContext = {
   /** Ids of the tables of the revision (the table itself included when it exists). */
@@ -71,18 +72,16 @@ function checkKeys(w: Walker, node: Node, path: string, kind: Kind | 'systemRef'
   if (hasOwn(node, 'readOnly') && typeof node.readOnly !== 'boolean') report(w, `${path}/readOnly`, 'must be a boolean');
 }
 
-function compilePattern(w: Walker, node: Node, path: string): RegExp | undefined {
+function compilePattern(w: Walker, node: Node, path: string): LinearPattern | undefined {
   if (!hasOwn(node, 'pattern')) return undefined;
   if (typeof node.pattern !== 'string') {
     report(w, `${path}/pattern`, 'must be a string');
     return undefined;
   }
-  try {
-    return new RegExp(node.pattern, 'u');
-  } catch {
-    report(w, `${path}/pattern`, 'must be a valid regular expression (ECMAScript, u flag)');
-    return undefined;
-  }
+  const compiled = compileLinearPattern(node.pattern);
+  if (compiled.ok) return compiled.pattern;
+  report(w, `${path}/pattern`, compiled.message);
+  return undefined;
 }
 
 function checkEnum(w: Walker, node: Node, path: string): readonly string[] | undefined {
