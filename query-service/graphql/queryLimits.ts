@@ -28,6 +28,12 @@ export const QUERY_LIMITS = {
   maxCost: 100_000,
   /** Effective `first` of a connection field that does not set it. */
   defaultPageSize: 100,
+  /**
+   * Brackets (`{`, `[`, `(`) open at once in a document, checked before parsing: graphql-js parses recursively and
+   * a document within the token limit can nest deep enough to overflow the stack. No document within the depth
+   * limits needs more (20 introspection levels plus an argument literal as deep as a 64-level JSON value).
+   */
+  maxNesting: 100,
 } as const;
 
 export type QueryLimits = { readonly [K in keyof typeof QUERY_LIMITS]: number };
@@ -179,11 +185,48 @@ export function assertOperationLimits(
   if (error) throw error;
 }
 
-/** Document size limit (checked on the raw text before parsing; the token limit is the parser's `maxTokens`). */
+/** Whether a GraphQL document opens more than `limit` brackets at once (strings and comments skipped); one pass. */
+function nestsDeeperThan(query: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < query.length; i++) {
+    const c = query[i];
+    if (c === '#') {
+      // A comment runs to the end of the line (\n, \r or both).
+      while (i < query.length && query[i] !== '\n' && query[i] !== '\r') i++;
+    } else if (c === '"') {
+      const block = query.startsWith('"""', i);
+      const close = block ? '"""' : '"';
+      let end = query.indexOf(close, i + close.length);
+      // Inside a block string only `\"""` escapes; inside a string every backslash escapes the next character.
+      while (end >= 0 && query[end - 1] === '\\' && (block || isEscaped(query, end))) end = query.indexOf(close, end + 1);
+      if (end < 0) return false;
+      i = end + close.length - 1;
+    } else if (c === '{' || c === '[' || c === '(') {
+      if (++depth > limit) return true;
+    } else if (c === '}' || c === ']' || c === ')') {
+      depth--;
+    }
+  }
+  return false;
+}
+
+function isEscaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  while (text[at - 1 - backslashes] === '\\') backslashes++;
+  return backslashes % 2 === 1;
+}
+
+/**
+ * Document size and nesting limits, checked on the raw text before parsing (the token limit is the parser's
+ * `maxTokens`).
+ */
 export function assertQueryText(query: unknown, limits: QueryLimits = QUERY_LIMITS): void {
   if (typeof query !== 'string') return;
   const bytes = Buffer.byteLength(query);
   if (bytes > limits.maxBytes) {
     throw new AppError('QUERY_TOO_COMPLEX', `Query document of ${bytes} bytes exceeds the limit of ${limits.maxBytes} bytes`);
+  }
+  if (nestsDeeperThan(query, limits.maxNesting)) {
+    throw new AppError('QUERY_TOO_COMPLEX', `Query document nests deeper than the limit of ${limits.maxNesting} brackets`);
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError, canonicalJson } from '../../contracts/index.ts';
+import { AppError, canonicalJson, isJsonTextTooDeep } from '../../contracts/index.ts';
 import type { Scalar } from '../../contracts/index.ts';
 
 /**
@@ -29,9 +29,11 @@ function isScalar(value: unknown): value is Scalar {
 /** The sort values of a cursor of the query `queryHash` with `length` sort keys; BAD_USER_INPUT otherwise. */
 export function decodeCursor(cursor: string, queryHash: string, length: number): Scalar[] {
   if (!BASE64URL.test(cursor) || cursor.length > 16_384) throw invalidCursor();
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (isJsonTextTooDeep(text, 2)) throw invalidCursor();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     throw invalidCursor();
   }

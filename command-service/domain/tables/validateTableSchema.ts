@@ -205,6 +205,28 @@ function walk(w: Walker, value: unknown, path: string, depth: number, role: Role
   }
 }
 
+/**
+ * The JSON Pointer of the first node nested deeper than the limit, found without recursion (and within the node
+ * limit), so a schema nested thousands of levels is refused before anything walks it recursively.
+ */
+function tooDeepNodePath(schema: unknown): string | undefined {
+  const stack: [unknown, string, number][] = [[schema, '', 1]];
+  let visited = 0;
+  for (let next = stack.pop(); next !== undefined && visited <= MAX_SCHEMA_NODES; next = stack.pop()) {
+    const [node, path, depth] = next;
+    visited++;
+    if (!isPlainObject(node)) continue;
+    if (depth > MAX_SCHEMA_DEPTH) return path;
+    if (isPlainObject(node.properties)) {
+      for (const [name, child] of Object.entries(node.properties)) {
+        stack.push([child, `${path}/properties/${escapePointerToken(name)}`, depth + 1]);
+      }
+    }
+    if (hasOwn(node, 'items')) stack.push([node.items, `${path}/items`, depth + 1]);
+  }
+  return undefined;
+}
+
 function fail(details: readonly { path: string; message: string }[], count: number): never {
   const [first] = details;
   const message =
@@ -219,6 +241,8 @@ function fail(details: readonly { path: string; message: string }[], count: numb
  * Throws INVALID_SCHEMA with one `{path, message}` detail per violation (at most 100), path = JSON Pointer.
  */
 export function assertValidTableSchema(schema: unknown, context: TableSchemaContext): asserts schema is TableSchema {
+  const tooDeep = tooDeepNodePath(schema);
+  if (tooDeep !== undefined) fail([{ path: tooDeep, message: `schema nesting depth must be at most ${MAX_SCHEMA_DEPTH}` }], 1);
   let text: string | undefined;
   try {
     text = JSON.stringify(schema);
