@@ -22,6 +22,8 @@ import { AppError } from '../../contracts/index.ts';
 /** GraphQL limits of operations.md §7, shared by the system and the generated schemas. */
 export const QUERY_LIMITS = {
   maxDepth: 12,
+  /** Depth under `__schema`/`__type` (counting it): the IDEs' standard introspection query nests 15. */
+  maxIntrospectionDepth: 20,
   maxAliases: 30,
   maxBytes: 100 * 1024,
   maxTokens: 10_000,
@@ -40,7 +42,7 @@ export type QueryLimits = { readonly [K in keyof typeof QUERY_LIMITS]: number };
 
 type Variables = Readonly<Record<string, unknown>>;
 type Walk = { readonly schema: GraphQLSchema; readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>; readonly variables: Variables; readonly limits: QueryLimits };
-type Measure = { readonly cost: number; readonly depth: number };
+type Measure = { readonly cost: number; readonly depth: number; readonly introspectionDepth: number };
 
 function limitError(message: string): GraphQLError {
   // `http.status` makes Apollo answer 400 when this is thrown before execution; the formatter keeps the code.
@@ -70,20 +72,50 @@ function isConnection(type: GraphQLOutputType | undefined): boolean {
   return isObjectType(named) && named.name.endsWith('Connection') && 'edges' in named.getFields();
 }
 
-/** Cost (each field 1, a connection multiplies its selection by `first`) and depth; introspection is free. */
-function measure(walk: Walk, selectionSet: SelectionSetNode, parent: GraphQLNamedType | undefined, visiting: Set<string>): Measure {
-  let cost = 0;
+/** Field depth of a selection set, fragments expanded (each once per path). */
+function selectionDepth(walk: Walk, selectionSet: SelectionSetNode, visiting: Set<string>): number {
   let depth = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
+      depth = Math.max(depth, 1 + (selection.selectionSet ? selectionDepth(walk, selection.selectionSet, visiting) : 0));
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      depth = Math.max(depth, selectionDepth(walk, selection.selectionSet, visiting));
+    } else {
+      const name = selection.name.value;
+      const fragment = walk.fragments.get(name);
+      if (!fragment || visiting.has(name)) continue;
+      visiting.add(name);
+      depth = Math.max(depth, selectionDepth(walk, fragment.selectionSet, visiting));
+      visiting.delete(name);
+    }
+  }
+  return depth;
+}
+
+const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
+
+/**
+ * Cost (each field 1, a connection multiplies its selection by `first`) and depth; introspection costs nothing and
+ * has a depth of its own (`__schema`/`__type` and everything under them).
+ */
+function measure(walk: Walk, selectionSet: SelectionSetNode, parent: GraphQLNamedType | undefined, visiting: Set<string>): Measure {
+  let cost = 0;
+  let depth = 0;
+  let introspectionDepth = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (INTROSPECTION_ROOTS.has(selection.name.value) && selection.selectionSet) {
+        introspectionDepth = Math.max(introspectionDepth, 1 + selectionDepth(walk, selection.selectionSet, visiting));
+      }
       if (selection.name.value.startsWith('__')) continue;
       const fields = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields() : undefined;
       const type = fields?.[selection.name.value]?.type;
       const inner = selection.selectionSet
         ? measure(walk, selection.selectionSet, type === undefined ? undefined : getNamedType(type), visiting)
-        : { cost: 0, depth: 0 };
+        : { cost: 0, depth: 0, introspectionDepth: 0 };
       cost += 1 + (isConnection(type) ? effectiveFirst(selection, walk) * inner.cost : inner.cost);
       depth = Math.max(depth, 1 + inner.depth);
+      introspectionDepth = Math.max(introspectionDepth, inner.introspectionDepth);
       continue;
     }
     let fragmentType = parent;
@@ -104,8 +136,9 @@ function measure(walk: Walk, selectionSet: SelectionSetNode, parent: GraphQLName
     if (name !== null) visiting.delete(name);
     cost += inner.cost;
     depth = Math.max(depth, inner.depth);
+    introspectionDepth = Math.max(introspectionDepth, inner.introspectionDepth);
   }
-  return { cost, depth };
+  return { cost, depth, introspectionDepth };
 }
 
 function rootType(schema: GraphQLSchema, operation: OperationDefinitionNode): GraphQLNamedType | undefined {
@@ -144,6 +177,9 @@ export function measureOperation(
 function depthAndCostErrors(measured: Measure, limits: QueryLimits): GraphQLError[] {
   const errors: GraphQLError[] = [];
   if (measured.depth > limits.maxDepth) errors.push(limitError(`Query depth ${measured.depth} exceeds the limit of ${limits.maxDepth}`));
+  if (measured.introspectionDepth > limits.maxIntrospectionDepth) {
+    errors.push(limitError(`Introspection depth ${measured.introspectionDepth} exceeds the limit of ${limits.maxIntrospectionDepth}`));
+  }
   if (measured.cost > limits.maxCost) errors.push(limitError(`Query cost ${measured.cost} exceeds the limit of ${limits.maxCost}`));
   return errors;
 }
