@@ -5,7 +5,6 @@ import type {
   Clock,
   Filter,
   FindQuery,
-  Position,
   ProjectionRef,
   ProjectionSpec,
   ProjectionStatus,
@@ -14,6 +13,7 @@ import type {
   ViewDoc,
   ViewStore,
 } from '../../contracts/index.ts';
+import { createApplyGroup } from './sqliteApplyGroup.ts';
 import { sqlCast } from './sqliteViewCast.ts';
 import { createSqlBuilder } from './sqliteViewSql.ts';
 import type { Params } from './sqliteViewSql.ts';
@@ -146,12 +146,14 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     }
   }
 
-  const applyTx = db.transaction(
-    (ref: ProjectionRef, expected: Position | null, next: Position, changes: readonly ViewChange[]): boolean => {
+  const applies = createApplyGroup(
+    db,
+    (ref, expected, next, changes) => {
       if (!meta.moveCheckpoint(ref, expected, next)) return false;
       applyChanges(writeTables(ref), ref, changes);
       return true;
     },
+    () => meta.refresh(),
   );
 
   function decode(table: TableInfo, row: Row): ViewDoc {
@@ -200,10 +202,7 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     backend: 'sqlite',
     ensureProjection: async (spec: ProjectionSpec, ensureOptions) => meta.ensure(spec, ensureOptions?.deferReadIndexes === true),
     completeVersion: async (ref) => completeSqliteVersion(db, meta, ref, log),
-    applyBatch: async (ref, expected, next, changes) => {
-      meta.refresh();
-      return applyTx.immediate(ref, expected, next, changes);
-    },
+    applyBatch: (ref, expected, next, changes) => applies.apply(ref, expected, next, changes),
     checkpoint: async (ref) => meta.checkpoint(ref),
     recordError: async (ref, message) => meta.recordError(ref, message),
     acquireLease: async (name, owner, ttlMs) => meta.acquireLease(name, owner, ttlMs),
@@ -252,6 +251,7 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
       }
     },
     close: async () => {
+      if (db.open) applies.flush();
       if (db.open) db.close();
     },
   };
