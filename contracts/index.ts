@@ -146,6 +146,7 @@ export type {
   UserRefView,
   UserView,
 } from './api/views.ts';
+export { MAX_JSON_DEPTH, isJsonTextTooDeep, parseRequestJson, tooDeepJsonError } from './api/jsonNesting.ts';
 export type { CommandInput, CommandMap, CommandResult, CommandType } from './commands/commands.ts';
 export type { CommandContext, CommandGateway, CommandOutcome } from './ports/commandGateway.ts';
 export type { SystemStateSource } from './ports/systemStateSource.ts';

@@ -10,6 +10,7 @@ import type { Position } from '../../contracts/index.ts';
 import { JSON_CONTENT_TYPE } from '../http/sendJson.ts';
 import { createGraphqlErrorFormatter } from './graphqlErrors.ts';
 import { QUERY_LIMITS, assertOperationLimits, queryLimitsRule, type QueryLimits } from './queryLimits.ts';
+import { assertVariablesCoercible } from './variableCoercion.ts';
 
 /** What every Strata GraphQL context carries: the position of the request's last successful mutation. */
 export type PositionContext = { position: Position | null };
@@ -20,7 +21,9 @@ function strataPlugin<TContext extends PositionContext>(limits: QueryLimits): Ap
       return {
         async didResolveOperation({ schema, document, operation, request }) {
           // Validation (cached per query text) counted variables at their defaults; check with this request's.
-          if (operation) assertOperationLimits(schema, document, operation, request.variables, limits);
+          if (!operation) return;
+          assertOperationLimits(schema, document, operation, request.variables, limits);
+          assertVariablesCoercible(schema, operation, request.variables);
         },
         async willSendResponse({ response, contextValue }) {
           response.http.headers.set('content-type', JSON_CONTENT_TYPE);

@@ -37,6 +37,8 @@ function codeOf(formatted: GraphQLFormattedError, error: unknown): ErrorCode {
   const original = (error as { originalError?: unknown } | null)?.originalError;
   const ownCode = extensionsOf(original).code;
   if (typeof ownCode === 'string' && isErrorCode(ownCode)) return ownCode;
+  // graphql-js stops coercing variables after 50 errors with an untagged error of its own: still the caller's input.
+  if (formatted.message.startsWith('Too many errors processing variables')) return 'BAD_USER_INPUT';
   const apolloCode = APOLLO_CODES[String(formatted.extensions?.code)];
   // graphql-js words its `maxTokens` failure "Document contains more that N tokens" (sic).
   if (apolloCode === 'GRAPHQL_PARSE_FAILED' && /Document contains more tha[nt] \d+ tokens/.test(formatted.message)) return 'QUERY_TOO_COMPLEX';
@@ -46,6 +48,16 @@ function codeOf(formatted: GraphQLFormattedError, error: unknown): ErrorCode {
     if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
   }
   return apolloCode ?? 'INTERNAL_SERVER_ERROR';
+}
+
+/**
+ * Longest message an error carries. graphql-js quotes a whole invalid variable value in each message, so a wide
+ * value repeated in 50 coercion errors made a 14 MB answer; the start of the message says what went wrong.
+ */
+const MAX_MESSAGE_LENGTH = 1_000;
+
+function capped(message: string): string {
+  return message.length <= MAX_MESSAGE_LENGTH ? message : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
 }
 
 function extensions(code: ErrorCode, details?: readonly ErrorDetail[]): GraphqlErrorExtensions {
@@ -62,7 +74,7 @@ export function createGraphqlErrorFormatter(log: Logger): (formatted: GraphQLFor
     const code = appError?.code ?? codeOf(formatted, error);
     const status = errorCatalogue[code].status;
     if (status >= 500) log.error({ err: (error as { originalError?: unknown } | null)?.originalError ?? error, code }, 'graphql field failed');
-    const message = status >= 500 ? errorCatalogue[code].message : (appError?.message ?? formatted.message);
+    const message = status >= 500 ? errorCatalogue[code].message : capped(appError?.message ?? formatted.message);
     return {
       message,
       ...(formatted.locations ? { locations: formatted.locations } : {}),

@@ -22,19 +22,27 @@ import { AppError } from '../../contracts/index.ts';
 /** GraphQL limits of operations.md §7, shared by the system and the generated schemas. */
 export const QUERY_LIMITS = {
   maxDepth: 12,
+  /** Depth under `__schema`/`__type` (counting it): the IDEs' standard introspection query nests 15. */
+  maxIntrospectionDepth: 20,
   maxAliases: 30,
   maxBytes: 100 * 1024,
   maxTokens: 10_000,
   maxCost: 100_000,
   /** Effective `first` of a connection field that does not set it. */
   defaultPageSize: 100,
+  /**
+   * Brackets (`{`, `[`, `(`) open at once in a document, checked before parsing: graphql-js parses recursively and
+   * a document within the token limit can nest deep enough to overflow the stack. No document within the depth
+   * limits needs more (20 introspection levels plus an argument literal as deep as a 64-level JSON value).
+   */
+  maxNesting: 100,
 } as const;
 
 export type QueryLimits = { readonly [K in keyof typeof QUERY_LIMITS]: number };
 
 type Variables = Readonly<Record<string, unknown>>;
 type Walk = { readonly schema: GraphQLSchema; readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>; readonly variables: Variables; readonly limits: QueryLimits };
-type Measure = { readonly cost: number; readonly depth: number };
+type Measure = { readonly cost: number; readonly depth: number; readonly introspectionDepth: number };
 
 function limitError(message: string): GraphQLError {
   // `http.status` makes Apollo answer 400 when this is thrown before execution; the formatter keeps the code.
@@ -64,20 +72,50 @@ function isConnection(type: GraphQLOutputType | undefined): boolean {
   return isObjectType(named) && named.name.endsWith('Connection') && 'edges' in named.getFields();
 }
 
-/** Cost (each field 1, a connection multiplies its selection by `first`) and depth; introspection is free. */
-function measure(walk: Walk, selectionSet: SelectionSetNode, parent: GraphQLNamedType | undefined, visiting: Set<string>): Measure {
-  let cost = 0;
+/** Field depth of a selection set, fragments expanded (each once per path). */
+function selectionDepth(walk: Walk, selectionSet: SelectionSetNode, visiting: Set<string>): number {
   let depth = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
+      depth = Math.max(depth, 1 + (selection.selectionSet ? selectionDepth(walk, selection.selectionSet, visiting) : 0));
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      depth = Math.max(depth, selectionDepth(walk, selection.selectionSet, visiting));
+    } else {
+      const name = selection.name.value;
+      const fragment = walk.fragments.get(name);
+      if (!fragment || visiting.has(name)) continue;
+      visiting.add(name);
+      depth = Math.max(depth, selectionDepth(walk, fragment.selectionSet, visiting));
+      visiting.delete(name);
+    }
+  }
+  return depth;
+}
+
+const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
+
+/**
+ * Cost (each field 1, a connection multiplies its selection by `first`) and depth; introspection costs nothing and
+ * has a depth of its own (`__schema`/`__type` and everything under them).
+ */
+function measure(walk: Walk, selectionSet: SelectionSetNode, parent: GraphQLNamedType | undefined, visiting: Set<string>): Measure {
+  let cost = 0;
+  let depth = 0;
+  let introspectionDepth = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (INTROSPECTION_ROOTS.has(selection.name.value) && selection.selectionSet) {
+        introspectionDepth = Math.max(introspectionDepth, 1 + selectionDepth(walk, selection.selectionSet, visiting));
+      }
       if (selection.name.value.startsWith('__')) continue;
       const fields = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields() : undefined;
       const type = fields?.[selection.name.value]?.type;
       const inner = selection.selectionSet
         ? measure(walk, selection.selectionSet, type === undefined ? undefined : getNamedType(type), visiting)
-        : { cost: 0, depth: 0 };
+        : { cost: 0, depth: 0, introspectionDepth: 0 };
       cost += 1 + (isConnection(type) ? effectiveFirst(selection, walk) * inner.cost : inner.cost);
       depth = Math.max(depth, 1 + inner.depth);
+      introspectionDepth = Math.max(introspectionDepth, inner.introspectionDepth);
       continue;
     }
     let fragmentType = parent;
@@ -98,8 +136,9 @@ function measure(walk: Walk, selectionSet: SelectionSetNode, parent: GraphQLName
     if (name !== null) visiting.delete(name);
     cost += inner.cost;
     depth = Math.max(depth, inner.depth);
+    introspectionDepth = Math.max(introspectionDepth, inner.introspectionDepth);
   }
-  return { cost, depth };
+  return { cost, depth, introspectionDepth };
 }
 
 function rootType(schema: GraphQLSchema, operation: OperationDefinitionNode): GraphQLNamedType | undefined {
@@ -138,6 +177,9 @@ export function measureOperation(
 function depthAndCostErrors(measured: Measure, limits: QueryLimits): GraphQLError[] {
   const errors: GraphQLError[] = [];
   if (measured.depth > limits.maxDepth) errors.push(limitError(`Query depth ${measured.depth} exceeds the limit of ${limits.maxDepth}`));
+  if (measured.introspectionDepth > limits.maxIntrospectionDepth) {
+    errors.push(limitError(`Introspection depth ${measured.introspectionDepth} exceeds the limit of ${limits.maxIntrospectionDepth}`));
+  }
   if (measured.cost > limits.maxCost) errors.push(limitError(`Query cost ${measured.cost} exceeds the limit of ${limits.maxCost}`));
   return errors;
 }
@@ -179,11 +221,48 @@ export function assertOperationLimits(
   if (error) throw error;
 }
 
-/** Document size limit (checked on the raw text before parsing; the token limit is the parser's `maxTokens`). */
+/** Whether a GraphQL document opens more than `limit` brackets at once (strings and comments skipped); one pass. */
+function nestsDeeperThan(query: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < query.length; i++) {
+    const c = query[i];
+    if (c === '#') {
+      // A comment runs to the end of the line (\n, \r or both).
+      while (i < query.length && query[i] !== '\n' && query[i] !== '\r') i++;
+    } else if (c === '"') {
+      const block = query.startsWith('"""', i);
+      const close = block ? '"""' : '"';
+      let end = query.indexOf(close, i + close.length);
+      // Inside a block string only `\"""` escapes; inside a string every backslash escapes the next character.
+      while (end >= 0 && query[end - 1] === '\\' && (block || isEscaped(query, end))) end = query.indexOf(close, end + 1);
+      if (end < 0) return false;
+      i = end + close.length - 1;
+    } else if (c === '{' || c === '[' || c === '(') {
+      if (++depth > limit) return true;
+    } else if (c === '}' || c === ']' || c === ')') {
+      depth--;
+    }
+  }
+  return false;
+}
+
+function isEscaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  while (text[at - 1 - backslashes] === '\\') backslashes++;
+  return backslashes % 2 === 1;
+}
+
+/**
+ * Document size and nesting limits, checked on the raw text before parsing (the token limit is the parser's
+ * `maxTokens`).
+ */
 export function assertQueryText(query: unknown, limits: QueryLimits = QUERY_LIMITS): void {
   if (typeof query !== 'string') return;
   const bytes = Buffer.byteLength(query);
   if (bytes > limits.maxBytes) {
     throw new AppError('QUERY_TOO_COMPLEX', `Query document of ${bytes} bytes exceeds the limit of ${limits.maxBytes} bytes`);
+  }
+  if (nestsDeeperThan(query, limits.maxNesting)) {
+    throw new AppError('QUERY_TOO_COMPLEX', `Query document nests deeper than the limit of ${limits.maxNesting} brackets`);
   }
 }

@@ -2,7 +2,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { AppError, anonymousPrincipal, principalRef, type Authenticator } from '../../contracts/index.ts';
+import { AppError, anonymousPrincipal, isJsonTextTooDeep, principalRef, tooDeepJsonError, type Authenticator } from '../../contracts/index.ts';
 import { authenticateRequest, requestContextOf } from '../http/authenticate.ts';
 import { assertCsrf } from '../http/csrfGate.ts';
 import { MIN_POSITION_HEADER, awaitMinPosition, type MinPositionOptions } from '../http/minPosition.ts';
@@ -35,11 +35,13 @@ export type SystemGraphql = {
 
 const ALLOWED = 'GET, HEAD, POST';
 
-function queryParamOf(req: Request): string | undefined {
+function searchParamOf(req: Request, name: string): string | undefined {
   const question = req.originalUrl.indexOf('?');
   if (question === -1) return undefined;
-  return new URLSearchParams(req.originalUrl.slice(question + 1)).get('query') ?? undefined;
+  return new URLSearchParams(req.originalUrl.slice(question + 1)).get(name) ?? undefined;
 }
+
+const queryParamOf = (req: Request): string | undefined => searchParamOf(req, 'query');
 
 /**
  * Steps 0-2 of auth.md §10 per HTTP request, before any GraphQL work (errors.md §3.1: no `data`, HTTP status of
@@ -51,6 +53,9 @@ async function admit(req: Request, res: Response, authenticator: Authenticator, 
   }
   if (Array.isArray(req.body)) throw new AppError('BAD_REQUEST', 'Batched GraphQL requests are not supported');
   assertQueryText(req.method === 'POST' ? (req.body as { query?: unknown } | undefined)?.query : queryParamOf(req));
+  // A POST body was checked while parsing; GET variables are parsed by Apollo, so their nesting is checked here.
+  const variables = req.method === 'POST' ? undefined : searchParamOf(req, 'variables');
+  if (variables !== undefined && isJsonTextTooDeep(variables)) throw tooDeepJsonError('`variables`');
   try {
     await authenticateRequest(authenticator, req, res);
   } catch (err) {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AppError } from '../../contracts/index.ts';
+import { AppError, isAppError, parseRequestJson } from '../../contracts/index.ts';
 
 export type JsonBodyOptions = {
   /** BODY_LIMIT in bytes. */
@@ -66,7 +66,7 @@ function readBody(req: Request, options: JsonBodyOptions): Promise<Buffer> {
 
 /**
  * Reads and parses a JSON request body once into `req.body` (undefined when the request has none). A body with
- * another Content-Type → 415; over the limit → 413; not JSON → 400 BAD_REQUEST (auth.md §6.1, errors.md §2).
+ * another Content-Type → 415; over the limit → 413; not JSON or nested deeper than 64 levels → 400 BAD_REQUEST (auth.md §6.1, errors.md §2).
  */
 export function jsonBody(options: JsonBodyOptions): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction): void | Promise<void> => {
@@ -85,8 +85,9 @@ async function readJsonBody(req: Request, options: JsonBodyOptions, next: NextFu
   const raw = await readBody(req, options);
   if (raw.length === 0) return next();
   try {
-    req.body = JSON.parse(raw.toString('utf8')) as unknown;
-  } catch {
+    req.body = parseRequestJson(raw.toString('utf8'));
+  } catch (err) {
+    if (isAppError(err)) throw err;
     throw new AppError('BAD_REQUEST', 'Request body is not valid JSON');
   }
   next();

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JSON_RPC, McpHttpError, badRequest, forbidden } from './mcpHttpError.ts';
+import { MAX_JSON_DEPTH, isJsonTextTooDeep } from '../../contracts/index.ts';
 
 /** Protocol versions of mcp.md §1, preferred first. */
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = ['2025-06-18', '2025-03-26'];
@@ -106,8 +107,12 @@ export async function readJsonRpcMessage(req: Request, limitBytes: number, limit
       throw new McpHttpError(415, JSON_RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json');
     }
     const raw = await readRaw(req, limitBytes, limitText);
+    const text = raw.toString('utf8');
+    if (isJsonTextTooDeep(text)) {
+      throw new McpHttpError(400, JSON_RPC.invalidRequest, `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+    }
     try {
-      body = JSON.parse(raw.toString('utf8')) as unknown;
+      body = JSON.parse(text) as unknown;
     } catch {
       throw new McpHttpError(400, JSON_RPC.parseError, 'Parse error');
     }

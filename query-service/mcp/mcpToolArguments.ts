@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { isPlainObject } from '../../contracts/index.ts';
+import { MAX_JSON_DEPTH, isJsonTextTooDeep, isPlainObject } from '../../contracts/index.ts';
 import { JSON_RPC } from './mcpHttpError.ts';
 import { inputSchemaOf, type ToolSpec } from './mcpToolCatalog.ts';
 
@@ -35,8 +35,9 @@ function schemaType(schema: unknown): unknown {
 }
 
 /** A string holding JSON where an object or array is expected is parsed (mcp.md §5); anything else is kept. */
-function parsedIfJson(value: unknown, type: unknown): unknown {
+function parsedIfJson(value: unknown, type: unknown, name: string): unknown {
   if (typeof value !== 'string' || (type !== 'object' && type !== 'array')) return value;
+  if (isJsonTextTooDeep(value)) throw invalidParams(`argument "${name}" is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     const parsed: unknown = JSON.parse(value);
     return (type === 'array' ? Array.isArray(parsed) : isPlainObject(parsed)) ? parsed : value;
@@ -49,14 +50,14 @@ function withParsedJson(args: Record<string, unknown>, schema: ReturnType<typeof
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args)) {
     const property = schema.properties[name];
-    let parsed = parsedIfJson(value, schemaType(property));
+    let parsed = parsedIfJson(value, schemaType(property), name);
     const items = isPlainObject(property) ? property.items : undefined;
     if (Array.isArray(parsed) && isPlainObject(items) && isPlainObject(items.properties)) {
       const itemProperties = items.properties;
       // Row items of create_rows/update_rows/patch_rows: their `data`/`patches` may be JSON strings too.
       parsed = parsed.map((item: unknown) =>
         isPlainObject(item)
-          ? Object.fromEntries(Object.entries(item).map(([key, member]) => [key, parsedIfJson(member, schemaType(itemProperties[key]))]))
+          ? Object.fromEntries(Object.entries(item).map(([key, member]) => [key, parsedIfJson(member, schemaType(itemProperties[key]), `${name}/${key}`)]))
           : item,
       );
     }

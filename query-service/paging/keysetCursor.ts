@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError, canonicalJson } from '../../contracts/index.ts';
+import { AppError, canonicalJson, isJsonTextTooDeep } from '../../contracts/index.ts';
 import type { Scalar } from '../../contracts/index.ts';
 
 /**
@@ -26,17 +26,26 @@ function isScalar(value: unknown): value is Scalar {
   return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 }
 
-/** The sort values of a cursor of the query `queryHash` with `length` sort keys; BAD_USER_INPUT otherwise. */
-export function decodeCursor(cursor: string, queryHash: string, length: number): Scalar[] {
+/**
+ * The sort values of a cursor of the query `queryHash` whose values each fit their sort key (`accepts`, one per
+ * key); BAD_USER_INPUT otherwise. A forged value of another type would compare across types in the store.
+ */
+export function decodeCursor(cursor: string, queryHash: string, keys: readonly { readonly accepts: (value: Scalar) => boolean }[]): Scalar[] {
+  const length = keys.length;
   if (!BASE64URL.test(cursor) || cursor.length > 16_384) throw invalidCursor();
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (isJsonTextTooDeep(text, 2)) throw invalidCursor();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     throw invalidCursor();
   }
   if (!Array.isArray(parsed) || parsed.length !== length + 1 || parsed[0] !== queryHash) throw invalidCursor();
-  const values = parsed.slice(1) as unknown[];
-  if (!values.every(isScalar)) throw invalidCursor();
+  const values: Scalar[] = [];
+  for (const [i, value] of parsed.slice(1).entries()) {
+    if (!isScalar(value) || keys[i]?.accepts(value) !== true) throw invalidCursor();
+    values.push(value);
+  }
   return values;
 }

@@ -5,7 +5,11 @@ import { decodeCursor, encodeCursor, queryHashOf } from './keysetCursor.ts';
 import type { PageRequest } from './pageArgs.ts';
 
 /** A sort key plus how to read its (raw, uncast) value from a document of the page. */
-export type KeysetKey = SortKey & { readonly valueOf: (doc: ViewDoc) => unknown };
+export type KeysetKey = SortKey & {
+  readonly valueOf: (doc: ViewDoc) => unknown;
+  /** Whether a value from a cursor can be this key's sort value (what `sortValueOf` yields for some document). */
+  readonly accepts: (value: Scalar) => boolean;
+};
 
 /**
  * One connection query over a view collection. `keys` must end in a unique key so the order is total; `queryKey`
@@ -94,7 +98,7 @@ export async function keysetPage<T>(
   if (page.after === null) {
     docs = await store.find(query.projection, query.collection, { filter: query.filter, orderBy, limit });
   } else {
-    const values = decodeCursor(page.after, hash, query.keys.length);
+    const values = decodeCursor(page.after, hash, query.keys);
     docs = [];
     for (const part of afterParts(orderBy, values)) {
       if (docs.length >= limit) break;
@@ -124,7 +128,7 @@ export async function keysetPage<T>(
   };
 }
 
-/** A key on a plain field of the view document. */
-export function fieldKey(field: string, direction: 'asc' | 'desc' = 'asc'): KeysetKey {
-  return { ref: { field }, direction, valueOf: (doc) => doc[field] };
+/** A key on a plain field of the view document, holding values of `type` (or missing). */
+export function fieldKey(field: string, direction: 'asc' | 'desc' = 'asc', type: 'string' | 'number' | 'boolean' = 'string'): KeysetKey {
+  return { ref: { field }, direction, valueOf: (doc) => doc[field], accepts: (value) => value === null || typeof value === type };
 }

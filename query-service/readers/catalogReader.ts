@@ -57,7 +57,7 @@ export function createCatalogReader(store: ViewStore) {
         projection: CATALOG,
         collection: 'branches',
         filter: and(eq('projectId', projectId), live, scope),
-        keys: [fieldKey('isRoot', 'desc'), fieldKey('name'), fieldKey('id')],
+        keys: [fieldKey('isRoot', 'desc', 'boolean'), fieldKey('name'), fieldKey('id')],
         queryKey: { branches: projectId },
       };
       return keysetPage(store, query, page, (docs) => docs.map(branchView));
@@ -74,7 +74,7 @@ export function createCatalogReader(store: ViewStore) {
         projection: CATALOG,
         collection: 'revisions',
         filter: eq('branchId', branchId),
-        keys: [fieldKey('sequence', 'desc'), fieldKey('id')],
+        keys: [fieldKey('sequence', 'desc', 'number'), fieldKey('id')],
         queryKey: { revisions: branchId },
       };
       return keysetPage(store, query, page, (docs) => docs.map((doc) => revisionView(doc, heads)));

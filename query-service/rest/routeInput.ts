@@ -10,7 +10,7 @@ import {
   type GraphQLInputObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { AppError, type ErrorDetail } from '../../contracts/index.ts';
+import { AppError, MAX_JSON_DEPTH, isJsonTextTooDeep, type ErrorDetail } from '../../contracts/index.ts';
 import { coerceInput } from '../graphql/checkInput.ts';
 import { fieldInputOf } from '../graphql/systemSchema.ts';
 import { pathParamsOf, type RestRoute } from './systemRoutes.ts';
@@ -66,6 +66,10 @@ function decodeQueryString(req: Request, type: GraphQLInputObjectType, omit: Rea
     }
     const named = getNamedType(field.type);
     if (isListType(getNullableType(field.type)) || isInputObjectType(named) || named.name === 'JSON') {
+      if (isJsonTextTooDeep(text)) {
+        errors.push({ path: `/${name}`, message: `${name} is nested deeper than ${MAX_JSON_DEPTH} levels` });
+        continue;
+      }
       try {
         out[name] = JSON.parse(text) as unknown;
       } catch {

@@ -1,5 +1,5 @@
-import { isCast } from '../../contracts/index.ts';
-import type { TableModel } from '../../contracts/index.ts';
+import { castValue, isCast } from '../../contracts/index.ts';
+import type { Scalar, TableModel } from '../../contracts/index.ts';
 import type { KeysetKey } from '../paging/keysetPage.ts';
 import { parsePathInput, resolveDataPath, valueAtPath } from './rowPath.ts';
 import { badInput, given, isRecord, type InputPath } from './rowQueryError.ts';
@@ -13,11 +13,13 @@ function direction(value: unknown, at: InputPath): Direction {
   throw badInput(at, 'direction must be "asc" or "desc"');
 }
 
-const rowIdKey = (dir: Direction): KeysetKey => ({ ref: { field: 'rowId' }, direction: dir, valueOf: (doc) => doc.rowId });
+const isString = (value: Scalar): boolean => typeof value === 'string';
+const rowIdKey = (dir: Direction): KeysetKey => ({ ref: { field: 'rowId' }, direction: dir, valueOf: (doc) => doc.rowId, accepts: isString });
 const timeKey = (field: 'createdAt' | 'updatedAt', dir: Direction): KeysetKey => ({
   ref: { field },
   direction: dir,
   valueOf: (doc) => doc[field],
+  accepts: (value) => typeof value === 'string' && castValue('timestamp', value) !== null,
 });
 
 /** Default order of generated-api.md §3.2: `createdAt desc`, then `id asc`. */
@@ -41,6 +43,8 @@ function dataKey(model: TableModel, input: unknown, at: InputPath): KeysetKey {
     ref: { field: 'data', path: segments, cast },
     direction: dir,
     valueOf: (doc) => valueAtPath(doc.data, segments),
+    // A missing or uncastable value sorts as null; any other is the field's own type, castable by the sort's cast.
+    accepts: (value) => value === null || (typeof value === node.kind && castValue(cast, value) !== null),
   };
 }
 

@@ -257,16 +257,20 @@ describe('pagination arguments and cursors', () => {
     const b = parse({ where: { id: { gt: 'b' } } });
     const hashA = queryHashOf(a.queryKey);
     const cursor = encodeCursor(hashA, ['2025-01-01T00:00:00.000Z', 'r1']);
-    assert.deepEqual(decodeCursor(cursor, hashA, 2), ['2025-01-01T00:00:00.000Z', 'r1']);
+    assert.deepEqual(decodeCursor(cursor, hashA, a.keys), ['2025-01-01T00:00:00.000Z', 'r1']);
     const badCursor = (fn: () => unknown) =>
       assert.throws(fn, (err: unknown) => isAppError(err, 'BAD_USER_INPUT') && err.details?.[0]?.path === '/after');
-    badCursor(() => decodeCursor(cursor, queryHashOf(b.queryKey), 2));
-    badCursor(() => decodeCursor(cursor, hashA, 3));
-    badCursor(() => decodeCursor('not a cursor!', hashA, 2));
-    badCursor(() => decodeCursor(Buffer.from('{"x":1}').toString('base64url'), hashA, 2));
-    badCursor(() => decodeCursor(encodeCursor(hashA, ['x', 'y']).slice(0, -3), hashA, 2));
+    badCursor(() => decodeCursor(cursor, queryHashOf(b.queryKey), b.keys));
+    badCursor(() => decodeCursor(cursor, hashA, [...a.keys, ...a.keys.slice(1)]));
+    badCursor(() => decodeCursor('not a cursor!', hashA, a.keys));
+    badCursor(() => decodeCursor(Buffer.from('{"x":1}').toString('base64url'), hashA, a.keys));
+    badCursor(() => decodeCursor(encodeCursor(hashA, ['x', 'y']).slice(0, -3), hashA, a.keys));
     const tampered = Buffer.from(JSON.stringify([hashA, { $gt: '' }, 'r1'])).toString('base64url');
-    badCursor(() => decodeCursor(tampered, hashA, 2));
+    badCursor(() => decodeCursor(tampered, hashA, a.keys));
+    // Values of another type than the sort key's: a number for the createdAt timestamp, a non-date string.
+    badCursor(() => decodeCursor(encodeCursor(hashA, [42, 'r1']), hashA, a.keys));
+    badCursor(() => decodeCursor(encodeCursor(hashA, ['yesterday', 'r1']), hashA, a.keys));
+    badCursor(() => decodeCursor(encodeCursor(hashA, ['2025-01-01T00:00:00.000Z', true]), hashA, a.keys));
     // Another parent (revision, table) is another query.
     const other = parseRowQuery({}, { model, readonlyRows: READONLY, parentIds: ['rev', 'users'] });
     assert.notEqual(queryHashOf(other.queryKey), queryHashOf(parse({}).queryKey));

@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { AppError, escapePointerToken, isPlainObject } from '../../../contracts/index.ts';
 import { createFormatCheckers } from './formatCheckers.ts';
 import { jsonHash } from './jsonHash.ts';
+import { linearRegExpEngine } from './linearPattern.ts';
 
 export type RowValidationContext = {
   readonly tableId: string;
@@ -66,7 +67,8 @@ function toDetail(error: ErrorObject): { path: string; message: string; keyword:
 }
 
 function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, logger: false, validateFormats: true });
+  // Schema patterns run on a linear-time engine: a backtracking one lets one row write block the process.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, logger: false, validateFormats: true, code: { regExp: linearRegExpEngine } });
   for (const [name, check] of Object.entries(createFormatCheckers())) ajv.addFormat(name, { type: 'string', validate: check });
   return ajv;
 }

@@ -15,6 +15,7 @@ import {
   type TableSchema,
 } from '../../../contracts/index.ts';
 import { createFormatCheckers, type FormatChecker } from './formatCheckers.ts';
+import { compileLinearPattern, type LinearPattern } from './linearPattern.ts';
 
 export type TableSchemaContext = {
   /** Ids of the tables of the revision (the table itself included when it exists). */
@@ -71,18 +72,16 @@ function checkKeys(w: Walker, node: Node, path: string, kind: Kind | 'systemRef'
   if (hasOwn(node, 'readOnly') && typeof node.readOnly !== 'boolean') report(w, `${path}/readOnly`, 'must be a boolean');
 }
 
-function compilePattern(w: Walker, node: Node, path: string): RegExp | undefined {
+function compilePattern(w: Walker, node: Node, path: string): LinearPattern | undefined {
   if (!hasOwn(node, 'pattern')) return undefined;
   if (typeof node.pattern !== 'string') {
     report(w, `${path}/pattern`, 'must be a string');
     return undefined;
   }
-  try {
-    return new RegExp(node.pattern, 'u');
-  } catch {
-    report(w, `${path}/pattern`, 'must be a valid regular expression (ECMAScript, u flag)');
-    return undefined;
-  }
+  const compiled = compileLinearPattern(node.pattern);
+  if (compiled.ok) return compiled.pattern;
+  report(w, `${path}/pattern`, compiled.message);
+  return undefined;
 }
 
 function checkEnum(w: Walker, node: Node, path: string): readonly string[] | undefined {
@@ -206,6 +205,28 @@ function walk(w: Walker, value: unknown, path: string, depth: number, role: Role
   }
 }
 
+/**
+ * The JSON Pointer of the first node nested deeper than the limit, found without recursion (and within the node
+ * limit), so a schema nested thousands of levels is refused before anything walks it recursively.
+ */
+function tooDeepNodePath(schema: unknown): string | undefined {
+  const stack: [unknown, string, number][] = [[schema, '', 1]];
+  let visited = 0;
+  for (let next = stack.pop(); next !== undefined && visited <= MAX_SCHEMA_NODES; next = stack.pop()) {
+    const [node, path, depth] = next;
+    visited++;
+    if (!isPlainObject(node)) continue;
+    if (depth > MAX_SCHEMA_DEPTH) return path;
+    if (isPlainObject(node.properties)) {
+      for (const [name, child] of Object.entries(node.properties)) {
+        stack.push([child, `${path}/properties/${escapePointerToken(name)}`, depth + 1]);
+      }
+    }
+    if (hasOwn(node, 'items')) stack.push([node.items, `${path}/items`, depth + 1]);
+  }
+  return undefined;
+}
+
 function fail(details: readonly { path: string; message: string }[], count: number): never {
   const [first] = details;
   const message =
@@ -220,6 +241,8 @@ function fail(details: readonly { path: string; message: string }[], count: numb
  * Throws INVALID_SCHEMA with one `{path, message}` detail per violation (at most 100), path = JSON Pointer.
  */
 export function assertValidTableSchema(schema: unknown, context: TableSchemaContext): asserts schema is TableSchema {
+  const tooDeep = tooDeepNodePath(schema);
+  if (tooDeep !== undefined) fail([{ path: tooDeep, message: `schema nesting depth must be at most ${MAX_SCHEMA_DEPTH}` }], 1);
   let text: string | undefined;
   try {
     text = JSON.stringify(schema);

@@ -238,6 +238,12 @@ describe('assertValidTableSchema: refused schemas', () => {
     refused(withProp(arrays), `/properties/p${'/items'.repeat(15)}`);
   });
 
+  test('a schema nested 50,000 levels is refused at its 17th level without recursing', () => {
+    let node: unknown = { type: 'number', default: 0 };
+    for (let i = 0; i < 50_000; i++) node = obj({ p: node });
+    assert.deepEqual(violations(node), [{ path: '/properties/p'.repeat(16), message: 'schema nesting depth must be at most 16' }]);
+  });
+
   test('node limit of 1000', () => {
     const props = (n: number): Record<string, unknown> =>
       Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: 'number', default: 0 }]));

@@ -2,6 +2,7 @@ import { GraphQLError, execute, getOperationAST, parse, validate, type DocumentN
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { AppError, type Position } from '../../../contracts/index.ts';
 import { QUERY_LIMITS, assertOperationLimits } from '../../graphql/queryLimits.ts';
+import { assertVariablesCoercible } from '../../graphql/variableCoercion.ts';
 import type { GeneratedRequest } from '../dataSource/generatedRequest.ts';
 import type { CompiledGenerated, PreparedDocument } from './generatedSchemaCache.ts';
 
@@ -105,6 +106,7 @@ export async function executeGenerated(input: {
   }
   try {
     assertOperationLimits(schema, document, operation, params.variables);
+    assertVariablesCoercible(schema, operation, params.variables);
   } catch (err) {
     if (!(err instanceof GraphQLError)) throw err;
     return { status: 400, body: { errors: formatErrors([err], 'QUERY_TOO_COMPLEX', format) } };

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { AppError, isPlainObject } from '../../../contracts/index.ts';
+import { AppError, isJsonTextTooDeep, isPlainObject, tooDeepJsonError } from '../../../contracts/index.ts';
 import type { GraphqlParams } from './executeGenerated.ts';
 
 /** The query string of a request as parameters (express's own parser is not used: it builds nested objects). */
@@ -54,6 +54,7 @@ export function graphqlParamsOf(req: Request): GraphqlParams | null {
   const variablesText = params.get('variables');
   let variables: unknown;
   if (variablesText !== null) {
+    if (isJsonTextTooDeep(variablesText)) throw tooDeepJsonError('`variables`');
     try {
       variables = JSON.parse(variablesText) as unknown;
     } catch {

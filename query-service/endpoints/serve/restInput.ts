@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { isPlainObject } from '../../../contracts/index.ts';
+import { MAX_JSON_DEPTH, isJsonTextTooDeep, isPlainObject } from '../../../contracts/index.ts';
 import { badInput, type InputPath } from '../../rows/rowQueryError.ts';
 import type { RowQueryInput } from '../../rows/rowQuery.ts';
 import type { GeneratedPatchInput, GeneratedPatchOperation, GeneratedRowInput } from '../graphql/generatedDataSource.ts';
@@ -87,6 +87,7 @@ export function listQueryOf(req: Request): RowQueryInput {
     if (name === 'first') out.first = INTEGER.test(text) ? Number(text) : text;
     else if (name === 'after') out.after = text;
     else {
+      if (isJsonTextTooDeep(text)) throw badInput([name], `${name} is nested deeper than ${MAX_JSON_DEPTH} levels`);
       try {
         out[name] = JSON.parse(text) as unknown;
       } catch {
