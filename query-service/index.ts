@@ -7,6 +7,7 @@ export { awaitWriteConsistency, finishWrite } from './http/writeConsistency.ts';
 export { requestLogger, type RequestLine, type RequestLineWriter } from './http/requestLogger.ts';
 export { UNMATCHED_ROUTE, routeTemplateOf, setRouteTemplate, trackRouteTemplate } from './http/routeTemplate.ts';
 export { methodNotAllowed, notFound } from './http/routeFallbacks.ts';
+export { hostGuard } from './http/hostPolicy.ts';
 
 export { SYSTEM_PROJECTIONS, createQueryService } from './createQueryService.ts';
 export { ADMIN_UI_CSP, createAdminUiRouter } from './admin/adminUiRouter.ts';
@@ -42,6 +43,7 @@ export type { RowQuery, RowQueryContext, RowQueryInput } from './rows/rowQuery.t
 export type { QueryService, QueryServiceConfig, QueryServiceDeps } from './createQueryService.ts';
 export type { SessionCookieConfig } from './http/sessionCookies.ts';
 export type { OriginPolicy } from './http/csrfGate.ts';
+export type { HostPolicy } from './http/hostPolicy.ts';
 export type { AdminUiOptions } from './admin/adminUiRouter.ts';
 export { SHARED_COMPONENT_NAMES, computeNames, projectPrefix, reservedNames } from './generated/naming.ts';
 export { nestedKey } from './generated/nestedNames.ts';

@@ -100,6 +100,8 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
     if (claims.exp + JWT_CLOCK_TOLERANCE_SECONDS <= now) throw new AppError('TOKEN_EXPIRED');
     const nbf = (decoded.payload as { nbf?: number }).nbf;
     if (claims.iat > now + JWT_CLOCK_TOLERANCE_SECONDS) throw invalid();
+    // A lifetime we never issue means the token was not minted under this configuration (auth.md §5).
+    if (claims.exp - claims.iat > ttlSeconds) throw invalid();
     if (nbf !== undefined && nbf > now + JWT_CLOCK_TOLERANCE_SECONDS) throw invalid();
     return claims;
   }

@@ -9,6 +9,7 @@ import {
   type CommandGateway,
   type SystemStateSource,
 } from '../../contracts/index.ts';
+import { LOCAL_HOSTS_ONLY, type HostPolicy } from '../http/hostPolicy.ts';
 import { setRouteTemplate } from '../http/routeTemplate.ts';
 import type { WriteConsistencyOptions } from '../http/writeConsistency.ts';
 import type { SystemOperations } from '../operations/systemOperations.ts';
@@ -43,6 +44,8 @@ export type McpConfig = {
   readonly publicUrl: string | null;
   /** CORS_ORIGIN: other allowed `Origin` values. */
   readonly corsOrigins: readonly string[];
+  /** ALLOWED_HOSTS and PUBLIC_URL's host: the hosts the own origin may be derived from (auth.md §6.4). */
+  readonly hosts: HostPolicy;
   /** BODY_LIMIT. */
   readonly bodyLimitBytes: number;
   readonly bodyLimitText: string;
@@ -58,6 +61,7 @@ export const MCP_CONFIG_DEFAULTS = {
   maxSessionsPerPrincipal: 10,
   publicUrl: null,
   corsOrigins: [],
+  hosts: LOCAL_HOSTS_ONLY,
 } as const satisfies Partial<McpConfig>;
 
 export type McpRouterDeps = {
@@ -115,6 +119,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
       maxSessions: config.maxSessions,
       maxPerPrincipal: config.maxSessionsPerPrincipal,
     });
+  const originPolicy = { publicUrl: config.publicUrl, corsOrigins: config.corsOrigins, hosts: config.hosts };
   const runner = createMcpToolRunner({ ...deps, log });
   const sessions = createMcpSessionRegistry({
     store,
@@ -189,7 +194,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
     setRouteTemplate(res, '/mcp');
     let rpcId: RpcId = null;
     try {
-      assertOriginAllowed(req, { publicUrl: config.publicUrl, corsOrigins: config.corsOrigins });
+      assertOriginAllowed(req, originPolicy);
       assertNoQueryCredentials(req);
       if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
         throw new McpHttpError(405, JSON_RPC.serverError, 'Method not allowed', undefined, { Allow: 'GET, POST, DELETE' });
