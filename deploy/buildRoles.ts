@@ -144,6 +144,8 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
               maxAgeMs: config.mcpSessionMaxAgeMs,
               maxSessions: config.mcpMaxSessions,
               maxPerPrincipal: MCP_CONFIG_DEFAULTS.maxSessionsPerPrincipal,
+              anonymousIdleMs: config.mcpAnonymousSessionIdleMs,
+              maxAnonymousPerIp: config.mcpMaxAnonymousSessionsPerIp,
             },
           }),
         }
@@ -158,6 +160,8 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
         sessionIdleMs: config.mcpSessionIdleMs,
         sessionMaxAgeMs: config.mcpSessionMaxAgeMs,
         maxSessions: config.mcpMaxSessions,
+        maxAnonymousSessionsPerIp: config.mcpMaxAnonymousSessionsPerIp,
+        anonymousSessionIdleMs: config.mcpAnonymousSessionIdleMs,
         version: productVersion,
       },
       adminUiDir: ADMIN_UI_DIR,

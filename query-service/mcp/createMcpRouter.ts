@@ -40,6 +40,10 @@ export type McpConfig = {
   readonly maxSessions: number;
   /** Sessions per principal (mcp.md §2: 10). */
   readonly maxSessionsPerPrincipal: number;
+  /** MCP_MAX_ANONYMOUS_SESSIONS_PER_IP. */
+  readonly maxAnonymousSessionsPerIp: number;
+  /** MCP_ANONYMOUS_SESSION_IDLE_MS. */
+  readonly anonymousSessionIdleMs: number;
   /** PUBLIC_URL (own origin); null → derived per request. */
   readonly publicUrl: string | null;
   /** CORS_ORIGIN: other allowed `Origin` values. */
@@ -59,6 +63,8 @@ export const MCP_CONFIG_DEFAULTS = {
   sessionMaxAgeMs: 43_200_000,
   maxSessions: 1000,
   maxSessionsPerPrincipal: 10,
+  maxAnonymousSessionsPerIp: 20,
+  anonymousSessionIdleMs: 300_000,
   publicUrl: null,
   corsOrigins: [],
   hosts: LOCAL_HOSTS_ONLY,
@@ -118,6 +124,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
       maxAgeMs: config.sessionMaxAgeMs,
       maxSessions: config.maxSessions,
       maxPerPrincipal: config.maxSessionsPerPrincipal,
+      anonymousIdleMs: config.anonymousSessionIdleMs,
+      maxAnonymousPerIp: config.maxAnonymousSessionsPerIp,
     });
   const originPolicy = { publicUrl: config.publicUrl, corsOrigins: config.corsOrigins, hosts: config.hosts };
   const runner = createMcpToolRunner({ ...deps, log });
@@ -127,7 +135,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
     log,
     newServer: () => createMcpSessionServer({ version: config.version, runner }),
   });
-  const sweepEveryMs = Math.min(60_000, Math.max(250, Math.floor(config.sessionIdleMs / 2)));
+  const sweepEveryMs = Math.min(60_000, Math.max(250, Math.floor(Math.min(config.sessionIdleMs, config.anonymousSessionIdleMs) / 2)));
   const sweeper = setInterval(() => {
     sessions.sweep().catch((err: unknown) => log.warn({ err }, 'mcp session sweep failed'));
   }, sweepEveryMs);
@@ -168,7 +176,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
     }
     const auth = await authenticateMcpRequest(authenticator, req, null);
     const params = 'params' in message ? (message.params as { protocolVersion?: unknown } | undefined) : undefined;
-    const session = await sessions.open(auth.newBinding, negotiateProtocolVersion(params?.protocolVersion));
+    const session = await sessions.open(auth.newBinding, negotiateProtocolVersion(params?.protocolVersion), req.ip ?? '');
     await serve(req, res, session, auth, auth.newBinding, message);
     // The transport refused the initialize (e.g. 406 Accept): no session was established.
     if (session.transport.sessionId === undefined) await sessions.end(session.id);
