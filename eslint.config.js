@@ -23,9 +23,9 @@ export default tseslint.config(
     // which turns the code that reads it megamorphic and keeps V8 from optimizing its callers.
     files: [
       'query-service/http/**/*.ts',
-      'query-service/generated/serve/**/*.ts',
-      'query-service/generated/dataSource/**/*.ts',
-      'query-service/generated/graphql/**/*.ts',
+      'query-service/endpoints/serve/**/*.ts',
+      'query-service/endpoints/dataSource/**/*.ts',
+      'query-service/endpoints/graphql/**/*.ts',
       'query-service/readers/**/*.ts',
       'deploy/http/**/*.ts',
       'deploy/logger.ts',

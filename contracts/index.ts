@@ -211,7 +211,7 @@ export {
   isSystemRefUrn,
 } from './tables/tableSchema.ts';
 export { compileTableModel, defaultValueOf, foreignKeyFields, nodeAtDataPath } from './tables/tableModel.ts';
-export { fillSystemRefs, normalizeRowData } from './tables/rowData.ts';
+export { fillSystemRefs, normalizeRowData, normalizeValue } from './tables/rowData.ts';
 export { canonicalJson, isPlainObject, jsonDeepEqual } from './tables/jsonValue.ts';
 export { escapePointerToken, parseJsonPointer, toJsonPointer } from './tables/jsonPointer.ts';
 export type {
@@ -260,6 +260,16 @@ export {
   branchInScope,
   tableInScope,
 } from './auth/authorize.ts';
+export {
+  projectTarget,
+  resolveBranch,
+  resolveBranchById,
+  resolveOrganization,
+  resolveProject,
+  resolveProjectById,
+  resolveRevision,
+} from './auth/resolveTargets.ts';
+export type { ResolvedBranch, ResolvedRevision } from './auth/resolveTargets.ts';
 export { OPEN_SEQ, catalogViews, directoryViews, domainViewSpecs, rowViews, schemaViews } from './views/viewSpecs.ts';
 export { apiKeyViews, sessionViews } from './views/authViews.ts';
 export { visibleAt } from './views/visibility.ts';

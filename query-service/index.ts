@@ -45,15 +45,15 @@ export type { SessionCookieConfig } from './http/sessionCookies.ts';
 export type { OriginPolicy } from './http/csrfGate.ts';
 export type { HostPolicy } from './http/hostPolicy.ts';
 export type { AdminUiOptions } from './admin/adminUiRouter.ts';
-export { SHARED_COMPONENT_NAMES, computeNames, projectPrefix, reservedNames } from './generated/naming.ts';
-export { nestedKey } from './generated/nestedNames.ts';
-export { buildGeneratedSchema } from './generated/graphql/buildGeneratedSchema.ts';
-export { createRequestLoaders } from './generated/graphql/requestLoaders.ts';
-export { knownOperationTypesRule } from './generated/graphql/knownOperationTypesRule.ts';
-export { buildOpenApi } from './generated/rest/buildOpenApi.ts';
-export { createGeneratedEndpoints } from './generated/createGeneratedEndpointsRouter.ts';
+export { SHARED_COMPONENT_NAMES, computeNames, projectPrefix, reservedNames } from './endpoints/naming.ts';
+export { nestedKey } from './endpoints/nestedNames.ts';
+export { buildGeneratedSchema } from './endpoints/graphql/buildGeneratedSchema.ts';
+export { createRequestLoaders } from './endpoints/graphql/requestLoaders.ts';
+export { knownOperationTypesRule } from './endpoints/graphql/knownOperationTypesRule.ts';
+export { buildOpenApi } from './endpoints/rest/buildOpenApi.ts';
+export { createGeneratedEndpoints } from './endpoints/createGeneratedEndpointsRouter.ts';
 export type { FastRoutes } from './http/fastRoutes.ts';
-export { tableJsonSchema } from './generated/rest/tableJsonSchema.ts';
+export { tableJsonSchema } from './endpoints/rest/tableJsonSchema.ts';
 export type {
   GeneratedTable,
   NamingMode,
@@ -61,11 +61,11 @@ export type {
   ProjectNames,
   TableBaseNames,
   TableNames,
-} from './generated/naming.ts';
-export type { NestedTypeNames } from './generated/nestedNames.ts';
-export type { BuildGeneratedSchemaOptions, GeneratedSchema } from './generated/graphql/buildGeneratedSchema.ts';
-export type { GeneratedSchemaMode } from './generated/graphql/generatedTypeDefs.ts';
-export type { GeneratedGraphqlContext } from './generated/graphql/generatedResolvers.ts';
+} from './endpoints/naming.ts';
+export type { NestedTypeNames } from './endpoints/nestedNames.ts';
+export type { BuildGeneratedSchemaOptions, GeneratedSchema } from './endpoints/graphql/buildGeneratedSchema.ts';
+export type { GeneratedSchemaMode } from './endpoints/graphql/generatedTypeDefs.ts';
+export type { GeneratedGraphqlContext } from './endpoints/graphql/generatedResolvers.ts';
 export type {
   GeneratedDataSource,
   GeneratedDeleteResult,
@@ -76,7 +76,7 @@ export type {
   GeneratedPatchOperation,
   GeneratedRow,
   GeneratedRowInput,
-} from './generated/graphql/generatedDataSource.ts';
-export type { RequestLoaders } from './generated/graphql/requestLoaders.ts';
-export type { BuildOpenApiOptions, OpenApiDocument } from './generated/rest/buildOpenApi.ts';
-export type { GeneratedEndpointsDeps } from './generated/createGeneratedEndpointsRouter.ts';
+} from './endpoints/graphql/generatedDataSource.ts';
+export type { RequestLoaders } from './endpoints/graphql/requestLoaders.ts';
+export type { BuildOpenApiOptions, OpenApiDocument } from './endpoints/rest/buildOpenApi.ts';
+export type { GeneratedEndpointsDeps } from './endpoints/createGeneratedEndpointsRouter.ts';

@@ -1,6 +1,6 @@
 import type { CollectionSpec, FieldRef, FieldType, Filter, PathSegment, Scalar, SortKey } from '../../contracts/index.ts';
 import { castValue, isCast } from '../../contracts/index.ts';
-import { jsonTestSql, pathText } from './sqliteViewJsonTest.ts';
+import { jsonTestSql, pathText } from './sqliteViewJsonFilter.ts';
 
 /** What SQL building needs to know about one stored collection. */
 export type TableInfo = {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { sqlitePosition } from '../../contracts/index.ts';
 import type { ApiKeyCreated, RecordedEvent } from '../../contracts/index.ts';
 import { apiKeysProjector, sessionsProjector } from '../index.ts';
-import { dumpViews, openProjectedViews } from './projectorTestKit.ts';
+import { dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
 
 /** A log of auth and directory events with one second between events (events are untyped here on purpose). */
 function createAuthLog() {

@@ -1,4 +1,5 @@
-// Fails on a forbidden import between top-level folders (shared/STYLE.md "Layout and import rules") or an import cycle.
+// Fails on a forbidden import between top-level folders (shared/STYLE.md "Layout and import rules"), on product code
+// importing a test kit (a role's `testing/` folder), or on an import cycle.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -33,10 +34,13 @@ function importsOf(file: string): string[] {
 }
 
 const topOf = (file: string): string => relative(root, file).split(sep)[0] ?? '';
+const inTesting = (file: string): boolean => relative(root, file).split(sep).includes('testing');
 
 function violation(from: string, to: string, isTest: boolean): string | null {
   const fromTop = topOf(from);
   const toTop = topOf(to);
+  // Test kits (fakes, fixtures, spec helpers) serve tests only: product code never depends on them.
+  if (inTesting(to) && !isTest && !inTesting(from)) return `product code imports a test kit (${relative(root, to)})`;
   if (fromTop === toTop) return null;
   // Tests beside the code may also use tests/ support code.
   if (isTest && toTop === 'tests') return null;
@@ -109,4 +113,8 @@ test('the checker itself detects a forbidden edge', () => {
   assert.ok(violation(join(root, 'contracts', 'a.ts'), join(root, 'deploy', 'b.ts'), false));
   assert.ok(violation(join(root, 'deploy', 'a.ts'), join(root, 'command-service', 'domain', 'x.ts'), false));
   assert.equal(violation(join(root, 'deploy', 'a.ts'), join(root, 'command-service', 'index.ts'), false), null);
+  const kit = join(root, 'query-service', 'testing', 'kit.ts');
+  assert.ok(violation(join(root, 'query-service', 'http', 'x.ts'), kit, false));
+  assert.equal(violation(join(root, 'query-service', 'http', 'x.test.ts'), kit, true), null);
+  assert.equal(violation(join(root, 'query-service', 'testing', 'other.ts'), kit, false), null);
 });

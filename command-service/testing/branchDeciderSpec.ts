@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { isAppError } from '../../contracts/index.ts';
 import type { DomainEvent, ErrorCode } from '../../contracts/index.ts';
 import { createRowValidatorCache } from '../domain/tables/rowValidator.ts';
-import { createBranchContent, type BranchContent } from './branchContent.ts';
-import type { BranchCommandBody, BranchCommandMetadata, BranchDeciderTools } from './branchCommand.ts';
-import { decideBranchCommand } from './branchDecider.ts';
-import { evolveBranchContent } from './evolveBranchContent.ts';
-import { createTableModelCache } from './tableModelCache.ts';
+import { createBranchContent, type BranchContent } from '../branches/branchContent.ts';
+import type { BranchCommandBody, BranchCommandMetadata, BranchDeciderTools } from '../branches/branchCommand.ts';
+import { decideBranchCommand } from '../branches/branchDecider.ts';
+import { evolveBranchContent } from '../branches/evolveBranchContent.ts';
+import { createTableModelCache } from '../branches/tableModelCache.ts';
 
 /** Time of the n-th decision of a spec: 2025-01-01T00:00:0n.000Z-like, strictly increasing. */
 export const specTime = (n: number): string => new Date(Date.UTC(2025, 0, 1) + n * 1000).toISOString();

@@ -33,7 +33,7 @@ const patchRows = (rows: readonly GeneratedPatchInput[]) => rows.map((row) => ({
  * and the domain rules. Single-row writes are the bulk commands with one row and `bulk: false` (errors then carry
  * no `index`) and return the resulting row; bulk writes are atomic and return the number of rows affected.
  */
-export function createViewDataWrites(gateway: CommandGateway): WriteMethods {
+export function createGatewayRowWrites(gateway: CommandGateway): WriteMethods {
   async function run<K extends CommandType>(
     request: GeneratedRequest,
     type: K,

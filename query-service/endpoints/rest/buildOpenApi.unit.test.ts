@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { blogTables } from '../blogFixture.ts';
+import { blogTables } from '../../testing/blogFixture.ts';
 import { buildOpenApi, type BuildOpenApiOptions, type OpenApiDocument } from './buildOpenApi.ts';
 
 type Operation = { operationId: string; security?: unknown[]; responses: Record<string, unknown> };

@@ -17,7 +17,7 @@ import { createFinality } from './dataSource/finality.ts';
 import { createRowCounts } from './dataSource/rowCounts.ts';
 import { createRowIndexes } from './dataSource/rowIndexes.ts';
 import { createServedTablesLoader } from './dataSource/servedTables.ts';
-import { createViewDataSource } from './dataSource/viewDataSource.ts';
+import { createEndpointDataSource } from './dataSource/endpointDataSource.ts';
 import { createGeneratedGraphqlHandler } from './serve/generatedGraphqlHandler.ts';
 import { createGeneratedRestHandler } from './serve/generatedRestHandler.ts';
 import { createGeneratedSchemaCache } from './serve/generatedSchemaCache.ts';
@@ -77,7 +77,7 @@ export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): Generate
   const schemas = createSchemaReader(deps.viewStore);
   const isFinal = createFinality(deps.viewStore);
   const loadTables = createServedTablesLoader(deps.viewStore, schemas, createTableModels(), isFinal);
-  const dataSource = createViewDataSource({
+  const dataSource = createEndpointDataSource({
     viewStore: deps.viewStore,
     rows: createRowReader(deps.viewStore),
     schemas,

@@ -11,9 +11,9 @@ import type { GeneratedRequest } from './generatedRequest.ts';
 import type { RowCounts } from './rowCounts.ts';
 import type { RowIndexes } from './rowIndexes.ts';
 import type { ServedTable } from './servedTables.ts';
-import { createViewDataWrites } from './viewDataWrites.ts';
+import { createGatewayRowWrites } from './gatewayRowWrites.ts';
 
-export type ViewDataSourceDeps = {
+export type EndpointDataSourceDeps = {
   readonly viewStore: ViewStore;
   readonly rows: RowReader;
   readonly schemas: SchemaReader;
@@ -36,16 +36,16 @@ export function generatedRow(row: RowView): GeneratedRow {
 }
 
 /** The generated data source plus the list read REST calls with raw (not yet typed) query input. */
-export type ViewDataSource = GeneratedDataSource<GeneratedRequest> & {
+export type EndpointDataSource = GeneratedDataSource<GeneratedRequest> & {
   list(request: GeneratedRequest, tableId: string, input: RowQueryInput, wantTotalCount: boolean): Promise<GeneratedPage>;
 };
 
 /**
  * GeneratedDataSource over the views for the revision a request serves: rows visible at that revision, `readonly`
  * per domain.md §4 (every row of a committed revision), system refs filled; table scope checked per table (auth.md
- * §8.5); foreign keys loaded with one view query per call; writes through the command gateway (viewDataWrites.ts).
+ * §8.5); foreign keys loaded with one view query per call; writes through the command gateway (gatewayRowWrites.ts).
  */
-export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
+export function createEndpointDataSource(deps: EndpointDataSourceDeps): EndpointDataSource {
   const { rows, schemas } = deps;
   // A committed revision's rows never change once the `rows` projection passed its commit (the system state the
   // request was authorized against knows the commit, so its position is a safe bound): rows and pages read from
@@ -139,6 +139,6 @@ export function createViewDataSource(deps: ViewDataSourceDeps): ViewDataSource {
       return ids.map((id) => byId.get(id) ?? null);
     },
 
-    ...createViewDataWrites(deps.gateway),
+    ...createGatewayRowWrites(deps.gateway),
   };
 }

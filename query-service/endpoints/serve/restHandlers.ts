@@ -5,7 +5,7 @@ import { jsonTextOf, sendJson, sendJsonText } from '../../http/sendJson.ts';
 import type { GeneratedPage } from '../graphql/generatedDataSource.ts';
 import { tableView } from '../../readers/schemaReader.ts';
 import type { GeneratedRequest } from '../dataSource/generatedRequest.ts';
-import type { ViewDataSource } from '../dataSource/viewDataSource.ts';
+import type { EndpointDataSource } from '../dataSource/endpointDataSource.ts';
 import type { OpenApiCache } from './restDocs.ts';
 import { listQueryOf, restInput } from './restInput.ts';
 import type { RestAction, RestPath } from './restRoutes.ts';
@@ -19,7 +19,7 @@ export type RestCall = {
 };
 
 export type RestHandlerDeps = {
-  readonly dataSource: ViewDataSource;
+  readonly dataSource: EndpointDataSource;
   readonly openApi: OpenApiCache;
   readonly sendDocs: (res: Response, title: string) => void;
 };

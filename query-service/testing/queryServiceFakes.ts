@@ -11,8 +11,8 @@ import {
   type RowView,
   type TableView,
   type UserView,
-} from '../contracts/index.ts';
-import type { LazyConnection, RequestContext, SystemOperations } from './operations/systemOperations.ts';
+} from '../../contracts/index.ts';
+import type { LazyConnection, RequestContext, SystemOperations } from '../operations/systemOperations.ts';
 
 /** Test doubles for the query service's ports (no stores): fixed views, recorded commands and reads. */
 

@@ -1,5 +1,5 @@
 import { SYSTEM_REFS } from '../../contracts/index.ts';
-import type { BranchCommandBody } from './branchCommand.ts';
+import type { BranchCommandBody } from '../branches/branchCommand.ts';
 
 /** Schemas and command builders shared by the branch decider specs. */
 export const usersSchema = {

@@ -2,9 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execute, parse, specifiedRules, validate, type ExecutionResult } from 'graphql';
 import { isAppError, type JsonObject } from '../../../contracts/index.ts';
-import { blogTables } from '../blogFixture.ts';
+import { blogTables } from '../../testing/blogFixture.ts';
 import { buildGeneratedSchema, type GeneratedSchema } from './buildGeneratedSchema.ts';
-import { createFakeDataSource, fakeRow, type FakeDataSource, type FakeRequest } from './fakeDataSource.ts';
+import { createFakeDataSource, fakeRow, type FakeDataSource, type FakeRequest } from '../../testing/fakeDataSource.ts';
 
 const user = (id: string, name: string): JsonObject => ({
   id,

@@ -1,30 +1,18 @@
-import {
-  AppError,
-  assertBranchScope,
-  assertOrganizationScope,
-  assertProjectScope,
-  branchInScope,
-  can,
-  findBranchByName,
-  findRevision,
-  findProjectByName,
-  keyScopeOf,
-} from '../../contracts/index.ts';
-import type {
-  BranchRecord,
-  Filter,
-  OrganizationRecord,
-  Principal,
-  ProjectRecord,
-  RevisionRecord,
-  SystemState,
-} from '../../contracts/index.ts';
-import { MATCH_ALL, eq, or, within } from '../paging/filters.ts';
+import { AppError } from '../errors/appError.ts';
+import { findBranchByName, findProjectByName, findRevision } from '../state/systemState.ts';
+import type { BranchRecord, OrganizationRecord, ProjectRecord, RevisionRecord, SystemState } from '../state/systemState.ts';
+import type { PermissionTarget } from './permissions.ts';
+import type { Principal } from './principal.ts';
+import { assertBranchScope, assertOrganizationScope, assertProjectScope } from './authorize.ts';
 
 /**
- * Steps 3-5 of auth.md §10 against the in-memory system state: organization scope (as a string, before existence),
- * resolution of the target (404 codes of errors.md), then the project and branch scope of the resolved target.
+ * Steps 3-5 of auth.md §10 against the system state, written once for every role: organization scope (as a string,
+ * before existence), resolution of the target (the 404 codes of errors.md), then the project and branch scope of the
+ * resolved target. Read (6) and write (8) access stay with the caller, which knows the subject and the action.
  */
+
+export type ResolvedBranch = { readonly project: ProjectRecord; readonly branch: BranchRecord };
+export type ResolvedRevision = ResolvedBranch & { readonly revision: RevisionRecord };
 
 export function resolveOrganization(state: SystemState, principal: Principal, organizationId: string): OrganizationRecord {
   assertOrganizationScope(principal, organizationId);
@@ -33,6 +21,7 @@ export function resolveOrganization(state: SystemState, principal: Principal, or
   return organization;
 }
 
+/** A live project by exact name. */
 export function resolveProject(
   state: SystemState,
   principal: Principal,
@@ -52,8 +41,7 @@ export function resolveProjectById(state: SystemState, principal: Principal, pro
   return project;
 }
 
-export type ResolvedBranch = { readonly project: ProjectRecord; readonly branch: BranchRecord };
-
+/** Project and branch are both resolved (step 4) before the project and branch scope are checked (step 5). */
 export function resolveBranch(
   state: SystemState,
   principal: Principal,
@@ -84,8 +72,6 @@ export function resolveBranchById(state: SystemState, principal: Principal, bran
   return { project, branch };
 }
 
-export type ResolvedRevision = ResolvedBranch & { readonly revision: RevisionRecord };
-
 /** The organization, project and branch of a revision come from the revision itself (auth.md §8.5). */
 export function resolveRevision(state: SystemState, principal: Principal, revisionId: string): ResolvedRevision {
   const revision = findRevision(state, revisionId);
@@ -96,44 +82,8 @@ export function resolveRevision(state: SystemState, principal: Principal, revisi
   return { project, branch, revision };
 }
 
-/** `read Project` target of a project. */
-export const projectTarget = (project: ProjectRecord) => ({ organizationId: project.organizationId, projectId: project.id });
-
-/** Projects of an organization the principal may read and its key admits (auth.md §8.5, domain.md §8.1). */
-export function readableProjectsFilter(state: SystemState, principal: Principal, organizationId: string): Filter {
-  const allowed = keyScopeOf(principal)?.projectIds ?? null;
-  const ids: string[] = [];
-  let everyProject = true;
-  for (const project of state.projects.values()) {
-    if (project.organizationId !== organizationId || project.deleted) continue;
-    const readable = can(state, principal, 'read', 'Project', projectTarget(project));
-    if (readable && (allowed === null || allowed.includes(project.id))) ids.push(project.id);
-    else everyProject = false;
-  }
-  return everyProject ? MATCH_ALL : within('id', ids);
-}
-
-/** Branches the key's branch scope admits (`$default` = the root branch), over `catalog.branches`. */
-export function branchScopeFilter(principal: Principal): Filter {
-  const names = keyScopeOf(principal)?.branchNames ?? null;
-  if (names === null) return MATCH_ALL;
-  const exact = names.filter((name) => name !== '$default');
-  return names.includes('$default') ? or(within('name', exact), eq('isRoot', true)) : within('name', exact);
-}
-
-/** Ids of the project's live branches the key admits, or null when every branch is admitted. */
-export function branchIdsInScope(state: SystemState, principal: Principal, project: ProjectRecord): string[] | null {
-  if (keyScopeOf(principal)?.branchNames == null) return null;
-  const ids: string[] = [];
-  for (const branchId of project.branchIds) {
-    const branch = state.branches.get(branchId);
-    if (branch && !branch.deleted && branchInScope(principal, branch)) ids.push(branch.id);
-  }
-  return ids;
-}
-
-/** Tables the key's table scope admits, over `schemas.tables`. */
-export function tableScopeFilter(principal: Principal): Filter {
-  const tableIds = keyScopeOf(principal)?.tableIds ?? null;
-  return tableIds === null ? MATCH_ALL : within('tableId', tableIds);
-}
+/** The permission target of a project (for `read Project`, `read Branch`, ...). */
+export const projectTarget = (project: ProjectRecord): PermissionTarget => ({
+  organizationId: project.organizationId,
+  projectId: project.id,
+});

@@ -1,6 +1,6 @@
 import { fieldsEqual } from '../../contracts/index.ts';
 import type { RecordedEvent, ViewChange } from '../../contracts/index.ts';
-import type { Projector } from './projector.ts';
+import type { Projector } from '../runner/projector.ts';
 
 /** Event type that creates the `totals` document (append it first). */
 export const SETUP_EVENT = 'CountingStarted';

@@ -7,7 +7,7 @@ import type { Clock, CommandContext, EventStore, KeyScope, NewEvent, Principal }
 import { createSqliteEventStore } from '../adapters/sqliteEventStore.ts';
 import { newId } from '../ids.ts';
 import { createSystemStateSource } from '../state/systemStateSource.ts';
-import { createBranchCommandHandlers, type BranchCommandHandlers } from './branchCommandHandlers.ts';
+import { createBranchCommandHandlers, type BranchCommandHandlers } from '../branches/branchCommandHandlers.ts';
 
 /** Fixture of the branch handler integration tests: a real SQLite log with organization `acme`, project `blog`. */
 export const ids = {

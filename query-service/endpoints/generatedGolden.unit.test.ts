@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { blogTables } from './blogFixture.ts';
+import { blogTables } from '../testing/blogFixture.ts';
 import { buildGeneratedSchema } from './graphql/buildGeneratedSchema.ts';
-import { createFakeDataSource } from './graphql/fakeDataSource.ts';
+import { createFakeDataSource } from '../testing/fakeDataSource.ts';
 import { buildOpenApi } from './rest/buildOpenApi.ts';
 
 /**

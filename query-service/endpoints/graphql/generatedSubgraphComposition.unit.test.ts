@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { composeServices } from '@apollo/composition';
 import { parse } from 'graphql';
 import { compileTableModel, type TableSchema } from '../../../contracts/index.ts';
-import { blogTables } from '../blogFixture.ts';
+import { blogTables } from '../../testing/blogFixture.ts';
 import type { GeneratedTable } from '../naming.ts';
 import { buildGeneratedSchema } from './buildGeneratedSchema.ts';
-import { createFakeDataSource } from './fakeDataSource.ts';
+import { createFakeDataSource } from '../../testing/fakeDataSource.ts';
 
 function table(id: string, minute: number, schema: TableSchema): GeneratedTable {
   return { id, createdAt: `2025-02-01T00:${String(minute).padStart(2, '0')}:00.000Z`, model: compileTableModel(schema) };
