@@ -1,6 +1,7 @@
 import { AppError } from '../errors/appError.ts';
-import { findBranchByName, findProjectByName, findRevision } from '../state/systemState.ts';
-import type { BranchRecord, OrganizationRecord, ProjectRecord, RevisionRecord, SystemState } from '../state/systemState.ts';
+import { findBranchByName, findProjectByName, findRevision } from '../state/systemLookups.ts';
+import type { BranchRecord, OrganizationRecord, ProjectRecord, RevisionRecord } from '../state/systemRecords.ts';
+import type { SystemState } from '../state/systemState.ts';
 import type { PermissionTarget } from './permissions.ts';
 import type { Principal } from './principal.ts';
 import { assertBranchScope, assertOrganizationScope, assertProjectScope } from './authorize.ts';

@@ -3,6 +3,7 @@ import {
   assertBranchScope,
   assertCanRead,
   assertOrganizationScope,
+  endpointRevisionId,
   findBranchByName,
   findProjectByName,
   findRevision,
@@ -58,17 +59,6 @@ function findEndpoint(state: SystemState, branch: BranchRecord, type: EndpointTy
   return null;
 }
 
-function servedRevisionId(branch: BranchRecord, endpoint: EndpointRecord): string | null {
-  switch (endpoint.mode) {
-    case 'head':
-      return branch.headRevisionId;
-    case 'draft':
-      return branch.draftRevisionId;
-    case 'pinned':
-      return endpoint.pinnedRevisionId;
-  }
-}
-
 /**
  * Steps 3-6 of auth.md §10 for a generated endpoint URL, against the in-memory system state: organization scope (as
  * a string), resolution (organization, live project, branch — `$default` is the root — and an endpoint of that type
@@ -87,7 +77,7 @@ export function resolveServedEndpoint(
   const branch = project === null ? null : findBranchByName(state, project, address.branch);
   if (project === null || branch === null || branch.deleted) throw notFound();
   const endpoint = findEndpoint(state, branch, TYPES[address.kind], address.segment);
-  const revisionId = endpoint === null ? null : servedRevisionId(branch, endpoint);
+  const revisionId = endpoint === null ? null : endpointRevisionId(endpoint, branch);
   const revision = revisionId === null ? null : findRevision(state, revisionId);
   if (endpoint === null || revision === null || revision.branchId !== branch.id) throw notFound();
   assertBranchScope(principal, state, branch);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Response, type Router } from 'express';
 import type { Logger } from 'pino';
-import { createGraphqlIde } from '../../graphql/graphqlIde.ts';
+import { IDE_CSP, createGraphqlIde, escapeHtml, ideHtml } from '../../graphql/graphqlIde.ts';
 import { notFound } from '../../http/routeFallbacks.ts';
 import { setRouteTemplate } from '../../http/routeTemplate.ts';
 
@@ -11,41 +11,14 @@ export const IDE_ASSETS_PATH = '/endpoint/graphiql';
 
 /**
  * GraphiQL needs inline styles (Monaco sets them) and loads its Monaco workers as same-origin module files; nothing
- * else leaves 'self'. The minimal page needs even less.
+ * else leaves 'self'. The minimal page needs even less (IDE_CSP).
  */
 const GRAPHIQL_CSP =
   "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self'; " +
   "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-const MINIMAL_CSP = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
+/** The page of a generated endpoint without the GraphiQL build: the system GraphQL IDE's page on its endpoint. */
 function minimalHtml(endpoint: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Strata GraphQL</title>
-<link rel="stylesheet" href="${IDE_ASSETS_PATH}/ide.css">
-<script src="${IDE_ASSETS_PATH}/ide.js" defer></script>
-</head>
-<body>
-<header><h1>${escapeHtml(endpoint)}</h1><span id="status"></span></header>
-<main data-endpoint="${escapeHtml(endpoint)}">
-<section>
-<label for="query">Query</label>
-<textarea id="query" spellcheck="false">query {\n  _service { sdl }\n}</textarea>
-<label for="variables">Variables (JSON)</label>
-<textarea id="variables" class="small" spellcheck="false">{}</textarea>
-<label for="headers">Extra headers (JSON, e.g. {"Authorization": "Bearer …"})</label>
-<textarea id="headers" class="small" spellcheck="false">{}</textarea>
-<button id="run" type="button">Run</button>
-</section>
-<section><label for="result">Result</label><pre id="result"></pre></section>
-</main>
-</body>
-</html>
-`;
+  return ideHtml({ assets: IDE_ASSETS_PATH, title: 'Strata GraphQL', heading: endpoint, endpoint, query: 'query {\n  _service { sdl }\n}' });
 }
 
 export type GraphqlIdePage = {
@@ -75,7 +48,7 @@ export function createGraphqlIdePage(dir: string | null, log: Logger): GraphqlId
     log.warn({ dir }, 'GraphiQL build not found; generated GraphQL endpoints serve the minimal IDE page');
     createGraphqlIde(assets, IDE_ASSETS_PATH, 'Strata GraphQL');
     assets.use(notFound);
-    return { kind: 'minimal', assets, send: (res, endpoint) => sendHtml(res, MINIMAL_CSP, minimalHtml(endpoint)) };
+    return { kind: 'minimal', assets, send: (res, endpoint) => sendHtml(res, IDE_CSP, minimalHtml(endpoint)) };
   }
   const template = readFileSync(index, 'utf8');
   assets.use(
