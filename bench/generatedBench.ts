@@ -4,59 +4,19 @@
 // pinned to core 1) at 50 connections. Figures: req/s, % of bare, requests per server CPU-second (from
 // /proc/<pid>/stat), page-1 vs page-50 latency of a cursor walk.
 // Run alone: npx tsx bench/generatedBench.ts [rows] [seconds]
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { ADMIN_PASSWORD, cpuSeconds, createApiCaller, freePort, hasTaskset, pinned, start, startStrata, waitFor } from './strataServer.ts';
 
 type BenchFigure = { name: string; value: number; unit: string; note?: string };
 type Req = { readonly method: 'GET' | 'POST'; readonly path: string; readonly body?: string };
 type Load = { readonly rps: number; readonly requests: number; readonly p50: number; readonly cpuS: number };
 
-const ADMIN_PASSWORD = 'bench-admin-password';
 const CONNECTIONS = 50;
-const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
-const pinned = (core: number, argv: string[]): string[] => (hasTaskset ? ['taskset', '-c', String(core), ...argv] : argv);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** utime + stime of a process in seconds (Linux); NaN elsewhere. */
-async function cpuSeconds(pid: number): Promise<number> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-function start(argv: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const [cmd, ...args] = argv;
-  return spawn(cmd as string, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** The bare ceiling: answers `/s<i>` with the i-th captured body and the real Content-Type, nothing else. */
 const BARE_SERVER = `
@@ -120,35 +80,16 @@ export async function runGeneratedBench(rows = 100_000, seconds = 10): Promise<B
   const keepData = process.env.STRATA_BENCH_KEEP_DATA === '1';
   const dir = await mkdtemp(join(tmpdir(), 'strata-generated-bench-'));
   if (keepData) console.error(`data directory: ${dir}`);
-  const root = fileURLToPath(new URL('..', import.meta.url));
   const [port, barePort] = [await freePort(), await freePort()];
   if (hasTaskset) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)]);
   // STRATA_BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there on exit (node --cpu-prof).
   const profile = process.env.STRATA_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.STRATA_BENCH_CPU_PROF] : [];
-  const server = start(pinned(0, [process.execPath, ...profile, join(root, 'deploy/bin/strata.mjs'), 'serve']), {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dir,
-    ADMIN_PASSWORD,
-    JWT_SECRET: 'a-benchmark-secret-that-is-long-enough-to-pass',
-    NODE_ENV: 'production',
-  });
+  const server = startStrata(dir, port, profile);
   let bare: ChildProcess | undefined;
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${url}/health/live`);
-    const call = async (method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; bytes: Buffer; json: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any -- bench JSON
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-      });
-      const bytes = Buffer.from(await res.arrayBuffer());
-      const json = bytes.length > 0 ? JSON.parse(bytes.toString('utf8')) : null;
-      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${bytes.toString('utf8').slice(0, 300)}`);
-      return { status: res.status, bytes, json };
-    };
+    const call = createApiCaller(url);
 
     // Seed: public project bench/items, table `items`, `rows` rows in bulk writes of 1,000, committed.
     const admin = (await call('POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).json.accessToken as string;
