@@ -3,6 +3,7 @@ import { directoryStreamId, isStreamConflict, isoTime } from '../contracts/index
 import type { Clock, DomainEvent, EventStore, NewEvent, SystemStateSource } from '../contracts/index.ts';
 import { findUserByUsername } from './auth/authenticator.ts';
 import { hashPassword, verifyPassword } from './auth/passwords.ts';
+import { auditUserEvent } from './auth/userAudit.ts';
 import { EVENT_SCHEMA_VERSION } from './commandHandler.ts';
 import { newEventId, newId as defaultNewId } from './ids.ts';
 
@@ -48,6 +49,7 @@ export async function ensureAdminUser(options: EnsureAdminUserOptions): Promise<
       const appended = await eventStore.append(directoryStreamId, events, 'no_stream');
       created = true;
       log.info({ userId, position: appended.position }, 'admin user created');
+      for (const event of domainEvents) auditUserEvent(log, 'system', event);
     } catch (err) {
       if (!isStreamConflict(err)) throw err;
       log.info('admin user already created by another process');

@@ -16,6 +16,7 @@ import {
 import { allProjectors, createProjectionWorker, projectionTopic } from '../projection-worker/index.ts';
 import { MCP_CONFIG_DEFAULTS, createQueryService, createRedisMcpSessionStore, type FastRoutes } from '../query-service/index.ts';
 import type { ProjectionWorker } from '../projection-worker/index.ts';
+import { hostPolicyOf } from './config/hostPolicyOf.ts';
 import type { StrataConfig } from './config/strataConfig.ts';
 import type { Infra } from './openInfra.ts';
 import { createWriteForwarding } from './http/forwardWrites.ts';
@@ -143,6 +144,8 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
               maxAgeMs: config.mcpSessionMaxAgeMs,
               maxSessions: config.mcpMaxSessions,
               maxPerPrincipal: MCP_CONFIG_DEFAULTS.maxSessionsPerPrincipal,
+              anonymousIdleMs: config.mcpAnonymousSessionIdleMs,
+              maxAnonymousPerIp: config.mcpMaxAnonymousSessionsPerIp,
             },
           }),
         }
@@ -157,8 +160,8 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
         sessionIdleMs: config.mcpSessionIdleMs,
         sessionMaxAgeMs: config.mcpSessionMaxAgeMs,
         maxSessions: config.mcpMaxSessions,
-        publicUrl: config.publicUrl,
-        corsOrigins: config.corsOrigins,
+        maxAnonymousSessionsPerIp: config.mcpMaxAnonymousSessionsPerIp,
+        anonymousSessionIdleMs: config.mcpAnonymousSessionIdleMs,
         version: productVersion,
       },
       adminUiDir: ADMIN_UI_DIR,
@@ -166,6 +169,7 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
       cookies: { secure: config.cookieSecure, sameSite: config.cookieSameSite },
       publicUrl: config.publicUrl,
       corsOrigins: config.corsOrigins,
+      hosts: hostPolicyOf(config),
     },
   });
   // Only a process with the command role seeds the admin user; the query edges answer in either case.

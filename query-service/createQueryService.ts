@@ -23,6 +23,7 @@ import { createSystemGraphql } from './graphql/systemGraphqlRouter.ts';
 import { sendGraphqlError } from './graphql/graphqlErrors.ts';
 import { cors } from './http/cors.ts';
 import { originPolicy } from './http/csrfGate.ts';
+import { LOCAL_HOSTS_ONLY, type HostPolicy } from './http/hostPolicy.ts';
 import { answeringBodyErrors, jsonBody } from './http/jsonBody.ts';
 import { createSessionCookies, type SessionCookieConfig } from './http/sessionCookies.ts';
 import type { MinPositionOptions } from './http/minPosition.ts';
@@ -56,6 +57,8 @@ export type QueryServiceConfig = {
   readonly publicUrl?: string | null;
   /** CORS_ORIGIN: exact origins for credentialed CORS and the CSRF allowlist (auth.md §6.2); default none. */
   readonly corsOrigins?: readonly string[];
+  /** ALLOWED_HOSTS and PUBLIC_URL's host: the own origin is derived only from these hosts (auth.md §6.4). */
+  readonly hosts?: HostPolicy;
 };
 
 export type QueryServiceDeps = {
@@ -101,7 +104,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   const log = deps.log.child({ role: 'query' });
   const { config, gateway, authenticator } = deps;
   const cookies = createSessionCookies(config.cookies);
-  const origins = { publicUrl: config.publicUrl ?? null, corsOrigins: config.corsOrigins ?? [] };
+  const origins = { publicUrl: config.publicUrl ?? null, corsOrigins: config.corsOrigins ?? [], hosts: config.hosts ?? LOCAL_HOSTS_ONLY };
   const operations = deps.operations ?? createSystemOperations({ viewStore: deps.viewStore, systemState: deps.systemState, log });
   const schema = buildSystemSchema();
   attachResolvers(schema, createQueryResolvers(schema, operations));

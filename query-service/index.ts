@@ -5,6 +5,7 @@ export { jsonBody } from './http/jsonBody.ts';
 export { requestLogger, type RequestLineWriter } from './http/requestLogger.ts';
 export { routeTemplateOf, setRouteTemplate } from './http/routeTemplate.ts';
 export { methodNotAllowed, notFound } from './http/routeFallbacks.ts';
+export { hostGuard } from './http/hostPolicy.ts';
 
 export { createQueryService } from './createQueryService.ts';
 export { MCP_CONFIG_DEFAULTS } from './mcp/createMcpRouter.ts';
@@ -15,4 +16,5 @@ export type { McpBinding, McpSessionLimits, McpSessionRecord, McpSessionStore } 
 
 export { createSystemOperations, resolveConnection } from './operations/systemOperations.ts';
 export type { LazyConnection, RequestContext, SystemOperations } from './operations/systemOperations.ts';
+export type { HostPolicy } from './http/hostPolicy.ts';
 export type { FastRoutes } from './http/fastRoutes.ts';

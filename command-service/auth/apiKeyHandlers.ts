@@ -145,7 +145,7 @@ export function createApiKeyHandlers(deps: ApiKeyHandlerDeps): Pick<CommandHandl
       const apiKey = apiKeyView(recordOf(data, isoTime(now), streamId), null, now);
       return { events: [{ type: 'ApiKeyCreated', data }], result: { secret: generated.secret, apiKey } };
     });
-    audit('apikey.created', outcome.result.apiKey, principal.userId);
+    audit('apikey.created', outcome.result.apiKey, `user:${principal.userId}`);
     return { result: outcome.result, position: outcome.position, projections: outcome.projections };
   }
 
@@ -198,7 +198,7 @@ export function createApiKeyHandlers(deps: ApiKeyHandlerDeps): Pick<CommandHandl
         const event: AuthEvent = { type: 'ApiKeyRevoked', data: { keyId: key.id, revokedBy: principal.userId, replacedById: null } };
         return { events: [event], result: apiKeyView({ ...key, revokedAt: isoTime(now) }, lastUsed, now) };
       });
-      if (outcome.appended) audit('apikey.revoked', outcome.result, principal.userId);
+      if (outcome.appended) audit('apikey.revoked', outcome.result, `user:${principal.userId}`);
       return { result: outcome.result, position: outcome.position, projections: outcome.projections };
     },
 
@@ -236,7 +236,7 @@ export function createApiKeyHandlers(deps: ApiKeyHandlerDeps): Pick<CommandHandl
         const apiKey = apiKeyView(recordOf(data, isoTime(now), streamId), null, now);
         return { events, result: { secret: generated.secret, apiKey } };
       });
-      audit('apikey.rotated', outcome.result.apiKey, principal.userId);
+      audit('apikey.rotated', outcome.result.apiKey, `user:${principal.userId}`);
       return { result: outcome.result, position: outcome.position, projections: outcome.projections };
     },
   };

@@ -35,7 +35,7 @@ export function createApiKeyResolver(deps: { readonly clock: Clock; readonly log
     const status = apiKeyStatus(key, now);
     if (status !== 'active') {
       const event = status === 'revoked' ? 'apikey.use_revoked' : 'apikey.use_expired';
-      log.warn({ audit: true, event, keyId: key.id, prefix: key.prefix }, `use of a ${status} api key`);
+      log.warn({ audit: true, event, actor: `key:${key.id}`, keyId: key.id, prefix: key.prefix }, `use of a ${status} api key`);
       throw new AppError(status === 'revoked' ? 'API_KEY_REVOKED' : 'API_KEY_EXPIRED');
     }
     let principal: Principal;

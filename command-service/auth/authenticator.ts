@@ -89,7 +89,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     try {
       await throttle.assertAllowed(username, ip, now);
     } catch (err) {
-      log.warn({ audit: true, event: 'login.failure', username, ip, reason: 'rate_limited' }, 'login throttled');
+      log.warn({ audit: true, event: 'login.failure', actor: 'anonymous', username, ip, reason: 'rate_limited' }, 'login throttled');
       throw err;
     }
     const state = await systemState.current();
@@ -99,7 +99,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (!user || !passwordMatches || !user.isActive) {
       await throttle.recordFailure(username, ip, now);
       const reason = !user ? 'unknown_user' : !passwordMatches ? 'wrong_password' : 'inactive_user';
-      log.info({ audit: true, event: 'login.failure', username, ip, reason }, 'login failed');
+      log.info({ audit: true, event: 'login.failure', actor: 'anonymous', username, ip, reason }, 'login failed');
       throw new AppError('INVALID_CREDENTIALS');
     }
     await throttle.recordSuccess(username, ip);
@@ -107,7 +107,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     const family = options.sessions ? await options.sessions.startFamily(user) : null;
     const familyId = family?.familyId ?? newId();
     const accessToken = accessTokens.issue(user, familyId);
-    log.info({ audit: true, event: 'login.success', username, ip, userId: user.id, sid: familyId }, 'login succeeded');
+    log.info({ audit: true, event: 'login.success', actor: `user:${user.id}`, username, ip, userId: user.id, sid: familyId }, 'login succeeded');
     const base = { accessToken, expiresIn: accessTokens.ttlSeconds, userId: user.id, username: user.username, familyId };
     return family ? { ...base, refreshToken: family.refreshToken, refreshMaxAgeSeconds: family.refreshMaxAgeSeconds } : base;
   }

@@ -118,6 +118,8 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
     const { claims, nbf } = verifySignature(token);
     if (claims.exp + JWT_CLOCK_TOLERANCE_SECONDS <= now) throw new AppError('TOKEN_EXPIRED');
     if (claims.iat > now + JWT_CLOCK_TOLERANCE_SECONDS) throw invalid();
+    // A lifetime we never issue means the token was not minted under this configuration (auth.md §5).
+    if (claims.exp - claims.iat > ttlSeconds) throw invalid();
     if (nbf !== undefined && nbf > now + JWT_CLOCK_TOLERANCE_SECONDS) throw invalid();
     return claims;
   }

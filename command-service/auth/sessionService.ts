@@ -124,7 +124,8 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       case 'reuse': {
         const { family } = decision;
         await revoke(family, 'reuse', correlationId);
-        log.warn({ audit: true, event: 'refresh.reuse', userId: family.userId, familyId: family.id }, 'refresh token reuse detected; family revoked');
+        // Whoever presented the reused token is unknown: it may be the user or the thief.
+        log.warn({ audit: true, event: 'refresh.reuse', actor: 'anonymous', userId: family.userId, familyId: family.id }, 'refresh token reuse detected; family revoked');
         count('reused');
         throw new AppError('REFRESH_TOKEN_REUSED');
       }
@@ -217,7 +218,8 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         const family = familyId === null ? undefined : state.refreshFamilies.get(familyId);
         const revoked = family !== undefined && family.revokedAt === null;
         if (revoked) await revoke(family, 'logout', correlationId);
-        log.info({ audit: true, event: 'logout', userId: family?.userId, familyId: family?.id, revoked }, 'logout');
+        const actor = family === undefined ? 'anonymous' : `user:${family.userId}`;
+        log.info({ audit: true, event: 'logout', actor, userId: family?.userId, familyId: family?.id, revoked }, 'logout');
       } catch (err) {
         // Logout always answers 204; the cookies are cleared even when the store could not be reached.
         log.warn({ err }, 'logout could not revoke the family');
@@ -243,7 +245,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       });
       const position = outcome.position as Position;
       deps.onAppended?.(position);
-      log.info({ audit: true, event: 'logout.all', userId: principal.userId }, 'logged out of all sessions');
+      log.info({ audit: true, event: 'logout.all', actor: `user:${principal.userId}`, userId: principal.userId }, 'logged out of all sessions');
       return { position };
     },
 

@@ -6,6 +6,7 @@ import { newEventId, newId } from '../ids.ts';
 import { createSystemStateSource } from '../state/systemStateSource.ts';
 import { findUserByUsername } from './authenticator.ts';
 import { hashPassword } from './passwords.ts';
+import { auditPasswordChanged } from './userAudit.ts';
 
 /**
  * `strata users set-password <username>` (operations.md §5): sets the password of a user found by exact username,
@@ -42,6 +43,6 @@ export async function setUserPassword(
       seenPosition: state.position,
     };
   });
-  log.info({ audit: true, event: 'password.changed', userId: outcome.result, reason: 'cli' }, 'password set from the CLI');
+  auditPasswordChanged(log, 'system', outcome.result, 'cli');
   return { userId: outcome.result, position: outcome.position as Position };
 }

@@ -1,6 +1,7 @@
 import {
   AppError,
   assertCanWrite,
+  assertNewOrganizationInScope,
   assertOrganizationId,
   assertSystemAdmin,
   assertUsername,
@@ -127,6 +128,8 @@ function decideUpdatePassword(command: Extract<DirectoryCommand, { type: 'Update
 function decideCreateOrganization(command: Extract<DirectoryCommand, { type: 'CreateOrganization' }>, state: SystemState): DomainEvent[] {
   const { principal } = command.metadata;
   const { organizationId } = command.data;
+  // A scoped key cannot create an organization outside its scope (auth.md §8.5, compared as strings first).
+  assertNewOrganizationInScope(principal, organizationId);
   assertMayWrite(principal);
   assertSystemAdmin(state, principal);
   assertOrganizationId(organizationId);

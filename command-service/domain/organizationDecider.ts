@@ -4,12 +4,13 @@ import {
   assertBranchScope,
   assertCanRead,
   assertCanWrite,
+  assertNewBranchInScope,
+  assertNewProjectInScope,
   assertOrganizationScope,
   assertProjectName,
   createSystemState,
   evolveSystemState,
   isDraftRevision,
-  keyScopeOf,
   sameIdentifier,
 } from '../../contracts/index.ts';
 import type {
@@ -73,6 +74,7 @@ function decideProject(
   if (command.type === 'CreateProject') {
     const d = command.data;
     requireOrganization(state, principal, organizationId);
+    assertNewProjectInScope(principal, d.branchName);
     assertCanWrite(state, principal, 'create', 'Project', { organizationId });
     assertProjectName(projectName);
     assertBranchName(d.branchName);
@@ -102,10 +104,7 @@ function decideCreateBranch(command: Extract<OrganizationCommand, { type: 'Creat
   assertCanWrite(state, principal, 'create', 'Branch', { organizationId: project.organizationId, projectId: project.id });
   assertBranchName(d.branchName);
   // The new branch is a scope dimension too: a key limited to some branches cannot make one outside them.
-  const branchNames = keyScopeOf(principal)?.branchNames;
-  if (branchNames && !branchNames.includes(d.branchName)) {
-    throw new AppError('API_KEY_SCOPE', 'API key scope does not allow access to this branch');
-  }
+  assertNewBranchInScope(principal, d.branchName, false);
   if (isDraftRevision(state, revision)) throw new AppError('REVISION_IS_DRAFT');
   if (liveBranches(state, project).some((branch) => sameIdentifier(branch.name, d.branchName))) {
     throw new AppError('BRANCH_ALREADY_EXISTS', `Branch with name ${d.branchName} already exists`);

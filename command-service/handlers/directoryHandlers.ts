@@ -5,11 +5,13 @@ import {
   assertUsername,
   directoryStreamId,
   isoTime,
+  principalRef,
 } from '../../contracts/index.ts';
 import type { CommandContext, CommandOutcome, DomainEvent, SuccessView, SystemState } from '../../contracts/index.ts';
 import { appendWithRetry, buildEvents } from '../commandHandler.ts';
 import type { CommandHandlers, HandlerDeps } from '../commandHandler.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { auditUserEvent } from '../auth/userAudit.ts';
 import { assertPasswordOwner, directoryDecider } from '../domain/directoryDecider.ts';
 import type { DirectoryCommand } from '../domain/directoryDecider.ts';
 import { assertMayWrite, requireUser } from '../domain/resolveTargets.ts';
@@ -39,10 +41,12 @@ export function createDirectoryHandlers(deps: HandlerDeps): Pick<CommandHandlers
     command: DirectoryCommand,
     toResult: (state: SystemState, events: readonly DomainEvent[], time: string) => T,
   ): Promise<CommandOutcome<T>> {
+    let decided: readonly DomainEvent[] = [];
     const outcome = await appendWithRetry(deps, async () => {
       const state = await systemState.current();
       const now = clock.now();
       const events = directoryDecider.decide(command, state);
+      decided = events;
       return {
         streamId: directoryStreamId,
         expected: state.streamRevisions.get(directoryStreamId) ?? 'no_stream',
@@ -51,6 +55,7 @@ export function createDirectoryHandlers(deps: HandlerDeps): Pick<CommandHandlers
         seenPosition: state.position,
       };
     });
+    if (outcome.appended !== null) for (const event of decided) auditUserEvent(deps.log, principalRef(context.principal), event);
     return { result: outcome.result, position: outcome.position, projections: PROJECTIONS };
   }
 

@@ -42,6 +42,33 @@ export function assertBranchScope(principal: Principal, state: SystemState, bran
   }
 }
 
+/**
+ * Steps 3 and 5 for a write that creates an organization: it is outside an organization scope naming another one,
+ * and outside every project scope (the listed projects live in existing organizations).
+ */
+export function assertNewOrganizationInScope(principal: Principal, organizationId: string): void {
+  assertOrganizationScope(principal, organizationId);
+  if (keyScopeOf(principal)?.projectIds) throw new AppError('API_KEY_SCOPE', 'API key scope does not allow creating an organization');
+}
+
+/**
+ * Step 5 for a write that creates a project (auth.md §8.5): a key with a project scope lists existing project ids,
+ * so no new project is ever in it; the new root branch must be in the branch scope (`$default` names the root).
+ */
+export function assertNewProjectInScope(principal: Principal, rootBranchName: string): void {
+  const scope = keyScopeOf(principal);
+  if (scope?.projectIds) throw new AppError('API_KEY_SCOPE', 'API key scope does not allow creating a project');
+  assertNewBranchInScope(principal, rootBranchName, true);
+}
+
+/** Step 5 for a write that creates a branch: its name must be listed (`$default` only admits a new root branch). */
+export function assertNewBranchInScope(principal: Principal, branchName: string, isRoot: boolean): void {
+  const names = keyScopeOf(principal)?.branchNames;
+  if (names && !names.some((name) => name === branchName || (name === '$default' && isRoot))) {
+    throw new AppError('API_KEY_SCOPE', 'API key scope does not allow access to this branch');
+  }
+}
+
 export function tableInScope(principal: Principal, tableId: string): boolean {
   const scope = keyScopeOf(principal);
   return !scope?.tableIds || scope.tableIds.includes(tableId);

@@ -59,6 +59,7 @@ export const errorCatalogue = {
   API_KEY_SCOPE: { status: 403, message: 'API key scope does not allow access to this resource' },
   API_KEY_READ_ONLY: { status: 403, message: 'API key is read-only' },
   CSRF_REJECTED: { status: 403, message: 'Cross-site request rejected' },
+  HOST_NOT_ALLOWED: { status: 403, message: 'Host not allowed' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Not found' },
   ENDPOINT_NOT_FOUND: { status: 404, message: 'Endpoint not found' },
   ORGANIZATION_NOT_FOUND: { status: 404, message: 'Organization not found' },

@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer';
 import { createEnvReader, type Env } from './envReader.ts';
 import { ALL_ROLES, ConfigError, LOG_LEVELS, type RoleName, type StrataConfig } from './strataConfig.ts';
 import {
+  parseAllowedHosts,
   parseBodyLimit,
   parseCorsOrigins,
   parseHttpUrl,
@@ -17,11 +18,12 @@ const MAX = Number.MAX_SAFE_INTEGER;
 const VARIABLES = [
   'NODE_ENV', 'PORT', 'HOST', 'PUBLIC_URL', 'DATA_DIR', 'JWT_SECRET', 'JWT_ACCESS_TOKEN_TTL_SECONDS',
   'JWT_REFRESH_TOKEN_TTL_DAYS', 'REFRESH_FAMILY_MAX_AGE_DAYS', 'JWT_REFRESH_GRACE_PERIOD_MS', 'ADMIN_PASSWORD',
-  'COOKIE_SECURE', 'COOKIE_SAMESITE', 'TRUST_PROXY', 'CORS_ORIGIN', 'BODY_LIMIT', 'API_KEY_MAX_PER_USER',
+  'COOKIE_SECURE', 'COOKIE_SAMESITE', 'TRUST_PROXY', 'CORS_ORIGIN', 'ALLOWED_HOSTS', 'BODY_LIMIT', 'API_KEY_MAX_PER_USER',
   'API_KEY_MAX_SERVICE_PER_ORG', 'LOGIN_MAX_FAILURES', 'LOGIN_MAX_FAILURES_PER_IP', 'LOGIN_WINDOW_MS', 'EVENT_STORE',
   'EVENTSTORE_URL', 'VIEW_STORE', 'MONGO_URL', 'REDIS_URL', 'ROLES', 'COMMAND_URL', 'WRITE_CONSISTENCY',
   'CONSISTENCY_TIMEOUT_MS', 'READY_MAX_LAG_EVENTS', 'GRAPHQL_ROOT_FIELD_PREFIX', 'LOG_LEVEL', 'METRICS_ENABLED',
-  'MCP_SESSION_IDLE_MS', 'MCP_SESSION_MAX_AGE_MS', 'MCP_MAX_SESSIONS', 'SHUTDOWN_TIMEOUT_MS',
+  'MCP_SESSION_IDLE_MS', 'MCP_SESSION_MAX_AGE_MS', 'MCP_MAX_SESSIONS', 'MCP_MAX_ANONYMOUS_SESSIONS_PER_IP',
+  'MCP_ANONYMOUS_SESSION_IDLE_MS', 'SHUTDOWN_TIMEOUT_MS',
 ];
 const orderOf = (variable: string): number => VARIABLES.indexOf(variable);
 const JWT_SECRET_MIN_BYTES = 32;
@@ -92,6 +94,7 @@ export function loadConfig(env: Env): StrataConfig {
     cookieSameSite,
     trustProxy: r.read<number | readonly string[] | null>('TRUST_PROXY', null, parseTrustProxy),
     corsOrigins: r.read<readonly string[]>('CORS_ORIGIN', [], parseCorsOrigins),
+    allowedHosts: r.read<'*' | readonly string[]>('ALLOWED_HOSTS', [], parseAllowedHosts),
     bodyLimitBytes,
     bodyLimitText,
     apiKeyMaxPerUser: r.int('API_KEY_MAX_PER_USER', 10, 1, 10_000),
@@ -115,6 +118,8 @@ export function loadConfig(env: Env): StrataConfig {
     mcpSessionIdleMs: r.int('MCP_SESSION_IDLE_MS', 1_800_000, 1000, MAX),
     mcpSessionMaxAgeMs: r.int('MCP_SESSION_MAX_AGE_MS', 43_200_000, 1000, MAX),
     mcpMaxSessions: r.int('MCP_MAX_SESSIONS', 1000, 1, 1_000_000),
+    mcpMaxAnonymousSessionsPerIp: r.int('MCP_MAX_ANONYMOUS_SESSIONS_PER_IP', 20, 1, 1_000_000),
+    mcpAnonymousSessionIdleMs: r.int('MCP_ANONYMOUS_SESSION_IDLE_MS', 300_000, 1000, MAX),
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems.toSorted((a, b) => orderOf(a.variable) - orderOf(b.variable)));

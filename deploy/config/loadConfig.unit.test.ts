@@ -149,6 +149,27 @@ describe('loadConfig network settings', () => {
     }
   });
 
+  test('ALLOWED_HOSTS takes host names (a leading dot for subdomains) or * alone', () => {
+    assert.deepEqual(loadConfig({}).allowedHosts, []);
+    assert.deepEqual(loadConfig({ ALLOWED_HOSTS: 'Data.Example.com, .example.org,strata_1' }).allowedHosts, ['data.example.com', '.example.org', 'strata_1']);
+    assert.equal(loadConfig({ ALLOWED_HOSTS: '*' }).allowedHosts, '*');
+    for (const bad of ['*,data.example.com', 'https://data.example.com', 'data.example.com:8080', '.', 'a..b', '*.example.com', 'a,,b']) {
+      assert.deepEqual(variablesOf({ ALLOWED_HOSTS: bad }), ['ALLOWED_HOSTS'], bad);
+    }
+  });
+
+  test('MCP anonymous-session limits default to 20 per IP and 5 minutes idle', () => {
+    const c = loadConfig({});
+    assert.equal(c.mcpMaxAnonymousSessionsPerIp, 20);
+    assert.equal(c.mcpAnonymousSessionIdleMs, 300_000);
+    const set = loadConfig({ MCP_MAX_ANONYMOUS_SESSIONS_PER_IP: '3', MCP_ANONYMOUS_SESSION_IDLE_MS: '60000' });
+    assert.deepEqual([set.mcpMaxAnonymousSessionsPerIp, set.mcpAnonymousSessionIdleMs], [3, 60_000]);
+    assert.deepEqual(variablesOf({ MCP_MAX_ANONYMOUS_SESSIONS_PER_IP: '0', MCP_ANONYMOUS_SESSION_IDLE_MS: 'soon' }), [
+      'MCP_MAX_ANONYMOUS_SESSIONS_PER_IP',
+      'MCP_ANONYMOUS_SESSION_IDLE_MS',
+    ]);
+  });
+
   test('PUBLIC_URL and COMMAND_URL must be http(s) URLs', () => {
     assert.equal(loadConfig({ PUBLIC_URL: 'https://data.example.com/' }).publicUrl, 'https://data.example.com');
     assert.deepEqual(variablesOf({ PUBLIC_URL: 'data.example.com' }), ['PUBLIC_URL']);

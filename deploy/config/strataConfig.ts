@@ -32,6 +32,8 @@ export type StrataConfig = {
   readonly trustProxy: TrustProxy;
   /** Exact origins allowed for credentialed CORS; empty = no CORS headers. */
   readonly corsOrigins: readonly string[];
+  /** ALLOWED_HOSTS: extra allowed host names (lower case, `.example.com` for subdomains); `*` turns the check off. */
+  readonly allowedHosts: '*' | readonly string[];
   readonly bodyLimitBytes: number;
   /** BODY_LIMIT as written (`10mb`), for messages. */
   readonly bodyLimitText: string;
@@ -57,6 +59,10 @@ export type StrataConfig = {
   readonly mcpSessionIdleMs: number;
   readonly mcpSessionMaxAgeMs: number;
   readonly mcpMaxSessions: number;
+  /** Live anonymous MCP sessions per client IP. */
+  readonly mcpMaxAnonymousSessionsPerIp: number;
+  /** Idle timeout of an MCP session without a principal. */
+  readonly mcpAnonymousSessionIdleMs: number;
   readonly shutdownTimeoutMs: number;
 };
 

@@ -70,6 +70,23 @@ export function parseCorsOrigins(text: string): Parsed<readonly string[]> {
   return parsed(origins);
 }
 
+const HOST_ENTRY = /^\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*$/;
+
+/**
+ * ALLOWED_HOSTS (auth.md §6.4): `*` (host validation off), or a comma list of host names without scheme or port,
+ * lower-cased; a leading `.` allows the domain and its subdomains (`.example.com`).
+ */
+export function parseAllowedHosts(text: string): Parsed<'*' | readonly string[]> {
+  const expected = 'a comma-separated list of host names such as data.example.com or .example.com (no scheme or port), or * alone';
+  if (text === '*') return parsed('*');
+  const hosts: string[] = [];
+  for (const entry of text.split(',').map((e) => e.trim().toLowerCase())) {
+    if (!HOST_ENTRY.test(entry) || entry === '.') return rejected(expected);
+    if (!hosts.includes(entry)) hosts.push(entry);
+  }
+  return parsed(hosts);
+}
+
 /** Comma list of roles; duplicates ignored; canonical order. */
 export function parseRoles(text: string): Parsed<readonly RoleName[]> {
   const names = text.split(',').map((r) => r.trim().toLowerCase());

@@ -6,12 +6,14 @@ import { AppError, type EventStore, type Queue, type ViewStore } from '../../con
 import {
   commonHeaders,
   errorHandler,
+  hostGuard,
   methodNotAllowed,
   notFound,
   requestLogger,
   sendError,
   type FastRoutes,
 } from '../../query-service/index.ts';
+import { hostPolicyOf } from '../config/hostPolicyOf.ts';
 import type { StrataConfig } from '../config/strataConfig.ts';
 import { requestLineWriter } from '../logger.ts';
 import { createHealthRouter } from './healthRouter.ts';
@@ -69,8 +71,14 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
     if (closing) res.setHeader('Connection', 'close');
     next();
   };
-  // Every request, routed or fast, starts with these.
-  const prelude: RequestHandler[] = [commonHeaders, requestLogger(log, requestLineWriter(log)), ...(metrics ? [metrics.middleware] : []), transport];
+  // Every request, routed or fast, starts with these; host validation (auth.md §6.4) comes before any route runs.
+  const prelude: RequestHandler[] = [
+    commonHeaders,
+    requestLogger(log, requestLineWriter(log)),
+    ...(metrics ? [metrics.middleware] : []),
+    transport,
+    hostGuard(hostPolicyOf(config)),
+  ];
   app.use(...prelude);
   app.use(createHealthRouter(Object.assign({}, deps, { readyMaxLagEvents: config.readyMaxLagEvents })));
   if (metrics) app.route('/metrics').get(metrics.handler).all(methodNotAllowed(['GET']));

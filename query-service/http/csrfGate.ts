@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '../../contracts/index.ts';
+import { LOCAL_HOSTS_ONLY, allowedHostOf, type HostPolicy } from './hostPolicy.ts';
 import './expressTypes.ts';
 
 /** Which browser origins the server trusts (auth.md §6.1, §6.2). */
@@ -8,6 +9,8 @@ export type OriginPolicy = {
   readonly publicUrl: string | null;
   /** CORS_ORIGIN: exact origins. */
   readonly corsOrigins: readonly string[];
+  /** The hosts the own origin may be derived from (auth.md §6.4); default localhost and IP literals. */
+  readonly hosts?: HostPolicy;
 };
 
 declare module 'express-serve-static-core' {
@@ -34,11 +37,14 @@ export function normaliseOrigin(value: string): string | null {
   }
 }
 
-/** The server's own origin: PUBLIC_URL, else scheme and host of the request as seen through trusted proxies. */
-export function ownOriginOf(req: Request, publicUrl: string | null): string | null {
+/**
+ * The server's own origin: PUBLIC_URL, else scheme and host of the request as seen through trusted proxies, in the
+ * canonical form a browser sends. Derived only from an allowed host (auth.md §6.4): otherwise null (no own origin).
+ */
+export function ownOriginOf(req: Request, publicUrl: string | null, hosts: HostPolicy = LOCAL_HOSTS_ONLY): string | null {
   if (publicUrl !== null) return normaliseOrigin(publicUrl);
-  const host = req.host;
-  return host === undefined ? null : normaliseOrigin(`${req.protocol}://${host}`);
+  const host = allowedHostOf(req, hosts);
+  return host === null ? null : normaliseOrigin(`${req.protocol}://${host}`);
 }
 
 function header(req: Request, name: string): string | undefined {
@@ -46,11 +52,18 @@ function header(req: Request, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** Whether an `Origin` header value is an allowlisted CORS origin (`null` and malformed values never are). */
+/**
+ * Whether an `Origin` header value is an allowlisted CORS origin: byte-for-byte equal to an entry, with no case
+ * folding, trailing-slash or default-port normalisation (auth.md §6.2). `null` never is.
+ */
 export function isAllowedOrigin(origin: string | undefined, policy: OriginPolicy): boolean {
-  if (origin === undefined || origin === 'null') return false;
-  const normalised = normaliseOrigin(origin);
-  return normalised !== null && policy.corsOrigins.some((allowed) => normaliseOrigin(allowed) === normalised);
+  return origin !== undefined && origin !== 'null' && policy.corsOrigins.includes(origin);
+}
+
+/** Whether `Origin` is exactly the server's own origin (§6.1) or allowlisted; the CSRF gate and MCP share this. */
+export function isOwnOrAllowedOrigin(req: Request, origin: string, policy: OriginPolicy): boolean {
+  if (origin === 'null') return false;
+  return origin === ownOriginOf(req, policy.publicUrl, policy.hosts) || isAllowedOrigin(origin, policy);
 }
 
 /**
@@ -60,12 +73,10 @@ export function isAllowedOrigin(origin: string | undefined, policy: OriginPolicy
  */
 export function csrfAllows(req: Request, policy: OriginPolicy): boolean {
   const site = header(req, 'sec-fetch-site')?.trim().toLowerCase();
-  const origin = header(req, 'origin')?.trim();
+  const origin = header(req, 'origin');
   if (site !== undefined) return site === 'same-origin' || site === 'none' || isAllowedOrigin(origin, policy);
   if (origin === undefined) return true;
-  if (origin === 'null') return false;
-  const own = ownOriginOf(req, policy.publicUrl);
-  return (own !== null && normaliseOrigin(origin) === own) || isAllowedOrigin(origin, policy);
+  return isOwnOrAllowedOrigin(req, origin, policy);
 }
 
 /** Throws 403 CSRF_REJECTED when the gate fails, under the policy `originPolicy` put on the response. */

@@ -9,6 +9,7 @@ import {
   type CommandGateway,
   type SystemStateSource,
 } from '../../contracts/index.ts';
+import { LOCAL_HOSTS_ONLY, type HostPolicy } from '../http/hostPolicy.ts';
 import { setRouteTemplate } from '../http/routeTemplate.ts';
 import type { WriteConsistencyOptions } from '../http/writeConsistency.ts';
 import type { SystemOperations } from '../operations/systemOperations.ts';
@@ -39,10 +40,16 @@ export type McpConfig = {
   readonly maxSessions: number;
   /** Sessions per principal (mcp.md §2: 10). */
   readonly maxSessionsPerPrincipal: number;
+  /** MCP_MAX_ANONYMOUS_SESSIONS_PER_IP. */
+  readonly maxAnonymousSessionsPerIp: number;
+  /** MCP_ANONYMOUS_SESSION_IDLE_MS. */
+  readonly anonymousSessionIdleMs: number;
   /** PUBLIC_URL (own origin); null → derived per request. */
   readonly publicUrl: string | null;
   /** CORS_ORIGIN: other allowed `Origin` values. */
   readonly corsOrigins: readonly string[];
+  /** ALLOWED_HOSTS and PUBLIC_URL's host: the hosts the own origin may be derived from (auth.md §6.4). */
+  readonly hosts: HostPolicy;
   /** BODY_LIMIT. */
   readonly bodyLimitBytes: number;
   readonly bodyLimitText: string;
@@ -56,8 +63,11 @@ export const MCP_CONFIG_DEFAULTS = {
   sessionMaxAgeMs: 43_200_000,
   maxSessions: 1000,
   maxSessionsPerPrincipal: 10,
+  maxAnonymousSessionsPerIp: 20,
+  anonymousSessionIdleMs: 300_000,
   publicUrl: null,
   corsOrigins: [],
+  hosts: LOCAL_HOSTS_ONLY,
 } as const satisfies Partial<McpConfig>;
 
 export type McpRouterDeps = {
@@ -114,7 +124,10 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
       maxAgeMs: config.sessionMaxAgeMs,
       maxSessions: config.maxSessions,
       maxPerPrincipal: config.maxSessionsPerPrincipal,
+      anonymousIdleMs: config.anonymousSessionIdleMs,
+      maxAnonymousPerIp: config.maxAnonymousSessionsPerIp,
     });
+  const originPolicy = { publicUrl: config.publicUrl, corsOrigins: config.corsOrigins, hosts: config.hosts };
   const runner = createMcpToolRunner({ ...deps, log });
   const sessions = createMcpSessionRegistry({
     store,
@@ -122,7 +135,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
     log,
     newServer: () => createMcpSessionServer({ version: config.version, runner }),
   });
-  const sweepEveryMs = Math.min(60_000, Math.max(250, Math.floor(config.sessionIdleMs / 2)));
+  const sweepEveryMs = Math.min(60_000, Math.max(250, Math.floor(Math.min(config.sessionIdleMs, config.anonymousSessionIdleMs) / 2)));
   const sweeper = setInterval(() => {
     sessions.sweep().catch((err: unknown) => log.warn({ err }, 'mcp session sweep failed'));
   }, sweepEveryMs);
@@ -163,7 +176,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
     }
     const auth = await authenticateMcpRequest(authenticator, req, null);
     const params = 'params' in message ? (message.params as { protocolVersion?: unknown } | undefined) : undefined;
-    const session = await sessions.open(auth.newBinding, negotiateProtocolVersion(params?.protocolVersion));
+    const session = await sessions.open(auth.newBinding, negotiateProtocolVersion(params?.protocolVersion), req.ip ?? '');
     await serve(req, res, session, auth, auth.newBinding, message);
     // The transport refused the initialize (e.g. 406 Accept): no session was established.
     if (session.transport.sessionId === undefined) await sessions.end(session.id);
@@ -189,7 +202,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
     setRouteTemplate(res, '/mcp');
     let rpcId: RpcId = null;
     try {
-      assertOriginAllowed(req, { publicUrl: config.publicUrl, corsOrigins: config.corsOrigins });
+      assertOriginAllowed(req, originPolicy);
       assertNoQueryCredentials(req);
       if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
         throw new McpHttpError(405, JSON_RPC.serverError, 'Method not allowed', undefined, { Allow: 'GET, POST, DELETE' });

@@ -1,11 +1,11 @@
-import type { McpBinding, McpSessionLimits, McpSessionRecord, McpSessionStore } from './mcpSessionStore.ts';
+import { idleTimeoutOf, type McpBinding, type McpSessionLimits, type McpSessionRecord, type McpSessionStore } from './mcpSessionStore.ts';
 
 /** McpSessionStore for a single process (no REDIS_URL). Expiry is checked on every access and by `sweep`. */
 export function createInMemoryMcpSessionStore(limits: McpSessionLimits): McpSessionStore {
   const records = new Map<string, McpSessionRecord>();
 
   const isExpired = (record: McpSessionRecord, now: number): boolean =>
-    now - record.lastSeenAt >= limits.idleMs || now - record.createdAt >= limits.maxAgeMs;
+    now - record.lastSeenAt >= idleTimeoutOf(record, limits) || now - record.createdAt >= limits.maxAgeMs;
 
   function sweepExpired(now: number): string[] {
     const expired: string[] = [];
@@ -28,10 +28,18 @@ export function createInMemoryMcpSessionStore(limits: McpSessionLimits): McpSess
 
   return {
     async create(record) {
-      if (records.size >= limits.maxSessions) sweepExpired(record.createdAt);
-      if (records.size >= limits.maxSessions) return false;
+      const now = record.createdAt;
+      if (record.binding === null) {
+        let anonymous = 0;
+        for (const other of records.values()) {
+          if (other.binding === null && other.clientIp === record.clientIp && !isExpired(other, now)) anonymous++;
+        }
+        if (anonymous >= limits.maxAnonymousPerIp) return 'anonymousLimit';
+      }
+      if (records.size >= limits.maxSessions) sweepExpired(now);
+      if (records.size >= limits.maxSessions) return 'full';
       records.set(record.id, record);
-      return true;
+      return 'created';
     },
 
     async get(id, now) {

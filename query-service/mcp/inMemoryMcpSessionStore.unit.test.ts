@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { createInMemoryMcpSessionStore } from './inMemoryMcpSessionStore.ts';
 import type { McpBinding, McpSessionRecord } from './mcpSessionStore.ts';
 
-const limits = { idleMs: 1000, maxAgeMs: 5000, maxSessions: 3, maxPerPrincipal: 2 };
-const record = (id: string, at: number): McpSessionRecord => ({ id, binding: null, createdAt: at, lastSeenAt: at, protocolVersion: '2025-06-18' });
+const limits = { idleMs: 1000, maxAgeMs: 5000, maxSessions: 3, maxPerPrincipal: 2, anonymousIdleMs: 1000, maxAnonymousPerIp: 100 };
+const record = (id: string, at: number): McpSessionRecord => ({ id, binding: null, createdAt: at, lastSeenAt: at, protocolVersion: '2025-06-18', clientIp: '10.0.0.1' });
 const ann: McpBinding = { kind: 'header', principalKey: 'user:ann' };
 
 describe('createInMemoryMcpSessionStore', () => {
   test('expires idle sessions and sessions past their absolute lifetime', async () => {
     const store = createInMemoryMcpSessionStore(limits);
-    assert.equal(await store.create(record('a', 0)), true);
+    assert.equal(await store.create(record('a', 0)), 'created');
     assert.equal((await store.get('a', 999))?.id, 'a');
     assert.equal(await store.get('a', 1000), null);
     await store.create(record('b', 0));
@@ -23,11 +23,11 @@ describe('createInMemoryMcpSessionStore', () => {
 
   test('refuses sessions beyond maxSessions until expired ones are gone', async () => {
     const store = createInMemoryMcpSessionStore(limits);
-    for (const id of ['a', 'b', 'c']) assert.equal(await store.create(record(id, 0)), true);
-    assert.equal(await store.create(record('d', 10)), false);
+    for (const id of ['a', 'b', 'c']) assert.equal(await store.create(record(id, 0)), 'created');
+    assert.equal(await store.create(record('d', 10)), 'full');
     assert.equal(await store.get('d', 10), null);
     await store.touch('c', 900);
-    assert.equal(await store.create(record('e', 1500)), true);
+    assert.equal(await store.create(record('e', 1500)), 'created');
     assert.deepEqual(await store.sweep(1500), []);
     assert.equal(await store.count(1500), 2);
     assert.deepEqual(await store.sweep(1900), ['c']);

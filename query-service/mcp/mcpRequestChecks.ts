@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isOwnOrAllowedOrigin, type OriginPolicy } from '../http/csrfGate.ts';
 import { JSON_RPC, McpHttpError, badRequest, forbidden } from './mcpHttpError.ts';
 import { MAX_JSON_DEPTH, isJsonTextTooDeep } from '../../contracts/index.ts';
 
@@ -21,20 +22,13 @@ export function assertProtocolVersion(req: Request): void {
   }
 }
 
-export type OriginPolicy = {
-  /** PUBLIC_URL; null → the request's own scheme and host (auth.md §6.3). */
-  readonly publicUrl: string | null;
-  /** CORS_ORIGIN. */
-  readonly corsOrigins: readonly string[];
-};
-
-/** `Origin`, when present, must be the server's own origin or listed in CORS_ORIGIN (DNS-rebinding protection). */
+/**
+ * `Origin`, when present, must be exactly the server's own origin (derived only from an allowed host) or listed in
+ * CORS_ORIGIN (mcp.md §1, auth.md §6.2, §6.4: DNS-rebinding protection).
+ */
 export function assertOriginAllowed(req: Request, policy: OriginPolicy): void {
   const origin = req.headers.origin;
-  if (origin === undefined) return;
-  if (origin !== 'null' && policy.corsOrigins.includes(origin)) return;
-  const own = policy.publicUrl !== null ? new URL(policy.publicUrl).origin : `${req.protocol}://${req.get('host') ?? ''}`;
-  if (origin !== 'null' && origin === own) return;
+  if (origin === undefined || isOwnOrAllowedOrigin(req, origin, policy)) return;
   throw forbidden('FORBIDDEN');
 }
 

@@ -17,8 +17,11 @@ export type LiveSession = {
 };
 
 export type McpSessionRegistry = {
-  /** A new session (record + transport) for `initialize`; 503 "Too many sessions" at capacity. */
-  open(binding: McpBinding | null, protocolVersion: string): Promise<LiveSession>;
+  /**
+   * A new session (record + transport) for `initialize`: 503 "Too many sessions" at capacity, 429 when a session
+   * without a principal would exceed its client IP's anonymous budget.
+   */
+  open(binding: McpBinding | null, protocolVersion: string, clientIp: string): Promise<LiveSession>;
   /** The live session and its record, or null (unknown, ended, expired, or served by another process). */
   find(id: string): Promise<{ readonly live: LiveSession; readonly record: McpSessionRecord } | null>;
   bind(id: string, binding: McpBinding): Promise<void>;
@@ -70,11 +73,17 @@ export function createMcpSessionRegistry(deps: {
   }
 
   return {
-    async open(binding, protocolVersion) {
+    async open(binding, protocolVersion, clientIp) {
       const now = clock.now();
       const id = randomUUID();
-      const created = await store.create({ id, binding: null, createdAt: now, lastSeenAt: now, protocolVersion });
-      if (!created) throw new McpHttpError(503, JSON_RPC.serverError, 'Too many sessions', undefined, { 'Retry-After': '60' });
+      // A session bound at initialize never counts against the anonymous budget; bind() applies the per-principal limit.
+      const created = await store.create({ id, binding, createdAt: now, lastSeenAt: now, protocolVersion, clientIp });
+      if (created === 'full') throw new McpHttpError(503, JSON_RPC.serverError, 'Too many sessions', undefined, { 'Retry-After': '60' });
+      if (created === 'anonymousLimit') {
+        throw new McpHttpError(429, JSON_RPC.serverError, 'Too many anonymous sessions from this address; authenticate or end a session', undefined, {
+          'Retry-After': '60',
+        });
+      }
       if (binding !== null) await bind(id, binding);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: true });
       const server = deps.newServer();

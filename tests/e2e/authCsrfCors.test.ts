@@ -130,7 +130,7 @@ describe('the own origin (auth.md §6.3)', () => {
       const { jar } = await other.login('admin', ADMIN_PASSWORD);
       return (await other.call('POST', '/api/auth/access-token', { jar, headers })).status;
     };
-    const proxied = await startAuthServer({ TRUST_PROXY: 'loopback' });
+    const proxied = await startAuthServer({ TRUST_PROXY: 'loopback', ALLOWED_HOSTS: 'data.example.com' });
     const publicUrl = await startAuthServer({ PUBLIC_URL: 'https://public.example.com' });
     try {
       assert.equal(await attempt(proxied, forwarded), 200);
