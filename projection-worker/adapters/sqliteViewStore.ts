@@ -1,4 +1,3 @@
-/* eslint-disable max-lines -- the group commit of view batches (write path) just landed here and is still being edited; its seam (pending applies, flush, shared transaction) moves to its own file once that work settles. */
 import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import { systemClock } from '../../contracts/index.ts';
