@@ -50,6 +50,7 @@ export { createRequestLoaders } from './generated/graphql/requestLoaders.ts';
 export { knownOperationTypesRule } from './generated/graphql/knownOperationTypesRule.ts';
 export { buildOpenApi } from './generated/rest/buildOpenApi.ts';
 export { createGeneratedEndpoints } from './generated/createGeneratedEndpointsRouter.ts';
+export { GRAPHQL_EXECUTION_DEFAULTS } from './generated/serve/compiledOperations.ts';
 export type { FastRoutes } from './http/fastRoutes.ts';
 export { tableJsonSchema } from './generated/rest/tableJsonSchema.ts';
 export type {
@@ -78,3 +79,4 @@ export type {
 export type { RequestLoaders } from './generated/graphql/requestLoaders.ts';
 export type { BuildOpenApiOptions, OpenApiDocument } from './generated/rest/buildOpenApi.ts';
 export type { GeneratedEndpointsDeps } from './generated/createGeneratedEndpointsRouter.ts';
+export type { GraphqlExecutionConfig } from './generated/serve/compiledOperations.ts';
