@@ -124,12 +124,36 @@ describe('interpreted and compiled execution', () => {
   });
 });
 
+describe('documents that differ only in literal values', () => {
+  // The second and later texts of a shape that passed validation are checked by the rules that read literal values
+  // only (documentShape.ts): each bad text must answer as it did when its shape was new.
+  const PAIRS: readonly (readonly [name: string, good: string, bad: string])[] = [
+    ['Int out of range', '{ authors(data: { first: 2 }) { totalCount } }', '{ authors(data: { first: 3000000000 }) { totalCount } }'],
+    ['String where an Int goes', '{ a: authors(data: { first: 1 }) { totalCount } }', '{ a: authors(data: { first: "1" }) { totalCount } }'],
+    ['DateTime literal', '{ authors(data: { where: { updatedAt: { lt: "2999-01-01T00:00:00.000Z" } } }) { totalCount } }', '{ authors(data: { where: { updatedAt: { lt: "yesterday" } } }) { totalCount } }'],
+    ['one response name, other arguments', '{ a: author(id: "a1") { id } a: author(id: "a1") { id } }', '{ a: author(id: "a1") { id } a: author(id: "a2") { id } }'],
+    ['cost of a literal first', '{ authors(data: { first: 2 }) { edges { node { id } } } }', '{ authors(data: { first: 90000 }) { edges { node { id } } } }'],
+  ];
+
+  test('a bad text answers and logs the same whether its shape is new or passed before', async () => {
+    for (const [name, good, bad] of PAIRS) {
+      const fresh = await send({ query: `${bad}\n# fresh` });
+      assert.equal(fresh.status, 400, `${name}: ${JSON.stringify(fresh.body)}`);
+      const passed = await send({ query: good });
+      assert.equal(passed.status, 200, `${name}: ${JSON.stringify(passed.body)}`);
+      assert.deepEqual(await send({ query: `${bad}\n# again` }), fresh, name);
+      const other = await send({ query: good.replaceAll('a1', 'a3').replace('first: 2', 'first: 3') });
+      assert.equal(other.status, 200, name);
+    }
+  });
+});
+
 describe('when documents are compiled', () => {
   test('documents sent once are never compiled; a repeated one is compiled once, on its configured execution', async () => {
     const before = compiles;
     for (let i = 0; i < 20; i++) ok(await sys.call('POST', endpointUrl('graphql', blog, 'draft'), { body: { query: `{ author(id: "a${(i % 4) + 1}") { id n${i}: updatedAt } }` }, token: admin }));
     assert.equal(compiles, before, 'a single-use document was compiled');
-    const repeated = '{ authors(data: { first: 3 }) { edges { node { id } } } }';
+    const repeated = '{ authors(data: { first: 3 }) { edges { node { id } } } } # repeated';
     ok(await sys.call('POST', endpointUrl('graphql', blog, 'draft'), { body: { query: repeated }, token: admin }));
     assert.equal(compiles, before);
     for (let i = 1; i < 5; i++) ok(await sys.call('POST', endpointUrl('graphql', blog, 'draft'), { body: { query: repeated }, token: admin }));

@@ -3,6 +3,7 @@ import { AppError, type Position } from '../../../contracts/index.ts';
 import { QUERY_LIMITS, assertOperationLimits } from '../../graphql/queryLimits.ts';
 import type { GeneratedRequest } from '../dataSource/generatedRequest.ts';
 import type { OperationUse } from './compiledOperations.ts';
+import { documentShapeOf } from './documentShape.ts';
 import type { CompiledGenerated, PreparedDocument } from './generatedSchemaCache.ts';
 
 /** An HTTP GraphQL request after its transport checks (graphqlParams.ts). */
@@ -37,7 +38,12 @@ export function prepareDocument(compiled: CompiledGenerated, query: string): Pre
     if (!(err instanceof GraphQLError)) throw err;
     return { ok: false, errors: [err], code: 'GRAPHQL_PARSE_FAILED' };
   }
-  const errors = validate(compiled.generated.schema, document, compiled.rules);
+  // A text of a shape that passed every rule before (the same document with other literal values) needs only the
+  // rules that look at literal values: they answer as the whole set would, since the others passed on that shape.
+  const shape = documentShapeOf(query);
+  const shapeValid = shape !== null && compiled.validShapes.get(shape) === true;
+  const errors = validate(compiled.generated.schema, document, shapeValid ? compiled.literalRules : compiled.rules);
+  if (errors.length === 0 && shape !== null && !shapeValid) compiled.validShapes.set(shape, true);
   return errors.length > 0 ? { ok: false, errors, code: 'GRAPHQL_VALIDATION_FAILED' } : { ok: true, document, operations: new Map() };
 }
 

@@ -6,6 +6,7 @@ import type { ServedEndpoint } from '../endpoint/servedEndpoint.ts';
 import type { GeneratedDataSource } from '../graphql/generatedDataSource.ts';
 import { buildGeneratedSchema, type GeneratedSchema } from '../graphql/buildGeneratedSchema.ts';
 import { createLruCache, type LruCache } from '../lruCache.ts';
+import { literalRules } from './documentShape.ts';
 import { GRAPHQL_EXECUTION_DEFAULTS, createCompiledOperations, type CompiledOperations, type GraphqlExecutionConfig, type OperationUse } from './compiledOperations.ts';
 
 /**
@@ -21,7 +22,11 @@ export type CompiledGenerated = {
   readonly generated: GeneratedSchema<GeneratedRequest>;
   /** specifiedRules, the builder's rules (mutations only on draft schemas) and the limits of operations.md §7. */
   readonly rules: readonly ValidationRule[];
+  /** The rules that look at literal values (documentShape.ts), for texts whose shape passed `rules` before. */
+  readonly literalRules: readonly ValidationRule[];
   readonly documents: LruCache<string, PreparedDocument>;
+  /** Shapes of texts that passed every rule (as many as documents): a text a client inlines values into validates once. */
+  readonly validShapes: LruCache<string, true>;
   /** Compiled query operations (shared by all schemas of the process). */
   readonly operations: CompiledOperations;
 };
@@ -59,10 +64,13 @@ export function createGeneratedSchemaCache(options: GeneratedSchemaCacheOptions)
           rootFieldPrefix: options.rootFieldPrefix,
           dataSource: options.dataSource,
         });
+        const limits = queryLimitsRule();
         compiled = {
           generated,
-          rules: [...specifiedRules, ...generated.validationRules, queryLimitsRule()],
+          rules: [...specifiedRules, ...generated.validationRules, limits],
+          literalRules: literalRules(limits),
           documents: createLruCache(execution.maxDocumentsPerSchema),
+          validShapes: createLruCache(execution.maxDocumentsPerSchema),
           operations,
         };
         schemas.set(key, compiled);
