@@ -1,6 +1,6 @@
 import { GraphQLError, execute, getOperationAST, parse, validate, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { AppError, type Position } from '../../../contracts/index.ts';
-import { QUERY_LIMITS, assertOperationLimits } from '../../graphql/queryLimits.ts';
+import { QUERY_LIMITS, assertOperationLimits, limitsReadVariables } from '../../graphql/queryLimits.ts';
 import type { GeneratedRequest } from '../dataSource/generatedRequest.ts';
 import type { OperationUse } from './compiledOperations.ts';
 import { documentShapeOf } from './documentShape.ts';
@@ -44,7 +44,7 @@ export function prepareDocument(compiled: CompiledGenerated, query: string): Pre
   const shapeValid = shape !== null && compiled.validShapes.get(shape) === true;
   const errors = validate(compiled.generated.schema, document, shapeValid ? compiled.literalRules : compiled.rules);
   if (errors.length === 0 && shape !== null && !shapeValid) compiled.validShapes.set(shape, true);
-  return errors.length > 0 ? { ok: false, errors, code: 'GRAPHQL_VALIDATION_FAILED' } : { ok: true, document, operations: new Map() };
+  return errors.length > 0 ? { ok: false, errors, code: 'GRAPHQL_VALIDATION_FAILED' } : { ok: true, document, operations: new Map(), limitsReadVariables: limitsReadVariables(document) };
 }
 
 /** The execution record of an operation of a kept document (by name; '' for the only one). */
@@ -96,7 +96,7 @@ export async function executeGenerated(input: {
     });
   }
   try {
-    assertOperationLimits(schema, document, operation, params.variables);
+    if (prepared.limitsReadVariables) assertOperationLimits(schema, document, operation, params.variables);
   } catch (err) {
     if (!(err instanceof GraphQLError)) throw err;
     return { status: 400, body: { errors: formatErrors([err], 'QUERY_TOO_COMPLEX', format) } };

@@ -14,7 +14,13 @@ import { GRAPHQL_EXECUTION_DEFAULTS, createCompiledOperations, type CompiledOper
  * operations by name (compiledOperations.ts decides when one is compiled), or why it failed.
  */
 export type PreparedDocument =
-  | { readonly ok: true; readonly document: DocumentNode; readonly operations: Map<string, OperationUse> }
+  | {
+      readonly ok: true;
+      readonly document: DocumentNode;
+      readonly operations: Map<string, OperationUse>;
+      /** Whether the per-request cost check with variables is needed (queryLimits.ts limitsReadVariables). */
+      readonly limitsReadVariables: boolean;
+    }
   | { readonly ok: false; readonly errors: readonly GraphQLError[]; readonly code: 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED' };
 
 /** A compiled generated schema with its validation rules and its documents, parsed and validated once per text. */
