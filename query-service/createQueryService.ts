@@ -12,8 +12,8 @@ import type {
   ViewStore,
 } from '../contracts/index.ts';
 import { createAdminUiRouter } from './admin/adminUiRouter.ts';
-import { createGeneratedEndpoints } from './generated/createGeneratedEndpointsRouter.ts';
-import type { GraphqlExecutionConfig } from './generated/serve/compiledOperations.ts';
+import { createGeneratedEndpoints } from './endpoints/createGeneratedEndpointsRouter.ts';
+import type { GraphqlExecutionConfig } from './endpoints/serve/compiledOperations.ts';
 import type { FastRoutes } from './http/fastRoutes.ts';
 import { createGetTokenRouter } from './getToken/createGetTokenRouter.ts';
 import { createAuthResolvers } from './graphql/authResolvers.ts';

@@ -4,8 +4,8 @@ import { describe, test } from 'node:test';
 import jwt from 'jsonwebtoken';
 import { isAppError } from '../../contracts/index.ts';
 import type { ErrorCode } from '../../contracts/index.ts';
-import { givenState } from '../domain/systemDeciderSpec.ts';
-import { userEvents } from '../domain/systemFixtures.ts';
+import { givenState } from '../testing/systemDeciderSpec.ts';
+import { userEvents } from '../testing/systemFixtures.ts';
 import { createAccessTokens } from './jwt.ts';
 
 const secret = 'a-test-secret-that-is-at-least-32-bytes-long';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { invariant, systemClock } from '../../contracts/index.ts';
+import { systemClock } from '../../contracts/index.ts';
 import type {
   Clock,
   Filter,
@@ -15,22 +15,18 @@ import type {
   ViewStore,
 } from '../../contracts/index.ts';
 import { sqlCast } from './sqliteViewCast.ts';
-import { conflictSql, createSqlBuilder, fromColumn, quoteId, toColumn, upsertSql } from './sqliteViewSql.ts';
-import type { Params, TableInfo } from './sqliteViewSql.ts';
+import { createSqlBuilder } from './sqliteViewSql.ts';
+import type { Params } from './sqliteViewSql.ts';
+import { conflictSql, fromColumn, quoteId } from './sqliteViewTable.ts';
+import type { TableInfo } from './sqliteViewTable.ts';
 import { createSqliteViewMeta } from './sqliteViewMeta.ts';
 import { sortIndexSql } from './sqliteViewIndex.ts';
 import { completeSqliteVersion } from './sqliteViewComplete.ts';
+import { createSqliteUpserts } from './sqliteViewUpserts.ts';
 
 type Row = readonly unknown[];
 
 const MAX_CACHED_STATEMENTS = 1000;
-/**
- * Largest number of documents one upsert statement writes. Consecutive upserts into one collection go out in
- * statements of 64, 32, ... 1 rows (at most 7 cached statements per table): one statement per row costs ~15 %
- * more on bulk row writes. SQLite allows 32,766 parameters per statement.
- */
-const MAX_UPSERT_ROWS = 64;
-const MAX_PARAMETERS = 32_766;
 
 /** The SQLite view store: the ViewStore port plus a look at how SQLite runs a find (for index tests and tuning). */
 export type SqliteViewStore = ViewStore & {
@@ -62,8 +58,7 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
   log?.debug({ file: options.file }, 'view store opened');
 
   const statements = new Map<string, Database.Statement>();
-  /** Per table: the upsert statement writing 2^i documents at index i. */
-  const upserts = new WeakMap<TableInfo, Database.Statement[]>();
+  const upserts = createSqliteUpserts(db);
 
   function prepare(sql: string): Database.Statement {
     let statement = statements.get(sql);
@@ -94,48 +89,6 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     return table;
   }
 
-  function upsertStatement(table: TableInfo, log2: number): Database.Statement {
-    let list = upserts.get(table);
-    if (list === undefined) {
-      list = [];
-      upserts.set(table, list);
-    }
-    let statement = list[log2];
-    if (statement === undefined) {
-      statement = db.prepare(upsertSql(table, 2 ** log2));
-      list[log2] = statement;
-    }
-    return statement;
-  }
-
-  /**
-   * Upserts the documents of `changes[from..to)` (all upserts into `table`) in order. ON CONFLICT DO UPDATE rather
-   * than INSERT OR REPLACE: REPLACE would silently delete other documents that collide on a unique secondary index
-   * (and costs a delete plus an insert).
-   */
-  function upsertRun(table: TableInfo, changes: readonly ViewChange[], from: number, to: number): void {
-    const { fields } = table;
-    const width = fields.length;
-    const most = Math.max(1, Math.min(MAX_UPSERT_ROWS, Math.floor(MAX_PARAMETERS / width)));
-    let next = from;
-    while (next < to) {
-      const log2 = Math.floor(Math.log2(Math.min(most, to - next)));
-      const rows = 2 ** log2;
-      const values: (string | number | null)[] = new Array(rows * width);
-      for (let r = 0; r < rows; r++) {
-        const change = changes[next + r];
-        invariant(change?.op === 'upsert', 'an upsert run holds upserts only');
-        const doc = change.doc;
-        for (let i = 0; i < width; i++) {
-          const field = fields[i] as TableInfo['fields'][number];
-          values[r * width + i] = toColumn(table, field[0], field[1], doc[field[0]]);
-        }
-      }
-      upsertStatement(table, log2).run(values);
-      next += rows;
-    }
-  }
-
   function applyChanges(tables: ReadonlyMap<string, TableInfo>, ref: ProjectionRef, changes: readonly ViewChange[]): void {
     let i = 0;
     while (i < changes.length) {
@@ -147,7 +100,7 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
       }
       let end = i + 1;
       while (end < changes.length && changes[end]?.op === 'upsert' && changes[end]?.collection === change.collection) end += 1;
-      upsertRun(writeTable(tables, ref, change.collection), changes, i, end);
+      upserts.run(writeTable(tables, ref, change.collection), changes, i, end);
       i = end;
     }
   }
