@@ -108,7 +108,7 @@ export async function startServer(root: string): Promise<BenchServer> {
     if (!keepData) await rm(dir, { recursive: true, force: true });
   };
   try {
-    await waitFor(`${url}/health/live`);
+    await waitFor(`${url}/health/live`, 300_000); // a busy shared machine starts slowly
   } catch (err) {
     await stop();
     throw err;
