@@ -20,7 +20,7 @@ export {
   userStreamId,
 } from './events/streamIds.ts';
 export { revisionLifecycleEventTypes } from './events/domainEvents.ts';
-export { StreamConflictError, isStreamConflict } from './ports/eventStore.ts';
+export { StreamConflictError, appendOneByOne, isStreamConflict } from './ports/eventStore.ts';
 export { fieldsEqual } from './ports/viewStore.ts';
 export { isoTime, systemClock } from './ports/clock.ts';
 export { errorCatalogue, httpStatusOf, isErrorCode } from './errors/catalogue.ts';
@@ -30,7 +30,7 @@ export type { EventMetadata, NewEvent, PrincipalRef, RecordedEvent } from './eve
 export type { Position, PositionBackend } from './events/position.ts';
 export type { StreamCategory } from './events/streamIds.ts';
 export type { UpcastFn, Upcaster } from './events/upcasters.ts';
-export type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions } from './ports/eventStore.ts';
+export type { AppendBatchOutcome, AppendRequest, AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions } from './ports/eventStore.ts';
 export type {
   CollectionSpec,
   CompareOp,

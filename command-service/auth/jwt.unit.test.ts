@@ -103,3 +103,23 @@ describe('access tokens: revocation', () => {
     await fails(tokens.authenticate(signed({ ...goodClaims, sub: 'u-unknown' }), state), 'TOKEN_INVALID');
   });
 });
+
+describe('access tokens: verified tokens kept per process', () => {
+  test('a token verified once is still checked for expiry and not-before on every use', () => {
+    let now = NOW;
+    const moving = createAccessTokens({ secret, ttlSeconds: 1800, clock: { now: () => now * 1000 } });
+    const token = signed({ ...goodClaims, nbf: NOW + 100 });
+    now = NOW + 100;
+    assert.equal(moving.verify(token).sub, 'u1');
+    now = NOW - 100;
+    assert.throws(() => moving.verify(token), (err: unknown) => isAppError(err, 'TOKEN_INVALID'));
+    now = NOW + 1800 + 60;
+    assert.throws(() => moving.verify(token), (err: unknown) => isAppError(err, 'TOKEN_EXPIRED'));
+  });
+  test('a refused token is refused again (failures are never kept)', () => {
+    const forged = `${signed().slice(0, -4)}AAAA`;
+    rejects(forged, 'TOKEN_INVALID');
+    rejects(forged, 'TOKEN_INVALID');
+    assert.equal(tokens.verify(signed()).sub, 'u1');
+  });
+});

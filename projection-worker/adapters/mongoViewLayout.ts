@@ -1,6 +1,6 @@
 import type { Document } from 'mongodb';
 import type { CollectionSpec, FieldType, Scalar, ViewDoc } from '../../contracts/index.ts';
-import { assertCollectionSpec, versionedCollectionName } from './viewCollectionSpec.ts';
+import { assertCollectionSpec, assertFieldValue, versionedCollectionName } from './viewCollectionSpec.ts';
 
 /** What reads and writes need to know about one stored collection of a projection version. */
 export type CollectionLayout = {
@@ -74,13 +74,7 @@ export function decodeJson(value: unknown): unknown {
 /** A document value as stored (undefined for null: null fields are left out); throws on a value of the wrong type. */
 export function encodeValue(layout: CollectionLayout, field: string, type: FieldType, value: unknown): unknown {
   if (value === null || value === undefined) return undefined;
-  const ok =
-    type === 'json' ||
-    (type === 'text' && typeof value === 'string') ||
-    (type === 'integer' && Number.isInteger(value)) ||
-    (type === 'real' && typeof value === 'number' && Number.isFinite(value)) ||
-    (type === 'boolean' && typeof value === 'boolean');
-  if (!ok) throw new Error(`${layout.collection}.${field}: expected ${type}, got ${JSON.stringify(value) ?? 'undefined'}`);
+  assertFieldValue(layout.collection, field, type, value);
   if (type === 'json') return encodeJson(value);
   // -0 would read back as -0 here but as 0 from the SQLite adapter.
   return value === 0 ? 0 : value;

@@ -154,6 +154,55 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     },
   );
 
+  type PendingApply = {
+    readonly ref: ProjectionRef;
+    readonly expected: Position | null;
+    readonly next: Position;
+    readonly changes: readonly ViewChange[];
+    readonly resolve: (applied: boolean) => void;
+    readonly reject: (err: unknown) => void;
+  };
+  type Applied = { readonly ok: true; readonly applied: boolean } | { readonly ok: false; readonly err: unknown };
+  let pendingApplies: PendingApply[] = [];
+  // Each batch is a savepoint of the shared transaction: a failing one rolls back alone.
+  const applyGroupTx = db.transaction((group: readonly PendingApply[]): Applied[] =>
+    group.map((item): Applied => {
+      // Some errors (disk full, I/O) make SQLite roll back the whole transaction; going on would autocommit.
+      if (!db.inTransaction) throw new Error('view batch transaction was rolled back by SQLite');
+      try {
+        return { ok: true, applied: applyTx(item.ref, item.expected, item.next, item.changes) };
+      } catch (err) {
+        return { ok: false, err };
+      }
+    }),
+  );
+
+  /**
+   * Group commit of projection batches: the batches of every projection that are ready in the same turn of the
+   * event loop (the runners of one process wake together on each append) share one transaction.
+   */
+  function flushApplies(): void {
+    const group = pendingApplies;
+    pendingApplies = [];
+    let outcomes: Applied[];
+    try {
+      meta.refresh();
+      const [only] = group;
+      outcomes =
+        group.length === 1 && only !== undefined
+          ? [{ ok: true, applied: applyTx.immediate(only.ref, only.expected, only.next, only.changes) }]
+          : applyGroupTx.immediate(group);
+    } catch (err) {
+      for (const item of group) item.reject(err);
+      return;
+    }
+    outcomes.forEach((outcome, i) => {
+      const item = group[i] as PendingApply;
+      if (outcome.ok) item.resolve(outcome.applied);
+      else item.reject(outcome.err);
+    });
+  }
+
   function decode(table: TableInfo, row: Row): ViewDoc {
     const doc: Record<string, unknown> = {};
     for (let i = 0; i < table.fields.length; i++) {
@@ -200,10 +249,11 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     backend: 'sqlite',
     ensureProjection: async (spec: ProjectionSpec, ensureOptions) => meta.ensure(spec, ensureOptions?.deferReadIndexes === true),
     completeVersion: async (ref) => completeSqliteVersion(db, meta, ref, log),
-    applyBatch: async (ref, expected, next, changes) => {
-      meta.refresh();
-      return applyTx.immediate(ref, expected, next, changes);
-    },
+    applyBatch: (ref, expected, next, changes) =>
+      new Promise<boolean>((resolve, reject) => {
+        pendingApplies.push({ ref, expected, next, changes, resolve, reject });
+        if (pendingApplies.length === 1) setImmediate(flushApplies);
+      }),
     checkpoint: async (ref) => meta.checkpoint(ref),
     recordError: async (ref, message) => meta.recordError(ref, message),
     acquireLease: async (name, owner, ttlMs) => meta.acquireLease(name, owner, ttlMs),
@@ -252,6 +302,7 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
       }
     },
     close: async () => {
+      if (pendingApplies.length > 0 && db.open) flushApplies();
       if (db.open) db.close();
     },
   };

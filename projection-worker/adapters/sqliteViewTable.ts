@@ -1,5 +1,5 @@
 import type { CollectionSpec, FieldType } from '../../contracts/index.ts';
-import { assertCollectionSpec, versionedCollectionName } from './viewCollectionSpec.ts';
+import { assertCollectionSpec, assertFieldValue, versionedCollectionName } from './viewCollectionSpec.ts';
 
 /** The SQLite table of one view collection: its columns, DDL, upsert statement and column value conversions. */
 
@@ -81,13 +81,7 @@ export function upsertSql(info: TableInfo, rows = 1): string {
 /** Converts a document value to what its column stores; throws on a value of the wrong type. */
 export function toColumn(info: TableInfo, field: string, type: FieldType, value: unknown): string | number | null {
   if (value === null || value === undefined) return null;
-  const ok =
-    type === 'json' ||
-    (type === 'text' && typeof value === 'string') ||
-    (type === 'integer' && Number.isInteger(value)) ||
-    (type === 'real' && typeof value === 'number' && Number.isFinite(value)) ||
-    (type === 'boolean' && typeof value === 'boolean');
-  if (!ok) throw new Error(`${info.collection}.${field}: expected ${type}, got ${JSON.stringify(value) ?? 'undefined'}`);
+  assertFieldValue(info.collection, field, type, value);
   if (type === 'json') return JSON.stringify(value);
   if (type === 'boolean') return value === true ? 1 : 0;
   return value as string | number;

@@ -33,3 +33,14 @@ export function assertCollectionSpec(spec: CollectionSpec): void {
     }
   }
 }
+
+/** Throws unless a (non-null) document value fits its field's type; both adapters store only what fits. */
+export function assertFieldValue(collection: string, field: string, type: FieldType, value: unknown): void {
+  const ok =
+    type === 'json' ||
+    (type === 'text' && typeof value === 'string') ||
+    (type === 'integer' && Number.isInteger(value)) ||
+    (type === 'real' && typeof value === 'number' && Number.isFinite(value)) ||
+    (type === 'boolean' && typeof value === 'boolean');
+  if (!ok) throw new Error(`${collection}.${field}: expected ${type}, got ${JSON.stringify(value) ?? 'undefined'}`);
+}

@@ -1,4 +1,4 @@
-import { sqliteGlobalPosition, sqlitePosition, streamCategory } from '../../contracts/index.ts';
+import { appendOneByOne, sqliteGlobalPosition, sqlitePosition, streamCategory } from '../../contracts/index.ts';
 import type {
   Clock,
   EventStore,
@@ -41,6 +41,9 @@ export function createFakeEventStore(options: { notifyAppends?: boolean } = {}):
       const position = head() as Position;
       if (notifyAppends) queueMicrotask(() => listeners.forEach((listener) => listener(position)));
       return { nextExpectedRevision: revision, position };
+    },
+    appendBatch(requests) {
+      return appendOneByOne((streamId, newEvents) => store.append(streamId, newEvents, 'any'), store.streamRevision, requests);
     },
     async appendMany(streamId, count, type = 'Happened') {
       for (let i = 0; i < count; i++) {

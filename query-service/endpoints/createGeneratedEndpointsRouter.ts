@@ -135,7 +135,9 @@ export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): Generate
     match(req: IncomingMessage) {
       const url = req.url ?? '';
       const method = req.method ?? '';
-      if (method === 'GET' || method === 'HEAD') {
+      // Every method of a REST endpoint, like `router.all`: reads, and writes where this process runs the command
+      // role (deploy keeps writes of a query-only process on express, where forwarding sees them).
+      {
         const segments = segmentsBelow(url, REST_PREFIX);
         if (segments !== null && segments.length >= 4) {
           const [org, project, branch, mode, ...tail] = segments as [string, string, string, string, ...string[]];

@@ -1,10 +1,6 @@
 import { computeNames, type GeneratedTable, type TableNames } from '../naming.ts';
-import {
-  componentRef,
-  securityRequirements,
-  securitySchemes,
-  sharedComponentSchemas,
-} from './openApiSharedComponents.ts';
+import { securitySchemes } from '../../http/securitySchemes.ts';
+import { componentRef, securityRequirements, sharedComponentSchemas } from './openApiSharedComponents.ts';
 import {
   READ_ERRORS,
   errorResponseComponents,

@@ -1,3 +1,4 @@
+import { securitySchemes } from '../../http/securitySchemes.ts';
 import type { JsonSchema } from './tableJsonSchema.ts';
 
 /** Shared pieces of every generated OpenAPI document (generated-api.md §8.2–§8.3). */
@@ -168,14 +169,6 @@ const writeSchemas: Record<string, JsonSchema> = {
 export function sharedComponentSchemas(writable: boolean): Record<string, JsonSchema> {
   return writable ? { ...readSchemas, ...writeSchemas } : { ...readSchemas };
 }
-
-/** §8.3: identical in every generated document and in the system REST document. */
-export const securitySchemes = {
-  bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or svc_ API key' },
-  apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
-  apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
-  cookieAuth: { type: 'apiKey', in: 'cookie', name: 'svc_at' },
-} as const;
 
 /** The four credential alternatives (top-level `security`). */
 export const securityRequirements: readonly Record<string, readonly string[]>[] = Object.keys(securitySchemes).map((name) => ({ [name]: [] }));
