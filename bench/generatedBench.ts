@@ -5,18 +5,9 @@
 // /proc/<pid>/stat), page-1 vs page-50 latency of a cursor walk.
 // Run alone: npx tsx bench/generatedBench.ts [rows] [seconds]
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
-import { ADMIN_PASSWORD, cpuSeconds, createApiCaller, freePort, hasTaskset, pinned, start, startStrata, waitFor } from './strataServer.ts';
-
-type BenchFigure = { name: string; value: number; unit: string; note?: string };
-type Req = { readonly method: 'GET' | 'POST'; readonly path: string; readonly body?: string };
-type Load = { readonly rps: number; readonly requests: number; readonly p50: number; readonly cpuS: number };
-
-const CONNECTIONS = 50;
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CONNECTIONS, freePort, hasTaskset, load, pinned, start, startServer, waitFor, type BenchFigure, type BenchServer, type Load, type Req } from './benchServers.ts';
+import { seed, type Scenario } from './generatedBenchSeed.ts';
 
 /** The bare ceiling: answers `/s<i>` with the i-th captured body and the real Content-Type, nothing else. */
 const BARE_SERVER = `
@@ -29,19 +20,6 @@ http.createServer((req, res) => {
 }).listen(Number(process.env.PORT), '127.0.0.1');
 `;
 
-async function load(base: string, req: Req, pid: number, seconds: number, connections = CONNECTIONS): Promise<Load> {
-  const cpuBefore = await cpuSeconds(pid);
-  const result = await autocannon({
-    url: `${base}${req.path}`,
-    method: req.method,
-    connections,
-    duration: seconds,
-    ...(req.body !== undefined ? { body: req.body, headers: { 'content-type': 'application/json' } } : {}),
-  });
-  const cpuS = (await cpuSeconds(pid)) - cpuBefore;
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${req.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, requests: result.requests.total, p50: result.latency.p50, cpuS };
-}
 
 /** Rounds of alternating bare / strata loads per scenario (each `seconds / ROUNDS` long). */
 const ROUNDS = 5;
@@ -75,99 +53,35 @@ async function alternate(
   return { bare: total(bareRuns), real: total(realRuns), ratio: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN };
 }
 
+/** STRATA_BENCH_SCENARIOS=restGet,gqlList: only those (e.g. to profile one). */
+function chosen<T extends { key: string }>(list: T[]): T[] {
+  const only = process.env.STRATA_BENCH_SCENARIOS?.split(',');
+  return only === undefined ? list : list.filter((s) => only.includes(s.key));
+}
+
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const usPerRequest = (run: Load): number => (run.cpuS / run.requests) * 1e6;
+
 export async function runGeneratedBench(rows = 100_000, seconds = 10): Promise<BenchFigure[]> {
-  // STRATA_BENCH_KEEP_DATA=1: the data directory is kept (its path is printed) for looking at plans afterwards.
-  const keepData = process.env.STRATA_BENCH_KEEP_DATA === '1';
-  const dir = await mkdtemp(join(tmpdir(), 'strata-generated-bench-'));
-  if (keepData) console.error(`data directory: ${dir}`);
-  const [port, barePort] = [await freePort(), await freePort()];
+  const root = fileURLToPath(new URL('..', import.meta.url));
   if (hasTaskset) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)]);
-  // STRATA_BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there on exit (node --cpu-prof).
-  const profile = process.env.STRATA_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.STRATA_BENCH_CPU_PROF] : [];
-  const server = startStrata(dir, port, profile);
+  const strata = await startServer(root);
   let bare: ChildProcess | undefined;
-  const url = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(`${url}/health/live`);
-    const call = createApiCaller(url);
-
-    // Seed: public project bench/items, table `items`, `rows` rows in bulk writes of 1,000, committed.
-    const admin = (await call('POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).json.accessToken as string;
-    await call('POST', '/api/organizations', { organizationId: 'bench' }, admin);
-    await call('POST', '/api/organization/bench/projects', { projectName: 'items', isPublic: true }, admin);
-    const branch = '/api/organization/bench/project/items/branch/master';
-    const draft = (await call('GET', branch, undefined, admin)).json.draftRevisionId as string;
-    const text = { type: 'string', default: '' };
-    const schema = { type: 'object', additionalProperties: false, required: ['name', 'n', 'tag'], properties: { name: text, n: { type: 'number', default: 0 }, tag: text } };
-    await call('POST', `/api/revision/${draft}/tables`, { tableId: 'items', schema }, admin);
-    const seedStarted = performance.now();
-    for (let offset = 0; offset < rows; offset += 1000) {
-      const batch = Array.from({ length: Math.min(1000, rows - offset) }, (_, i) => {
-        const n = offset + i;
-        return { rowId: `r${n}`, data: { name: `row ${n}`, n, tag: n % 2 === 0 ? 'even' : 'odd' } };
-      });
-      await call('POST', `/api/revision/${draft}/table/items/rows/bulk`, { rows: batch }, admin);
-    }
-    const seedS = (performance.now() - seedStarted) / 1000;
-    await call('POST', `${branch}/revisions`, { comment: 'bench' }, admin);
-    const head = (await call('GET', branch, undefined, admin)).json.headRevisionId as string;
-    for (const type of ['GRAPHQL', 'REST_API']) await call('POST', `/api/revision/${head}/endpoints`, { type }, admin);
-    // A draft endpoint too: drafts are always read from the views (nothing kept), which the page-walk latency needs.
-    const draftAfterCommit = (await call('GET', branch, undefined, admin)).json.draftRevisionId as string;
-    await call('POST', `/api/revision/${draftAfterCommit}/endpoints`, { type: 'GRAPHQL' }, admin);
-
-    // Scenarios (anonymous reads of a public project's HEAD).
-    const rest = '/endpoint/rest/bench/items/master/head/tables/items/rows';
-    const gqlPath = '/endpoint/graphql/bench/items/master/head';
-    const where = { data: { path: 'tag', equals: 'even' } };
-    const orderBy = [{ data: { path: 'n', direction: 'desc', type: 'int' } }];
-    const listPath = (after: string | null) =>
-      `${rest}?first=20&where=${encodeURIComponent(JSON.stringify(where))}&orderBy=${encodeURIComponent(JSON.stringify(orderBy))}` +
-      (after === null ? '' : `&after=${encodeURIComponent(after)}`);
-    let cursor: string | null = null;
-    const cursors: (string | null)[] = [];
-    for (let page = 1; page <= 50; page++) {
-      cursors.push(cursor);
-      cursor = (await call('GET', listPath(cursor))).json.pageInfo.endCursor as string;
-    }
-    const gql = (query: string): Req => ({ method: 'POST', path: gqlPath, body: JSON.stringify({ query }) });
-    const gqlList = (count: boolean, after: string | null) =>
-      gql(`{ items(data: { first: 20, ${after === null ? '' : `after: ${JSON.stringify(after)}, `}where: { data: { path: "tag", equals: "even" } }, ` +
-        `orderBy: [{ data: { path: "n", direction: desc, type: int } }] }) { ${count ? 'totalCount ' : ''}pageInfo { hasNextPage endCursor } ` +
-        'edges { cursor node { id createdAt updatedAt readonly data { name n tag } } } } }');
-    // The same walk on the draft GraphQL URL (cursors are bound to the URL they came from), without totalCount.
-    const draftGql = (after: string | null): Req => ({ method: 'POST', path: gqlPath.replace('/head', '/draft'), body: gqlList(false, after).body as string });
-    let draftCursor: string | null = null;
-    const draftCursors: (string | null)[] = [];
-    for (let page = 1; page <= 50; page++) {
-      draftCursors.push(draftCursor);
-      const reply = JSON.parse((await call('POST', draftGql(draftCursor).path, draftGql(draftCursor).body)).bytes.toString('utf8'));
-      draftCursor = reply.data.items.pageInfo.endCursor as string;
-    }
-    const gqlPage1 = JSON.parse((await call('POST', gqlPath, gqlList(false, null).body)).bytes.toString('utf8'));
-    const gqlAfter = gqlPage1.data.items.pageInfo.endCursor as string;
-    const someId = `r${Math.floor(rows * 0.54321)}`;
-    const scenarios: { key: string; name: string; req: Req }[] = [
-      { key: 'restGet', name: 'REST get-by-id', req: { method: 'GET', path: `${rest}/${someId}` } },
-      { key: 'restList', name: 'REST 20-row list, where tag + orderBy n, cursor (page 2; REST lists always carry totalCount)', req: { method: 'GET', path: listPath(cursors[1] ?? null) } },
-      { key: 'gqlGet', name: 'GraphQL get-by-id', req: gql(`{ item(id: "${someId}") { id createdAt updatedAt readonly data { name n tag } } }`) },
-      { key: 'gqlList', name: 'GraphQL 20-row list, same filter/sort/cursor, no totalCount', req: gqlList(false, gqlAfter) },
-      { key: 'gqlListCount', name: 'GraphQL 20-row list, same, with totalCount', req: gqlList(true, gqlAfter) },
-      { key: 'page1', name: 'REST list page 1 (cursor walk)', req: { method: 'GET', path: listPath(null) } },
-      { key: 'page50', name: 'REST list page 50 (cursor walk)', req: { method: 'GET', path: listPath(cursors[49] ?? null) } },
-    ];
-    // STRATA_BENCH_SCENARIOS=restGet,gqlList: only those (e.g. to profile one).
-    const only = process.env.STRATA_BENCH_SCENARIOS?.split(',');
-    if (only !== undefined) scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => only.includes(s.key)));
+    const { seedS, scenarios: all, random, draftGql, draftCursors } = await seed(strata.call, rows);
+    const scenarios = chosen(all);
     const bodies: Buffer[] = [];
     for (const s of scenarios) {
-      const reply = await call(s.req.method, s.req.path, s.req.body);
+      const reply = await strata.call(s.req.method, s.req.path, s.req.body);
       if (reply.json?.errors !== undefined) throw new Error(`${s.name}: ${JSON.stringify(reply.json.errors)}`);
       bodies.push(reply.bytes);
     }
-    bare = start(pinned(0, [process.execPath, '-e', BARE_SERVER]), { ...process.env, PORT: String(barePort), BODIES: JSON.stringify(bodies.map((b) => b.toString('base64'))) });
+    const barePort = await freePort();
     const bareUrl = `http://127.0.0.1:${barePort}`;
-    await waitFor(`${bareUrl}/s0`);
+    if (scenarios.length > 0) {
+      bare = start(pinned(0, [process.execPath, '-e', BARE_SERVER]), { ...process.env, PORT: String(barePort), BODIES: JSON.stringify(bodies.map((b) => b.toString('base64'))) });
+      await waitFor(`${bareUrl}/s0`);
+    }
 
     const figures: BenchFigure[] = [
       { name: `seed: ${rows.toLocaleString('en-US')} rows by system API bulk writes of 1,000, projected`, value: rows / seedS, unit: 'rows/s' },
@@ -175,10 +89,10 @@ export async function runGeneratedBench(rows = 100_000, seconds = 10): Promise<B
     const results = new Map<string, { real: Load; bare: Load }>();
     for (const [i, s] of scenarios.entries()) {
       const bareReq: Req = { method: s.req.method, path: `/s${i}`, ...(s.req.body !== undefined ? { body: s.req.body } : {}) };
-      await load(url, s.req, server.pid as number, 1); // warm-up (JIT, caches, index creation)
+      await load(strata.url, s.req, strata.pid, 1); // warm-up (JIT, caches, index creation)
       const { bare: b, real, ratio } = await alternate(
-        { base: bareUrl, req: bareReq, pid: bare.pid as number },
-        { base: url, req: s.req, pid: server.pid as number },
+        { base: bareUrl, req: bareReq, pid: bare?.pid as number },
+        { base: strata.url, req: s.req, pid: strata.pid },
         seconds,
       );
       results.set(s.key, { real, bare: b });
@@ -187,28 +101,41 @@ export async function runGeneratedBench(rows = 100_000, seconds = 10): Promise<B
         { name: `${s.name}: strata`, value: real.rps, unit: 'req/s' },
         { name: `${s.name}: % of bare (median of ${ROUNDS} alternating rounds)`, value: ratio * 100, unit: '%' },
         { name: `${s.name}: per server CPU-second`, value: real.requests / real.cpuS, unit: 'req/cpu-s' },
+        { name: `${s.name}: server CPU per request`, value: usPerRequest(real), unit: 'µs' },
         { name: `${s.name}: latency p50 at ${CONNECTIONS} connections`, value: real.p50, unit: 'ms' },
       );
     }
+    // Random ids: mostly rows read from SQLite (nothing a bare server could replay byte for byte).
+    for (const s of chosen(random)) {
+      await load(strata.url, s.req, strata.pid, 1);
+      const run = await load(strata.url, s.req, strata.pid, seconds);
+      figures.push(
+        { name: `${s.name}: strata`, value: run.rps, unit: 'req/s' },
+        { name: `${s.name}: server CPU per request`, value: usPerRequest(run), unit: 'µs' },
+        { name: `${s.name}: latency p50 at ${CONNECTIONS} connections`, value: run.p50, unit: 'ms' },
+      );
+    }
     const rps = (key: string) => results.get(key)?.real.rps ?? Number.NaN;
-    figures.push({ name: 'GraphQL list with totalCount / without (target >= 50 %)', value: (rps('gqlListCount') / rps('gqlList')) * 100, unit: '%' });
+    if (results.has('gqlList') && results.has('gqlListCount')) {
+      figures.push({ name: 'GraphQL list with totalCount / without (target >= 50 %)', value: (rps('gqlListCount') / rps('gqlList')) * 100, unit: '%' });
+    }
     // Page 50 against page 1 of the cursor walk (GraphQL, no totalCount) on the draft URL (read from the views every
-    // time, nothing kept), one request at a time (at 50 connections latency is mostly queueing): mean latency per page in alternating rounds,
-    // the median round's ratio.
+    // time, nothing kept), one request at a time (at 50 connections latency is mostly queueing): mean latency per page
+    // in alternating rounds, the median round's ratio.
+    const only = process.env.STRATA_BENCH_SCENARIOS?.split(',');
     if (only === undefined || only.includes('page1') || only.includes('page50')) {
       const first = draftGql(null);
       const fiftieth = draftGql(draftCursors[49] ?? null);
-      await load(url, fiftieth, server.pid as number, 1, 1); // warm-up
+      await load(strata.url, fiftieth, strata.pid, 1, 1); // warm-up
       const ratios: number[] = [];
       const means: { page1: number[]; page50: number[] } = { page1: [], page50: [] };
       for (let round = 0; round < ROUNDS; round++) {
-        const one = await load(url, first, server.pid as number, 1, 1);
-        const fifty = await load(url, fiftieth, server.pid as number, 1, 1);
+        const one = await load(strata.url, first, strata.pid, 1, 1);
+        const fifty = await load(strata.url, fiftieth, strata.pid, 1, 1);
         means.page1.push(1000 / one.rps);
         means.page50.push(1000 / fifty.rps);
         ratios.push(one.rps / fifty.rps);
       }
-      const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? Number.NaN;
       figures.push(
         { name: 'list page 1 on the draft GraphQL URL (read from the views), one connection: mean latency', value: median(means.page1), unit: 'ms' },
         { name: 'list page 50 on the draft GraphQL URL, one connection: mean latency', value: median(means.page50), unit: 'ms' },
@@ -218,13 +145,58 @@ export async function runGeneratedBench(rows = 100_000, seconds = 10): Promise<B
     return figures;
   } finally {
     bare?.kill('SIGTERM');
-    server.kill('SIGTERM');
-    await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once('exit', resolve)));
-    if (!keepData) await rm(dir, { recursive: true, force: true });
+    await strata.stop();
   }
 }
 
+/**
+ * Paired A/B run: the checkout at `baselineRoot` (A, e.g. `git archive` of main with node_modules linked) and this
+ * one (B), each seeded alike, loaded in alternating rounds per scenario (each `seconds / ROUNDS` long). Figures:
+ * server CPU per request of each and B ÷ A of the median round, so machine drift cancels out.
+ */
+export async function runGeneratedAb(baselineRoot: string, rows = 100_000, seconds = 10): Promise<BenchFigure[]> {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  if (hasTaskset) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)]);
+  const a = await startServer(baselineRoot);
+  let b: BenchServer | undefined;
+  try {
+    b = await startServer(root);
+    const seededA = await seed(a.call, rows);
+    const seededB = await seed(b.call, rows);
+    const figures: BenchFigure[] = [];
+    const pairs = chosen([...seededA.scenarios, ...seededA.random]).map((s) => ({ s, twin: [...seededB.scenarios, ...seededB.random].find((t) => t.key === s.key) as Scenario }));
+    const each = Math.max(1, Math.round(seconds / ROUNDS));
+    for (const { s, twin } of pairs) {
+      await load(a.url, s.req, a.pid, 1);
+      await load(b.url, twin.req, b.pid, 1);
+      const runsA: Load[] = [];
+      const runsB: Load[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        runsA.push(await load(a.url, s.req, a.pid, each));
+        runsB.push(await load(b.url, twin.req, b.pid, each));
+      }
+      const ratios = runsA.map((runA, i) => usPerRequest(runsB[i] as Load) / usPerRequest(runA));
+      figures.push(
+        { name: `${s.name}: A server CPU per request (median round)`, value: median(runsA.map(usPerRequest)), unit: 'µs' },
+        { name: `${s.name}: B server CPU per request (median round)`, value: median(runsB.map(usPerRequest)), unit: 'µs' },
+        { name: `${s.name}: B ÷ A CPU per request (median of ${ROUNDS} paired rounds)`, value: median(ratios), unit: '×' },
+        { name: `${s.name}: A / B req/s (median round)`, value: median(runsA.map((r) => r.rps)), unit: 'req/s', note: `B ${Math.round(median(runsB.map((r) => r.rps)))}` },
+      );
+    }
+    return figures;
+  } finally {
+    await b?.stop();
+    await a.stop();
+  }
+}
+
+// Run alone: npx tsx bench/generatedBench.ts [rows] [seconds]
+// A/B against another checkout: npx tsx bench/generatedBench.ts ab <baseline root> [rows] [seconds]
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const figures = await runGeneratedBench(Number(process.argv[2] ?? 100_000), Number(process.argv[3] ?? 6));
-  for (const f of figures) console.log(`${f.name}: ${f.value.toFixed(2)} ${f.unit}`);
+  const ab = process.argv[2] === 'ab';
+  const [rows, seconds] = ab ? [process.argv[4], process.argv[5]] : [process.argv[2], process.argv[3]];
+  const figures = ab
+    ? await runGeneratedAb(process.argv[3] as string, Number(rows ?? 100_000), Number(seconds ?? 10))
+    : await runGeneratedBench(Number(rows ?? 100_000), Number(seconds ?? 6));
+  for (const f of figures) console.log(`${f.name}: ${f.value.toFixed(2)} ${f.unit}${f.note ? ` (${f.note})` : ''}`);
 }

@@ -13,6 +13,7 @@ import type {
 } from '../contracts/index.ts';
 import { createAdminUiRouter } from './admin/adminUiRouter.ts';
 import { createGeneratedEndpoints } from './endpoints/createGeneratedEndpointsRouter.ts';
+import type { GraphqlExecutionConfig } from './endpoints/serve/compiledOperations.ts';
 import type { FastRoutes } from './http/fastRoutes.ts';
 import { createGetTokenRouter } from './getToken/createGetTokenRouter.ts';
 import { createAuthResolvers } from './graphql/authResolvers.ts';
@@ -51,6 +52,11 @@ export type QueryServiceConfig = {
   readonly adminUiDir?: string;
   /** GRAPHQL_ROOT_FIELD_PREFIX: generated root fields prefixed with the project (generated-api.md §6); default false. */
   readonly rootFieldPrefix?: boolean;
+  /**
+   * Kept generated GraphQL documents and when their operations are compiled. No environment variable sets it
+   * (operations.md §1 names none): tests choose other values; default GRAPHQL_EXECUTION_DEFAULTS.
+   */
+  readonly graphqlExecution?: GraphqlExecutionConfig;
   /** COOKIE_SECURE and COOKIE_SAMESITE of the session cookies (auth.md §4); default not Secure, Lax. */
   readonly cookies?: SessionCookieConfig;
   /** PUBLIC_URL as an origin, for the own-origin CSRF check (auth.md §6.1); null/unset: derived per request. */
@@ -81,6 +87,8 @@ export type QueryServiceDeps = {
   readonly operations?: SystemOperations;
   /** MCP session records (default: in memory). */
   readonly mcpSessionStore?: McpSessionStore;
+  /** Told about each compilation of a generated GraphQL operation (false: graphql-jit declined it; tests count them). */
+  readonly onGraphqlCompile?: (compiled: boolean) => void;
   /** Generated-endpoint documents for the MCP tools get_graphql_schema / get_openapi_spec (default: built from views). */
   readonly mcpDocs?: McpEndpointDocs;
 };
@@ -166,6 +174,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     consistency,
     body: { limitBytes: config.bodyLimitBytes, limitText: bodyLimitText },
     rootFieldPrefix: config.rootFieldPrefix ?? false,
+    ...(config.graphqlExecution !== undefined ? { graphqlExecution: config.graphqlExecution } : {}),
+    ...(deps.onGraphqlCompile !== undefined ? { onGraphqlCompile: deps.onGraphqlCompile } : {}),
     log,
   });
   router.use('/endpoint', generated.router);

@@ -18,3 +18,4 @@ export { createSystemOperations, resolveConnection } from './operations/systemOp
 export type { LazyConnection, RequestContext, SystemOperations } from './operations/systemOperations.ts';
 export type { HostPolicy } from './http/hostPolicy.ts';
 export type { FastRoutes } from './http/fastRoutes.ts';
+export type { GraphqlExecutionConfig } from './endpoints/serve/compiledOperations.ts';

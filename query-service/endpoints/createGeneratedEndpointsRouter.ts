@@ -20,6 +20,7 @@ import { createServedTablesLoader } from './dataSource/servedTables.ts';
 import { createEndpointDataSource } from './dataSource/endpointDataSource.ts';
 import { createGeneratedGraphqlHandler } from './serve/generatedGraphqlHandler.ts';
 import { createGeneratedRestHandler } from './serve/generatedRestHandler.ts';
+import type { GraphqlExecutionConfig } from './serve/compiledOperations.ts';
 import { createGeneratedSchemaCache } from './serve/generatedSchemaCache.ts';
 import { createGraphqlIdePage } from './serve/graphqlIdePage.ts';
 import { createOpenApiCache, createSwaggerDocs } from './serve/restDocs.ts';
@@ -39,6 +40,10 @@ export type GeneratedEndpointsDeps = {
   /** GRAPHQL_ROOT_FIELD_PREFIX (generated-api.md §6). */
   readonly rootFieldPrefix: boolean;
   readonly log: Logger;
+  /** Kept documents and when operations are compiled (default GRAPHQL_EXECUTION_DEFAULTS). */
+  readonly graphqlExecution?: GraphqlExecutionConfig;
+  /** Told about each compilation of a generated GraphQL operation (false: graphql-jit declined it). */
+  readonly onGraphqlCompile?: (compiled: boolean) => void;
   /** The GraphiQL build (index.html + assets/); default admin-ui/dist-graphiql; null serves the minimal IDE page. */
   readonly graphiqlDir?: string | null;
 };
@@ -70,7 +75,8 @@ const DEFAULT_GRAPHIQL_DIR = fileURLToPath(new URL('../../admin-ui/dist-graphiql
  * The generated APIs (generated-api.md), mounted at `/endpoint`: GraphQL at `/graphql/{org}/{project}/{branch}/{mode}`
  * and REST below `/rest/{org}/{project}/{branch}/{mode}`, served from the views for the revision each endpoint serves
  * now, writes through the gateway; plus the bundled GraphiQL and Swagger UI files. Without Apollo: documents are
- * parsed and validated once per compiled schema and query text, then executed by graphql-js.
+ * parsed and validated once per compiled schema and query text, executed by graphql-js, and query operations that
+ * repeat are compiled by graphql-jit (compiledOperations.ts).
  */
 export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): GeneratedEndpoints {
   const log = deps.log.child({ component: 'generatedEndpoints' });
@@ -94,7 +100,12 @@ export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): Generate
     isFinal,
     consistency: deps.consistency,
     loadTables,
-    schemas: createGeneratedSchemaCache({ dataSource, rootFieldPrefix: deps.rootFieldPrefix }),
+    schemas: createGeneratedSchemaCache({
+      dataSource,
+      rootFieldPrefix: deps.rootFieldPrefix,
+      ...(deps.graphqlExecution !== undefined ? { execution: deps.graphqlExecution } : {}),
+      ...(deps.onGraphqlCompile !== undefined ? { onCompile: deps.onGraphqlCompile } : {}),
+    }),
     ide,
     log,
   });

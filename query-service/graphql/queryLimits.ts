@@ -209,6 +209,23 @@ export function queryLimitsRule(limits: QueryLimits = QUERY_LIMITS): ValidationR
   });
 }
 
+/**
+ * Whether a request's variables can change the measure of a document's operations: only a variable inside a `first`
+ * or `data` argument can (effectiveFirst). When none can, the validation rule already measured what the per-request
+ * check would (same defaults, same walk), so that check can be skipped.
+ */
+export function limitsReadVariables(document: DocumentNode): boolean {
+  let reads = false;
+  visit(document, {
+    Argument(node) {
+      if (node.name.value !== 'first' && node.name.value !== 'data') return false;
+      visit(node.value, { Variable: () => void (reads = true) });
+      return false;
+    },
+  });
+  return reads;
+}
+
 /** Per-request cost check with the request's variables; throws a QUERY_TOO_COMPLEX GraphQLError (HTTP 400). */
 export function assertOperationLimits(
   schema: GraphQLSchema,

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphQLError, Kind, parse, specifiedRules, validate, type OperationDefinitionNode } from 'graphql';
 import { isAppError } from '../../contracts/index.ts';
-import { QUERY_LIMITS, assertOperationLimits, assertQueryText, measureOperation, queryLimitsRule } from './queryLimits.ts';
+import { QUERY_LIMITS, assertOperationLimits, assertQueryText, limitsReadVariables, measureOperation, queryLimitsRule } from './queryLimits.ts';
 import { buildSystemSchema } from './systemSchema.ts';
 
 const schema = buildSystemSchema();
@@ -71,4 +71,12 @@ describe('query limits', () => {
     assert.doesNotThrow(() => assertQueryText('x'.repeat(QUERY_LIMITS.maxBytes)));
     assert.throws(() => assertQueryText('x'.repeat(QUERY_LIMITS.maxBytes + 1)), (err) => isAppError(err, 'QUERY_TOO_COMPLEX'));
   });
+});
+
+test('limitsReadVariables: only variables inside `first` or `data` arguments can change the measure', () => {
+  assert.equal(limitsReadVariables(parse('query($id: String!) { post(id: $id) { id } }')), false);
+  assert.equal(limitsReadVariables(parse('{ posts(data: { first: 2 }) { totalCount } }')), false);
+  assert.equal(limitsReadVariables(parse('query($n: Int) { posts(first: $n) { totalCount } }')), true);
+  assert.equal(limitsReadVariables(parse('query($n: Int) { posts(data: { where: {}, first: $n }) { totalCount } }')), true);
+  assert.equal(limitsReadVariables(parse('query($d: In) { ...F } fragment F on Query { posts(data: $d) { totalCount } }')), true);
 });

@@ -1,9 +1,10 @@
-import { GraphQLError, execute, getOperationAST, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { GraphQLError, execute, getOperationAST, parse, validate, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { AppError, type Position } from '../../../contracts/index.ts';
-import { QUERY_LIMITS, assertOperationLimits } from '../../graphql/queryLimits.ts';
+import { QUERY_LIMITS, assertOperationLimits, limitsReadVariables } from '../../graphql/queryLimits.ts';
 import { assertVariablesCoercible } from '../../graphql/variableCoercion.ts';
 import type { GeneratedRequest } from '../dataSource/generatedRequest.ts';
+import type { OperationUse } from './compiledOperations.ts';
+import { documentShapeOf } from './documentShape.ts';
 import type { CompiledGenerated, PreparedDocument } from './generatedSchemaCache.ts';
 
 /** An HTTP GraphQL request after its transport checks (graphqlParams.ts). */
@@ -38,33 +39,24 @@ export function prepareDocument(compiled: CompiledGenerated, query: string): Pre
     if (!(err instanceof GraphQLError)) throw err;
     return { ok: false, errors: [err], code: 'GRAPHQL_PARSE_FAILED' };
   }
-  const errors = validate(compiled.generated.schema, document, compiled.rules);
-  return errors.length > 0 ? { ok: false, errors, code: 'GRAPHQL_VALIDATION_FAILED' } : { ok: true, document, compiled: new Map() };
+  // A text of a shape that passed every rule before (the same document with other literal values) needs only the
+  // rules that look at literal values: they answer as the whole set would, since the others passed on that shape.
+  const shape = documentShapeOf(query);
+  const shapeValid = shape !== null && compiled.validShapes.get(shape) === true;
+  const errors = validate(compiled.generated.schema, document, shapeValid ? compiled.literalRules : compiled.rules);
+  if (errors.length === 0 && shape !== null && !shapeValid) compiled.validShapes.set(shape, true);
+  return errors.length > 0 ? { ok: false, errors, code: 'GRAPHQL_VALIDATION_FAILED' } : { ok: true, document, operations: new Map(), limitsReadVariables: limitsReadVariables(document) };
 }
 
-/**
- * The query operation compiled by graphql-jit (PERFORMANCE.md: about twice graphql-js `execute`), once per document
- * and operation name; null when jit cannot compile it, and graphql-js runs it. Mutations always run on graphql-js:
- * they are not on the hot path and keep its serial field execution.
- */
-function compiledQueryOf(
-  cache: Map<string, CompiledQuery | null>,
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | undefined,
-): CompiledQuery | null {
-  const key = operationName ?? '';
-  let compiled = cache.get(key);
-  if (compiled === undefined) {
-    try {
-      const result = compileQuery(schema, document, operationName);
-      compiled = isCompiledQuery(result) ? result : null;
-    } catch {
-      compiled = null;
-    }
-    cache.set(key, compiled);
+/** The execution record of an operation of a kept document (by name; '' for the only one). */
+function useOf(operations: Map<string, OperationUse>, operationName: string | undefined): OperationUse {
+  const name = operationName ?? '';
+  let use = operations.get(name);
+  if (use === undefined) {
+    use = { runs: 0, declined: false };
+    operations.set(name, use);
   }
-  return compiled;
+  return use;
 }
 
 /**
@@ -105,24 +97,26 @@ export async function executeGenerated(input: {
     });
   }
   try {
-    assertOperationLimits(schema, document, operation, params.variables);
+    if (prepared.limitsReadVariables) assertOperationLimits(schema, document, operation, params.variables);
     assertVariablesCoercible(schema, operation, params.variables);
   } catch (err) {
     if (!(err instanceof GraphQLError)) throw err;
     return { status: 400, body: { errors: formatErrors([err], 'QUERY_TOO_COMPLEX', format) } };
   }
   const contextValue = compiled.generated.createContext(input.request);
-  const jit = operation.operation === 'query' ? compiledQueryOf(prepared.compiled, schema, document, params.operationName) : null;
-  const result: ExecutionResult =
-    jit !== null
-      ? await jit.query(undefined, contextValue, params.variables as Record<string, unknown> | undefined)
-      : await execute({
-          schema,
-          document,
-          ...(params.operationName !== undefined ? { operationName: params.operationName } : {}),
-          variableValues: params.variables,
-          contextValue,
-        });
+  const jit = operation.operation === 'query' ? compiled.operations.compiledFor(useOf(prepared.operations, params.operationName), schema, document, params.operationName) : null;
+  const interpret = () =>
+    execute({
+      schema,
+      document,
+      ...(params.operationName !== undefined ? { operationName: params.operationName } : {}),
+      variableValues: params.variables,
+      contextValue,
+    });
+  let result: ExecutionResult = jit !== null ? await jit.query(undefined, contextValue, params.variables as Record<string, unknown> | undefined) : await interpret();
+  // graphql-jit words variable coercion failures its own way: graphql-js (which ran nothing either) gives the
+  // answer, so the first (interpreted) and later (compiled) runs of a document fail alike.
+  if (jit !== null && !('data' in result)) result = await interpret();
   // No `data` at all: the variables could not be coerced, so nothing ran.
   if (!('data' in result)) return { status: 400, body: { errors: formatErrors(result.errors ?? [], 'BAD_USER_INPUT', format) } };
   const position = input.position();

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { systemClock } from '../../../contracts/index.ts';
 import type { CommandInput, FindQuery, ViewStore } from '../../../contracts/index.ts';
 import {
@@ -15,6 +15,7 @@ import {
 } from '../../../command-service/index.ts';
 import { allProjectors, createInProcessQueue, createProjectionWorker, createSqliteViewStore } from '../../../projection-worker/index.ts';
 import { commonHeaders, createQueryService, errorHandler, notFound, requestLogger } from '../../../query-service/index.ts';
+import type { GraphqlExecutionConfig } from '../../../query-service/index.ts';
 import { ADMIN_PASSWORD, type Reply } from './systemHarness.ts';
 import { checkGeneratedRest } from './generatedRestChecks.ts';
 
@@ -44,9 +45,19 @@ export { ADMIN_PASSWORD };
  * The whole system in this process (as systemHarness.ts), with the query service's view store wrapped so tests can
  * count and explain its queries, and the generated-API settings a test needs.
  */
-export async function startGeneratedSystem(options: { readonly rootFieldPrefix?: boolean } = {}): Promise<GeneratedSystem> {
+export async function startGeneratedSystem(
+  options: {
+    readonly rootFieldPrefix?: boolean;
+    /** Kept GraphQL documents and when operations are compiled (default: the product's). */
+    readonly graphqlExecution?: GraphqlExecutionConfig;
+    /** Told about each compilation of a generated GraphQL operation (false: graphql-jit declined it). */
+    readonly onGraphqlCompile?: (compiled: boolean) => void;
+    /** Logger of every role and the request lines (default silent). */
+    readonly log?: Logger;
+  } = {},
+): Promise<GeneratedSystem> {
   const dir = await mkdtemp(join(tmpdir(), 'strata-generated-'));
-  const log = pino({ level: 'silent' });
+  const log = options.log ?? pino({ level: 'silent' });
   const eventStore = createSqliteEventStore({ file: join(dir, 'events.db'), log });
   const viewStore = createSqliteViewStore({ file: join(dir, 'views.db'), log });
   const finds: RecordedFind[] = [];
@@ -87,12 +98,14 @@ export async function startGeneratedSystem(options: { readonly rootFieldPrefix?:
     waiter: projector.waiter,
     eventStoreBackend: eventStore.backend,
     log,
+    ...(options.onGraphqlCompile !== undefined ? { onGraphqlCompile: options.onGraphqlCompile } : {}),
     config: {
       writeConsistency: 'projected',
       consistencyTimeoutMs: 5000,
       bodyLimitBytes: 1024 * 1024,
       bodyLimitText: '1mb',
       rootFieldPrefix: options.rootFieldPrefix ?? false,
+      ...(options.graphqlExecution !== undefined ? { graphqlExecution: options.graphqlExecution } : {}),
     },
   });
   await projector.start();
