@@ -11,6 +11,7 @@ import { runGeneratedBench } from './generatedBench.ts';
 import { runProjectionBench } from './projectionBench.ts';
 import { runRebuildBench } from './rebuildBench.ts';
 import { runViewStoreBench } from './viewStoreBench.ts';
+import { runWriteBench } from './writeBench.ts';
 
 export type BenchFigure = { name: string; value: number; unit: string; note?: string };
 type Suite = {
@@ -65,10 +66,6 @@ const domainNotes = [
     'event-log fsync (synchronous=FULL, kept) ~7 % of wall. At 30,000+ rows per CPU-second the 20,000 rows/s ' +
     'target holds when the process gets most of a core; on this VM the wall figure moved between 12,000 and ' +
     '32,000 rows/s with other test runs (load 3-12, 20-30 % steal).',
-  'Single-row writes cost ~2.5 ms of CPU each: the append with its fsync, then every projection runs one view ' +
-    'transaction per append (three of the six only move their checkpoint, which read-your-writes on all ' +
-    'projections needs). Concurrent writes to one branch are serialized by the branch lock, so they do not share ' +
-    'a commit; writes to different branches issued in the same tick do (group commit in the event store).',
 ];
 
 const changesNotes = [
@@ -110,6 +107,12 @@ const suites: Suite[] = [
     target: 'a 100-row commit diff and a row history page on 100,000 rows within 1.5x of the same on 1,000 rows',
     notes: changesNotes,
     run: () => runChangesBench(),
+  },
+  {
+    name: 'writes',
+    title: 'Single-row writes through the server (strata serve, REST draft endpoint, WRITE_CONSISTENCY=projected, 50 writers)',
+    target: '>= 2,800 writes/s, p99 <= 50 ms, <= 350 µs CPU per write (issue "Write path"); 10 branches at least as fast; bulk not slower',
+    run: () => runWriteBench(),
   },
   {
     name: 'generated',

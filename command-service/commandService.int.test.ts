@@ -6,8 +6,10 @@ import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { directoryStreamId, isAppError, organizationStreamId, systemClock } from '../contracts/index.ts';
 import type { CommandContext, ErrorCode, EventStore, PresentedCredentials, Principal } from '../contracts/index.ts';
-import { createCommandService, createSqliteEventStore, createSystemStateSource, ensureAdminUser } from './index.ts';
-import type { CommandService, CommandServiceConfig } from './index.ts';
+import { createCommandService, createSqliteEventStore, createSystemStateSource } from './index.ts';
+import type { CommandService } from './index.ts';
+import type { CommandServiceConfig } from './createCommandService.ts';
+import { ensureAdminUser } from './seedAdmin.ts';
 
 const log = pino({ level: 'silent' });
 const config: CommandServiceConfig = {

@@ -20,7 +20,7 @@ export {
   userStreamId,
 } from './events/streamIds.ts';
 export { revisionLifecycleEventTypes } from './events/domainEvents.ts';
-export { StreamConflictError, isStreamConflict } from './ports/eventStore.ts';
+export { StreamConflictError, appendOneByOne, isStreamConflict } from './ports/eventStore.ts';
 export { fieldsEqual } from './ports/viewStore.ts';
 export { isoTime, systemClock } from './ports/clock.ts';
 export { errorCatalogue, httpStatusOf, isErrorCode } from './errors/catalogue.ts';
@@ -30,7 +30,7 @@ export type { EventMetadata, NewEvent, PrincipalRef, RecordedEvent } from './eve
 export type { Position, PositionBackend } from './events/position.ts';
 export type { StreamCategory } from './events/streamIds.ts';
 export type { UpcastFn, Upcaster } from './events/upcasters.ts';
-export type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions } from './ports/eventStore.ts';
+export type { AppendBatchOutcome, AppendRequest, AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions } from './ports/eventStore.ts';
 export type {
   CollectionSpec,
   CompareOp,
@@ -111,26 +111,25 @@ export {
   subjects,
   userRoleGrants,
 } from './auth/permissions.ts';
+export { createSystemState, evolveSystemState, systemStateFilter } from './state/systemState.ts';
 export {
-  createSystemState,
-  evolveSystemState,
+  endpointRevisionId,
   findBranchByName,
   findProjectByName,
   findRevision,
   isDraftRevision,
-  systemStateFilter,
-} from './state/systemState.ts';
+} from './state/systemLookups.ts';
 export type { KeyScope, PermissionRule, Principal, UserCredentialKind } from './auth/principal.ts';
 export type { Action, PermissionTarget, Subject } from './auth/permissions.ts';
+export type { SystemState } from './state/systemState.ts';
 export type {
   BranchRecord,
   EndpointRecord,
   OrganizationRecord,
   ProjectRecord,
   RevisionRecord,
-  SystemState,
   UserRecord,
-} from './state/systemState.ts';
+} from './state/systemRecords.ts';
 export type {
   BranchView,
   BulkResultView,
@@ -211,7 +210,7 @@ export {
   isSystemRefUrn,
 } from './tables/tableSchema.ts';
 export { compileTableModel, defaultValueOf, foreignKeyFields, nodeAtDataPath } from './tables/tableModel.ts';
-export { fillSystemRefs, normalizeRowData } from './tables/rowData.ts';
+export { fillSystemRefs, normalizeRowData, normalizeValue } from './tables/rowData.ts';
 export { canonicalJson, isPlainObject, jsonDeepEqual } from './tables/jsonValue.ts';
 export { escapePointerToken, parseJsonPointer, toJsonPointer } from './tables/jsonPointer.ts';
 export type {
@@ -257,6 +256,16 @@ export {
   branchInScope,
   tableInScope,
 } from './auth/authorize.ts';
+export {
+  projectTarget,
+  resolveBranch,
+  resolveBranchById,
+  resolveOrganization,
+  resolveProject,
+  resolveProjectById,
+  resolveRevision,
+} from './auth/resolveTargets.ts';
+export type { ResolvedBranch, ResolvedRevision } from './auth/resolveTargets.ts';
 export { OPEN_SEQ, catalogViews, directoryViews, domainViewSpecs, rowViews, schemaViews } from './views/viewSpecs.ts';
 export { apiKeyViews, sessionViews } from './views/authViews.ts';
 export { visibleAt } from './views/visibility.ts';

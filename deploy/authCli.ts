@@ -13,8 +13,7 @@ import {
   setUserPassword,
 } from '../command-service/index.ts';
 import type { ApiKeyAuditFilter } from '../command-service/index.ts';
-import { loadConfig } from './config/loadConfig.ts';
-import { isConfigError } from './config/strataConfig.ts';
+import { cliConfig } from './cliConfig.ts';
 import { createRootLogger } from './logger.ts';
 
 /** What these commands need of the CLI's I/O (deploy/cli.ts CliIo). */
@@ -64,14 +63,8 @@ type Opened = { readonly eventStore: EventStore; readonly log: Logger };
 
 /** Opens only the event store of the configured DATA_DIR (the CLI needs no views or queue). */
 async function withEventStore(io: AuthCliIo, run: (opened: Opened) => Promise<number>): Promise<number> {
-  let config;
-  try {
-    config = loadConfig(io.env);
-  } catch (err) {
-    if (!isConfigError(err)) throw err;
-    io.stderr(`${err.message}\n`);
-    return 1;
-  }
+  const config = cliConfig(io);
+  if (config === null) return 1;
   if (config.eventStore !== 'sqlite') {
     io.stderr('EVENT_STORE=esdb is not available in this build yet\n');
     return 1;

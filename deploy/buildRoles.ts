@@ -174,7 +174,7 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
     start: () => (config.roles.includes('command') ? command.start() : Promise.resolve()),
     stop: () => command.stop(),
   };
-  // Without the command role, POSTs first meet the write forwarding router (a GraphQL mutation goes to COMMAND_URL).
+  // Without the command role, writes first meet the write forwarding router (they go to COMMAND_URL).
   const fastRoutes: FastRoutes = config.roles.includes('command')
     ? query.fastRoutes
     : { match: (req) => (req.method === 'GET' || req.method === 'HEAD' ? query.fastRoutes.match(req) : null) };

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { addAuthCommands } from './authCli.ts';
 import { addProjectionCommands } from './projectionsCli.ts';
-import { loadConfig } from './config/loadConfig.ts';
+import { cliConfig } from './cliConfig.ts';
 import { isConfigError } from './config/strataConfig.ts';
 import { createRootLogger } from './logger.ts';
 
@@ -27,14 +27,8 @@ const defaultIo: CliIo = {
 
 /** `strata serve`: runs until a signal. Returns an exit code when it could not start, else null. */
 async function serve(io: CliIo): Promise<number | null> {
-  let config;
-  try {
-    config = loadConfig(io.env);
-  } catch (err) {
-    if (!isConfigError(err)) throw err;
-    io.stderr(`${err.message}\n`);
-    return 1;
-  }
+  const config = cliConfig(io);
+  if (config === null) return 1;
   const log = createRootLogger(config);
   try {
     // Loaded only here so usage and configuration errors answer without loading every role.

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { comparePositions, systemClock } from '../contracts/index.ts';
 import { allProjectors, describeProjections, rebuildProjection } from '../projection-worker/index.ts';
 import type { ProjectionReport, Projector } from '../projection-worker/index.ts';
-import { loadConfig } from './config/loadConfig.ts';
+import { cliConfig } from './cliConfig.ts';
 import { isConfigError, type StrataConfig } from './config/strataConfig.ts';
 import { probe } from './http/projectionLag.ts';
 import { createRootLogger } from './logger.ts';
@@ -32,14 +32,8 @@ type Opened = { readonly stores: Stores; readonly log: Logger; readonly config: 
 
 /** Opens only the stores (no queue, no Redis); `unreachable` is the exit code when they cannot be reached. */
 async function withStores(io: ProjectionsCliIo, unreachable: number, run: (opened: Opened) => Promise<number>): Promise<number> {
-  let config: StrataConfig;
-  try {
-    config = loadConfig(io.env);
-  } catch (err) {
-    if (!isConfigError(err)) throw err;
-    io.stderr(`${err.message}\n`);
-    return 1;
-  }
+  const config = cliConfig(io);
+  if (config === null) return 1;
   const log = createRootLogger(config, { write: (line: string) => io.stderr(line) });
   let stores: Stores;
   try {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { createQueryService } from './createQueryService.ts';
 import { commonHeaders, errorHandler, notFound, requestLogger } from './index.ts';
-import { newApp, serve } from './http/testServer.ts';
-import { FAKE_POSITION, fakeAuthenticator, fakeGateway, fakeOperations, fakeWaiter, type CommandCall, type ReadCall } from './queryServiceFakes.ts';
+import { newApp, serve } from './testing/testServer.ts';
+import { FAKE_POSITION, fakeAuthenticator, fakeGateway, fakeOperations, fakeWaiter, type CommandCall, type ReadCall } from './testing/queryServiceFakes.ts';
 
 const reads: ReadCall[] = [];
 const commands: CommandCall[] = [];

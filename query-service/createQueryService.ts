@@ -12,7 +12,7 @@ import type {
   ViewStore,
 } from '../contracts/index.ts';
 import { createAdminUiRouter } from './admin/adminUiRouter.ts';
-import { createGeneratedEndpoints } from './generated/createGeneratedEndpointsRouter.ts';
+import { createGeneratedEndpoints } from './endpoints/createGeneratedEndpointsRouter.ts';
 import type { FastRoutes } from './http/fastRoutes.ts';
 import { createGetTokenRouter } from './getToken/createGetTokenRouter.ts';
 import { createAuthResolvers } from './graphql/authResolvers.ts';

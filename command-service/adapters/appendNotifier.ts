@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { comparePositions } from '../../contracts/index.ts';
 import type { Position } from '../../contracts/index.ts';
+import { createHeadListeners } from './headListeners.ts';
 
 export type AppendNotifier = {
   /** Adds a listener; polling runs only while at least one listener exists. */
@@ -21,23 +21,10 @@ export function createAppendNotifier(deps: {
   pollIntervalMs: number;
   log?: Logger | undefined;
 }): AppendNotifier {
-  const listeners = new Set<(head: Position) => void>();
+  const heads = createHeadListeners(deps.log);
+  const { listeners } = heads;
   let timer: NodeJS.Timeout | undefined;
   let lastCounter = 0;
-  let lastHead: Position | null = null;
-
-  function notify(head: Position): void {
-    // Listeners only care about progress: an older or equal head is not news.
-    if (comparePositions(head, lastHead) <= 0) return;
-    lastHead = head;
-    for (const listener of [...listeners]) {
-      try {
-        listener(head);
-      } catch (err) {
-        deps.log?.error({ err }, 'onAppended listener failed');
-      }
-    }
-  }
 
   function poll(): void {
     try {
@@ -45,7 +32,7 @@ export function createAppendNotifier(deps: {
       if (counter === lastCounter) return;
       lastCounter = counter;
       const head = deps.readHead();
-      if (head !== null) notify(head);
+      if (head !== null) heads.announce(head);
     } catch (err) {
       deps.log?.warn({ err }, 'event store poll failed');
     }
@@ -61,7 +48,7 @@ export function createAppendNotifier(deps: {
       listeners.add(listener);
       if (timer === undefined) {
         lastCounter = deps.changeCounter();
-        lastHead = deps.readHead();
+        heads.seen(deps.readHead());
         timer = setInterval(poll, deps.pollIntervalMs);
         // Waiting for appends must never keep the process alive on its own.
         timer.unref();
@@ -72,7 +59,7 @@ export function createAppendNotifier(deps: {
       };
     },
     notify(head) {
-      if (listeners.size > 0) notify(head);
+      heads.announce(head);
     },
     stop() {
       listeners.clear();

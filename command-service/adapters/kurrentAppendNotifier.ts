@@ -6,6 +6,7 @@ import type { Position } from '../../contracts/index.ts';
 import { toPosition } from './kurrentEventMapping.ts';
 import type { KurrentClient } from './kurrentLogReader.ts';
 import { userEventsSource } from './kurrentReadFilters.ts';
+import { createHeadListeners } from './headListeners.ts';
 
 export type KurrentAppendNotifier = {
   /** Adds a listener; the `$all` subscription runs only while at least one listener exists. */
@@ -27,27 +28,16 @@ export function createKurrentAppendNotifier(deps: {
   retryDelayMs: number;
   log?: Logger | undefined;
 }): KurrentAppendNotifier {
-  const listeners = new Set<(head: Position) => void>();
+  const heads = createHeadListeners(deps.log);
+  const { listeners } = heads;
   const userEvents = userEventsSource();
   let subscription: AllStreamSubscription | null = null;
   let retryTimer: NodeJS.Timeout | undefined;
-  let lastHead: Position | null = null;
   let pendingHead: Position | null = null;
   let flushScheduled = false;
   let failures = 0;
 
-  function notify(head: Position): void {
-    // Listeners only care about progress: an older or equal head is not news.
-    if (listeners.size === 0 || comparePositions(head, lastHead) <= 0) return;
-    lastHead = head;
-    for (const listener of [...listeners]) {
-      try {
-        listener(head);
-      } catch (err) {
-        deps.log?.error({ err }, 'onAppended listener failed');
-      }
-    }
-  }
+  const notify = heads.announce;
 
   function flush(): void {
     flushScheduled = false;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { BACKWARDS, END, KurrentDBClient } from '@kurrent/kurrentdb-client';
 import type { RecordedEvent as KurrentRecordedEvent } from '@kurrent/kurrentdb-client';
-import { isStreamConflict } from '../../contracts/index.ts';
+import { appendOneByOne, isStreamConflict } from '../../contracts/index.ts';
 import type {
   AppendResult,
   EventStore,
@@ -142,15 +142,20 @@ export function createKurrentEventStoreOnClient(
 
   const toEvent = (event: KurrentRecordedEvent): RecordedEvent => upcast(toRecordedEvent(event));
 
-  return {
+  async function appendAndNotify(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const result = await append(streamId, events, expected);
+    log?.debug({ stream: streamId, expectedRevision: expected, appended: events.length }, 'events appended');
+    notifier.notify(result.position);
+    return result;
+  }
+
+  const store: EventStore = {
     backend: 'kurrent',
 
-    async append(streamId, events, expected) {
-      const result = await append(streamId, events, expected);
-      log?.debug({ stream: streamId, expectedRevision: expected, appended: events.length }, 'events appended');
-      notifier.notify(result.position);
-      return result;
-    },
+    append: appendAndNotify,
+
+    // KurrentDB has no transaction across streams: the requests go one after another (the port's fallback).
+    appendBatch: (requests) => appendOneByOne(appendAndNotify, (streamId) => store.streamRevision(streamId), requests),
 
     async readStream(streamId, readOptions = {}) {
       const maxCount = readOptions.maxCount ?? Number.MAX_SAFE_INTEGER;
@@ -217,6 +222,7 @@ export function createKurrentEventStoreOnClient(
       await client.dispose();
     },
   };
+  return store;
 }
 
 function dedupeByPosition<T extends { readonly position: { commit: bigint; prepare: bigint } }>(events: T[]): T[] {

@@ -8,6 +8,7 @@ import {
   streamCategory,
 } from '../../contracts/index.ts';
 import type {
+  AppendBatchOutcome,
   AppendResult,
   EventStore,
   ExpectedRevision,
@@ -33,6 +34,8 @@ type PendingAppend = {
   readonly streamId: string;
   readonly events: readonly NewEvent[];
   readonly expected: ExpectedRevision;
+  /** The `appendBatch` call it belongs to: a failure fails the later appends to its stream unattempted. */
+  readonly group: { readonly failedStreams: Set<string> } | null;
   readonly resolve: (result: AppendResult) => void;
   readonly reject: (err: unknown) => void;
 };
@@ -63,10 +66,16 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     batch.map((item): Outcome => {
       // Some errors (disk full, I/O) make SQLite roll back the whole transaction; going on would autocommit.
       if (!db.inTransaction) throw new Error('event append transaction was rolled back by SQLite');
+      const { group } = item;
+      if (group?.failedStreams.has(item.streamId) === true) {
+        const actual = stmts.streamRevision.get(item.streamId) ?? null;
+        return { ok: false, err: new StreamConflictError(item.streamId, item.expected, actual) };
+      }
       try {
         const result = item.events.length === 1 ? appendInTransaction(stmts, item) : appendAtomically(item);
         return { ok: true, result };
       } catch (err) {
+        group?.failedStreams.add(item.streamId);
         return { ok: false, err };
       }
     }),
@@ -119,19 +128,46 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
 
   const toEvent = (row: EventRow): RecordedEvent => upcast(toRecordedEvent(row));
 
+  function enqueue(item: PendingAppend): void {
+    queue.push(item);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flush);
+    }
+  }
+
+  function checkAppend(streamId: string, events: readonly NewEvent[]): Error | null {
+    if (closed) return new Error('event store is closed');
+    if (events.length === 0) return new Error(`append to ${streamId}: events must not be empty`);
+    return null;
+  }
+
   return {
     backend: 'sqlite',
 
     append(streamId, events, expected) {
-      if (closed) return Promise.reject(new Error('event store is closed'));
-      if (events.length === 0) return Promise.reject(new Error(`append to ${streamId}: events must not be empty`));
-      return new Promise<AppendResult>((resolve, reject) => {
-        queue.push({ streamId, events, expected, resolve, reject });
-        if (!flushScheduled) {
-          flushScheduled = true;
-          setImmediate(flush);
-        }
-      });
+      const invalid = checkAppend(streamId, events);
+      if (invalid !== null) return Promise.reject(invalid);
+      return new Promise<AppendResult>((resolve, reject) => enqueue({ streamId, events, expected, group: null, resolve, reject }));
+    },
+
+    appendBatch(requests) {
+      // Queued together, so they share one flush (one transaction) and keep their order.
+      const group = { failedStreams: new Set<string>() };
+      return Promise.all(
+        requests.map(({ streamId, events, expected }) => {
+          const invalid = checkAppend(streamId, events);
+          const appended =
+            invalid !== null
+              ? Promise.reject(invalid)
+              : new Promise<AppendResult>((resolve, reject) => enqueue({ streamId, events, expected, group, resolve, reject }));
+          if (invalid !== null) group.failedStreams.add(streamId);
+          return appended.then(
+            (result): AppendBatchOutcome => ({ ok: true, result }),
+            (error: unknown): AppendBatchOutcome => ({ ok: false, error }),
+          );
+        }),
+      );
     },
 
     async readStream(streamId, readOptions = {}) {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ApiKeyWithSecretView, Principal } from '../../contracts/index.ts';
 import { formatApiKeyAuditJsonLines, formatApiKeyAuditTable, parseAuditTime, readApiKeyAudit } from './apiKeyAudit.ts';
-import { START_MS, as, openAuthWorld } from './authWorldFixture.ts';
-import type { AuthWorld } from './authWorldFixture.ts';
+import { START_MS, as, openAuthWorld } from '../testing/authWorldFixture.ts';
+import type { AuthWorld } from '../testing/authWorldFixture.ts';
 
 const HOUR = 3_600_000;
 let world: AuthWorld;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { isAppError } from '../../contracts/index.ts';
 import type { ErrorCode, Principal } from '../../contracts/index.ts';
-import { apiKeyHeader, as, bearer, none, openAuthWorld } from './authWorldFixture.ts';
-import type { AuthWorld } from './authWorldFixture.ts';
+import { apiKeyHeader, as, bearer, none, openAuthWorld } from '../testing/authWorldFixture.ts';
+import type { AuthWorld } from '../testing/authWorldFixture.ts';
 
 const DAY = 86_400_000;
 let world: AuthWorld;

@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { isAppError, userApiKeysStreamId } from '../../contracts/index.ts';
 import type { ApiKeyWithSecretView, ErrorCode, Principal } from '../../contracts/index.ts';
 import type { CommandService } from '../createCommandService.ts';
-import { START_MS, as, openAuthWorld } from './authWorldFixture.ts';
-import type { AuthWorld } from './authWorldFixture.ts';
+import { START_MS, as, openAuthWorld } from '../testing/authWorldFixture.ts';
+import type { AuthWorld } from '../testing/authWorldFixture.ts';
 
 const DAY = 86_400_000;
 let world: AuthWorld;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isAppError, rulesGrant } from '../../contracts/index.ts';
 import type { ErrorCode, PermissionRule } from '../../contracts/index.ts';
-import { givenState } from '../domain/systemDeciderSpec.ts';
-import { admin, alice, bob, carol, memberSet, projectCreated, userEvents, userPrincipal, world } from '../domain/systemFixtures.ts';
+import { givenState } from '../testing/systemDeciderSpec.ts';
+import { admin, alice, bob, carol, memberSet, projectCreated, userEvents, userPrincipal, world } from '../testing/systemFixtures.ts';
 import {
   assertProjectsInReach,
   assertRulesWithinCreator,

@@ -43,6 +43,9 @@ export type AccessTokenOptions = {
 
 const invalid = (): AppError => new AppError('TOKEN_INVALID');
 
+/** Verified tokens kept per process (see `verifySignature`). */
+const MAX_VERIFIED_TOKENS = 10_000;
+
 function isNonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0;
 }
@@ -81,8 +84,16 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
   const { clock, ttlSeconds } = options;
   const isFamilyRevoked = options.isFamilyRevoked ?? (() => false);
 
-  function verify(token: string): AccessTokenClaims {
-    const now = Math.floor(clock.now() / 1000);
+  /**
+   * Tokens whose signature, header and claim types were checked (a bearer sends the same token with every request,
+   * and the HMAC with jsonwebtoken's parsing is most of the cost). Time claims and revocation are checked on every
+   * use; only successful checks are kept, bounded by entries (oldest first out).
+   */
+  const verified = new Map<string, { readonly claims: AccessTokenClaims; readonly nbf: number | undefined }>();
+
+  function verifySignature(token: string): { readonly claims: AccessTokenClaims; readonly nbf: number | undefined } {
+    const known = verified.get(token);
+    if (known !== undefined) return known;
     let decoded: jwt.Jwt;
     try {
       // Time claims are checked below with the spec's tolerance; jku/jwk/x5u/x5c/kid are never looked at.
@@ -96,9 +107,16 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
       throw invalid();
     }
     if (decoded.header.alg !== 'HS256' || decoded.header.typ !== JWT_TYPE) throw invalid();
-    const claims = toClaims(decoded.payload);
+    const checked = { claims: toClaims(decoded.payload), nbf: (decoded.payload as { nbf?: number }).nbf };
+    if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value as string);
+    verified.set(token, checked);
+    return checked;
+  }
+
+  function verify(token: string): AccessTokenClaims {
+    const now = Math.floor(clock.now() / 1000);
+    const { claims, nbf } = verifySignature(token);
     if (claims.exp + JWT_CLOCK_TOLERANCE_SECONDS <= now) throw new AppError('TOKEN_EXPIRED');
-    const nbf = (decoded.payload as { nbf?: number }).nbf;
     if (claims.iat > now + JWT_CLOCK_TOLERANCE_SECONDS) throw invalid();
     if (nbf !== undefined && nbf > now + JWT_CLOCK_TOLERANCE_SECONDS) throw invalid();
     return claims;

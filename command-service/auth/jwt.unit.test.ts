@@ -4,8 +4,8 @@ import { describe, test } from 'node:test';
 import jwt from 'jsonwebtoken';
 import { isAppError } from '../../contracts/index.ts';
 import type { ErrorCode } from '../../contracts/index.ts';
-import { givenState } from '../domain/systemDeciderSpec.ts';
-import { userEvents } from '../domain/systemFixtures.ts';
+import { givenState } from '../testing/systemDeciderSpec.ts';
+import { userEvents } from '../testing/systemFixtures.ts';
 import { createAccessTokens } from './jwt.ts';
 
 const secret = 'a-test-secret-that-is-at-least-32-bytes-long';
@@ -101,5 +101,25 @@ describe('access tokens: revocation', () => {
     const deactivated = givenState([...userEvents('u1', 'alice'), { type: 'UserDeactivated', data: { userId: 'u1' } }]);
     await fails(tokens.authenticate(signed({ ...goodClaims, ver: 1 }), deactivated), 'TOKEN_REVOKED');
     await fails(tokens.authenticate(signed({ ...goodClaims, sub: 'u-unknown' }), state), 'TOKEN_INVALID');
+  });
+});
+
+describe('access tokens: verified tokens kept per process', () => {
+  test('a token verified once is still checked for expiry and not-before on every use', () => {
+    let now = NOW;
+    const moving = createAccessTokens({ secret, ttlSeconds: 1800, clock: { now: () => now * 1000 } });
+    const token = signed({ ...goodClaims, nbf: NOW + 100 });
+    now = NOW + 100;
+    assert.equal(moving.verify(token).sub, 'u1');
+    now = NOW - 100;
+    assert.throws(() => moving.verify(token), (err: unknown) => isAppError(err, 'TOKEN_INVALID'));
+    now = NOW + 1800 + 60;
+    assert.throws(() => moving.verify(token), (err: unknown) => isAppError(err, 'TOKEN_EXPIRED'));
+  });
+  test('a refused token is refused again (failures are never kept)', () => {
+    const forged = `${signed().slice(0, -4)}AAAA`;
+    rejects(forged, 'TOKEN_INVALID');
+    rejects(forged, 'TOKEN_INVALID');
+    assert.equal(tokens.verify(signed()).sub, 'u1');
   });
 });

@@ -5,8 +5,8 @@ import { StreamConflictError, clearsSessionCookies, isAppError, sessionStreamId 
 import type { ErrorCode, EventStore, Principal } from '../../contracts/index.ts';
 import { newId } from '../ids.ts';
 import { createSystemStateSource } from '../state/systemStateSource.ts';
-import { AUTH_TEST_SECRET, bearer, none, openAuthWorld } from './authWorldFixture.ts';
-import type { AuthWorld } from './authWorldFixture.ts';
+import { AUTH_TEST_SECRET, bearer, none, openAuthWorld } from '../testing/authWorldFixture.ts';
+import type { AuthWorld } from '../testing/authWorldFixture.ts';
 import { createAccessTokens } from './jwt.ts';
 import { createSessionService } from './sessionService.ts';
 import type { RefreshOutcome, SessionServiceDeps } from './sessionService.ts';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { clearsSessionCookies, isAppError, sessionStreamId } from '../../contracts/index.ts';
 import type { ErrorCode, RefreshResult } from '../../contracts/index.ts';
-import { AUTH_TEST_SECRET, bearer, openAuthWorld } from './authWorldFixture.ts';
-import type { AuthWorld } from './authWorldFixture.ts';
+import { AUTH_TEST_SECRET, bearer, openAuthWorld } from '../testing/authWorldFixture.ts';
+import type { AuthWorld } from '../testing/authWorldFixture.ts';
 import { createRefreshTokenCodec } from './refreshTokens.ts';
 
 const DAY = 86_400_000;

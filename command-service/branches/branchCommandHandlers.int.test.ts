@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { SYSTEM_REFS, anonymousPrincipal, branchStreamId, isAppError } from '../../contracts/index.ts';
 import { jsonHash } from '../domain/tables/jsonHash.ts';
 import type { ErrorCode, RevisionCommitted } from '../../contracts/index.ts';
-import { as, ids, itemsSchema, owner, ownerKey, reader, refsSchema, withFixture } from './branchHandlersFixture.ts';
+import { as, ids, itemsSchema, owner, ownerKey, reader, refsSchema, withFixture } from '../testing/branchHandlersFixture.ts';
 
 const target = { organizationId: 'acme', projectName: 'blog', branchName: 'master' };
 const ctx = as(owner);

@@ -1,28 +1,20 @@
-import { AppError, branchStreamId, isDraftRevision, isoTime, tableInScope } from '../../contracts/index.ts';
+import { AppError, isDraftRevision, isoTime } from '../../contracts/index.ts';
 import type {
   BranchRecord,
   CommandContext,
   CommandInput,
   CommandOutcome,
-  DomainEvent,
   RevisionView,
   SystemState,
 } from '../../contracts/index.ts';
-import { appendWithRetry, buildEvents, type CommandHandlers, type HandlerDeps } from '../commandHandler.ts';
+import type { CommandHandlers, HandlerDeps } from '../commandHandler.ts';
 import { createRowValidatorCache, type RowValidatorCache } from '../domain/tables/rowValidator.ts';
 import { draftHasChanges, type BranchContent } from './branchContent.ts';
-import {
-  validateBranchCommand,
-  type BranchCommand,
-  type BranchCommandBody,
-  type BranchCommandMetadata,
-  type BranchDeciderTools,
-} from './branchCommand.ts';
+import { validateBranchCommand, type BranchCommandBody, type BranchDeciderTools } from './branchCommand.ts';
 import { createBranchContentStore } from './branchContentStore.ts';
-import { decideBranchCommand } from './branchDecider.ts';
 import { resolveBranchTarget, resolveRevisionTarget, type Access } from './branchTargets.ts';
 import { branchViewOf, draftRowViews, draftTableView } from './branchViews.ts';
-import { evolveBranchContent } from './evolveBranchContent.ts';
+import { createBranchWriteBatch, type Answer } from './branchWriteBatch.ts';
 import { createTableModelCache } from './tableModelCache.ts';
 
 /** Projections a branch-content write must reach before it is visible. */
@@ -55,9 +47,6 @@ export type BranchCommandHandlers = Pick<CommandHandlers, BranchCommandName> & {
 
 type DraftCommandName = Exclude<BranchCommandName, 'CreateRevision' | 'RevertChanges'>;
 
-/** What one decision produced: the events (empty = no-op), its time and the HEAD it was taken against. */
-type Decided = { readonly events: DomainEvent[]; readonly now: number; readonly headBefore: string };
-
 type WriteAction = 'create' | 'update' | 'delete';
 
 function tableAccess(action: WriteAction): Access {
@@ -69,9 +58,10 @@ function rowAccess(action: WriteAction): Access {
 }
 
 /**
- * Handlers of the branch-content writes (system-api.md §3.3): authorize (auth.md §10 order), validate, decide
- * against the branch's caught-up content, append to `branch-{id}` with its expected revision (retried on conflict),
- * fold the appended events into the cached state, and answer from it.
+ * Handlers of the branch-content writes (system-api.md §3.3): authorize (auth.md §10 order) and validate here, then
+ * hand the command to the branch's group commit (branchWriteBatch.ts), which decides it against the caught-up
+ * content together with the commands queued beside it, appends the batch to `branch-{id}` in one transaction, and
+ * answers each caller from the state its own events produced.
  */
 export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): BranchCommandHandlers {
   const store = createBranchContentStore({ eventStore: deps.eventStore, ...deps.contentCache });
@@ -80,41 +70,24 @@ export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): Bra
     models: createTableModelCache(),
   };
 
-  async function run<T>(
+  const batch = createBranchWriteBatch({
+    store,
+    eventStore: deps.eventStore,
+    clock: deps.clock,
+    newId: deps.newId,
+    log: deps.log,
+    tools,
+    projections: CONTENT_PROJECTIONS,
+  });
+
+  function run<T>(
     system: SystemState,
     branch: BranchRecord,
     context: CommandContext,
     body: BranchCommandBody,
-    answer: (state: BranchContent, decided: Decided) => T | Promise<T>,
+    answer: Answer<T>,
   ): Promise<CommandOutcome<T>> {
-    const inScope = (tableId: string): boolean => tableInScope(context.principal, tableId);
-    return store.withBranch(branch, system, async (state) => {
-      const outcome = await appendWithRetry(deps, async (attempt) => {
-        if (attempt > 0) await store.catchUp(state);
-        const now = deps.clock.now();
-        const metadata: BranchCommandMetadata = {
-          now: isoTime(now),
-          newId: deps.newId(),
-          projectId: branch.projectId,
-          tableInScope: inScope,
-        };
-        const events = decideBranchCommand({ ...body, metadata } as BranchCommand, state, tools);
-        return {
-          streamId: branchStreamId(branch.id),
-          expected: state.streamRevision ?? 'no_stream',
-          events: buildEvents(events, context, deps.clock, now),
-          result: { events, now, headBefore: state.headRevisionId },
-          seenPosition: events.length > 0 ? null : await deps.eventStore.headPosition(),
-        };
-      });
-      const decided = outcome.result;
-      if (outcome.appended) {
-        const first = outcome.appended.nextExpectedRevision - decided.events.length + 1;
-        const time = isoTime(decided.now);
-        decided.events.forEach((event, i) => evolveBranchContent(state, event, { revision: first + i, time }));
-      }
-      return { result: await answer(state, decided), position: outcome.position, projections: CONTENT_PROJECTIONS };
-    });
+    return batch.submit(branch, system, body, context, answer);
   }
 
   /**

@@ -5,7 +5,7 @@ import type { RevisionCommitted, RowsCreated, RowView } from '../../contracts/in
 import { draftRows, draftTableById } from './branchContent.ts';
 import { createBranchContentStore } from './branchContentStore.ts';
 import { createSystemStateSource } from '../state/systemStateSource.ts';
-import { as, createBranchFrom, ids, itemsSchema, owner, withFixture, type Fixture } from './branchHandlersFixture.ts';
+import { as, createBranchFrom, ids, itemsSchema, owner, withFixture, type Fixture } from '../testing/branchHandlersFixture.ts';
 
 const ctx = as(owner);
 const main = { organizationId: 'acme', projectName: 'blog', branchName: 'master' };

@@ -66,14 +66,8 @@ export function createBranchContent(init: BranchContentInit): BranchContent {
     draft: new Map(),
     draftIds: new Map(),
   };
-  resetDraftIds(state);
+  for (const table of head.values()) state.draftIds.set(table.tableId, table.tableKey);
   return state;
-}
-
-/** Rebuilds the table id index from HEAD (after a revert or on creation). */
-export function resetDraftIds(state: BranchContent): void {
-  state.draftIds.clear();
-  for (const table of state.head.values()) state.draftIds.set(table.tableId, table.tableKey);
 }
 
 /** A private copy of HEAD content (row records are immutable and shared). */

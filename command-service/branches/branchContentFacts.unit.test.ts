@@ -4,8 +4,8 @@ import { isAppError, jsonDeepEqual } from '../../contracts/index.ts';
 import type { DomainEvent, TableFacts } from '../../contracts/index.ts';
 import { draftRows, draftTable, type BranchContent } from './branchContent.ts';
 import type { BranchCommandBody } from './branchCommand.ts';
-import { createBranchSpec } from './branchDeciderSpec.ts';
-import { commit, createRows, createTable, deleteRows, updateRows, usersSchema } from './specSchemas.ts';
+import { createBranchSpec } from '../testing/branchDeciderSpec.ts';
+import { commit, createRows, createTable, deleteRows, updateRows, usersSchema } from '../testing/specSchemas.ts';
 
 /** Content of a table as domain.md §4 compares it: id, schema, rows (id -> data). */
 type Content = { tableId: string; schema: unknown; rows: Map<string, unknown> };

@@ -16,7 +16,8 @@ export type BranchContentStoreOptions = {
 /**
  * In-memory branch contents, folded from `branch-{id}` streams and cached (LRU). A branch created from another
  * branch starts from the source branch's content at the source sequence. `withBranch` serializes the work on one
- * branch within this process (so its writes do not conflict with each other) and catches the state up first.
+ * branch within this process (so its writes do not conflict with each other) and catches the state up first; `run`
+ * may fold events before they are appended, provided it takes them back (undo) when the append fails.
  */
 export type BranchContentStore = {
   withBranch<T>(branch: BranchRecord, system: SystemState, run: (state: BranchContent) => Promise<T>): Promise<T>;
@@ -47,6 +48,8 @@ export function createBranchContentStore(options: BranchContentStoreOptions): Br
   /** Immutable HEAD contents `${branchId}@${seq}`; readers copy them. */
   const snapshots = new Map<string, ReadonlyMap<string, TableRecord>>();
   const locks = new Map<string, Promise<void>>();
+  /** Branches whose `run` is in progress: their live state may hold folds of events not yet appended. */
+  const busy = new Set<string>();
 
   /** Folds stream events into `state` until `stop` says so (after folding the event) or the stream ends. */
   async function fold(state: BranchContent, stop?: (event: DomainEvent) => boolean): Promise<void> {
@@ -87,8 +90,9 @@ export function createBranchContentStore(options: BranchContentStoreOptions): Br
       touch(snapshots, key, cached, maxSnapshots);
       return copyTables(cached);
     }
-    // HEAD changes only on commit, so a live state at that sequence holds exactly the content asked for.
-    const live = states.get(branch.id);
+    // HEAD changes only on commit, so a live state at that sequence holds exactly the content asked for (unless a
+    // write is in progress: its commit may be folded speculatively, before the append).
+    const live = busy.has(branch.id) ? undefined : states.get(branch.id);
     if (live && live.headSeq === seq) return copyTables(live.head);
     const state = await initialState(branch, system);
     if (seq > 0) await fold(state, (event) => event.type === 'RevisionCommitted' && event.data.seq === seq);
@@ -120,9 +124,11 @@ export function createBranchContentStore(options: BranchContentStoreOptions): Br
       const tail = previous.then(() => current);
       locks.set(branch.id, tail);
       await previous;
+      busy.add(branch.id);
       try {
         return await run(await load(branch, system));
       } finally {
+        busy.delete(branch.id);
         release();
         if (locks.get(branch.id) === tail) locks.delete(branch.id);
       }

@@ -1,12 +1,63 @@
 import { invariant } from '../../contracts/index.ts';
 import type { DomainEvent, RowWrite, TableFacts } from '../../contracts/index.ts';
-import { resetDraftIds, type BranchContent, type RowRecord, type TableOverlay } from './branchContent.ts';
+import type { BranchContent, RowRecord, TableOverlay } from './branchContent.ts';
 
-/** Where an event sits: its stream revision and its time (`metadata.time`). */
-export type EventPlace = { readonly revision: number; readonly time: string };
+/**
+ * Where an event sits: its stream revision and its time (`metadata.time`). With `undo`, every in-place change is
+ * recorded there as a function taking it back (run them last first): a speculative fold of events that were then
+ * not appended is undone in O(changes) instead of folding the branch again.
+ */
+export type EventPlace = { readonly revision: number; readonly time: string; readonly undo?: UndoLog };
+
+/** Functions taking back in-place changes, in the order the changes were made. */
+export type UndoLog = (() => void)[];
+
+/** Takes back every change recorded in `undo`, last first, and empties it. */
+export function undoChanges(undo: UndoLog): void {
+  for (let i = undo.length - 1; i >= 0; i--) undo[i]?.();
+  undo.length = 0;
+}
+
+function mapSet<K, V>(undo: UndoLog | undefined, map: Map<K, V>, key: K, value: V): void {
+  if (undo) {
+    const had = map.has(key);
+    const previous = map.get(key);
+    undo.push(had ? () => void map.set(key, previous as V) : () => void map.delete(key));
+  }
+  map.set(key, value);
+}
+
+function mapDelete<K, V>(undo: UndoLog | undefined, map: Map<K, V>, key: K): void {
+  if (undo && map.has(key)) {
+    const previous = map.get(key) as V;
+    undo.push(() => void map.set(key, previous));
+  }
+  map.delete(key);
+}
+
+function mapClear<K, V>(undo: UndoLog | undefined, map: Map<K, V>): void {
+  if (undo && map.size > 0) {
+    const entries = [...map];
+    undo.push(() => {
+      map.clear();
+      for (const [key, value] of entries) map.set(key, value);
+    });
+  }
+  map.clear();
+}
+
+function assign<T extends object, K extends keyof T>(undo: UndoLog | undefined, target: T, key: K, value: T[K]): void {
+  if (undo) {
+    const previous = target[key];
+    undo.push(() => {
+      target[key] = previous;
+    });
+  }
+  target[key] = value;
+}
 
 /** The draft overlay of a table, opened from HEAD on its first change. */
-function overlayOf(state: BranchContent, tableKey: string): TableOverlay {
+function overlayOf(state: BranchContent, tableKey: string, undo: UndoLog | undefined): TableOverlay {
   const existing = state.draft.get(tableKey);
   if (existing) return existing;
   invariant(existing === undefined, `table ${tableKey} is deleted in the draft`);
@@ -21,33 +72,40 @@ function overlayOf(state: BranchContent, tableKey: string): TableOverlay {
     rows: new Map(),
     count: head.rows.size,
   };
-  state.draft.set(tableKey, overlay);
+  mapSet(undo, state.draft, tableKey, overlay);
   return overlay;
 }
 
-function applyRowWrites(overlay: TableOverlay, rows: readonly RowWrite[]): void {
+function applyRowWrites(overlay: TableOverlay, rows: readonly RowWrite[], undo: UndoLog | undefined): void {
   for (const row of rows) {
-    if (row.restored === true) overlay.rows.delete(row.rowId);
-    else overlay.rows.set(row.rowId, { data: row.data, createdAt: row.createdAt, updatedAt: row.updatedAt });
+    if (row.restored === true) mapDelete(undo, overlay.rows, row.rowId);
+    else mapSet(undo, overlay.rows, row.rowId, { data: row.data, createdAt: row.createdAt, updatedAt: row.updatedAt });
   }
 }
 
-function removeRow(state: BranchContent, overlay: TableOverlay, rowId: string): void {
-  if (state.head.get(overlay.tableKey)?.rows.has(rowId)) overlay.rows.set(rowId, null);
-  else overlay.rows.delete(rowId);
+function removeRow(state: BranchContent, overlay: TableOverlay, rowId: string, undo: UndoLog | undefined): void {
+  if (state.head.get(overlay.tableKey)?.rows.has(rowId)) mapSet(undo, overlay.rows, rowId, null);
+  else mapDelete(undo, overlay.rows, rowId);
 }
 
 /** Applies the facts the decider derived: count, and dropping an overlay equal to HEAD again. */
-function applyFacts(state: BranchContent, overlay: TableOverlay, facts: TableFacts): void {
-  overlay.count = facts.count;
-  if (facts.equalsHead) state.draft.delete(overlay.tableKey);
+function applyFacts(state: BranchContent, overlay: TableOverlay, facts: TableFacts, undo: UndoLog | undefined): void {
+  assign(undo, overlay, 'count', facts.count);
+  if (facts.equalsHead) mapDelete(undo, state.draft, overlay.tableKey);
+}
+
+/** Rebuilds the table id index from HEAD (after a revert or on creation). */
+export function resetDraftIds(state: BranchContent, undo?: UndoLog): void {
+  mapClear(undo, state.draftIds);
+  // The clear's undo restores the whole index: the sets below need no record of their own.
+  for (const table of state.head.values()) state.draftIds.set(table.tableId, table.tableKey);
 }
 
 /** Merges the draft overlay into HEAD in place: O(changed tables + changed rows). */
-function mergeDraftIntoHead(state: BranchContent): void {
+function mergeDraftIntoHead(state: BranchContent, undo: UndoLog | undefined): void {
   for (const [tableKey, overlay] of state.draft) {
     if (overlay === null) {
-      state.head.delete(tableKey);
+      mapDelete(undo, state.head, tableKey);
       continue;
     }
     const head = state.head.get(tableKey);
@@ -55,7 +113,7 @@ function mergeDraftIntoHead(state: BranchContent): void {
       // A table created in the draft: its overlay holds exactly its rows.
       const rows = new Map<string, RowRecord>();
       for (const [rowId, row] of overlay.rows) if (row !== null) rows.set(rowId, row);
-      state.head.set(tableKey, {
+      mapSet(undo, state.head, tableKey, {
         tableKey,
         tableId: overlay.tableId,
         schema: overlay.schema,
@@ -65,15 +123,15 @@ function mergeDraftIntoHead(state: BranchContent): void {
       });
       continue;
     }
-    head.tableId = overlay.tableId;
-    head.schema = overlay.schema;
-    head.updatedAt = overlay.updatedAt;
+    assign(undo, head, 'tableId', overlay.tableId);
+    assign(undo, head, 'schema', overlay.schema);
+    assign(undo, head, 'updatedAt', overlay.updatedAt);
     for (const [rowId, row] of overlay.rows) {
-      if (row === null) head.rows.delete(rowId);
-      else head.rows.set(rowId, row);
+      if (row === null) mapDelete(undo, head.rows, rowId);
+      else mapSet(undo, head.rows, rowId, row);
     }
   }
-  state.draft.clear();
+  mapClear(undo, state.draft);
 }
 
 /**
@@ -82,11 +140,12 @@ function mergeDraftIntoHead(state: BranchContent): void {
  */
 export function evolveBranchContent(state: BranchContent, event: DomainEvent, place: EventPlace): BranchContent {
   if (state.streamRevision !== null && place.revision <= state.streamRevision) return state;
-  state.streamRevision = place.revision;
+  const { undo } = place;
+  assign(undo, state, 'streamRevision', place.revision);
   switch (event.type) {
     case 'TableCreated': {
       const d = event.data;
-      state.draft.set(d.tableKey, {
+      mapSet(undo, state.draft, d.tableKey, {
         tableKey: d.tableKey,
         tableId: d.tableId,
         schema: d.schema,
@@ -95,75 +154,75 @@ export function evolveBranchContent(state: BranchContent, event: DomainEvent, pl
         rows: new Map(),
         count: d.table.count,
       });
-      state.draftIds.set(d.tableId, d.tableKey);
+      mapSet(undo, state.draftIds, d.tableId, d.tableKey);
       break;
     }
     case 'TableSchemaUpdated': {
       const d = event.data;
-      const overlay = overlayOf(state, d.tableKey);
-      overlay.schema = d.schema;
-      overlay.updatedAt = place.time;
-      applyRowWrites(overlay, d.rows);
-      applyFacts(state, overlay, d.table);
+      const overlay = overlayOf(state, d.tableKey, undo);
+      assign(undo, overlay, 'schema', d.schema);
+      assign(undo, overlay, 'updatedAt', place.time);
+      applyRowWrites(overlay, d.rows, undo);
+      applyFacts(state, overlay, d.table, undo);
       break;
     }
     case 'TableRenamed': {
       const d = event.data;
-      const overlay = overlayOf(state, d.tableKey);
-      state.draftIds.delete(overlay.tableId);
-      state.draftIds.set(d.tableId, d.tableKey);
-      overlay.tableId = d.tableId;
-      overlay.updatedAt = place.time;
-      applyFacts(state, overlay, d.table);
+      const overlay = overlayOf(state, d.tableKey, undo);
+      mapDelete(undo, state.draftIds, overlay.tableId);
+      mapSet(undo, state.draftIds, d.tableId, d.tableKey);
+      assign(undo, overlay, 'tableId', d.tableId);
+      assign(undo, overlay, 'updatedAt', place.time);
+      applyFacts(state, overlay, d.table, undo);
       for (const rewrite of d.schemaRewrites) {
-        const other = overlayOf(state, rewrite.tableKey);
-        other.schema = rewrite.schema;
-        other.updatedAt = place.time;
-        applyFacts(state, other, rewrite.table);
+        const other = overlayOf(state, rewrite.tableKey, undo);
+        assign(undo, other, 'schema', rewrite.schema);
+        assign(undo, other, 'updatedAt', place.time);
+        applyFacts(state, other, rewrite.table, undo);
       }
       break;
     }
     case 'TableDeleted': {
       const d = event.data;
-      state.draftIds.delete(d.tableId);
-      if (state.head.has(d.tableKey)) state.draft.set(d.tableKey, null);
-      else state.draft.delete(d.tableKey);
+      mapDelete(undo, state.draftIds, d.tableId);
+      if (state.head.has(d.tableKey)) mapSet(undo, state.draft, d.tableKey, null);
+      else mapDelete(undo, state.draft, d.tableKey);
       break;
     }
     case 'RowsCreated':
     case 'RowsUpdated': {
       const d = event.data;
-      const overlay = overlayOf(state, d.tableKey);
-      applyRowWrites(overlay, d.rows);
-      applyFacts(state, overlay, d.table);
+      const overlay = overlayOf(state, d.tableKey, undo);
+      applyRowWrites(overlay, d.rows, undo);
+      applyFacts(state, overlay, d.table, undo);
       break;
     }
     case 'RowsDeleted': {
       const d = event.data;
-      const overlay = overlayOf(state, d.tableKey);
-      for (const rowId of d.rowIds) removeRow(state, overlay, rowId);
-      applyFacts(state, overlay, d.table);
+      const overlay = overlayOf(state, d.tableKey, undo);
+      for (const rowId of d.rowIds) removeRow(state, overlay, rowId, undo);
+      applyFacts(state, overlay, d.table, undo);
       break;
     }
     case 'RowRenamed': {
       const d = event.data;
-      const overlay = overlayOf(state, d.tableKey);
-      removeRow(state, overlay, d.rowId);
-      applyRowWrites(overlay, [d.row]);
-      applyFacts(state, overlay, d.table);
+      const overlay = overlayOf(state, d.tableKey, undo);
+      removeRow(state, overlay, d.rowId, undo);
+      applyRowWrites(overlay, [d.row], undo);
+      applyFacts(state, overlay, d.table, undo);
       break;
     }
     case 'RevisionCommitted': {
       const d = event.data;
-      mergeDraftIntoHead(state);
-      state.headSeq = d.seq;
-      state.headRevisionId = d.revisionId;
-      state.draftRevisionId = d.newDraftRevisionId;
+      mergeDraftIntoHead(state, undo);
+      assign(undo, state, 'headSeq', d.seq);
+      assign(undo, state, 'headRevisionId', d.revisionId);
+      assign(undo, state, 'draftRevisionId', d.newDraftRevisionId);
       break;
     }
     case 'DraftReverted':
-      state.draft.clear();
-      resetDraftIds(state);
+      mapClear(undo, state.draft);
+      resetDraftIds(state, undo);
       break;
     default:
       break;

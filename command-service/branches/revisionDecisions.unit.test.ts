@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { draftHasChanges, draftRow, draftTableById, draftTables, isHeadRow } from './branchContent.ts';
-import { createBranchSpec } from './branchDeciderSpec.ts';
-import { commit, createRows, createTable, deleteRows, updateRows, users, usersSchema } from './specSchemas.ts';
+import { createBranchSpec } from '../testing/branchDeciderSpec.ts';
+import { commit, createRows, createTable, deleteRows, updateRows, users, usersSchema } from '../testing/specSchemas.ts';
 
 describe('commit (CreateRevision)', () => {
   test('a draft without changes is NO_CHANGES', () => {

@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { draftHasChanges, draftRow, draftTableById, isHeadRow } from './branchContent.ts';
-import { createBranchSpec, specTime, type BranchSpec } from './branchDeciderSpec.ts';
-import { commit, createRows, createTable, deleteRows, post, postsSchema, updateRows, users, usersSchema } from './specSchemas.ts';
+import { createBranchSpec, specTime, type BranchSpec } from '../testing/branchDeciderSpec.ts';
+import { commit, createRows, createTable, deleteRows, post, postsSchema, updateRows, users, usersSchema } from '../testing/specSchemas.ts';
 
 const ref = { projectId: 'p1', draftRevisionId: 'rev-1', draftSeq: 1 };
 

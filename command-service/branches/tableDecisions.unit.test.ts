@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { draftTableById, draftHasChanges, draftRow } from './branchContent.ts';
-import { createBranchSpec, specTime } from './branchDeciderSpec.ts';
-import { commit, createRows, createTable, post, postsSchema, users, usersSchema } from './specSchemas.ts';
+import { createBranchSpec, specTime } from '../testing/branchDeciderSpec.ts';
+import { commit, createRows, createTable, post, postsSchema, users, usersSchema } from '../testing/specSchemas.ts';
 
 const ref = { projectId: 'p1', draftRevisionId: 'rev-1', draftSeq: 1 };
 

@@ -2,8 +2,8 @@ import { describe, test } from 'node:test';
 import type { Principal } from '../../contracts/index.ts';
 import { directoryDecider } from './directoryDecider.ts';
 import type { DirectoryCommand } from './directoryDecider.ts';
-import { deciderSpec } from './systemDeciderSpec.ts';
-import { admin, alice, anonymous, bob, carol, memberSet, userPrincipal, world } from './systemFixtures.ts';
+import { deciderSpec } from '../testing/systemDeciderSpec.ts';
+import { admin, alice, anonymous, bob, carol, memberSet, userPrincipal, world } from '../testing/systemFixtures.ts';
 
 const given = deciderSpec(directoryDecider.decide);
 

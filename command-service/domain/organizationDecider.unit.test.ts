@@ -3,9 +3,9 @@ import { describe, test } from 'node:test';
 import type { DomainEvent, EndpointType, Principal } from '../../contracts/index.ts';
 import { organizationDecider, organizationOfCommand } from './organizationDecider.ts';
 import type { OrganizationCommand } from './organizationDecider.ts';
-import { deciderSpec, givenState } from './systemDeciderSpec.ts';
-import type { GivenEvent } from './systemDeciderSpec.ts';
-import { admin, alice, anonymous, bob, carol, projectCreated, userPrincipal, world } from './systemFixtures.ts';
+import { deciderSpec, givenState } from '../testing/systemDeciderSpec.ts';
+import type { GivenEvent } from '../testing/systemDeciderSpec.ts';
+import { admin, alice, anonymous, bob, carol, projectCreated, userPrincipal, world } from '../testing/systemFixtures.ts';
 
 const given = deciderSpec(organizationDecider.decide);
 

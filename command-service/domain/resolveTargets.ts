@@ -1,13 +1,12 @@
 import {
   AppError,
-  assertBranchScope,
   assertCanRead,
-  assertOrganizationScope,
-  assertProjectScope,
-  findBranchByName,
-  findProjectByName,
-  findRevision,
   keyScopeOf,
+  projectTarget,
+  resolveBranch,
+  resolveOrganization,
+  resolveProject,
+  resolveRevision,
 } from '../../contracts/index.ts';
 import type {
   BranchRecord,
@@ -21,15 +20,12 @@ import type {
 } from '../../contracts/index.ts';
 
 /**
- * Target resolution in the order of auth.md §10: organization scope (3) -> existence (4) -> other scope
- * dimensions (5) -> read access (6). Write access (8) stays with the caller, which knows the action.
+ * The targets of a command: steps 3-5 of auth.md §10 come from contracts (resolveTargets.ts, shared with the query
+ * side), then read access (6) on the resolved target. Write access (8) stays with the caller, which knows the action.
  */
 
 export function requireOrganization(state: SystemState, principal: Principal, organizationId: string): OrganizationRecord {
-  assertOrganizationScope(principal, organizationId);
-  const organization = state.organizations.get(organizationId);
-  if (!organization) throw new AppError('ORGANIZATION_NOT_FOUND');
-  return organization;
+  return resolveOrganization(state, principal, organizationId);
 }
 
 /** Resolves a live project by exact name and checks the key scope and `read <subject>` on it. */
@@ -40,11 +36,8 @@ export function requireProject(
   projectName: string,
   readSubject: Subject = 'Project',
 ): ProjectRecord {
-  requireOrganization(state, principal, organizationId);
-  const project = findProjectByName(state, organizationId, projectName);
-  if (!project) throw new AppError('PROJECT_NOT_FOUND');
-  assertProjectScope(principal, project);
-  assertCanRead(state, principal, readSubject, { organizationId, projectId: project.id });
+  const project = resolveProject(state, principal, { organizationId, projectName });
+  assertCanRead(state, principal, readSubject, projectTarget(project));
   return project;
 }
 
@@ -53,11 +46,9 @@ export function requireBranch(
   principal: Principal,
   target: { readonly organizationId: string; readonly projectName: string; readonly branchName: string },
 ): { readonly project: ProjectRecord; readonly branch: BranchRecord } {
-  const project = requireProject(state, principal, target.organizationId, target.projectName, 'Branch');
-  const branch = findBranchByName(state, project, target.branchName);
-  if (!branch) throw new AppError('BRANCH_NOT_FOUND');
-  assertBranchScope(principal, state, branch);
-  return { project, branch };
+  const resolved = resolveBranch(state, principal, target);
+  assertCanRead(state, principal, 'Branch', projectTarget(resolved.project));
+  return resolved;
 }
 
 /** A revision is named without its organization: it is resolved first, then every scope dimension is checked. */
@@ -67,15 +58,9 @@ export function requireRevision(
   revisionId: string,
   readSubject: Subject = 'Revision',
 ): { readonly revision: RevisionRecord; readonly branch: BranchRecord; readonly project: ProjectRecord } {
-  const revision = findRevision(state, revisionId);
-  const branch = revision ? state.branches.get(revision.branchId) : undefined;
-  const project = revision ? state.projects.get(revision.projectId) : undefined;
-  if (!revision || !branch || !project || project.deleted) {
-    throw new AppError('REVISION_NOT_FOUND');
-  }
-  assertBranchScope(principal, state, branch);
-  assertCanRead(state, principal, readSubject, { organizationId: project.organizationId, projectId: project.id });
-  return { revision, branch, project };
+  const resolved = resolveRevision(state, principal, revisionId);
+  assertCanRead(state, principal, readSubject, projectTarget(resolved.project));
+  return resolved;
 }
 
 export function requireUser(state: SystemState, userId: string): UserRecord {

@@ -1,6 +1,5 @@
-import { invariant } from '../../contracts/index.ts';
+import { endpointRevisionId, invariant } from '../../contracts/index.ts';
 import type {
-  BranchRecord,
   EndpointRecord,
   EndpointView,
   OrganizationRecord,
@@ -44,22 +43,6 @@ export function projectView(
   };
 }
 
-/** The revision an endpoint serves now: head and draft endpoints follow their branch. */
-export function endpointRevisionId(endpoint: Pick<EndpointRecord, 'mode' | 'pinnedRevisionId'>, branch: BranchRecord): string {
-  switch (endpoint.mode) {
-    case 'head':
-      return branch.headRevisionId;
-    case 'draft':
-      return branch.draftRevisionId;
-    case 'pinned':
-      return endpoint.pinnedRevisionId ?? branch.headRevisionId;
-    default: {
-      const never: never = endpoint.mode;
-      return never;
-    }
-  }
-}
-
 /** `/endpoint/graphql|rest/{org}/{project}/{branch}/{head|draft|revisionId}`; REST adds openapi.json and docs. */
 export function endpointView(
   state: SystemState,
@@ -68,7 +51,7 @@ export function endpointView(
   const project = state.projects.get(endpoint.projectId);
   const branch = state.branches.get(endpoint.branchId);
   invariant(project && branch, 'an endpoint belongs to a known project and branch');
-  const revisionId = endpointRevisionId(endpoint, branch);
+  const revisionId = endpointRevisionId(endpoint, branch) ?? branch.headRevisionId;
   const segment = endpoint.mode === 'pinned' ? revisionId : endpoint.mode;
   const kind = endpoint.type === 'GRAPHQL' ? 'graphql' : 'rest';
   const path = `/endpoint/${kind}/${project.organizationId}/${project.name}/${branch.name}/${segment}`;

@@ -1,5 +1,6 @@
 import { AppError } from '../errors/appError.ts';
-import type { BranchRecord, ProjectRecord, SystemState } from '../state/systemState.ts';
+import type { BranchRecord, ProjectRecord } from '../state/systemRecords.ts';
+import type { SystemState } from '../state/systemState.ts';
 import { can, type Action, type PermissionTarget, type Subject } from './permissions.ts';
 import { keyScopeOf, type Principal } from './principal.ts';
 

@@ -14,6 +14,16 @@ export type AppendResult = {
   readonly position: Position;
 };
 
+/** One append of a batch: `events` to `streamId` iff the stream matches `expected`. */
+export type AppendRequest = {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
+};
+
+/** What became of one request of an `appendBatch`: its result, or why it appended nothing. */
+export type AppendBatchOutcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
+
 export type ReadAllOptions = {
   /**
    * Only events whose stream category (text before the first `-`) is listed, or whose type is listed in
@@ -59,6 +69,15 @@ export interface EventStore {
    * original result without appending again (idempotent retries). `events` must not be empty.
    */
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Appends several requests in order, each exactly as `append` would (atomically, with its own expected revision,
+   * idempotent retries), and answers one outcome per request in the same order; it never rejects for one request's
+   * failure, and a failing request never fails a request to another stream. Once a request fails, every later
+   * request to the same stream in the batch fails with StreamConflictError without being tried: its expected
+   * revision was computed as if the failed one had been appended. Backends may write the whole batch in one
+   * transaction (group commit); every outcome is final (durable) when the promise resolves.
+   */
+  appendBatch(requests: readonly AppendRequest[]): Promise<AppendBatchOutcome[]>;
   /** Events of one stream in revision order (upcast); an empty array when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Current revision of a stream's last event, or null when the stream does not exist. */
@@ -77,4 +96,31 @@ export interface EventStore {
   /** Checks the store is reachable. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/**
+ * `appendBatch` for backends without a multi-stream transaction: the requests are appended one after another with
+ * `append`, and a failure fails the later requests to its stream unattempted (the port's rule).
+ */
+export async function appendOneByOne(
+  append: (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision) => Promise<AppendResult>,
+  readRevision: (streamId: string) => Promise<number | null>,
+  requests: readonly AppendRequest[],
+): Promise<AppendBatchOutcome[]> {
+  const failed = new Set<string>();
+  const outcomes: AppendBatchOutcome[] = [];
+  for (const { streamId, events, expected } of requests) {
+    if (failed.has(streamId)) {
+      const actual = await readRevision(streamId).catch(() => null);
+      outcomes.push({ ok: false, error: new StreamConflictError(streamId, expected, actual) });
+      continue;
+    }
+    try {
+      outcomes.push({ ok: true, result: await append(streamId, events, expected) });
+    } catch (error) {
+      failed.add(streamId);
+      outcomes.push({ ok: false, error });
+    }
+  }
+  return outcomes;
 }

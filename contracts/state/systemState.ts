@@ -1,84 +1,10 @@
 import type { RecordedEvent } from '../events/envelope.ts';
-import type {
-  DomainEvent,
-  EndpointMode,
-  EndpointType,
-  OrganizationRole,
-  ProjectRole,
-  SystemRole,
-} from '../events/domainEvents.ts';
+import type { DomainEvent } from '../events/domainEvents.ts';
 import { streamCategory } from '../events/streamIds.ts';
 import type { Position } from '../events/position.ts';
 import { createAuthState, evolveAuthState } from './authState.ts';
 import type { AuthState } from './authState.ts';
-
-export type UserRecord = {
-  id: string;
-  username: string;
-  email: string | null;
-  role: SystemRole;
-  isActive: boolean;
-  passwordHash: string;
-  tokenVersion: number;
-  createdAt: string;
-};
-
-export type OrganizationRecord = {
-  id: string;
-  isPersonal: boolean;
-  createdAt: string;
-  members: Map<string, OrganizationRole>;
-};
-
-export type ProjectRecord = {
-  id: string;
-  organizationId: string;
-  name: string;
-  isPublic: boolean;
-  createdAt: string;
-  deleted: boolean;
-  rootBranchId: string;
-  members: Map<string, ProjectRole>;
-  branchIds: Set<string>;
-};
-
-export type BranchRecord = {
-  id: string;
-  projectId: string;
-  organizationId: string;
-  name: string;
-  isRoot: boolean;
-  createdAt: string;
-  deleted: boolean;
-  startRevisionId: string;
-  headRevisionId: string;
-  draftRevisionId: string;
-  headSeq: number;
-  /** Revisions of this branch by sequence (index = sequence). */
-  revisionIds: string[];
-  parent: { readonly branchId: string; readonly revisionId: string } | null;
-};
-
-export type RevisionRecord = {
-  id: string;
-  branchId: string;
-  projectId: string;
-  organizationId: string;
-  seq: number;
-  createdAt: string;
-};
-
-export type EndpointRecord = {
-  id: string;
-  organizationId: string;
-  projectId: string;
-  branchId: string;
-  type: EndpointType;
-  mode: EndpointMode;
-  pinnedRevisionId: string | null;
-  createdAt: string;
-  deleted: boolean;
-};
+import type { BranchRecord, EndpointRecord, OrganizationRecord, ProjectRecord, RevisionRecord, UserRecord } from './systemRecords.ts';
 
 /**
  * In-memory state of users, organizations, memberships, projects, branches, revisions and endpoints, folded from
@@ -336,35 +262,4 @@ export function evolveSystemState(state: SystemState, recorded: RecordedEvent): 
       break;
   }
   return state;
-}
-
-/** Lookups shared by both sides; every one ignores deleted entities. */
-export function findProjectByName(state: SystemState, organizationId: string, projectName: string): ProjectRecord | null {
-  for (const project of state.projects.values()) {
-    if (!project.deleted && project.organizationId === organizationId && project.name === projectName) return project;
-  }
-  return null;
-}
-
-/** `$default` resolves to the root branch. Names are exact (case-sensitive). */
-export function findBranchByName(state: SystemState, project: ProjectRecord, branchName: string): BranchRecord | null {
-  if (branchName === '$default') return state.branches.get(project.rootBranchId) ?? null;
-  for (const branchId of project.branchIds) {
-    const branch = state.branches.get(branchId);
-    if (branch && !branch.deleted && branch.name === branchName) return branch;
-  }
-  return null;
-}
-
-/** A live revision (its branch and project not deleted), or null. */
-export function findRevision(state: SystemState, revisionId: string): RevisionRecord | null {
-  const revision = state.revisions.get(revisionId);
-  if (!revision) return null;
-  const branch = state.branches.get(revision.branchId);
-  if (!branch || branch.deleted) return null;
-  return revision;
-}
-
-export function isDraftRevision(state: SystemState, revision: RevisionRecord): boolean {
-  return state.branches.get(revision.branchId)?.draftRevisionId === revision.id;
 }

@@ -2,10 +2,16 @@ import { isPlainObject } from './jsonValue.ts';
 import type { TableModel, TableModelNode } from './tableModel.ts';
 import { SYSTEM_REFS, type SystemRefUrn } from './tableSchema.ts';
 
-function normalizeValue(node: TableModelNode, value: unknown): unknown {
+/**
+ * A value in stored form for its schema node: object keys in schema `properties` order (stores compare objects by
+ * their stored JSON text), `-0` as `0`, system-ref strings as `""`. Used for row data (validated: a system-ref field
+ * holds a string) and for the equality operands of row queries, which must match the stored form; a value that does
+ * not fit the node is returned unchanged (as an operand it simply never matches).
+ */
+export function normalizeValue(node: TableModelNode, value: unknown): unknown {
   switch (node.kind) {
     case 'systemRef':
-      return '';
+      return typeof value === 'string' ? '' : value;
     case 'number':
       return Object.is(value, -0) ? 0 : value;
     case 'string':

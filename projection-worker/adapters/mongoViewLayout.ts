@@ -1,5 +1,6 @@
 import type { Document } from 'mongodb';
 import type { CollectionSpec, FieldType, Scalar, ViewDoc } from '../../contracts/index.ts';
+import { assertCollectionSpec, assertFieldValue, versionedCollectionName } from './viewCollectionSpec.ts';
 
 /** What reads and writes need to know about one stored collection of a projection version. */
 export type CollectionLayout = {
@@ -20,32 +21,17 @@ export type StoredDoc = Document;
  */
 export const NULLS = '_nulls';
 
-const PROJECTION_NAME = /^[a-z][a-z0-9_-]*$/;
-const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/;
 // Field names become top-level MongoDB keys and dotted query paths: no `.`, `$`, or `_` prefix (reserved for `_id`).
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
-const FIELD_TYPES: ReadonlySet<string> = new Set<FieldType>(['text', 'integer', 'real', 'boolean', 'json']);
-
-/** `v_<projection>_<version>_<collection>` with `-` in projection names mapped to `_` (as in the SQLite adapter). */
-export function collectionName(projection: string, version: number, collection: string): string {
-  if (!PROJECTION_NAME.test(projection)) throw new Error(`invalid projection name "${projection}"`);
-  if (!COLLECTION_NAME.test(collection)) throw new Error(`invalid collection name "${collection}"`);
-  if (!Number.isSafeInteger(version) || version < 0) throw new Error(`invalid projection version ${version}`);
-  return `v_${projection.replaceAll('-', '_')}_${version}_${collection}`;
-}
 
 export function collectionLayout(projection: string, version: number, spec: CollectionSpec): CollectionLayout {
   const fields = Object.entries(spec.fields);
-  const types = new Map(fields);
-  if (spec.key.length === 0) throw new Error(`collection "${spec.name}" has no key`);
-  for (const [name, type] of fields) {
+  for (const [name] of fields) {
     if (!FIELD_NAME.test(name)) throw new Error(`collection "${spec.name}": field name "${name}" cannot be stored in MongoDB`);
-    if (!FIELD_TYPES.has(type)) throw new Error(`collection "${spec.name}": field "${name}" has bad type`);
   }
-  for (const name of [...spec.key, ...(spec.indexes ?? []).flatMap((i) => i.fields)]) {
-    if (!types.has(name)) throw new Error(`collection "${spec.name}": key or index field "${name}" is not declared`);
-  }
-  return { collection: spec.name, name: collectionName(projection, version, spec.name), fields, types, key: spec.key };
+  assertCollectionSpec(spec);
+  const name = versionedCollectionName(projection, version, spec.name);
+  return { collection: spec.name, name, fields, types: new Map(fields), key: spec.key };
 }
 
 /**
@@ -88,13 +74,7 @@ export function decodeJson(value: unknown): unknown {
 /** A document value as stored (undefined for null: null fields are left out); throws on a value of the wrong type. */
 export function encodeValue(layout: CollectionLayout, field: string, type: FieldType, value: unknown): unknown {
   if (value === null || value === undefined) return undefined;
-  const ok =
-    type === 'json' ||
-    (type === 'text' && typeof value === 'string') ||
-    (type === 'integer' && Number.isInteger(value)) ||
-    (type === 'real' && typeof value === 'number' && Number.isFinite(value)) ||
-    (type === 'boolean' && typeof value === 'boolean');
-  if (!ok) throw new Error(`${layout.collection}.${field}: expected ${type}, got ${JSON.stringify(value) ?? 'undefined'}`);
+  assertFieldValue(layout.collection, field, type, value);
   if (type === 'json') return encodeJson(value);
   // -0 would read back as -0 here but as 0 from the SQLite adapter.
   return value === 0 ? 0 : value;

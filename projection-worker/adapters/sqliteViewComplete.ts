@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { ProjectionRef } from '../../contracts/index.ts';
 import { copiedSortIndexSql } from './sqliteViewIndex.ts';
 import type { SqliteViewMeta } from './sqliteViewMeta.ts';
-import { createIndexSqls } from './sqliteViewSql.ts';
+import { createIndexSqls } from './sqliteViewTable.ts';
 
 type StoredIndex = { readonly name: string; readonly sql: string | null };
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { SortIndex } from '../../contracts/index.ts';
-import { createSqlBuilder, quoteId } from './sqliteViewSql.ts';
-import type { TableInfo } from './sqliteViewSql.ts';
+import { createSqlBuilder } from './sqliteViewSql.ts';
+import { quoteId } from './sqliteViewTable.ts';
+import type { TableInfo } from './sqliteViewTable.ts';
 
 /**
  * `CREATE INDEX IF NOT EXISTS` over the equality fields and then the sort expressions of `index`

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Clock, Position, ProjectionRef, ProjectionSpec, ProjectionStatus } from '../../contracts/index.ts';
-import { addColumnSql, createIndexSqls, createTableSql, tableInfo } from './sqliteViewSql.ts';
-import type { TableInfo } from './sqliteViewSql.ts';
+import { addColumnSql, createIndexSqls, createTableSql, tableInfo } from './sqliteViewTable.ts';
+import type { TableInfo } from './sqliteViewTable.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS strata_view_versions (

@@ -1,131 +1,14 @@
-import type { CollectionSpec, FieldRef, FieldType, Filter, PathSegment, Scalar, SortKey } from '../../contracts/index.ts';
+import type { FieldRef, FieldType, Filter, PathSegment, Scalar, SortKey } from '../../contracts/index.ts';
 import { castValue, isCast } from '../../contracts/index.ts';
-import { jsonTestSql, pathText } from './sqliteViewJsonTest.ts';
-
-/** What SQL building needs to know about one stored collection. */
-export type TableInfo = {
-  readonly collection: string;
-  /** Quoted table name. */
-  readonly table: string;
-  readonly fields: readonly (readonly [name: string, type: FieldType])[];
-  readonly types: ReadonlyMap<string, FieldType>;
-  readonly key: readonly string[];
-  /** Quoted, comma-separated column list in field order. */
-  readonly columns: string;
-};
+import { jsonTestSql, pathText } from './sqliteViewJsonFilter.ts';
+import { quoteId, toColumn, type TableInfo } from './sqliteViewTable.ts';
 
 /** Collects named parameters (`@p0`, `@p1`, ...) so that one fragment may be used twice in a statement. */
 export type Params = Record<string, string | number | null>;
 
-const PROJECTION_NAME = /^[a-z][a-z0-9_-]*$/;
-const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/;
-const COLUMN_TYPES: Readonly<Record<FieldType, string>> = {
-  text: 'TEXT',
-  integer: 'INTEGER',
-  real: 'REAL',
-  boolean: 'INTEGER',
-  json: 'TEXT',
-};
 const OPERATORS = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
 type Kind = 'text' | 'number' | 'boolean';
-
-export function quoteId(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** `v_<projection>_<version>_<collection>` with `-` in projection names mapped to `_`. */
-export function tableName(projection: string, version: number, collection: string): string {
-  if (!PROJECTION_NAME.test(projection)) throw new Error(`invalid projection name "${projection}"`);
-  if (!COLLECTION_NAME.test(collection)) throw new Error(`invalid collection name "${collection}"`);
-  if (!Number.isSafeInteger(version) || version < 0) throw new Error(`invalid projection version ${version}`);
-  return `v_${projection.replaceAll('-', '_')}_${version}_${collection}`;
-}
-
-export function tableInfo(projection: string, version: number, spec: CollectionSpec): TableInfo {
-  const fields = Object.entries(spec.fields);
-  const types = new Map(fields);
-  if (spec.key.length === 0) throw new Error(`collection "${spec.name}" has no key`);
-  for (const name of [...spec.key, ...(spec.indexes ?? []).flatMap((i) => i.fields)]) {
-    if (!types.has(name)) throw new Error(`collection "${spec.name}": key or index field "${name}" is not declared`);
-  }
-  for (const [name, type] of fields) {
-    if (!Object.hasOwn(COLUMN_TYPES, type)) throw new Error(`collection "${spec.name}": field "${name}" has bad type`);
-  }
-  for (const index of spec.indexes ?? []) {
-    if (index.unique === true && index.readersOnly === true) {
-      throw new Error(`collection "${spec.name}": a unique index cannot be readersOnly (${index.fields.join(', ')})`);
-    }
-  }
-  return {
-    collection: spec.name,
-    table: quoteId(tableName(projection, version, spec.name)),
-    fields,
-    types,
-    key: spec.key,
-    columns: fields.map(([name]) => quoteId(name)).join(', '),
-  };
-}
-
-export function createTableSql(info: TableInfo): string {
-  const keys = new Set(info.key);
-  const columns = info.fields.map(([n, t]) => `${quoteId(n)} ${COLUMN_TYPES[t]}${keys.has(n) ? ' NOT NULL' : ''}`);
-  const key = info.key.map(quoteId).join(', ');
-  return `CREATE TABLE IF NOT EXISTS ${info.table} (${columns.join(', ')}, PRIMARY KEY (${key}))`;
-}
-
-export function addColumnSql(info: TableInfo, field: string, type: FieldType): string {
-  return `ALTER TABLE ${info.table} ADD COLUMN ${quoteId(field)} ${COLUMN_TYPES[type]}`;
-}
-
-/** `CREATE INDEX IF NOT EXISTS` per declared index; with `deferReadIndexes`, none for `readersOnly` indexes. */
-export function createIndexSqls(info: TableInfo, spec: CollectionSpec, deferReadIndexes = false): string[] {
-  const table = info.table.slice(1, -1);
-  const indexes = (spec.indexes ?? []).filter((index) => !(deferReadIndexes && index.readersOnly === true));
-  return indexes.map((index) => {
-    const name = quoteId(`${table}__${index.fields.join('__')}${index.unique === true ? '__u' : ''}`);
-    const unique = index.unique === true ? 'UNIQUE ' : '';
-    return `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${info.table} (${index.fields.map(quoteId).join(', ')})`;
-  });
-}
-
-/** Upsert that replaces every non-key column of an existing document with the same key. */
-export function conflictSql(info: TableInfo): string {
-  const keys = new Set(info.key);
-  const others = info.fields.filter(([name]) => !keys.has(name)).map(([name]) => quoteId(name));
-  const updates = others.map((c) => `${c} = excluded.${c}`).join(', ');
-  const action = others.length === 0 ? 'DO NOTHING' : `DO UPDATE SET ${updates}`;
-  return `ON CONFLICT (${info.key.map(quoteId).join(', ')}) ${action}`;
-}
-
-/** Upsert of `rows` documents in one statement (a later row with the same key wins, as in separate statements). */
-export function upsertSql(info: TableInfo, rows = 1): string {
-  const row = `(${info.fields.map(() => '?').join(', ')})`;
-  const values = Array.from({ length: rows }, () => row).join(', ');
-  return `INSERT INTO ${info.table} (${info.columns}) VALUES ${values} ${conflictSql(info)}`;
-}
-
-/** Converts a document value to what its column stores; throws on a value of the wrong type. */
-export function toColumn(info: TableInfo, field: string, type: FieldType, value: unknown): string | number | null {
-  if (value === null || value === undefined) return null;
-  const ok =
-    type === 'json' ||
-    (type === 'text' && typeof value === 'string') ||
-    (type === 'integer' && Number.isInteger(value)) ||
-    (type === 'real' && typeof value === 'number' && Number.isFinite(value)) ||
-    (type === 'boolean' && typeof value === 'boolean');
-  if (!ok) throw new Error(`${info.collection}.${field}: expected ${type}, got ${JSON.stringify(value) ?? 'undefined'}`);
-  if (type === 'json') return JSON.stringify(value);
-  if (type === 'boolean') return value === true ? 1 : 0;
-  return value as string | number;
-}
-
-export function fromColumn(type: FieldType, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  if (type === 'boolean') return value !== 0;
-  if (type === 'json') return JSON.parse(value as string) as unknown;
-  return value;
-}
 
 /** JSON path for SQLite: property names as JSON strings (`$."a.b"`), indexes in brackets (`[0]`). */
 export function jsonPath(path: readonly PathSegment[]): string {

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { sqlitePosition } from '../../contracts/index.ts';
 import type { Clock, ProjectionSpec, ViewChange, ViewDoc, ViewStore } from '../../contracts/index.ts';
-import { createSqlBuilder, tableInfo } from './sqliteViewSql.ts';
+import { createSqlBuilder } from './sqliteViewSql.ts';
+import { tableInfo } from './sqliteViewTable.ts';
 import { createSqliteViewStore } from './sqliteViewStore.ts';
 
 const spec = (version: number, extraField = false): ProjectionSpec => ({

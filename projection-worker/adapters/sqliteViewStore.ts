@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { invariant, systemClock } from '../../contracts/index.ts';
+import { systemClock } from '../../contracts/index.ts';
 import type {
   Clock,
   Filter,
@@ -15,22 +15,18 @@ import type {
   ViewStore,
 } from '../../contracts/index.ts';
 import { sqlCast } from './sqliteViewCast.ts';
-import { conflictSql, createSqlBuilder, fromColumn, quoteId, toColumn, upsertSql } from './sqliteViewSql.ts';
-import type { Params, TableInfo } from './sqliteViewSql.ts';
+import { createSqlBuilder } from './sqliteViewSql.ts';
+import type { Params } from './sqliteViewSql.ts';
+import { conflictSql, fromColumn, quoteId } from './sqliteViewTable.ts';
+import type { TableInfo } from './sqliteViewTable.ts';
 import { createSqliteViewMeta } from './sqliteViewMeta.ts';
 import { sortIndexSql } from './sqliteViewIndex.ts';
 import { completeSqliteVersion } from './sqliteViewComplete.ts';
+import { createSqliteUpserts } from './sqliteViewUpserts.ts';
 
 type Row = readonly unknown[];
 
 const MAX_CACHED_STATEMENTS = 1000;
-/**
- * Largest number of documents one upsert statement writes. Consecutive upserts into one collection go out in
- * statements of 64, 32, ... 1 rows (at most 7 cached statements per table): one statement per row costs ~15 %
- * more on bulk row writes. SQLite allows 32,766 parameters per statement.
- */
-const MAX_UPSERT_ROWS = 64;
-const MAX_PARAMETERS = 32_766;
 
 /** The SQLite view store: the ViewStore port plus a look at how SQLite runs a find (for index tests and tuning). */
 export type SqliteViewStore = ViewStore & {
@@ -62,8 +58,7 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
   log?.debug({ file: options.file }, 'view store opened');
 
   const statements = new Map<string, Database.Statement>();
-  /** Per table: the upsert statement writing 2^i documents at index i. */
-  const upserts = new WeakMap<TableInfo, Database.Statement[]>();
+  const upserts = createSqliteUpserts(db);
 
   function prepare(sql: string): Database.Statement {
     let statement = statements.get(sql);
@@ -94,48 +89,6 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     return table;
   }
 
-  function upsertStatement(table: TableInfo, log2: number): Database.Statement {
-    let list = upserts.get(table);
-    if (list === undefined) {
-      list = [];
-      upserts.set(table, list);
-    }
-    let statement = list[log2];
-    if (statement === undefined) {
-      statement = db.prepare(upsertSql(table, 2 ** log2));
-      list[log2] = statement;
-    }
-    return statement;
-  }
-
-  /**
-   * Upserts the documents of `changes[from..to)` (all upserts into `table`) in order. ON CONFLICT DO UPDATE rather
-   * than INSERT OR REPLACE: REPLACE would silently delete other documents that collide on a unique secondary index
-   * (and costs a delete plus an insert).
-   */
-  function upsertRun(table: TableInfo, changes: readonly ViewChange[], from: number, to: number): void {
-    const { fields } = table;
-    const width = fields.length;
-    const most = Math.max(1, Math.min(MAX_UPSERT_ROWS, Math.floor(MAX_PARAMETERS / width)));
-    let next = from;
-    while (next < to) {
-      const log2 = Math.floor(Math.log2(Math.min(most, to - next)));
-      const rows = 2 ** log2;
-      const values: (string | number | null)[] = new Array(rows * width);
-      for (let r = 0; r < rows; r++) {
-        const change = changes[next + r];
-        invariant(change?.op === 'upsert', 'an upsert run holds upserts only');
-        const doc = change.doc;
-        for (let i = 0; i < width; i++) {
-          const field = fields[i] as TableInfo['fields'][number];
-          values[r * width + i] = toColumn(table, field[0], field[1], doc[field[0]]);
-        }
-      }
-      upsertStatement(table, log2).run(values);
-      next += rows;
-    }
-  }
-
   function applyChanges(tables: ReadonlyMap<string, TableInfo>, ref: ProjectionRef, changes: readonly ViewChange[]): void {
     let i = 0;
     while (i < changes.length) {
@@ -147,7 +100,7 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
       }
       let end = i + 1;
       while (end < changes.length && changes[end]?.op === 'upsert' && changes[end]?.collection === change.collection) end += 1;
-      upsertRun(writeTable(tables, ref, change.collection), changes, i, end);
+      upserts.run(writeTable(tables, ref, change.collection), changes, i, end);
       i = end;
     }
   }
@@ -201,6 +154,55 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     },
   );
 
+  type PendingApply = {
+    readonly ref: ProjectionRef;
+    readonly expected: Position | null;
+    readonly next: Position;
+    readonly changes: readonly ViewChange[];
+    readonly resolve: (applied: boolean) => void;
+    readonly reject: (err: unknown) => void;
+  };
+  type Applied = { readonly ok: true; readonly applied: boolean } | { readonly ok: false; readonly err: unknown };
+  let pendingApplies: PendingApply[] = [];
+  // Each batch is a savepoint of the shared transaction: a failing one rolls back alone.
+  const applyGroupTx = db.transaction((group: readonly PendingApply[]): Applied[] =>
+    group.map((item): Applied => {
+      // Some errors (disk full, I/O) make SQLite roll back the whole transaction; going on would autocommit.
+      if (!db.inTransaction) throw new Error('view batch transaction was rolled back by SQLite');
+      try {
+        return { ok: true, applied: applyTx(item.ref, item.expected, item.next, item.changes) };
+      } catch (err) {
+        return { ok: false, err };
+      }
+    }),
+  );
+
+  /**
+   * Group commit of projection batches: the batches of every projection that are ready in the same turn of the
+   * event loop (the runners of one process wake together on each append) share one transaction.
+   */
+  function flushApplies(): void {
+    const group = pendingApplies;
+    pendingApplies = [];
+    let outcomes: Applied[];
+    try {
+      meta.refresh();
+      const [only] = group;
+      outcomes =
+        group.length === 1 && only !== undefined
+          ? [{ ok: true, applied: applyTx.immediate(only.ref, only.expected, only.next, only.changes) }]
+          : applyGroupTx.immediate(group);
+    } catch (err) {
+      for (const item of group) item.reject(err);
+      return;
+    }
+    outcomes.forEach((outcome, i) => {
+      const item = group[i] as PendingApply;
+      if (outcome.ok) item.resolve(outcome.applied);
+      else item.reject(outcome.err);
+    });
+  }
+
   function decode(table: TableInfo, row: Row): ViewDoc {
     const doc: Record<string, unknown> = {};
     for (let i = 0; i < table.fields.length; i++) {
@@ -247,10 +249,11 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     backend: 'sqlite',
     ensureProjection: async (spec: ProjectionSpec, ensureOptions) => meta.ensure(spec, ensureOptions?.deferReadIndexes === true),
     completeVersion: async (ref) => completeSqliteVersion(db, meta, ref, log),
-    applyBatch: async (ref, expected, next, changes) => {
-      meta.refresh();
-      return applyTx.immediate(ref, expected, next, changes);
-    },
+    applyBatch: (ref, expected, next, changes) =>
+      new Promise<boolean>((resolve, reject) => {
+        pendingApplies.push({ ref, expected, next, changes, resolve, reject });
+        if (pendingApplies.length === 1) setImmediate(flushApplies);
+      }),
     checkpoint: async (ref) => meta.checkpoint(ref),
     recordError: async (ref, message) => meta.recordError(ref, message),
     acquireLease: async (name, owner, ttlMs) => meta.acquireLease(name, owner, ttlMs),
@@ -299,6 +302,7 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
       }
     },
     close: async () => {
+      if (pendingApplies.length > 0 && db.open) flushApplies();
       if (db.open) db.close();
     },
   };

@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sqlitePosition } from '../../contracts/index.ts';
 import type { ApiKeyCreated, RecordedEvent } from '../../contracts/index.ts';
-import { apiKeysProjector, sessionsProjector } from '../index.ts';
-import { dumpViews, openProjectedViews } from './projectorTestKit.ts';
+import { apiKeysProjector } from './apiKeysProjector.ts';
+import { sessionsProjector } from './sessionsProjector.ts';
+import { dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
 
 /** A log of auth and directory events with one second between events (events are untyped here on purpose). */
 function createAuthLog() {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { fieldsEqual } from '../../contracts/index.ts';
 import type { DraftRef } from '../../contracts/index.ts';
 import { catalogProjector } from '../index.ts';
-import { createTestLog, dumpViews, openProjectedViews } from './projectorTestKit.ts';
-import type { TestLog } from './projectorTestKit.ts';
+import { createTestLog, dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
+import type { TestLog } from '../testing/projectorTestKit.ts';
 
 const ORG = 'organization-my-org';
 const draft = (draftRevisionId: string, draftSeq: number, draftHasChanges: boolean): DraftRef => ({

@@ -4,9 +4,9 @@ import type { DraftRef, JsonObject, TableFacts, ViewDoc } from '../../contracts/
 import { pino } from 'pino';
 import { catalogProjector, rebuildProjection, rowsProjector, schemasProjector } from '../index.ts';
 // The log above, held in memory for rebuildProjection (the worker never reads a real event store in these tests).
-import { createFakeEventStore } from '../runner/fakePorts.ts';
-import { createTestLog, dumpViews, openProjectedViews } from './projectorTestKit.ts';
-import type { ProjectedViews, TestLog } from './projectorTestKit.ts';
+import { createFakeEventStore } from '../testing/fakePorts.ts';
+import { createTestLog, dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
+import type { ProjectedViews, TestLog } from '../testing/projectorTestKit.ts';
 
 const projectors = [catalogProjector, schemasProjector, rowsProjector];
 const silent = pino({ level: 'silent' });

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fieldsEqual } from '../../contracts/index.ts';
-import { directoryProjector } from '../index.ts';
-import { createTestLog, dumpViews, openProjectedViews } from './projectorTestKit.ts';
+import { directoryProjector } from './directoryProjector.ts';
+import { createTestLog, dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
 
 const DIR = 'directory';
 

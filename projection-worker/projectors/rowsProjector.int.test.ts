@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DraftRef, RowWrite } from '../../contracts/index.ts';
 import { rowsProjector } from '../index.ts';
-import { createTestLog, openProjectedViews } from './projectorTestKit.ts';
+import { createTestLog, openProjectedViews } from '../testing/projectorTestKit.ts';
 
 const B = 'branch-b1';
 const draft = (draftSeq: number): DraftRef => ({ projectId: 'p1', draftRevisionId: `r${draftSeq}`, draftSeq, draftHasChanges: true });

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DraftRef, JsonObject, RowWrite } from '../../contracts/index.ts';
 import { catalogProjector, rowsProjector, schemasProjector } from '../index.ts';
-import { createTestLog, dumpViews, openProjectedViews } from './projectorTestKit.ts';
-import type { TestLog } from './projectorTestKit.ts';
+import { createTestLog, dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
+import type { TestLog } from '../testing/projectorTestKit.ts';
 
 const projectors = [catalogProjector, schemasProjector, rowsProjector];
 const B = 'branch-b1';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { OPEN_SEQ } from '../../contracts/index.ts';
 import type { DraftRef, JsonObject } from '../../contracts/index.ts';
 import { schemasProjector } from '../index.ts';
-import { createTestLog, openProjectedViews } from './projectorTestKit.ts';
+import { createTestLog, openProjectedViews } from '../testing/projectorTestKit.ts';
 
 const B = 'branch-b1';
 const draft = (draftSeq: number): DraftRef => ({ projectId: 'p1', draftRevisionId: `r${draftSeq}`, draftSeq, draftHasChanges: true });

@@ -4,9 +4,9 @@ import { pino } from 'pino';
 import { systemClock } from '../../contracts/index.ts';
 import { createInProcessQueue } from '../adapters/inProcessQueue.ts';
 import { createCheckpointWaiter } from './checkpointWaiter.ts';
-import { createFakeEventStore, createFakeViewStore } from './fakePorts.ts';
+import { createFakeEventStore, createFakeViewStore } from '../testing/fakePorts.ts';
 import { createProjectionRunner } from './projectionRunner.ts';
-import { createCountingProjector, SETUP_EVENT } from './testProjector.ts';
+import { createCountingProjector, SETUP_EVENT } from '../testing/testProjector.ts';
 
 const log = pino({ level: 'silent' });
 // Long enough that a waiter relying on the poll alone would time out.

@@ -4,12 +4,12 @@ import { pino } from 'pino';
 import { systemClock } from '../../contracts/index.ts';
 import type { Position, Queue } from '../../contracts/index.ts';
 import { createInProcessQueue } from '../adapters/inProcessQueue.ts';
-import { createFakeEventStore, createFakeViewStore } from './fakePorts.ts';
-import type { FakeEventStore, FakeViewStore } from './fakePorts.ts';
+import { createFakeEventStore, createFakeViewStore } from '../testing/fakePorts.ts';
+import type { FakeEventStore, FakeViewStore } from '../testing/fakePorts.ts';
 import { createProjectionRunner } from './projectionRunner.ts';
 import type { ProjectionRunnerDeps } from './projectionRunner.ts';
 import type { Projector } from './projector.ts';
-import { createCountingProjector, SETUP_EVENT } from './testProjector.ts';
+import { createCountingProjector, SETUP_EVENT } from '../testing/testProjector.ts';
 
 const log = pino({ level: 'silent' });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

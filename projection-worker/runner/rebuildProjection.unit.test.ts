@@ -3,11 +3,11 @@ import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import { systemClock } from '../../contracts/index.ts';
 import { createInProcessQueue } from '../adapters/inProcessQueue.ts';
-import { createFakeEventStore, createFakeViewStore } from './fakePorts.ts';
+import { createFakeEventStore, createFakeViewStore } from '../testing/fakePorts.ts';
 import { createProjectionRunner } from './projectionRunner.ts';
 import type { Projector } from './projector.ts';
 import { rebuildProjection } from './rebuildProjection.ts';
-import { createCountingProjector, SETUP_EVENT } from './testProjector.ts';
+import { createCountingProjector, SETUP_EVENT } from '../testing/testProjector.ts';
 
 const log = pino({ level: 'silent' });
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Position, ReadAllOptions } from '../../contracts/index.ts';
-import { createFakeEventStore } from './fakePorts.ts';
-import type { FakeEventStore } from './fakePorts.ts';
+import { createFakeEventStore } from '../testing/fakePorts.ts';
+import type { FakeEventStore } from '../testing/fakePorts.ts';
 import { createSharedLogReader } from './sharedLogReader.ts';
 
 /** A fake store that counts readAll calls. */

@@ -4,7 +4,7 @@ import { decodeCursor, encodeCursor, queryHashOf } from '../paging/keysetCursor.
 import type { LazyConnection } from '../paging/lazyConnection.ts';
 import type { PageRequest } from '../paging/pageArgs.ts';
 import type { CatalogReader } from '../readers/catalogReader.ts';
-import type { ChangeReader } from '../readers/changeReader.ts';
+import type { ChangeReader } from './changeReader.ts';
 import { rowView } from '../readers/rowReader.ts';
 import type { RevisionScope } from '../readers/revisionScope.ts';
 import type { SchemaReader, TableVersion } from '../readers/schemaReader.ts';

@@ -1,6 +1,6 @@
 import { jsonDeepEqual } from '../../contracts/index.ts';
 import type { RevisionRecord, SystemState, ViewDoc } from '../../contracts/index.ts';
-import type { ChangeReader, StoredRowMark } from '../readers/changeReader.ts';
+import type { ChangeReader, StoredRowMark } from './changeReader.ts';
 import { revisionScopeOf, type RevisionScope } from '../readers/revisionScope.ts';
 import type { SchemaReader, TableVersion } from '../readers/schemaReader.ts';
 import { diffPaths, type Segment } from './revisionAncestry.ts';

@@ -1,6 +1,6 @@
 import { jsonDeepEqual } from '../../contracts/index.ts';
 import type { ViewDoc } from '../../contracts/index.ts';
-import type { ChangeReader } from '../readers/changeReader.ts';
+import type { ChangeReader } from './changeReader.ts';
 import { tableVersion, type TableVersion } from '../readers/schemaReader.ts';
 import type { RevisionPoint } from './revisionAncestry.ts';
 

@@ -3,7 +3,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 import { errorCatalogue, isAppError, isErrorCode, type AppError, type ErrorCode, type ErrorDetail } from '../../contracts/index.ts';
 import { sendJson } from '../http/sendJson.ts';
-import { toAppError } from '../http/sendError.ts';
+import { startErrorResponse, toAppError } from '../http/sendError.ts';
 
 /** `extensions` of every GraphQL error (errors.md §3). */
 export type GraphqlErrorExtensions = { code: ErrorCode; statusCode: number; details?: readonly ErrorDetail[] };
@@ -79,13 +79,7 @@ export function createGraphqlErrorFormatter(log: Logger): (formatted: GraphQLFor
 export function sendGraphqlError(res: Response, err: unknown): void {
   const appError = toAppError(err);
   if (appError.status === 500) (res.req as Partial<Request> | undefined)?.log?.error({ err }, 'request failed');
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
-  if (appError.status === 401 && !res.hasHeader('WWW-Authenticate')) res.setHeader('WWW-Authenticate', 'Bearer realm="strata"');
-  if ((appError.status === 429 || appError.status === 503) && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', '1');
+  if (!startErrorResponse(res, appError)) return;
   const message = appError.status >= 500 ? errorCatalogue[appError.code].message : appError.message;
   sendJson(res, appError.status, { errors: [{ message, extensions: extensions(appError.code, appError.details) }] });
 }

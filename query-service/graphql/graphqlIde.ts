@@ -2,23 +2,38 @@ import type { Response, Router } from 'express';
 import { methodNotAllowed } from '../http/routeFallbacks.ts';
 import { setRouteTemplate } from '../http/routeTemplate.ts';
 
-const CSP = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+/** The page loads only its own same-origin script and styles. */
+export const IDE_CSP = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-function ideHtml(base: string, title: string): string {
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export type IdePageOptions = {
+  /** Where `ide.js` and `ide.css` are served. */
+  readonly assets: string;
+  readonly title: string;
+  readonly heading: string;
+  /** The GraphQL URL the page POSTs to. */
+  readonly endpoint: string;
+  /** The query shown when the page opens. */
+  readonly query: string;
+};
+
+/** The minimal IDE page, shared by the system GraphQL endpoint and generated endpoints without the GraphiQL build. */
+export function ideHtml(page: IdePageOptions): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>${title}</title>
-<link rel="stylesheet" href="${base}/ide.css">
-<script src="${base}/ide.js" defer></script>
+<title>${escapeHtml(page.title)}</title>
+<link rel="stylesheet" href="${escapeHtml(page.assets)}/ide.css">
+<script src="${escapeHtml(page.assets)}/ide.js" defer></script>
 </head>
 <body>
-<header><h1>${title}</h1><span id="status"></span></header>
-<main data-endpoint="${base}">
+<header><h1>${escapeHtml(page.heading)}</h1><span id="status"></span></header>
+<main data-endpoint="${escapeHtml(page.endpoint)}">
 <section>
 <label for="query">Query</label>
-<textarea id="query" spellcheck="false">query {\n  me { id username role }\n}</textarea>
+<textarea id="query" spellcheck="false">${escapeHtml(page.query)}</textarea>
 <label for="variables">Variables (JSON)</label>
 <textarea id="variables" class="small" spellcheck="false">{}</textarea>
 <label for="headers">Extra headers (JSON, e.g. {"Authorization": "Bearer …"})</label>
@@ -92,7 +107,7 @@ function sendAsset(res: Response, type: string, body: string): void {
  * on `router` (mounted at `base`); `sendPage` answers GET `base` without a query.
  */
 export function createGraphqlIde(router: Router, base: string, title: string): { sendPage(res: Response): void } {
-  const html = ideHtml(base, title);
+  const html = ideHtml({ assets: base, title, heading: title, endpoint: base, query: 'query {\n  me { id username role }\n}' });
   router
     .route('/ide.js')
     .get((_req, res) => {
@@ -109,7 +124,7 @@ export function createGraphqlIde(router: Router, base: string, title: string): {
     .all(methodNotAllowed(['GET']));
   return {
     sendPage(res) {
-      res.setHeader('Content-Security-Policy', CSP);
+      res.setHeader('Content-Security-Policy', IDE_CSP);
       sendAsset(res, 'text/html', html);
     },
   };

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppError } from '../../contracts/index.ts';
 import { commonHeaders, errorHandler, methodNotAllowed, notFound, requestLogger, sendJson } from '../index.ts';
-import { captureLogger, newApp, serve } from './testServer.ts';
+import { captureLogger, newApp, serve } from '../testing/testServer.ts';
 
 const { log, lines } = captureLogger();
 let base = '';

@@ -2,8 +2,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import express from 'express';
 import type { ConsistencyWaiter } from '../../contracts/index.ts';
-import { commonHeaders, errorHandler, finishWrite, jsonBody, minPosition, notFound, requestLogger, sendJson } from '../index.ts';
-import { captureLogger, newApp, serve } from './testServer.ts';
+import { commonHeaders, errorHandler, jsonBody, notFound, requestLogger, sendJson } from '../index.ts';
+import { minPosition } from './minPosition.ts';
+import { finishWrite } from './writeConsistency.ts';
+import { captureLogger, newApp, serve } from '../testing/testServer.ts';
 
 const POS = 's:00000000000000000042';
 const { log, lines } = captureLogger();

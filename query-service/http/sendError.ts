@@ -29,17 +29,26 @@ export function sendError(res: Response, err: unknown): void {
   const log = (res.req as Partial<Request> | undefined)?.log;
   if (appError.status === 500) log?.error({ err }, 'request failed');
   else if (appError.status >= 500) log?.warn({ err, code: appError.code }, 'request failed');
+  if (!startErrorResponse(res, appError)) return;
+  const body = toErrorBody(appError);
+  const generic = { statusCode: body.statusCode, code: body.code, message: errorCatalogue[appError.code].message };
+  sendJson(res, body.statusCode, appError.status >= 500 ? generic : body);
+}
+
+/**
+ * Sets the headers of an error response (the error's own, `WWW-Authenticate` on 401, `Retry-After` on 429/503), for
+ * the REST and the GraphQL envelopes alike. False when part of the response is already out: the connection is cut,
+ * the only honest signal left.
+ */
+export function startErrorResponse(res: Response, appError: AppError): boolean {
   if (res.headersSent) {
-    // Part of a response is out: the only honest signal left is to cut the connection.
     res.destroy();
-    return;
+    return false;
   }
   for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
   if (appError.status === 401 && !res.hasHeader('WWW-Authenticate')) res.setHeader('WWW-Authenticate', 'Bearer realm="strata"');
   if ((appError.status === 429 || appError.status === 503) && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', '1');
-  const body = toErrorBody(appError);
-  const generic = { statusCode: body.statusCode, code: body.code, message: errorCatalogue[appError.code].message };
-  sendJson(res, body.statusCode, appError.status >= 500 ? generic : body);
+  return true;
 }
 
 /** Final express error handler: every error becomes an errors.md §1 body. */

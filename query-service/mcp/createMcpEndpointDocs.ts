@@ -1,8 +1,8 @@
 import { AppError, findRevision, invariant, type EndpointType, type EndpointView, type SystemStateSource, type ViewStore } from '../../contracts/index.ts';
-import type { GeneratedDataSource } from '../generated/graphql/generatedDataSource.ts';
-import { buildGeneratedSchema } from '../generated/graphql/buildGeneratedSchema.ts';
-import type { GeneratedTable } from '../generated/naming.ts';
-import { buildOpenApi } from '../generated/rest/buildOpenApi.ts';
+import type { GeneratedDataSource } from '../endpoints/graphql/generatedDataSource.ts';
+import { buildGeneratedSchema } from '../endpoints/graphql/buildGeneratedSchema.ts';
+import type { GeneratedTable } from '../endpoints/naming.ts';
+import { buildOpenApi } from '../endpoints/rest/buildOpenApi.ts';
 import type { RequestContext, SystemOperations } from '../operations/systemOperations.ts';
 import { revisionScopeOf } from '../readers/revisionScope.ts';
 import { createSchemaReader } from '../readers/schemaReader.ts';

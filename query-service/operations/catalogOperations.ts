@@ -1,20 +1,19 @@
-import { AppError, assertCanRead } from '../../contracts/index.ts';
-import type { BranchRecord, Filter, Principal, ProjectRecord, SystemState } from '../../contracts/index.ts';
-import { MATCH_ALL, and, eq, within } from '../paging/filters.ts';
-import { parsePageArgs, type PageRequest } from '../paging/pageArgs.ts';
-import { found, headsFrom, type OperationDeps } from './operationDeps.ts';
 import {
-  branchIdsInScope,
-  branchScopeFilter,
+  AppError,
+  assertCanRead,
   projectTarget,
-  readableProjectsFilter,
   resolveBranch,
   resolveBranchById,
   resolveOrganization,
   resolveProject,
   resolveProjectById,
   resolveRevision,
-} from './resolveTargets.ts';
+} from '../../contracts/index.ts';
+import type { BranchRecord, Filter, Principal, ProjectRecord, SystemState } from '../../contracts/index.ts';
+import { MATCH_ALL, and, eq, within } from '../paging/filters.ts';
+import { parsePageArgs, type PageRequest } from '../paging/pageArgs.ts';
+import { found, headsFrom, type OperationDeps } from './operationDeps.ts';
+import { branchIdsInScope, branchScopeFilter, readableProjectsFilter } from './scopeFilters.ts';
 import type { SystemOperations } from './operationTypes.ts';
 
 type CatalogOperations = Pick<

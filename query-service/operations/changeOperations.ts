@@ -1,4 +1,12 @@
-import { AppError, assertCanRead, assertTableScope, findRevision, tableInScope } from '../../contracts/index.ts';
+import {
+  AppError,
+  assertCanRead,
+  assertTableScope,
+  findRevision,
+  projectTarget,
+  resolveRevision,
+  tableInScope,
+} from '../../contracts/index.ts';
 import type { Principal, RevisionRecord, SystemState } from '../../contracts/index.ts';
 import { defaultBaseOf } from '../changes/revisionAncestry.ts';
 import type { ChangeQueries } from '../changes/changeQueries.ts';
@@ -7,7 +15,6 @@ import { parsePageArgs } from '../paging/pageArgs.ts';
 import { revisionScopeOf } from '../readers/revisionScope.ts';
 import type { OperationDeps } from './operationDeps.ts';
 import type { SystemOperations } from './operationTypes.ts';
-import { projectTarget, resolveRevision } from './resolveTargets.ts';
 
 type ChangeOperations = Pick<SystemOperations, 'revisionChanges' | 'rowChanges' | 'rowHistory'>;
 

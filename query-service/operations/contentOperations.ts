@@ -1,4 +1,4 @@
-import { AppError, assertCanRead, assertTableScope, tableInScope } from '../../contracts/index.ts';
+import { AppError, assertCanRead, assertTableScope, projectTarget, resolveRevision, tableInScope } from '../../contracts/index.ts';
 import type { Principal, SystemState } from '../../contracts/index.ts';
 import { parsePageArgs } from '../paging/pageArgs.ts';
 import { readonlyRowsFilter, type RowReadonly, type TableContext } from '../readers/rowReader.ts';
@@ -6,7 +6,7 @@ import { revisionScopeOf, type RevisionScope } from '../readers/revisionScope.ts
 import { tableView, type TableVersion } from '../readers/schemaReader.ts';
 import { parseRowQuery } from '../rows/rowQuery.ts';
 import { type OperationDeps } from './operationDeps.ts';
-import { projectTarget, resolveRevision, tableScopeFilter } from './resolveTargets.ts';
+import { tableScopeFilter } from './scopeFilters.ts';
 import type { SystemOperations, TableRef } from './operationTypes.ts';
 
 type ContentOperations = Pick<

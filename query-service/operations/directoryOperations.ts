@@ -1,7 +1,6 @@
-import { AppError, assertCanRead, assertSystemAdmin, assertUserPrincipal, keyScopeOf } from '../../contracts/index.ts';
+import { AppError, assertCanRead, assertSystemAdmin, assertUserPrincipal, keyScopeOf, resolveOrganization } from '../../contracts/index.ts';
 import { parsePageArgs } from '../paging/pageArgs.ts';
 import { found, type OperationDeps } from './operationDeps.ts';
-import { resolveOrganization } from './resolveTargets.ts';
 import type { SystemOperations } from './operationTypes.ts';
 
 type DirectoryOperations = Pick<

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { SystemStateSource, ViewStore } from '../../contracts/index.ts';
 import { createChangeQueries } from '../changes/changeQueries.ts';
 import { createCatalogReader } from '../readers/catalogReader.ts';
-import { createChangeReader } from '../readers/changeReader.ts';
+import { createChangeReader } from '../changes/changeReader.ts';
 import { createDirectoryReader } from '../readers/directoryReader.ts';
 import { createRowReader } from '../readers/rowReader.ts';
 import { createSchemaReader } from '../readers/schemaReader.ts';

@@ -2,17 +2,10 @@ import { getNamedType, getNullableType, isInputObjectType, isListType, isNonNull
 import { errorCatalogue, invariant } from '../../contracts/index.ts';
 import { nestedFields } from '../graphql/systemObjectTypeDefs.ts';
 import { systemWrites } from '../system/systemWrites.ts';
+import { securitySchemes } from '../http/securitySchemes.ts';
 import { componentRef, createJsonSchemas, type JsonSchema } from './jsonSchemaOf.ts';
 import { readsQueryString, routeInputType } from './routeInput.ts';
 import { pathParamsOf, type RestRoute } from './systemRoutes.ts';
-
-/** The four security schemes of generated-api.md §8.3 (identical in every document). */
-export const securitySchemes = {
-  bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or svc_ API key' },
-  apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
-  apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
-  cookieAuth: { type: 'apiKey', in: 'cookie', name: 'svc_at' },
-} as const;
 
 const anyCredential = Object.keys(securitySchemes).map((name) => ({ [name]: [] }));
 

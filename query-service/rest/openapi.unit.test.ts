@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validate } from '@readme/openapi-parser';
 import { buildSystemSchema } from '../graphql/systemSchema.ts';
-import { buildSystemOpenApi, securitySchemes } from './openapi.ts';
+import { securitySchemes } from '../http/securitySchemes.ts';
+import { buildSystemOpenApi } from './openapi.ts';
 import { systemRestRoutes } from './systemRoutes.ts';
 
 const document = buildSystemOpenApi(buildSystemSchema(), systemRestRoutes);

@@ -1,6 +1,6 @@
+import { normalizeValue } from '../../contracts/index.ts';
 import type { Filter, JsonTest, TableModel } from '../../contracts/index.ts';
 import { and, not, or } from '../paging/filters.ts';
-import { normalizeOperand } from './normalizeOperand.ts';
 import { parsePathInput, resolveDataPath } from './rowPath.ts';
 import { badInput, given, isRecord, type InputPath } from './rowQueryError.ts';
 import { dateTimeOperand, listOperand, stringOperand } from './rowOperands.ts';
@@ -189,13 +189,13 @@ function jsonFilter(input: unknown, state: State, at: InputPath): Filter {
     switch (op) {
       case 'equals':
       case 'not': {
-        const equal = test({ op: 'equals', value: normalizeOperand(node, value), insensitive });
+        const equal = test({ op: 'equals', value: normalizeValue(node, value), insensitive });
         parts.push(op === 'equals' ? equal : not(equal));
         break;
       }
       case 'in':
       case 'notIn': {
-        const values = listOperand(value, here).map((v) => normalizeOperand(node, v));
+        const values = listOperand(value, here).map((v) => normalizeValue(node, v));
         const inList = test({ op: 'in', values, insensitive });
         parts.push(op === 'in' ? inList : not(inList));
         break;
@@ -214,7 +214,7 @@ function jsonFilter(input: unknown, state: State, at: InputPath): Filter {
         break;
       case 'array_contains': {
         const items = node.kind === 'array' ? node.items : node;
-        const operand = Array.isArray(value) ? value.map((v: unknown) => normalizeOperand(items, v)) : normalizeOperand(items, value);
+        const operand = Array.isArray(value) ? value.map((v: unknown) => normalizeValue(items, v)) : normalizeValue(items, value);
         parts.push(test({ op: 'array_contains', value: operand }));
         break;
       }

@@ -115,6 +115,62 @@ export function eventStoreContract(
       assert.equal((await store.readStream(stream('a'))).length, 1);
     });
 
+    test('appendBatch appends each request in order and answers each with its own result', async () => {
+      const outcomes = await store.appendBatch([
+        { streamId: stream('a'), events: [sampleEvent('A1')], expected: 'no_stream' },
+        { streamId: stream('b'), events: [sampleEvent('B1'), sampleEvent('B2')], expected: 'any' },
+        { streamId: stream('a'), events: [sampleEvent('A2'), sampleEvent('A3')], expected: 0 },
+      ]);
+      const results = outcomes.map((outcome) => {
+        assert.ok(outcome.ok, `every request appends: ${outcome.ok ? '' : String(outcome.error)}`);
+        return outcome.result;
+      });
+      assert.deepEqual(
+        results.map((r) => r.nextExpectedRevision),
+        [0, 1, 2],
+      );
+      const [a1, b2, a3] = results.map((r) => r.position);
+      assert.ok(a1 && b2 && a3 && comparePositions(a1, b2) < 0 && comparePositions(b2, a3) < 0, 'positions follow the request order');
+      const a = await store.readStream(stream('a'));
+      assert.deepEqual(
+        a.map((e) => e.type),
+        ['A1', 'A2', 'A3'],
+      );
+      assert.equal(a.at(-1)?.position, a3, "a request's position is its last event's");
+      assert.equal((await store.readStream(stream('b'))).at(-1)?.position, b2);
+    });
+
+    test('appendBatch: a failing request fails alone, and later requests to its stream fail unattempted', async () => {
+      await store.append(stream('a'), [sampleEvent('A0')], 'no_stream');
+      const outcomes = await store.appendBatch([
+        { streamId: stream('b'), events: [sampleEvent('B1')], expected: 'no_stream' },
+        // Stale: the stream is at revision 0.
+        { streamId: stream('a'), events: [sampleEvent('A1')], expected: 'no_stream' },
+        // Its expectation was computed as if A1 had been appended; it matches the stream by chance and must not land.
+        { streamId: stream('a'), events: [sampleEvent('A2')], expected: 0 },
+        { streamId: stream('b'), events: [sampleEvent('B2')], expected: 0 },
+        { streamId: stream('c'), events: [], expected: 'any' },
+        { streamId: stream('c'), events: [sampleEvent('C1')], expected: 'any' },
+      ]);
+      assert.deepEqual(
+        outcomes.map((o) => o.ok),
+        [true, false, false, true, false, false],
+      );
+      for (const i of [1, 2, 5]) {
+        const outcome = outcomes[i];
+        assert.ok(outcome && !outcome.ok && outcome.error instanceof Error && outcome.error.name === 'StreamConflictError', `request ${i}`);
+      }
+      assert.deepEqual(
+        (await store.readStream(stream('a'))).map((e) => e.type),
+        ['A0'],
+      );
+      assert.deepEqual(
+        (await store.readStream(stream('b'))).map((e) => e.type),
+        ['B1', 'B2'],
+      );
+      assert.equal(await store.streamRevision(stream('c')), null);
+    });
+
     test('rejects an empty append', async () => {
       await assert.rejects(store.append(stream('a'), [], 'any'));
       assert.equal(await store.streamRevision(stream('a')), null);

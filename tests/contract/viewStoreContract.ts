@@ -107,6 +107,29 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
         assert.ok(await store.applyBatch(ref(), pos(1), pos(2), [upsert('users', { id: 'u1', email: 'same@example.com' })]));
       }));
 
+    test('applyBatch calls issued together stay independent: a refused or failing batch affects only itself', () =>
+      withStore(open, async (store) => {
+        await store.ensureProjection(projectionSpec(1));
+        await store.ensureProjection(projectionSpec(2));
+        assert.ok(await store.applyBatch(ref(1), null, pos(1), [upsert('items', { id: 'a' })]));
+        // Issued in one turn, as the runners of one process do after an append (an adapter may share a transaction).
+        const settled = await Promise.allSettled([
+          store.applyBatch(ref(1), pos(1), pos(2), [upsert('items', { id: 'b' })]),
+          store.applyBatch(ref(2), pos(7), pos(8), [upsert('items', { id: 'stale' })]),
+          store.applyBatch(ref(2), null, pos(2), [upsert('items', { id: 'new' }), upsert('nope', { id: 'x' })]),
+          store.applyBatch(ref(2), null, pos(2), []),
+        ]);
+        assert.deepEqual(
+          settled.map((s) => (s.status === 'fulfilled' ? s.value : 'rejected')),
+          [true, false, 'rejected', true],
+        );
+        assert.equal(await store.checkpoint(ref(1)), pos(2));
+        assert.equal(await store.checkpoint(ref(2)), pos(2));
+        assert.deepEqual((await store.find(PROJECTION, 'items')).map((d) => d.id).sort(), ['a', 'b']);
+        await store.activate(PROJECTION, 2);
+        assert.equal(await store.count(PROJECTION, 'items'), 0, 'nothing of the failed batch landed in version 2');
+      }));
+
     test('documents round-trip with every declared field', () =>
       withStore(open, async (store) => {
         const data = { s: 'q"uote\'s \\ é \u{1F600}', n: 0.1 + 0.2, arr: [1, 'two', null, { x: [true] }], o: {} };

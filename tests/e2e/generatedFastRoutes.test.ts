@@ -105,7 +105,36 @@ before(async () => {
   await api('POST', `${branch}/revisions`, { comment: 'first' });
   const head = (await api('GET', branch)).headRevisionId as string;
   for (const type of ['GRAPHQL', 'REST_API']) await api('POST', `/api/revision/${head}/endpoints`, { type });
+  // Writes go to the draft of another branch: `master` has no draft endpoint (a read test relies on that).
+  await api('POST', `/api/revision/${head}/branches`, { branchName: 'dev' });
+  const devDraft = (await api('GET', '/api/organization/acme/project/shop/branch/dev')).draftRevisionId as string;
+  await api('POST', `/api/revision/${devDraft}/endpoints`, { type: 'REST_API' });
 });
+
+const TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g;
+
+/**
+ * A write on the fast route and its routed twin, each on its own row (`fast` and `routed` in `call(id)`): both
+ * must answer and log alike once the row ids, times and log positions that differ by nature are set aside.
+ */
+async function sameWrite(call: (id: string) => Call): Promise<Reply> {
+  const fastId = `fastw-${lines.length}-${Math.random().toString(36).slice(2)}`;
+  const fast = await send({ ...call('fast'), headers: { ...call('fast').headers, 'x-request-id': fastId } });
+  const twin = call('routed');
+  const routed = await send({ ...twin, path: `/Endpoint/${twin.path.slice('/endpoint/'.length)}`, headers: { ...twin.headers, 'x-request-id': `routed-${fastId}` } });
+  const normal = (reply: Reply): Reply => {
+    const { 'x-strata-position': position, 'content-length': _length, ...headers } = reply.headers;
+    if (position !== undefined) headers['x-strata-position'] = 'a position';
+    return { status: reply.status, headers, body: reply.body.replaceAll('routed', 'fast').replace(TIME, 'a time') };
+  };
+  assert.deepEqual(normal(fast), normal(routed), `${twin.method ?? 'GET'} ${twin.path}`);
+  for (let i = 0; i < 100 && (completionLine(fastId) === undefined || completionLine(`routed-${fastId}`) === undefined); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const route = (line: Record<string, unknown> | undefined) => ({ ...line, route: String(line?.route).replaceAll('routed', 'fast') });
+  assert.deepEqual(route(completionLine(fastId)), route(completionLine(`routed-${fastId}`)));
+  return fast;
+}
 
 after(async () => {
   await strata?.close();
@@ -148,6 +177,30 @@ describe('generated reads on the fast routes answer and log as the routed reques
     assert.equal(JSON.parse((await same({ path: '/endpoint/rest/acme/shop/master/draft/tables', headers: auth() })).body).code, 'ENDPOINT_NOT_FOUND');
     assert.equal(JSON.parse((await same({ path: `${rest}/tables/items/rows/r3/extra`, headers: auth() })).body).code, 'ROUTE_NOT_FOUND');
     assert.equal((await same({ path: `${rest}/openapi.json`, headers: auth() })).status, 200);
+  });
+
+  test('REST writes on a draft: create, update, patch, delete, refusals and writes on HEAD', async () => {
+    const draft = '/endpoint/rest/acme/shop/dev/draft/tables/items/rows';
+    const json = { ...auth(), 'content-type': 'application/json' };
+    const created = await sameWrite((id) => ({ method: 'POST', path: draft, headers: json, body: JSON.stringify({ id: `w-${id}`, data: { name: 'new', n: 1 } }) }));
+    assert.equal(created.status, 201);
+    assert.equal(created.headers['x-strata-consistency'], 'projected');
+    assert.equal(JSON.parse(created.body).id, 'w-fast');
+    const updated = await sameWrite((id) => ({ method: 'PUT', path: `${draft}/w-${id}`, headers: json, body: JSON.stringify({ data: { name: 'put', n: 2 } }) }));
+    assert.equal(JSON.parse(updated.body).data.name, 'put');
+    const patched = await sameWrite((id) => ({ method: 'PATCH', path: `${draft}/w-${id}`, headers: json, body: JSON.stringify({ patches: [{ op: 'replace', path: '/n', value: 3 }] }) }));
+    assert.equal(JSON.parse(patched.body).data.n, 3);
+    const duplicate = await sameWrite((id) => ({ method: 'POST', path: draft, headers: json, body: JSON.stringify({ id: `w-${id}`, data: { name: 'again', n: 0 } }) }));
+    assert.equal(JSON.parse(duplicate.body).code, 'ROW_ALREADY_EXISTS');
+    const invalid = await sameWrite((id) => ({ method: 'POST', path: draft, headers: json, body: JSON.stringify({ id: `x-${id}`, data: { name: 1 } }) }));
+    assert.equal(invalid.status, 400);
+    assert.equal((await sameWrite(() => ({ method: 'POST', path: draft, headers: json, body: '{"id":' }))).status, 400);
+    assert.equal((await sameWrite(() => ({ method: 'POST', path: draft, headers: { 'content-type': 'application/json' }, body: '{}' }))).status, 401);
+    const onHead = await sameWrite((id) => ({ method: 'POST', path: `${rest}/tables/items/rows`, headers: json, body: JSON.stringify({ id: `h-${id}`, data: {} }) }));
+    assert.equal(JSON.parse(onHead.body).code, 'READ_ONLY_ENDPOINT');
+    const deleted = await sameWrite((id) => ({ method: 'DELETE', path: `${draft}/w-${id}`, headers: auth() }));
+    assert.equal(deleted.status, 200);
+    assert.equal((await send({ path: `${draft}/w-fast`, headers: auth() })).status, 404);
   });
 
   test('CORS headers for an allowed origin', async () => {

@@ -11,7 +11,7 @@ import type { EventStore, NewEvent, ViewStore } from '../../contracts/index.ts';
 import type { ProjectionRunnerDeps } from '../../projection-worker/index.ts';
 import { createCheckpointWaiter, createInProcessQueue, createProjectionRunner, createProjectionWorker, createSqliteViewStore } from '../../projection-worker/index.ts';
 // Test-only projector shared with the runner's unit tests beside the code.
-import { createCountingProjector, SETUP_EVENT } from '../../projection-worker/runner/testProjector.ts';
+import { createCountingProjector, SETUP_EVENT } from '../../projection-worker/testing/testProjector.ts';
 
 const log = pino({ level: 'silent' });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

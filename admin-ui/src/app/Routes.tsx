@@ -11,11 +11,8 @@ import { RowPage } from '../screens/RowPage.tsx';
 import { ServiceKeysPage } from '../screens/ServiceKeysPage.tsx';
 import { TablePage } from '../screens/TablePage.tsx';
 import { TokenPage } from '../screens/TokenPage.tsx';
-import { matchPath, type Params } from './navigation.ts';
+import { matchPath, type ScreenProps } from './navigation.ts';
 import { Link, useLocation } from './router.tsx';
-
-/** Every screen gets its route parameters; `rev` is `draft`, `head` or a revision id. */
-export type ScreenProps = { readonly params: Params };
 
 const ROUTES: readonly [string, ComponentType<ScreenProps>][] = [
   ['/', OrganizationsPage],

@@ -38,6 +38,9 @@ export function createBrowserNavigation(win: Window): Navigation {
 
 export type Params = Readonly<Record<string, string>>;
 
+/** Every screen gets its route parameters; `rev` is `draft`, `head` or a revision id. */
+export type ScreenProps = { readonly params: Params };
+
 /** Matches `/org/:org/project/:project` against a path; segments are URI-decoded. */
 export function matchPath(pattern: string, path: string): Params | null {
   const want = pattern.split('/').filter(Boolean);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ENDPOINT_FIELDS, PAGE_INFO } from '../api/fragments.ts';
 import type { Connection, Endpoint } from '../api/types.ts';
-import type { ScreenProps } from '../app/Routes.tsx';
+import type { ScreenProps } from '../app/navigation.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';

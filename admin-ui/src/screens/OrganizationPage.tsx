@@ -3,7 +3,7 @@ import { PAGE_INFO } from '../api/fragments.ts';
 import type { Connection, Organization, Project } from '../api/types.ts';
 import { pathOf } from '../app/navigation.ts';
 import { Link, useNavigation } from '../app/router.tsx';
-import type { ScreenProps } from '../app/Routes.tsx';
+import type { ScreenProps } from '../app/navigation.ts';
 import { useApi, useSession } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';

@@ -2,7 +2,7 @@ import { PAGE_INFO } from '../api/fragments.ts';
 import type { Connection, Organization } from '../api/types.ts';
 import { pathOf } from '../app/navigation.ts';
 import { Link } from '../app/router.tsx';
-import type { ScreenProps } from '../app/Routes.tsx';
+import type { ScreenProps } from '../app/navigation.ts';
 import { useApi } from '../app/session.tsx';
 import { useLoad } from '../app/useLoad.ts';
 import { PageTitle } from '../components/PageTitle.tsx';

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { PAGE_INFO, REVISION_FIELDS } from '../api/fragments.ts';
 import type { Connection, RevisionSummary, TableSummary } from '../api/types.ts';
 import { Link } from '../app/router.tsx';
-import type { ScreenProps } from '../app/Routes.tsx';
+import type { ScreenProps } from '../app/navigation.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { ApiError } from '../api/apiError.ts';
 import type { Row } from '../api/types.ts';
 import { useNavigation } from '../app/router.tsx';
-import type { ScreenProps } from '../app/Routes.tsx';
+import type { ScreenProps } from '../app/navigation.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { ApiKey, ApiKeyWithSecret } from '../api/types.ts';
-import type { ScreenProps } from '../app/Routes.tsx';
+import type { ScreenProps } from '../app/navigation.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';

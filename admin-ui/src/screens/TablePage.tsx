@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Table } from '../api/types.ts';
 import { useNavigation } from '../app/router.tsx';
-import type { ScreenProps } from '../app/Routes.tsx';
+import type { ScreenProps } from '../app/navigation.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';

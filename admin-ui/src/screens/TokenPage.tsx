@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ScreenProps } from '../app/Routes.tsx';
+import type { ScreenProps } from '../app/navigation.ts';
 import { useApi } from '../app/session.tsx';
 import { useLoad } from '../app/useLoad.ts';
 import { CopyButton } from '../components/CopyButton.tsx';

@@ -1,0 +1,71 @@
+import type { EndpointMode, EndpointType, OrganizationRole, ProjectRole, SystemRole } from '../events/domainEvents.ts';
+
+/** The entities of the system state (systemState.ts), one record per id. */
+
+export type UserRecord = {
+  id: string;
+  username: string;
+  email: string | null;
+  role: SystemRole;
+  isActive: boolean;
+  passwordHash: string;
+  tokenVersion: number;
+  createdAt: string;
+};
+
+export type OrganizationRecord = {
+  id: string;
+  isPersonal: boolean;
+  createdAt: string;
+  members: Map<string, OrganizationRole>;
+};
+
+export type ProjectRecord = {
+  id: string;
+  organizationId: string;
+  name: string;
+  isPublic: boolean;
+  createdAt: string;
+  deleted: boolean;
+  rootBranchId: string;
+  members: Map<string, ProjectRole>;
+  branchIds: Set<string>;
+};
+
+export type BranchRecord = {
+  id: string;
+  projectId: string;
+  organizationId: string;
+  name: string;
+  isRoot: boolean;
+  createdAt: string;
+  deleted: boolean;
+  startRevisionId: string;
+  headRevisionId: string;
+  draftRevisionId: string;
+  headSeq: number;
+  /** Revisions of this branch by sequence (index = sequence). */
+  revisionIds: string[];
+  parent: { readonly branchId: string; readonly revisionId: string } | null;
+};
+
+export type RevisionRecord = {
+  id: string;
+  branchId: string;
+  projectId: string;
+  organizationId: string;
+  seq: number;
+  createdAt: string;
+};
+
+export type EndpointRecord = {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  branchId: string;
+  type: EndpointType;
+  mode: EndpointMode;
+  pinnedRevisionId: string | null;
+  createdAt: string;
+  deleted: boolean;
+};

@@ -1,0 +1,114 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sqlitePosition, streamCategory } from '../../contracts/index.ts';
+import type {
+  DomainEventMap,
+  DomainEventType,
+  Filter,
+  Position,
+  RecordedEvent,
+  ViewDoc,
+  ViewStore,
+} from '../../contracts/index.ts';
+import { createSqliteViewStore } from '../index.ts';
+import type { Projector } from '../index.ts';
+import { visibleAt } from '../projectors/versionChanges.ts';
+
+/** Support for the projector integration tests (real SQLite view store, events built in memory). */
+
+export type TestLog = {
+  readonly events: RecordedEvent[];
+  add<K extends DomainEventType>(streamId: string, type: K, data: DomainEventMap[K], time?: string): RecordedEvent;
+};
+
+export function createTestLog(): TestLog {
+  const events: RecordedEvent[] = [];
+  const revisions = new Map<string, number>();
+  return {
+    events,
+    add(streamId, type, data, time) {
+      const revision = (revisions.get(streamId) ?? -1) + 1;
+      revisions.set(streamId, revision);
+      const n = events.length + 1;
+      const recorded: RecordedEvent = {
+        type,
+        schemaVersion: 1,
+        data,
+        metadata: {
+          eventId: `e${n}`,
+          correlationId: `c${n}`,
+          causationId: null,
+          principal: 'system',
+          time: time ?? new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+        },
+        streamId,
+        revision,
+        position: sqlitePosition(n),
+      };
+      events.push(recorded);
+      return recorded;
+    },
+  };
+}
+
+export type ProjectedViews = {
+  readonly store: ViewStore;
+  /** Applies every event not applied yet, in batches of `batchSize` (as the runner would read them). */
+  catchUp(events: readonly RecordedEvent[], batchSize?: number): Promise<void>;
+  /** Versions of `collection` in projection `projection` visible in revision `seq` of `branchId`. */
+  visible(projection: string, collection: string, branchId: string, seq: number, filter?: Filter): Promise<ViewDoc[]>;
+  close(): Promise<void>;
+};
+
+export async function openProjectedViews(projectors: readonly Projector[]): Promise<ProjectedViews> {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-projectors-'));
+  const store = createSqliteViewStore({ file: join(dir, 'views.db') });
+  for (const projector of projectors) await store.ensureProjection(projector.spec);
+  const checkpoints = new Map<Projector, Position | null>();
+  return {
+    store,
+    async catchUp(events, batchSize = 1000) {
+      for (const projector of projectors) {
+        const after = checkpoints.get(projector) ?? null;
+        const pending = events.filter(
+          (e) => (after === null || e.position > after) && projector.categories.includes(streamCategory(e.streamId)),
+        );
+        for (let i = 0; i < pending.length; i += batchSize) {
+          const batch = pending.slice(i, i + batchSize);
+          const next = batch.at(-1)?.position as Position;
+          const ref = { name: projector.spec.name, version: projector.spec.version };
+          const ok = await store.applyBatch(ref, checkpoints.get(projector) ?? null, next, projector.apply(batch));
+          if (!ok) throw new Error(`checkpoint conflict in ${ref.name}`);
+          checkpoints.set(projector, next);
+        }
+      }
+    },
+    async visible(projection, collection, branchId, seq, filter) {
+      const scope = visibleAt(branchId, seq);
+      return store.find(projection, collection, {
+        filter: filter === undefined ? scope : { kind: 'and', filters: [scope, filter] },
+        orderBy: [
+          { ref: { field: collection === 'rows' ? 'rowId' : 'tableKey' }, direction: 'asc' },
+          { ref: { field: 'tableKey' }, direction: 'asc' },
+        ],
+      });
+    },
+    async close() {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every document of every collection of the given projections, for comparing two stores. */
+export async function dumpViews(store: ViewStore, projectors: readonly Projector[]): Promise<Record<string, ViewDoc[]>> {
+  const out: Record<string, ViewDoc[]> = {};
+  for (const projector of projectors) {
+    for (const collection of projector.spec.collections) {
+      const orderBy = collection.key.map((field) => ({ ref: { field }, direction: 'asc' as const }));
+      out[`${projector.spec.name}.${collection.name}`] = await store.find(projector.spec.name, collection.name, { orderBy });
+    }
+  }
+  return out;
+}

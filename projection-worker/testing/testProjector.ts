@@ -1,0 +1,47 @@
+import { fieldsEqual } from '../../contracts/index.ts';
+import type { RecordedEvent, ViewChange } from '../../contracts/index.ts';
+import type { Projector } from '../runner/projector.ts';
+
+/** Event type that creates the `totals` document (append it first). */
+export const SETUP_EVENT = 'CountingStarted';
+
+/**
+ * Projector used by the runner's tests: one `seen` document per event id (coverage) and a `totals` document whose
+ * `events` field is incremented per event, so a batch applied twice shows up as a sum above the event count.
+ * `failOn` makes apply throw for an event.
+ */
+export function createCountingProjector(
+  options: {
+    name?: string;
+    categories?: readonly string[];
+    failOn?: (event: RecordedEvent) => boolean;
+  } = {},
+): Projector {
+  return {
+    spec: {
+      name: options.name ?? 'counting',
+      version: 1,
+      collections: [
+        { name: 'seen', fields: { eventId: 'text', position: 'text' }, key: ['eventId'] },
+        { name: 'totals', fields: { id: 'text', events: 'integer' }, key: ['id'] },
+      ],
+    },
+    categories: options.categories ?? ['user'],
+    apply(events: readonly RecordedEvent[]): ViewChange[] {
+      const changes: ViewChange[] = [];
+      for (const event of events) {
+        if (options.failOn?.(event)) throw new Error(`cannot project ${event.metadata.eventId}`);
+        if (event.type === SETUP_EVENT) {
+          changes.push({ op: 'upsert', collection: 'totals', doc: { id: 'all', events: 0 } });
+          continue;
+        }
+        const eventId = event.metadata.eventId;
+        changes.push(
+          { op: 'upsert', collection: 'seen', doc: { eventId, position: event.position } },
+          { op: 'update', collection: 'totals', filter: fieldsEqual({ id: 'all' }), inc: { events: 1 } },
+        );
+      }
+      return changes;
+    },
+  };
+}

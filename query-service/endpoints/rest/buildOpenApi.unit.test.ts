@@ -1,0 +1,140 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { blogTables } from '../../testing/blogFixture.ts';
+import { buildOpenApi, type BuildOpenApiOptions, type OpenApiDocument } from './buildOpenApi.ts';
+
+type Operation = { operationId: string; security?: unknown[]; responses: Record<string, unknown> };
+type Doc = OpenApiDocument & {
+  info: { title: string; version: string };
+  servers: { url: string }[];
+  tags: { name: string; description?: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+};
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+function build(overrides: Partial<BuildOpenApiOptions> = {}): Doc {
+  return buildOpenApi({
+    org: 'acme',
+    projectName: 'blog',
+    branchName: 'master',
+    segment: 'draft',
+    revisionId: 'rev1',
+    mode: 'draft',
+    isPublic: false,
+    tables: blogTables,
+    ...overrides,
+  }) as Doc;
+}
+
+function operations(doc: Doc): [path: string, method: string, operation: Operation][] {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]): [string, string, Operation] => [path, method, operation]),
+  );
+}
+
+const isRead = (path: string, method: string) => method === 'get' || path.endsWith('/rows/query');
+
+describe('buildOpenApi', () => {
+  test('every mode validates as OpenAPI 3.1', async () => {
+    const variants: Partial<BuildOpenApiOptions>[] = [
+      { mode: 'draft', segment: 'draft' },
+      { mode: 'head', segment: 'head', isPublic: true },
+      { mode: 'pinned', segment: 'rev1' },
+      { tables: [] },
+    ];
+    for (const variant of variants) {
+      const result = await validate(structuredClone(build(variant)));
+      assert.ok(result.valid, result.valid ? '' : compileErrors(result));
+    }
+  });
+
+  test('info, servers and tags (§8.1)', () => {
+    const doc = build({ mode: 'pinned', segment: 'rev7', revisionId: 'rev7' });
+    assert.equal(doc.openapi, '3.1.0');
+    assert.deepEqual(doc.info, { title: 'Strata acme/blog/master (rev7)', version: 'rev7' });
+    assert.deepEqual(doc.servers, [{ url: '/endpoint/rest/acme/blog/master/rev7' }]);
+    assert.deepEqual(doc.tags.find((tag) => tag.name === 'posts'), { name: 'posts', description: 'Blog posts' });
+    assert.deepEqual(doc.tags.find((tag) => tag.name === 'sheep'), { name: 'sheep' });
+  });
+
+  test('draft documents have every route of §7 with the operationIds of §8.4', () => {
+    const doc = build();
+    const ids = Object.fromEntries(operations(build()).map(([path, method, op]) => [`${method.toUpperCase()} ${path}`, op.operationId]));
+    assert.equal(ids['GET /'], 'getEndpoint');
+    assert.equal(ids['GET /tables'], 'listTables');
+    assert.equal(ids['GET /changes'], 'listChanges');
+    assert.equal(ids['GET /changes/tables'], 'listTableChanges');
+    assert.equal(ids['GET /tables/posts/schema'], 'getPostSchema');
+    assert.equal(ids['GET /tables/posts/rows'], 'listPosts');
+    assert.equal(ids['POST /tables/posts/rows'], 'createPost');
+    assert.equal(ids['POST /tables/posts/rows/query'], 'queryPosts');
+    assert.equal(ids['GET /tables/posts/rows/{rowId}'], 'getPost');
+    assert.equal(ids['PUT /tables/posts/rows/{rowId}'], 'updatePost');
+    assert.equal(ids['PATCH /tables/posts/rows/{rowId}'], 'patchPost');
+    assert.equal(ids['DELETE /tables/posts/rows/{rowId}'], 'deletePost');
+    assert.equal(ids['POST /tables/posts/rows/bulk'], 'bulkCreatePosts');
+    assert.equal(ids['PUT /tables/posts/rows/bulk'], 'bulkUpdatePosts');
+    assert.equal(ids['PATCH /tables/posts/rows/bulk'], 'bulkPatchPosts');
+    assert.equal(ids['DELETE /tables/posts/rows/bulk'], 'bulkDeletePosts');
+    assert.equal(ids['POST /tables/sheep/rows/bulk'], 'bulkCreateSheepList');
+    assert.equal(ids['GET /tables/order-items/schema'], 'getOrderItemSchema');
+    assert.equal(Object.keys(ids).length, 4 + 12 * blogTables.length);
+    assert.ok(doc.components.schemas.BlogCreatePostsRequest);
+  });
+
+  test('head and pinned documents contain only GET routes and rows/query', () => {
+    for (const mode of ['head', 'pinned'] as const) {
+      const doc = build({ mode });
+      const all = operations(doc);
+      assert.equal(all.length, 4 + 4 * blogTables.length);
+      for (const [path, method] of all) assert.ok(isRead(path, method), `${method} ${path}`);
+      assert.equal(doc.paths['/tables/posts/rows/bulk'], undefined);
+      assert.equal(doc.components.schemas.BlogCreatePostRequest, undefined);
+      assert.equal(doc.components.schemas.BulkResult, undefined);
+    }
+  });
+
+  test('security: four alternatives; public projects also allow anonymous reads', () => {
+    const names = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }, { cookieAuth: [] }];
+    const privateDoc = build();
+    assert.deepEqual(privateDoc.security, names);
+    for (const [, , op] of operations(privateDoc)) assert.equal(op.security, undefined);
+    for (const [path, method, op] of operations(build({ isPublic: true }))) {
+      assert.deepEqual(op.security, isRead(path, method) ? [...names, {}] : undefined, `${method} ${path}`);
+    }
+  });
+
+  test('operations document their error responses with the shared Error schema', () => {
+    const doc = build() as Doc & { components: { responses: Record<string, { content: unknown }> } };
+    const responses = doc.paths['/tables/posts/rows']?.post?.responses ?? {};
+    assert.deepEqual(Object.keys(responses), ['201', '400', '401', '403', '404', '409', '415']);
+    assert.deepEqual(responses['409'], { $ref: '#/components/responses/Conflict' });
+    assert.deepEqual(doc.components.responses.Conflict?.content, { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } });
+    assert.deepEqual(Object.keys(doc.paths['/tables/posts/rows/{rowId}']?.get?.responses ?? {}), ['200', '400', '401', '403', '404']);
+  });
+
+  test('the table component is a JSON Schema of exactly the accepted row data', () => {
+    const schemas = build().components.schemas;
+    const post = schemas.BlogPost as { properties: Record<string, Record<string, unknown>> };
+    assert.deepEqual(post.properties.author, { type: 'string', default: '', 'x-foreign-key': 'users' });
+    assert.equal(post.properties.createdAt?.format, 'date-time');
+    assert.equal(post.properties.createdAt?.readOnly, true);
+    assert.match(String(post.properties.hash?.description), /row-hash-schema/);
+    assert.deepEqual(post.properties.subtitle, { type: 'string', deprecated: true, default: '' });
+
+    const ajv = new Ajv2020({ strict: true, validateFormats: false });
+    ajv.addKeyword('x-foreign-key');
+    const check = ajv.compile(schemas.BlogOrderItem as object);
+    const valid = { post: 'p1', quantity: 2, options: [{ name: 'size', value: 'L' }], grid: [[1, 2], []] };
+    assert.equal(check(valid), true);
+    assert.equal(check({ ...valid, extra: 1 }), false);
+    assert.equal(check({ ...valid, options: [{ name: 'size' }] }), false);
+    assert.equal(check({ ...valid, grid: [['x']] }), false);
+  });
+});
