@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runAppendBench } from './appendBench.ts';
+import { runChangesBench } from './changesBench.ts';
 import { runDomainBench } from './domainBench.ts';
 import { runGeneratedBench } from './generatedBench.ts';
 import { runProjectionBench } from './projectionBench.ts';
@@ -67,6 +68,15 @@ const domainNotes = [
     '32,000 rows/s with other test runs (load 3-12, 20-30 % steal).',
 ];
 
+const changesNotes = [
+  'What serves each read: a diff reads the row versions that start or end in the revisions between base and target ' +
+    '(rows indexes (branchId, fromSeq) and (branchId, toSeq)), the renames and deletions of those revisions ' +
+    '(row_marks key (branchId, seq, ...)), then the versions of just those row ids on both sides (rows key ' +
+    '(branchId, tableKey, rowId, fromSeq)) and the tables of both revisions (schemas, at most 1,000). A history page ' +
+    'reads two versions of one row id per entry, newest first, through the rows key, plus the revision document of ' +
+    'each entry (catalog key). Neither reads a whole table or the log, so both sizes cost the same.',
+];
+
 const suites: Suite[] = [
   { name: 'append', title: 'Event store appends (SQLite, WAL, synchronous=FULL)', target: '>= 20,000 events/s in batches', run: runAppendBench },
   { name: 'views', title: 'View store batch upserts (SQLite)', run: runViewStoreBench },
@@ -90,6 +100,13 @@ const suites: Suite[] = [
     target: 'bulk insert >= 20,000 rows/s in batches of 1,000; commit latency on 100,000 rows within 1.5x of 1,000 rows',
     notes: domainNotes,
     run: () => runDomainBench(),
+  },
+  {
+    name: 'changes',
+    title: 'Revision diffs and row history (system operations over SQLite views, 60 alternating rounds)',
+    target: 'a 100-row commit diff and a row history page on 100,000 rows within 1.5x of the same on 1,000 rows',
+    notes: changesNotes,
+    run: () => runChangesBench(),
   },
   {
     name: 'writes',

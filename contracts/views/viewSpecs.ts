@@ -171,6 +171,8 @@ export const rowViews = {
         data: 'json',
         createdAt: 'text',
         updatedAt: 'text',
+        /** Who wrote this version: the event's principal (`user:<id>`, `key:<id>`, `system`). */
+        actor: 'text',
       },
       indexes: [
         // Row lists sorted by creation or update time. The rows projector's changes reach their rows as fast through
@@ -182,6 +184,25 @@ export const rowViews = {
         { fields: ['branchId', 'toSeq'] },
         { fields: ['branchId', 'fromSeq'] },
       ],
+    },
+    {
+      // What a row version cannot say about itself (changes.md §1-§2): a row renamed from another id, or deleted, in
+      // revision `seq` of the branch, with who did it. Revision diffs pair a removed id with its new id through the
+      // renames of the revisions between base and target; row history names the deleter and the previous id. Keyed
+      // by the log position too: one row may be renamed and deleted several times in one draft (applied in order).
+      name: 'row_marks',
+      key: ['branchId', 'seq', 'tableKey', 'rowId', 'position'],
+      fields: {
+        branchId: 'text',
+        seq: 'integer',
+        tableKey: 'text',
+        rowId: 'text',
+        position: 'text',
+        /** `renamed` (rowId is the new id, previousRowId the old one) or `deleted`. */
+        kind: 'text',
+        previousRowId: 'text',
+        actor: 'text',
+      },
     },
   ],
 } as const satisfies ProjectionSpec;

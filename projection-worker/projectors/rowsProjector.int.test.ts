@@ -50,3 +50,34 @@ test('bulk writes, mixed restores and branch deletion', async (t) => {
   await views.catchUp(log.events);
   assert.equal(await views.store.count('rows', 'rows'), 0);
 });
+
+test('row versions carry their principal; renames and deletions leave marks that a revert and a branch deletion clear', async (t) => {
+  const log = createTestLog();
+  const views = await openProjectedViews([rowsProjector]);
+  t.after(() => views.close());
+  const marks = async () =>
+    (await views.store.find('rows', 'row_marks', { orderBy: [{ ref: { field: 'position' }, direction: 'asc' }] })).map(
+      (m) => `${String(m.seq)}:${String(m.kind)}:${String(m.rowId)}<${String(m.previousRowId)}`,
+    );
+
+  log.add(B, 'RowsCreated', { ...draft(1), tableKey: 'k1', rows: [write('a', 1), write('b', 1)], table: facts(2) });
+  log.add(B, 'RevisionCommitted', { projectId: 'p1', revisionId: 'r1', seq: 1, comment: '', newDraftRevisionId: 'r2', newDraftSeq: 2 });
+  log.add(B, 'RowRenamed', { ...draft(2), tableKey: 'k1', rowId: 'a', row: write('c', 2), table: facts(2) });
+  log.add(B, 'RowsDeleted', { ...draft(2), tableKey: 'k1', rowIds: ['b'], table: facts(1) });
+  await views.catchUp(log.events);
+  assert.deepEqual(await marks(), ['2:renamed:c<a', '2:deleted:b<null']);
+  const draftRows = await views.visible('rows', 'rows', 'b1', 2);
+  assert.deepEqual(draftRows.map((r) => [r.rowId, r.fromSeq, r.actor]), [['c', 2, 'system']]);
+
+  log.add(B, 'DraftReverted', { projectId: 'p1', draftRevisionId: 'r2', draftSeq: 2 });
+  await views.catchUp(log.events);
+  assert.deepEqual(await marks(), [], 'a revert drops the marks of the draft');
+  assert.deepEqual((await views.visible('rows', 'rows', 'b1', 2)).map((r) => r.rowId), ['a', 'b']);
+
+  log.add(B, 'RowsDeleted', { ...draft(2), tableKey: 'k1', rowIds: ['a'], table: facts(1) });
+  await views.catchUp(log.events);
+  assert.deepEqual(await marks(), ['2:deleted:a<null']);
+  log.add('organization-acme', 'BranchDeleted', { projectId: 'p1', branchId: 'b1' });
+  await views.catchUp(log.events);
+  assert.deepEqual(await marks(), []);
+});

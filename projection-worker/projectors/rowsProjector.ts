@@ -5,11 +5,13 @@ import { and, domainEventOf, inChunks, streamEntityId } from './projectorSupport
 import { closeShared, copyBranchVersions, removeFromDraft, restoreShared } from './versionChanges.ts';
 
 const ROWS = 'rows';
+const MARKS = 'row_marks';
 
 /**
  * Row versions per branch (projection `rows`, streams `branch-*` and `organization-*` for branch creation and
  * deletion). A written row closes its shared version at the draft's sequence D and gets a draft version
- * (`fromSeq = D`) with the data and timestamps the event carries; a restored row shows its HEAD version again.
+ * (`fromSeq = D`) with the data, timestamps and principal the event carries; a restored row shows its HEAD version
+ * again. Renames and deletions also leave a `row_marks` document (revision diffs and row history read them).
  */
 export const rowsProjector: Projector = {
   spec: rowViews,
@@ -22,6 +24,9 @@ export const rowsProjector: Projector = {
 };
 
 type TableRef = { readonly branchId: string; readonly tableKey: string; readonly draftSeq: number };
+
+/** A row write with the principal of its event (`actor` of the row version). */
+type ActedWrite = { readonly row: RowWrite; readonly actor: string };
 
 /**
  * How a written row reaches the draft: `write` closes its shared version and upserts the draft version, `create`
@@ -36,7 +41,7 @@ type WriteKind = 'write' | 'create' | 'restore';
  * its earlier rows changes nothing: they touch different rows. Anything else first ends the group.
  */
 type RowsBatch = {
-  write(table: TableRef, rows: readonly RowWrite[], created: boolean): void;
+  write(table: TableRef, rows: readonly RowWrite[], created: boolean, actor: string): void;
   push(...changes: ViewChange[]): void;
   finish(): ViewChange[];
 };
@@ -52,19 +57,19 @@ function sameTable(a: TableRef, b: TableRef): boolean {
 
 function createRowsBatch(): RowsBatch {
   const changes: ViewChange[] = [];
-  let group: { table: TableRef; kind: WriteKind; rows: RowWrite[]; ids: Set<string> } | null = null;
+  let group: { table: TableRef; kind: WriteKind; rows: ActedWrite[]; ids: Set<string> } | null = null;
 
   function flush(): void {
     if (group === null) return;
     const { table, kind, rows } = group;
     group = null;
-    const scopes = rowScopes(table, rows.map((row) => row.rowId));
+    const scopes = rowScopes(table, rows.map(({ row }) => row.rowId));
     if (kind === 'restore') {
       for (const scope of scopes) changes.push(...restoreShared(ROWS, scope, table.draftSeq));
       return;
     }
     if (kind === 'write') for (const scope of scopes) changes.push(closeShared(ROWS, scope, table.draftSeq));
-    for (const row of rows) {
+    for (const { row, actor } of rows) {
       if (row.restored === true) continue;
       changes.push({
         op: 'upsert',
@@ -78,20 +83,21 @@ function createRowsBatch(): RowsBatch {
           data: row.data,
           createdAt: row.createdAt,
           updatedAt: row.updatedAt,
+          actor,
         },
       });
     }
   }
 
   return {
-    write(table, rows, created) {
+    write(table, rows, created, actor) {
       for (const row of rows) {
         const kind: WriteKind = row.restored === true ? 'restore' : created ? 'create' : 'write';
         if (group === null || group.kind !== kind || !sameTable(group.table, table) || group.ids.has(row.rowId)) {
           flush();
           group = { table, kind, rows: [], ids: new Set() };
         }
-        group.rows.push(row);
+        group.rows.push({ row, actor });
         group.ids.add(row.rowId);
       }
     },
@@ -110,33 +116,58 @@ function removeRows(table: TableRef, rowIds: readonly string[], batch: RowsBatch
   for (const scope of rowScopes(table, rowIds)) batch.push(...removeFromDraft(ROWS, scope, table.draftSeq));
 }
 
+/** A `row_marks` document (contracts/views/viewSpecs.ts): a rename or deletion the row versions cannot show. */
+function mark(
+  recorded: RecordedEvent,
+  table: TableRef,
+  rowId: string,
+  kind: 'renamed' | 'deleted',
+  previousRowId: string | null,
+): ViewChange {
+  const doc = {
+    branchId: table.branchId,
+    seq: table.draftSeq,
+    tableKey: table.tableKey,
+    rowId,
+    position: recorded.position,
+    kind,
+    previousRowId,
+    actor: recorded.metadata.principal,
+  };
+  return { op: 'upsert', collection: MARKS, doc };
+}
+
 function applyRowsEvent(recorded: RecordedEvent, batch: RowsBatch): void {
   const event = domainEventOf(recorded);
   const branchId = streamEntityId(recorded.streamId);
+  const actor = recorded.metadata.principal;
   switch (event.type) {
     case 'RowsCreated': {
       // A created row is absent from the draft: either HEAD lacks it (no shared version) or the draft deleted it
       // (its shared version is already closed at D). Closing would match nothing and costs a lookup per row.
       const d = event.data;
-      batch.write({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rows, true);
+      batch.write({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rows, true, actor);
       return;
     }
     case 'RowsUpdated':
     case 'TableSchemaUpdated': {
       const d = event.data;
-      batch.write({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rows, false);
+      batch.write({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rows, false, actor);
       return;
     }
     case 'RowsDeleted': {
       const d = event.data;
-      removeRows({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rowIds, batch);
+      const table = { branchId, tableKey: d.tableKey, draftSeq: d.draftSeq };
+      removeRows(table, d.rowIds, batch);
+      batch.push(...d.rowIds.map((rowId) => mark(recorded, table, rowId, 'deleted', null)));
       return;
     }
     case 'RowRenamed': {
       const d = event.data;
       const table = { branchId, tableKey: d.tableKey, draftSeq: d.draftSeq };
       removeRows(table, [d.rowId], batch);
-      batch.write(table, [d.row], false);
+      batch.write(table, [d.row], false, actor);
+      batch.push(mark(recorded, table, d.row.rowId, 'renamed', d.rowId));
       return;
     }
     case 'TableDeleted': {
@@ -146,6 +177,7 @@ function applyRowsEvent(recorded: RecordedEvent, batch: RowsBatch): void {
     }
     case 'DraftReverted':
       batch.push(...restoreShared(ROWS, fieldsEqual({ branchId }), event.data.draftSeq));
+      batch.push({ op: 'delete', collection: MARKS, filter: fieldsEqual({ branchId, seq: event.data.draftSeq }) });
       return;
     case 'BranchCreated': {
       const d = event.data;
@@ -155,6 +187,7 @@ function applyRowsEvent(recorded: RecordedEvent, batch: RowsBatch): void {
     case 'BranchDeleted':
       // A deleted branch's revisions can never be read or branched from again.
       batch.push({ op: 'delete', collection: ROWS, filter: fieldsEqual({ branchId: event.data.branchId }) });
+      batch.push({ op: 'delete', collection: MARKS, filter: fieldsEqual({ branchId: event.data.branchId }) });
       return;
     default:
       // TableCreated/TableRenamed touch no rows (rows are keyed by the stable tableKey); commits move no version.

@@ -10,6 +10,9 @@ import type { MinPositionOptions } from '../http/minPosition.ts';
 import { notFound } from '../http/routeFallbacks.ts';
 import { sendError } from '../http/sendError.ts';
 import type { WriteConsistencyOptions } from '../http/writeConsistency.ts';
+import { createChangeQueries } from '../changes/changeQueries.ts';
+import { createCatalogReader } from '../readers/catalogReader.ts';
+import { createChangeReader } from '../changes/changeReader.ts';
 import { createRowReader } from '../readers/rowReader.ts';
 import { createSchemaReader } from '../readers/schemaReader.ts';
 import { createTableModels } from '../readers/tableModels.ts';
@@ -82,7 +85,14 @@ export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): Generate
   const log = deps.log.child({ component: 'generatedEndpoints' });
   const schemas = createSchemaReader(deps.viewStore);
   const isFinal = createFinality(deps.viewStore);
-  const loadTables = createServedTablesLoader(deps.viewStore, schemas, createTableModels(), isFinal);
+  const models = createTableModels();
+  const loadTables = createServedTablesLoader(deps.viewStore, schemas, models, isFinal);
+  const changes = createChangeQueries({
+    schemas,
+    changes: createChangeReader(deps.viewStore),
+    catalog: createCatalogReader(deps.viewStore),
+    models,
+  });
   const dataSource = createEndpointDataSource({
     viewStore: deps.viewStore,
     rows: createRowReader(deps.viewStore),
@@ -91,6 +101,7 @@ export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): Generate
     indexes: createRowIndexes(deps.viewStore, log),
     counts: createRowCounts(isFinal),
     isFinal,
+    changes,
   });
   const access = { systemState: deps.systemState, authenticator: deps.authenticator, minPosition: deps.minPosition };
   const ide = createGraphqlIdePage(deps.graphiqlDir === undefined ? DEFAULT_GRAPHIQL_DIR : deps.graphiqlDir, log);

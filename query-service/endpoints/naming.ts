@@ -35,6 +35,8 @@ export type ProjectNames = {
   readonly prefix: string;
   readonly deleteResult: string;
   readonly bulkResult: string;
+  /** The changes feed root field (changes.md §3): `_changes`, or camel(P) + `_changes` with GRAPHQL_ROOT_FIELD_PREFIX. */
+  readonly changesField: string;
   /** Every table by id, in creation order (creation time, then id). */
   readonly tables: ReadonlyMap<string, TableNames>;
 };
@@ -58,6 +60,12 @@ export const SHARED_COMPONENT_NAMES = [
   'TableList',
   'Error',
   'ErrorDetail',
+  'RowChange',
+  'RowChangeConnection',
+  'RowChangeEdge',
+  'FieldChange',
+  'TableChange',
+  'RowChangeCounts',
 ] as const;
 
 const RESERVED_NAMES: readonly string[] = [
@@ -84,6 +92,9 @@ const RESERVED_NAMES: readonly string[] = [
   ...SHARED_COMPONENT_NAMES,
   'getEndpoint',
   'listTables',
+  // The `_changes` field and its types besides the shared components (changes.md §3).
+  '_changes',
+  'RowChangeKind',
 ];
 
 /** `P` = Pascal(singular(words(project))); `_` before a digit; `_` without words. */
@@ -278,5 +289,6 @@ export function computeNames(projectName: string, tables: readonly GeneratedTabl
       nested: nested[i] ?? new Map(),
     });
   });
-  return { prefix: P, deleteResult: `${P}DeleteResult`, bulkResult: `${P}BulkResult`, tables: out };
+  const changesField = options.rootFieldPrefix ? `${lowerFirst(P)}_changes` : '_changes';
+  return { prefix: P, deleteResult: `${P}DeleteResult`, bulkResult: `${P}BulkResult`, changesField, tables: out };
 }

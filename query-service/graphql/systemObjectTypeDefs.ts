@@ -10,6 +10,8 @@ const connectionNames = [
   'Endpoint',
   'User',
   'UserRef',
+  'RowChange',
+  'RowVersion',
 ] as const;
 
 const connectionTypeDefs = connectionNames
@@ -252,7 +254,8 @@ type ApiKeyWithSecret {
   secret: String!
   apiKey: ApiKey!
 }
-${connectionTypeDefs}`;
+${connectionTypeDefs}
+`;
 
 /** GraphQL-only fields of each object type (nested lookups); the remaining fields are the REST JSON shape. */
 export const nestedFields: Readonly<Record<string, readonly string[]>> = {

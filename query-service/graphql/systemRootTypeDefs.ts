@@ -25,6 +25,11 @@ input GetRowsInput {
   revisionId: ID!, tableId: String!, first: Int, after: String, where: RowWhereInput, orderBy: [RowOrderByInput!]
 }
 input GetRowInput { revisionId: ID!, tableId: String!, rowId: String! }
+input GetRevisionChangesInput { revisionId: ID!, compareWith: ID }
+input GetRowChangesInput {
+  revisionId: ID!, compareWith: ID, tableId: String!, changes: [RowChangeKind!], first: Int, after: String
+}
+input GetRowHistoryInput { revisionId: ID!, tableId: String!, rowId: String!, first: Int, after: String }
 input GetProjectEndpointsInput {
   organizationId: String!, projectName: String!, branchName: String, type: EndpointType, first: Int, after: String
 }
@@ -101,6 +106,12 @@ type Query {
   table(data: GetTableInput!): Table!
   rows(data: GetRowsInput!): RowConnection!
   row(data: GetRowInput!): Row!
+  "Changed tables against a base revision (default: the previous revision, HEAD for a draft)."
+  revisionChanges(data: GetRevisionChangesInput!): RevisionChanges!
+  "Changed rows of one table against a base revision, by row id."
+  rowChanges(data: GetRowChangesInput!): RowChangeConnection!
+  "A row's versions along the revision's ancestry, newest first."
+  rowHistory(data: GetRowHistoryInput!): RowVersionConnection!
   projectEndpoints(data: GetProjectEndpointsInput!): EndpointConnection!
   endpoint(data: GetEndpointInput!): Endpoint!
   users(data: GetUsersInput): UserConnection!

@@ -11,6 +11,7 @@ import {
 } from 'graphql';
 import { invariant } from '../../contracts/index.ts';
 import { rowQueryTypeDefs, sharedScalarTypeDefs } from './rowQueryTypeDefs.ts';
+import { changeTypeDefs } from './changeTypeDefs.ts';
 import { dateTimeScalar, jsonScalar } from './scalars.ts';
 import { systemObjectTypeDefs } from './systemObjectTypeDefs.ts';
 import { systemInputTypeDefs, systemRootTypeDefs } from './systemRootTypeDefs.ts';
@@ -20,6 +21,7 @@ export const systemTypeDefs = [
   sharedScalarTypeDefs,
   rowQueryTypeDefs('Row'),
   systemObjectTypeDefs,
+  changeTypeDefs,
   systemInputTypeDefs,
   systemRootTypeDefs,
 ].join('\n');

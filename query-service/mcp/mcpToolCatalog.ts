@@ -59,6 +59,12 @@ export const argumentSchemas: Readonly<Record<string, ArgumentSchema>> = {
   patches: array('JSON Patch operations, e.g. [{"op": "replace", "path": "/title", "value": "x"}].'),
   rowIds: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 1000, description: 'Row ids (1-1000).' },
   type: { type: 'string', enum: ['GRAPHQL', 'REST_API'], description: 'Endpoint type.' },
+  compareWith: text('Base revision id (any branch of the same project); default: the previous revision (HEAD for a draft).'),
+  changes: {
+    type: 'array',
+    items: { type: 'string', enum: ['ADDED', 'UPDATED', 'REMOVED', 'RENAMED'] },
+    description: 'Row change kinds to list (default all).',
+  },
 };
 
 const rowsOf = (second: 'data' | 'patches'): ArgumentSchema => ({
@@ -144,6 +150,9 @@ export const mcpTools: readonly ToolSpec[] = [
   tool('rename_row', 'W', write('renameRow'), { ...T, required: ['tableId', 'rowId', 'nextRowId'] }, 'Rename row', 'Renames a row (foreign keys follow).'),
   tool('delete_row', 'W-destr', write('deleteRow'), { ...T, required: ['tableId', 'rowId'] }, 'Delete row', 'Deletes a row.'),
   tool('delete_rows', 'W-destr', write('deleteRows'), { ...T, required: ['tableId', 'rowIds'] }, 'Delete rows', 'Deletes rows (all or none).'),
+  tool('get_revision_changes', 'R', read('revisionChanges'), { ...T, optional: ['compareWith'] }, 'Revision changes', 'Tables changed between a revision and a base (default: the previous revision; for a draft, HEAD) with row change counts.'),
+  tool('get_row_changes', 'R', read('rowChanges'), { ...T, required: ['tableId'], optional: ['compareWith', 'changes', ...PAGE] }, 'Row changes', "Rows of a table changed between a revision and a base, by row id, with before/after data and field-level changes."),
+  tool('get_row_history', 'R', read('rowHistory'), { ...T, required: ['tableId', 'rowId'], optional: PAGE }, 'Row history', "A row's versions along the revision's ancestry (across branch creations and renames), newest first, with who wrote each."),
   tool('get_project_endpoints', 'R', read('projectEndpoints'), { required: P, optional: ['branchName', 'type', ...PAGE] }, 'List endpoints', "A project's generated API endpoints."),
   tool('create_endpoint', 'W', write('createEndpoint'), { ...T, required: ['type'] }, 'Create endpoint', 'Creates a generated GraphQL or REST endpoint for the revision.'),
   tool('delete_endpoint', 'W-destr', write('deleteEndpoint'), { required: ['endpointId'] }, 'Delete endpoint', 'Deletes an endpoint.'),

@@ -15,6 +15,8 @@ import type {
   UserRefView,
   UserView,
 } from '../../contracts/index.ts';
+import type { RevisionChanges, RowChange, RowVersionEntry } from '../changes/changeQueries.ts';
+import type { RowChangeKind } from '../changes/rowPairing.ts';
 import type { LazyConnection } from '../paging/lazyConnection.ts';
 
 export type RequestContext = { readonly principal: Principal; readonly requestId: string };
@@ -31,6 +33,9 @@ export type BranchRef = ProjectRef & { readonly branchName: string };
 export type RevisionRef = { readonly revisionId: string };
 export type TableRef = RevisionRef & { readonly tableId: string };
 export type RowRef = TableRef & { readonly rowId: string };
+/** A diff's target and base (changes.md §1): `compareWith` absent or null = the default base. */
+export type RevisionChangesArgs = RevisionRef & { readonly compareWith?: string | null };
+export type RowChangesArgs = RevisionChangesArgs & TableRef & PageArgs & { readonly changes?: readonly RowChangeKind[] | null };
 
 /**
  * The read operations of the system API shared by REST, GraphQL and MCP. Each runs the auth.md §10 checks against
@@ -70,6 +75,12 @@ export interface SystemOperations {
   foreignKeysBy(ctx: RequestContext, args: TableRef): Promise<string[]>;
   rows(ctx: RequestContext, args: TableRef & RowsArgs): Promise<LazyConnection<RowView>>;
   row(ctx: RequestContext, args: RowRef): Promise<RowView>;
+  /** Changed tables between a revision and its base (changes.md §1.1), by table id. */
+  revisionChanges(ctx: RequestContext, args: RevisionChangesArgs): Promise<RevisionChanges>;
+  /** Changed rows of one table between a revision and its base (changes.md §1.2), by row id. */
+  rowChanges(ctx: RequestContext, args: RowChangesArgs): Promise<LazyConnection<RowChange>>;
+  /** Versions of a row along the revision's ancestry, newest first (changes.md §2). */
+  rowHistory(ctx: RequestContext, args: RowRef & PageArgs): Promise<LazyConnection<RowVersionEntry>>;
   /** Endpoints of the project (by createdAt), optionally of one branch and/or type. */
   projectEndpoints(
     ctx: RequestContext,

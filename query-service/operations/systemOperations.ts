@@ -1,11 +1,14 @@
 import type { Logger } from 'pino';
 import type { SystemStateSource, ViewStore } from '../../contracts/index.ts';
+import { createChangeQueries } from '../changes/changeQueries.ts';
 import { createCatalogReader } from '../readers/catalogReader.ts';
+import { createChangeReader } from '../changes/changeReader.ts';
 import { createDirectoryReader } from '../readers/directoryReader.ts';
 import { createRowReader } from '../readers/rowReader.ts';
 import { createSchemaReader } from '../readers/schemaReader.ts';
 import { createTableModels } from '../readers/tableModels.ts';
 import { createCatalogOperations } from './catalogOperations.ts';
+import { createChangeOperations } from './changeOperations.ts';
 import { createContentOperations } from './contentOperations.ts';
 import { createDirectoryOperations } from './directoryOperations.ts';
 import type { SystemOperations } from './operationTypes.ts';
@@ -18,7 +21,9 @@ export type {
   PageArgs,
   ProjectRef,
   RequestContext,
+  RevisionChangesArgs,
   RevisionRef,
+  RowChangesArgs,
   RowRef,
   RowsArgs,
   SystemOperations,
@@ -46,9 +51,16 @@ export function createSystemOperations(deps: SystemOperationsDeps): SystemOperat
     models: createTableModels(),
     log: deps.log.child({ component: 'systemOperations' }),
   };
+  const changeQueries = createChangeQueries({
+    schemas: operationDeps.schemas,
+    changes: createChangeReader(deps.viewStore),
+    catalog: operationDeps.catalog,
+    models: operationDeps.models,
+  });
   return {
     ...createDirectoryOperations(operationDeps),
     ...createCatalogOperations(operationDeps),
     ...createContentOperations(operationDeps),
+    ...createChangeOperations({ ...operationDeps, changeQueries }),
   };
 }

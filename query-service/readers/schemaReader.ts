@@ -20,7 +20,7 @@ export type TableVersion = {
   readonly updatedAt: string;
 };
 
-function tableVersion(doc: ViewDoc): TableVersion {
+export function tableVersion(doc: ViewDoc): TableVersion {
   return {
     branchId: doc.branchId as string,
     tableKey: doc.tableKey as string,

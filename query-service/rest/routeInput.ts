@@ -5,6 +5,7 @@ import {
   GraphQLInt,
   getNamedType,
   getNullableType,
+  isEnumType,
   isInputObjectType,
   isListType,
   type GraphQLInputObjectType,
@@ -46,7 +47,7 @@ const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
 /**
  * Query-string values typed by the input type: numbers and booleans parsed, lists, input objects and JSON
- * URL-encoded JSON. Parameters that are no input field (e.g. `api_key`) are ignored; a repeated field is refused.
+ * URL-encoded JSON (lists of enum values also comma-separated). Parameters that are no input field (e.g. `api_key`) are ignored; a repeated field is refused.
  */
 function decodeQueryString(req: Request, type: GraphQLInputObjectType, omit: ReadonlySet<string>): Record<string, unknown> {
   const url = req.originalUrl;
@@ -65,7 +66,10 @@ function decodeQueryString(req: Request, type: GraphQLInputObjectType, omit: Rea
       continue;
     }
     const named = getNamedType(field.type);
-    if (isListType(getNullableType(field.type)) || isInputObjectType(named) || named.name === 'JSON') {
+    if (isListType(getNullableType(field.type)) && isEnumType(named) && !text.startsWith('[')) {
+      // Lists of enum values may also be written comma-separated (`changes=ADDED,UPDATED`, changes.md §1.2).
+      out[name] = text === '' ? [] : text.split(',');
+    } else if (isListType(getNullableType(field.type)) || isInputObjectType(named) || named.name === 'JSON') {
       if (isJsonTextTooDeep(text)) {
         errors.push({ path: `/${name}`, message: `${name} is nested deeper than ${MAX_JSON_DEPTH} levels` });
         continue;

@@ -119,6 +119,9 @@ export const systemRestRoutes: readonly RestRoute[] = [
   route('PATCH', `${T}/row/:rowId`, write('patchRow'), 'rows', 'Patch a row'),
   route('DELETE', `${T}/row/:rowId`, write('deleteRow'), 'rows', 'Delete a row'),
   route('POST', `${T}/row/:rowId/rename`, write('renameRow'), 'rows', 'Rename a row'),
+  route('GET', `${R}/changes`, read('revisionChanges'), 'changes', 'Changed tables against a base revision (default: the previous one)'),
+  route('GET', `${T}/changes`, read('rowChanges'), 'changes', 'Changed rows of a table against a base revision, with field-level changes'),
+  route('GET', `${T}/row/:rowId/history`, read('rowHistory'), 'changes', "A row's versions along the revision's ancestry, newest first"),
 
   route('GET', '/api-keys/personal', keyRead('myApiKeys'), 'api-keys', "The caller's personal API keys (newest first)"),
   route('POST', '/api-keys/personal', write('createPersonalApiKey'), 'api-keys', 'Create a personal API key (the secret is shown once)', created),

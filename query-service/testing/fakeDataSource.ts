@@ -74,5 +74,13 @@ export function createFakeDataSource(rows: Readonly<Record<string, readonly Gene
       record('deleteRows', tableId, rowIds);
       return { success: true, count: rowIds.length };
     },
+    async changesSince(_request, args) {
+      record('changesSince', '', args);
+      return { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, totalCount: 0 };
+    },
+    async tableChangesSince(_request, since) {
+      record('tableChangesSince', '', since);
+      return [];
+    },
   };
 }

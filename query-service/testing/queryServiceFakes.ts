@@ -105,6 +105,11 @@ export function fakeOperations(calls: ReadCall[] = []): SystemOperations {
     foreignKeysBy: async (ctx, args) => (record('foreignKeysBy', ctx, args), []),
     rows: async (ctx, args) => (record('rows', ctx, args), page([fakeRow])),
     row: async (ctx, args) => (record('row', ctx, args), fakeRow),
+    revisionChanges: async (ctx, args) => (
+      record('revisionChanges', ctx, args), { revisionId: args.revisionId, compareWith: null, tables: [], totalRowChanges: 0 }
+    ),
+    rowChanges: async (ctx, args) => (record('rowChanges', ctx, args), page([])),
+    rowHistory: async (ctx, args) => (record('rowHistory', ctx, args), page([])),
     projectEndpoints: async (ctx, args) => (record('projectEndpoints', ctx, args), page([])),
     revisionEndpoints: async (ctx, args) => (record('revisionEndpoints', ctx, args), []),
     endpoint: async (ctx, args) => {

@@ -3,6 +3,7 @@ import { describe, test as nodeTest } from 'node:test';
 import type { Filter, FindQuery, ProjectionSpec, SortKey, ViewChange, ViewStore } from '../../contracts/index.ts';
 import { PROJECTION, createSkipper, pos, projectionSpec, ref, sampleDocs, seed, sleep, withStore } from './viewStoreFixtures.ts';
 import type { ContractOptions, OpenViewStore } from './viewStoreFixtures.ts';
+import { viewStoreChangesContract } from './viewStoreChangesContract.ts';
 import { viewStoreQueryContract } from './viewStoreQueryContract.ts';
 
 const upsert = (collection: string, doc: Record<string, unknown>): ViewChange => ({ op: 'upsert', collection, doc });
@@ -346,6 +347,7 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
       }));
 
     viewStoreQueryContract(open, skipper);
+    viewStoreChangesContract(open, skipper);
     skipper.assertAllUsed();
   });
 }

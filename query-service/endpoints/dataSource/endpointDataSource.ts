@@ -1,5 +1,8 @@
 import { AppError, assertTableScope, visibleAt } from '../../../contracts/index.ts';
 import type { CommandGateway, RowView, ViewStore } from '../../../contracts/index.ts';
+import type { ChangeQueries } from '../../changes/changeQueries.ts';
+import { rowChangesSince, tableChangesSince, type ChangesSinceCaller } from '../../changes/changesSince.ts';
+import { resolveConnection } from '../../paging/lazyConnection.ts';
 import { and, eq, within } from '../../paging/filters.ts';
 import { readonlyRowsFilter, rowView, type RowReader, type RowReadonly, type TableContext } from '../../readers/rowReader.ts';
 import type { SchemaReader } from '../../readers/schemaReader.ts';
@@ -22,6 +25,8 @@ export type EndpointDataSourceDeps = {
   readonly counts: RowCounts;
   /** Whether a projection has passed a position: committed content read after that is kept (see below). */
   readonly isFinal: Finality;
+  /** Revision diffs for the `changes` reads (changes.md §3). */
+  readonly changes: ChangeQueries;
 };
 
 /** Rows and pages of committed revisions kept in memory (entries; a page holds up to `first` rows). */
@@ -139,6 +144,16 @@ export function createEndpointDataSource(deps: EndpointDataSourceDeps): Endpoint
       return ids.map((id) => byId.get(id) ?? null);
     },
 
+    async changesSince(request, args) {
+      return resolveConnection(await rowChangesSince(deps.changes, changesCaller(request), args));
+    },
+
+    tableChangesSince: (request, since) => tableChangesSince(deps.changes, changesCaller(request), since),
+
     ...createGatewayRowWrites(deps.gateway),
   };
+}
+
+function changesCaller(request: GeneratedRequest): ChangesSinceCaller {
+  return { state: request.state, principal: request.principal, servedRevisionId: request.served.revisionId };
 }

@@ -84,9 +84,9 @@ describe('buildGeneratedSchema: shape', () => {
     assert.match(built.sdl, /type PageInfo\s+@shareable/);
   });
 
-  test('a project without GraphQL tables has only _service', () => {
+  test('a project without GraphQL tables has only _changes and _service', () => {
     const built = buildGeneratedSchema({ projectName: 'blog', mode: 'draft', tables: [], rootFieldPrefix: false, dataSource: fixtureSource() });
-    assert.deepEqual(Object.keys(built.schema.getQueryType()?.getFields() ?? {}), ['_service']);
+    assert.deepEqual(Object.keys(built.schema.getQueryType()?.getFields() ?? {}).sort(), ['_changes', '_service']);
     assert.equal(built.schema.getMutationType(), undefined);
   });
 

@@ -1,4 +1,6 @@
 import type { BulkResultView, JsonObject } from '../../../contracts/index.ts';
+import type { TableChange, TableRowChange } from '../../changes/changeQueries.ts';
+import type { ChangesSinceArgs } from '../../changes/changesSince.ts';
 
 /**
  * A row as the generated APIs serve it (the REST row JSON of generated-api.md §7): `data` is the stored data with raw
@@ -34,6 +36,13 @@ export type GeneratedListArgs = {
   readonly orderBy?: unknown;
 };
 
+/** A page of the `changes` feed (changes.md §3): row changes of every in-scope table, by (tableId, rowId). */
+export type GeneratedChangePage = {
+  readonly edges: readonly { readonly cursor: string; readonly node: TableRowChange }[];
+  readonly pageInfo: GeneratedPageInfo;
+  readonly totalCount: number;
+};
+
 export type GeneratedPatchOperation = { readonly op: 'replace'; readonly path: string; readonly value: unknown };
 export type GeneratedRowInput = { readonly id: string; readonly data: unknown };
 export type GeneratedPatchInput = { readonly id: string; readonly patches: readonly GeneratedPatchOperation[] };
@@ -65,4 +74,8 @@ export interface GeneratedDataSource<TRequest> {
   updateRows(request: TRequest, tableId: string, rows: readonly GeneratedRowInput[]): Promise<BulkResultView>;
   patchRows(request: TRequest, tableId: string, rows: readonly GeneratedPatchInput[]): Promise<BulkResultView>;
   deleteRows(request: TRequest, tableId: string, rowIds: readonly string[]): Promise<BulkResultView>;
+  /** Row changes between `since` (the served revision or an ancestor) and the served revision; tables out of scope left out. */
+  changesSince(request: TRequest, args: ChangesSinceArgs): Promise<GeneratedChangePage>;
+  /** Table changes between `since` and the served revision; tables out of scope left out. */
+  tableChangesSince(request: TRequest, since: unknown): Promise<TableChange[]>;
 }

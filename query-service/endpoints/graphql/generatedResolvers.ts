@@ -11,6 +11,7 @@ import type {
   GeneratedRow,
   GeneratedRowInput,
 } from './generatedDataSource.ts';
+import type { RowChangeKind } from '../../changes/rowPairing.ts';
 import type { RequestLoaders } from './requestLoaders.ts';
 import { selectsField } from './selectsField.ts';
 
@@ -153,7 +154,9 @@ export function generatedResolvers<TRequest>(options: {
     Object.assign(query, queryResolvers(dataSource, table.id, n));
     if (writable) Object.assign(mutation, mutationResolvers(dataSource, table.id, n));
   }
-  if (Object.keys(query).length > 0) map.Query = query;
+  query[names.changesField] = (_root, args: { since: string; first?: number | null; after?: string | null; changes?: RowChangeKind[] | null }, context) =>
+    dataSource.changesSince(context.request, { since: args.since, first: args.first, after: args.after, changes: args.changes ?? null });
+  map.Query = query;
   if (Object.keys(mutation).length > 0) map.Mutation = mutation;
   return map;
 }

@@ -15,6 +15,54 @@ const PAGE_INFO = `type PageInfo @shareable {
 }
 `;
 
+/** The types of the `_changes` root field (changes.md §3), shared by every subgraph like PageInfo. */
+const CHANGE_TYPES = `enum RowChangeKind {
+  ADDED
+  UPDATED
+  REMOVED
+  RENAMED
+}
+
+"A row changed between \`since\` and the served revision; \`before\`/\`after\` are its data."
+type RowChange @shareable {
+  tableId: String!
+  rowId: String!
+  previousRowId: String
+  change: RowChangeKind!
+  before: JSON
+  after: JSON
+  fieldChanges: [FieldChange!]!
+}
+
+"A leaf difference of row data: a JSON Pointer into data."
+type FieldChange @shareable {
+  path: String!
+  before: JSON
+  after: JSON
+}
+
+type RowChangeConnection @shareable {
+  edges: [RowChangeEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type RowChangeEdge @shareable {
+  node: RowChange!
+  cursor: String!
+}
+`;
+
+/**
+ * Without GRAPHQL_ROOT_FIELD_PREFIX every endpoint names its feed `_changes`: `@shareable` keeps two projects'
+ * subgraphs composable (§6), and a supergraph that needs each project's feed sets the prefix (`blog_changes`).
+ */
+function changesField(names: ProjectNames): string {
+  const shareable = names.changesField === '_changes' ? ' @shareable' : '';
+  return `  "Row changes of every table since an earlier revision of this endpoint's history, by table id and row id."
+  ${names.changesField}(since: ID!, first: Int, after: String, changes: [RowChangeKind!]): RowChangeConnection!${shareable}`;
+}
+
 /** Node, connections and the list input of one table (§5.1). */
 function rowTypeDefs(P: string, tableId: string, n: TableNames): string {
   const t = n.types;
@@ -131,13 +179,17 @@ export function graphqlTablesOf(names: ProjectNames, tables: readonly GeneratedT
 
 /**
  * The subgraph SDL source of a generated schema (generated-api.md §5–§6): federation link, shared scalars and
- * inputs, per table the data, row and input types, the Query fields and — in draft mode — the Mutation fields.
+ * inputs, per table the data, row and input types, the Query fields (with `_changes`, changes.md §3) and — in draft
+ * mode — the Mutation fields.
  */
 export function generatedTypeDefs(names: ProjectNames, tables: readonly GeneratedTable[], mode: GeneratedSchemaMode): string {
   const included = graphqlTablesOf(names, tables);
   const ctx: DataTypeContext = { names, graphqlTables: new Set(included.map((table) => table.id)) };
   const parts = [FEDERATION_LINK, sharedScalarTypeDefs];
-  if (included.length === 0) return parts.join('\n');
+  if (included.length === 0) {
+    parts.push(PAGE_INFO, CHANGE_TYPES, `type Query {\n${changesField(names)}\n}\n`);
+    return parts.join('\n');
+  }
   const writable = mode === 'draft';
   const tableNames = included.map((table) => {
     const n = names.tables.get(table.id);
@@ -150,7 +202,8 @@ export function generatedTypeDefs(names: ProjectNames, tables: readonly Generate
     parts.push(dataTypeDefs(ctx, table, n), rowTypeDefs(names.prefix, table.id, n));
     if (writable) parts.push(writeInputTypeDefs(n));
   });
-  parts.push(`type Query {\n${tableNames.map(queryFields).join('\n')}\n}\n`);
+  parts.push(CHANGE_TYPES);
+  parts.push(`type Query {\n${[...tableNames.map(queryFields), changesField(names)].join('\n')}\n}\n`);
   if (writable) {
     parts.push(`type ${names.deleteResult} {\n  id: String!\n  success: Boolean!\n}\n`);
     parts.push(`type ${names.bulkResult} {\n  success: Boolean!\n  "Rows affected."\n  count: Int!\n}\n`);

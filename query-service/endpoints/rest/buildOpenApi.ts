@@ -1,6 +1,6 @@
 import { computeNames, type GeneratedTable, type TableNames } from '../naming.ts';
 import { securitySchemes } from '../../http/securitySchemes.ts';
-import { componentRef, securityRequirements, sharedComponentSchemas } from './openApiSharedComponents.ts';
+import { componentRef, firstSchema, securityRequirements, sharedComponentSchemas } from './openApiSharedComponents.ts';
 import {
   READ_ERRORS,
   errorResponseComponents,
@@ -81,8 +81,30 @@ function endpointPaths(options: OperationOptions): Record<string, unknown> {
     '/tables': {
       get: readOperation(options, { summary: 'The tables of the revision', operationId: 'listTables', responses: ok('The tables (by id)', 'TableList') }),
     },
+    '/changes': {
+      get: readOperation(options, {
+        summary: 'Row changes of every table since an earlier revision, by table id and row id',
+        operationId: 'listChanges',
+        parameters: [sinceParameter, firstParameter, afterParameter, changesParameter],
+        responses: ok('The changed rows', 'RowChangeConnection'),
+      }),
+    },
+    '/changes/tables': {
+      get: readOperation(options, {
+        summary: 'Changed tables since an earlier revision, by table id',
+        operationId: 'listTableChanges',
+        parameters: [sinceParameter],
+        responses: responses({ status: 200, description: 'The changed tables', schema: { type: 'array', items: componentRef('TableChange') } }, READ_ERRORS),
+      }),
+    },
   };
 }
+
+const query = (name: string, description: string, schema: JsonSchema, required = false) => ({ name, in: 'query', required, description, schema });
+const sinceParameter = query('since', 'The served revision or one of its ancestors (the base of the changes).', { type: 'string' }, true);
+const firstParameter = query('first', 'Page size.', firstSchema);
+const afterParameter = query('after', 'The endCursor of the previous page.', { type: 'string' });
+const changesParameter = query('changes', 'Comma-separated kinds to list: ADDED, UPDATED, REMOVED, RENAMED.', { type: 'string', pattern: '^(ADDED|UPDATED|REMOVED|RENAMED)(,(ADDED|UPDATED|REMOVED|RENAMED))*$' });
 
 /**
  * The OpenAPI 3.1.0 document of a generated REST endpoint (generated-api.md §8): per-table paths and schemas named

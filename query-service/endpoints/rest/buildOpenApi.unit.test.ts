@@ -68,6 +68,8 @@ describe('buildOpenApi', () => {
     const ids = Object.fromEntries(operations(build()).map(([path, method, op]) => [`${method.toUpperCase()} ${path}`, op.operationId]));
     assert.equal(ids['GET /'], 'getEndpoint');
     assert.equal(ids['GET /tables'], 'listTables');
+    assert.equal(ids['GET /changes'], 'listChanges');
+    assert.equal(ids['GET /changes/tables'], 'listTableChanges');
     assert.equal(ids['GET /tables/posts/schema'], 'getPostSchema');
     assert.equal(ids['GET /tables/posts/rows'], 'listPosts');
     assert.equal(ids['POST /tables/posts/rows'], 'createPost');
@@ -82,7 +84,7 @@ describe('buildOpenApi', () => {
     assert.equal(ids['DELETE /tables/posts/rows/bulk'], 'bulkDeletePosts');
     assert.equal(ids['POST /tables/sheep/rows/bulk'], 'bulkCreateSheepList');
     assert.equal(ids['GET /tables/order-items/schema'], 'getOrderItemSchema');
-    assert.equal(Object.keys(ids).length, 2 + 12 * blogTables.length);
+    assert.equal(Object.keys(ids).length, 4 + 12 * blogTables.length);
     assert.ok(doc.components.schemas.BlogCreatePostsRequest);
   });
 
@@ -90,7 +92,7 @@ describe('buildOpenApi', () => {
     for (const mode of ['head', 'pinned'] as const) {
       const doc = build({ mode });
       const all = operations(doc);
-      assert.equal(all.length, 2 + 4 * blogTables.length);
+      assert.equal(all.length, 4 + 4 * blogTables.length);
       for (const [path, method] of all) assert.ok(isRead(path, method), `${method} ${path}`);
       assert.equal(doc.paths['/tables/posts/rows/bulk'], undefined);
       assert.equal(doc.components.schemas.BlogCreatePostRequest, undefined);

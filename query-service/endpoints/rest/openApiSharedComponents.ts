@@ -127,6 +127,38 @@ const readSchemas: Record<string, JsonSchema> = {
     },
     ['tables'],
   ),
+  RowChange: closed(
+    {
+      tableId: string,
+      rowId: string,
+      previousRowId: { type: ['string', 'null'], description: 'The id in `since` of a renamed row.' },
+      change: { type: 'string', enum: ['ADDED', 'UPDATED', 'REMOVED', 'RENAMED'] },
+      before: { description: "The row's data in `since` (null for an added row)." },
+      after: { description: "The row's data in the served revision (null for a removed row)." },
+      fieldChanges: { ...listOf(componentRef('FieldChange')), maxItems: 100 },
+    },
+    ['tableId', 'rowId', 'previousRowId', 'change', 'before', 'after', 'fieldChanges'],
+  ),
+  FieldChange: closed({ path: { ...string, description: 'A JSON Pointer into data.' }, before: anyJson, after: anyJson }, ['path', 'before', 'after']),
+  RowChangeConnection: closed(
+    { edges: listOf(componentRef('RowChangeEdge')), pageInfo: componentRef('PageInfo'), totalCount: { type: 'integer', minimum: 0 } },
+    ['edges', 'pageInfo', 'totalCount'],
+  ),
+  RowChangeEdge: closed({ cursor: string, node: componentRef('RowChange') }, ['cursor', 'node']),
+  TableChange: closed(
+    {
+      tableId: string,
+      previousTableId: { type: ['string', 'null'] },
+      change: { type: 'string', enum: ['ADDED', 'REMOVED', 'RENAMED', 'MODIFIED'] },
+      schemaChanged: boolean,
+      rowChanges: componentRef('RowChangeCounts'),
+    },
+    ['tableId', 'previousTableId', 'change', 'schemaChanged', 'rowChanges'],
+  ),
+  RowChangeCounts: closed(
+    Object.fromEntries(['added', 'updated', 'removed', 'renamed', 'total'].map((name) => [name, { type: 'integer', minimum: 0 }])),
+    ['added', 'updated', 'removed', 'renamed', 'total'],
+  ),
   Error: closed(
     {
       statusCode: { type: 'integer' },

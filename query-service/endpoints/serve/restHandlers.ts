@@ -7,7 +7,7 @@ import { tableView } from '../../readers/schemaReader.ts';
 import type { GeneratedRequest } from '../dataSource/generatedRequest.ts';
 import type { EndpointDataSource } from '../dataSource/endpointDataSource.ts';
 import type { OpenApiCache } from './restDocs.ts';
-import { listQueryOf, restInput } from './restInput.ts';
+import { changesQueryOf, listQueryOf, restInput } from './restInput.ts';
 import type { RestAction, RestPath } from './restRoutes.ts';
 
 /** One generated REST request after endpoint resolution and the read-access checks. */
@@ -118,6 +118,12 @@ export function createRestHandlers(deps: RestHandlerDeps): Readonly<Record<RestA
     },
     async bulkDelete(call) {
       sendJson(call.res, 200, await source.deleteRows(call.request, tableOf(call), restInput.bulkIds(call.req.body)));
+    },
+    async changes(call) {
+      sendJson(call.res, 200, await source.changesSince(call.request, changesQueryOf(call.req)));
+    },
+    async changedTables(call) {
+      sendJson(call.res, 200, await source.tableChangesSince(call.request, changesQueryOf(call.req).since));
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { MAX_JSON_DEPTH, isJsonTextTooDeep, isPlainObject } from '../../../contracts/index.ts';
 import { badInput, type InputPath } from '../../rows/rowQueryError.ts';
+import type { RowChangeKind } from '../../changes/rowPairing.ts';
 import type { RowQueryInput } from '../../rows/rowQuery.ts';
 import type { GeneratedPatchInput, GeneratedPatchOperation, GeneratedRowInput } from '../graphql/generatedDataSource.ts';
 import { searchParamsOf } from './graphqlParams.ts';
@@ -94,6 +95,31 @@ export function listQueryOf(req: Request): RowQueryInput {
         throw badInput([name], `${name} must be URL-encoded JSON`);
       }
     }
+  }
+  return out;
+}
+
+const ROW_CHANGE_KINDS: readonly string[] = ['ADDED', 'UPDATED', 'REMOVED', 'RENAMED'];
+
+/**
+ * `GET changes?since&first&after&changes` and `GET changes/tables?since` (changes.md §3): `changes` a comma list
+ * of ADDED, UPDATED, REMOVED, RENAMED; other parameters are not the route's; a repeated one is refused.
+ */
+export function changesQueryOf(req: Request): { since?: string; first?: unknown; after?: string; changes?: RowChangeKind[] } {
+  const params = searchParamsOf(req);
+  const out: { since?: string; first?: unknown; after?: string; changes?: RowChangeKind[] } = {};
+  for (const name of ['since', 'first', 'after', 'changes'] as const) {
+    const values = params.getAll(name);
+    if (values.length === 0) continue;
+    if (values.length > 1) throw badInput([name], `${name} must be given once`);
+    const text = values[0] as string;
+    if (name === 'first') out.first = INTEGER.test(text) ? Number(text) : text;
+    else if (name === 'changes') {
+      const kinds = text === '' ? [] : text.split(',');
+      const unknown = kinds.find((kind) => !ROW_CHANGE_KINDS.includes(kind));
+      if (unknown !== undefined) throw badInput(['changes'], `changes must list ${ROW_CHANGE_KINDS.join(', ')}`);
+      out.changes = kinds as RowChangeKind[];
+    } else out[name] = text;
   }
   return out;
 }

@@ -17,7 +17,9 @@ export type RestAction =
   | 'bulkCreate'
   | 'bulkUpdate'
   | 'bulkPatch'
-  | 'bulkDelete';
+  | 'bulkDelete'
+  | 'changes'
+  | 'changedTables';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Entry = { readonly action: RestAction; readonly write: boolean };
@@ -55,7 +57,11 @@ export function matchRestPath(segments: readonly string[]): RestPath | null {
     if (first === 'openapi.json') return path('/openapi.json', 'Endpoint', { GET: read('openapi') });
     if (first === 'docs') return path('/docs', 'Endpoint', { GET: read('docs') });
     if (first === 'tables') return path('/tables', 'Table', { GET: read('tables') });
+    if (first === 'changes') return path('/changes', 'Row', { GET: read('changes') });
     return null;
+  }
+  if (first === 'changes') {
+    return table === 'tables' && third === undefined ? path('/changes/tables', 'Row', { GET: read('changedTables') }) : null;
   }
   if (first !== 'tables' || third === undefined || rest.length > 0) return null;
   if (third === 'schema' && rowId === undefined) return path('/tables/:table/schema', 'Table', { GET: read('schema') }, table);

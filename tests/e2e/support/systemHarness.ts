@@ -17,6 +17,7 @@ import {
   createInProcessQueue,
   createProjectionWorker,
   createSqliteViewStore,
+  rebuildProjection,
 } from '../../../projection-worker/index.ts';
 import { commonHeaders, createQueryService, errorHandler, notFound, requestLogger } from '../../../query-service/index.ts';
 
@@ -42,6 +43,8 @@ export type System = Client & {
   as(token: string | null): Client;
   /** Password login through REST; returns the access token. */
   login(username: string, password: string): Promise<string>;
+  /** `strata projections rebuild all`: every projection replayed into a new version that readers switch to. */
+  rebuildAll(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -130,6 +133,9 @@ export async function startSystem(
       const reply = await anonymous.rest('POST', '/auth/login', { username, password });
       assert.equal(reply.status, 200, `login ${username}: ${JSON.stringify(reply.body)}`);
       return reply.body.accessToken as string;
+    },
+    async rebuildAll() {
+      for (const projector of allProjectors) await rebuildProjection({ projector, eventStore, viewStore, log, dropDelayMs: 0 });
     },
     async close() {
       server.closeAllConnections();
