@@ -95,7 +95,7 @@ export function pageOf<T>(items: readonly T[], keyOf: (item: T) => string, page:
   const hash = queryHashOf(queryKey);
   let start = 0;
   if (page.after !== null) {
-    const [after] = decodeCursor(page.after, hash, 1);
+    const [after] = decodeCursor(page.after, hash, ANY_VALUES.slice(0, 1));
     start = items.findIndex((item) => keyOf(item) > String(after));
     if (start === -1) start = items.length;
   }
@@ -178,7 +178,7 @@ export function createChangeQueries(deps: ChangeQueriesDeps) {
     ): Promise<LazyConnection<RowVersionEntry>> {
       const chain = ancestryOf(state, revision);
       const hash = queryHashOf({ rowHistory: revision.id, tableKey: table.tableKey, rowId });
-      const start = page.after === null ? initialHistoryState(chain, rowId) : historyStateOf(decodeCursor(page.after, hash, 5));
+      const start = page.after === null ? initialHistoryState(chain, rowId) : historyStateOf(decodeCursor(page.after, hash, ANY_VALUES));
       const { steps, after } = await walkRowHistory(deps.changes, chain, table.tableKey, start, page.first + 1);
       if (page.after === null && steps.length === 0) {
         throw new AppError('ROW_NOT_FOUND', `Row "${rowId}" not found in table "${table.tableId}"`);
@@ -237,6 +237,9 @@ function actorIdOf(state: SystemState, actor: string | null): string | null {
 function cursorValues(state: HistoryState): (string | number | boolean | null)[] {
   return [state.k, state.rowId, state.maxFromSeq, state.newerFromSeq, state.deletionDone];
 }
+
+/** Cursor keys whose values are checked after decoding (historyStateOf, the page key's comparison). */
+const ANY_VALUES = Array.from({ length: 5 }, () => ({ accepts: (): boolean => true }));
 
 function historyStateOf(values: readonly unknown[]): HistoryState {
   const [k, rowId, maxFromSeq, newerFromSeq, deletionDone] = values;
