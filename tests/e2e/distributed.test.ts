@@ -165,7 +165,7 @@ async function assertViewsEqualRebuild(live: ViewStore, eventStore: EventStore):
         const dump = (store: ViewStore): Promise<ViewDoc[]> => store.find(projector.spec.name, collection.name, { orderBy });
         const expected = await dump(fresh);
         assert.deepEqual(await dump(live), expected, `${projector.spec.name}.${collection.name}`);
-        if (projector.spec.name === 'rows') assert.ok(expected.length > 5, 'the rows view is not trivially empty');
+        if (projector.spec.name === 'rows' && collection.name === 'rows') assert.ok(expected.length > 5, 'the rows view is not trivially empty');
       }
     }
   } finally {
