@@ -1,11 +1,10 @@
 // Helpers of the generated-endpoint benchmarks: `strata serve` child processes pinned to core 0, autocannon loads
 // with the server's CPU time from /proc.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { ADMIN_PASSWORD, cpuSeconds, createApiCaller, freePort, pinned, start, waitFor } from './strataServer.ts';
 
 export type BenchFigure = { name: string; value: number; unit: string; note?: string };
 export type Req = {
@@ -17,48 +16,10 @@ export type Req = {
 };
 export type Load = { readonly rps: number; readonly requests: number; readonly p50: number; readonly cpuS: number };
 
-export const ADMIN_PASSWORD = 'bench-admin-password';
 export const CONNECTIONS = 50;
-export const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
-export const pinned = (core: number, argv: string[]): string[] => (hasTaskset ? ['taskset', '-c', String(core), ...argv] : argv);
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** utime + stime of a process in seconds (Linux); NaN elsewhere. */
-export async function cpuSeconds(pid: number): Promise<number> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-export function start(argv: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const [cmd, ...args] = argv;
-  return spawn(cmd as string, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
+// The process helpers are shared with the peer and write benches.
+export { ADMIN_PASSWORD, cpuSeconds, freePort, hasTaskset, pinned, start, waitFor } from './strataServer.ts';
 
 export async function load(base: string, req: Req, pid: number, seconds: number, connections = CONNECTIONS): Promise<Load> {
   const cpuBefore = await cpuSeconds(pid);
@@ -113,17 +74,7 @@ export async function startServer(root: string): Promise<BenchServer> {
     await stop();
     throw err;
   }
-  const call: Call = async (method, path, body, token) => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-    });
-    const bytes = Buffer.from(await res.arrayBuffer());
-    const json = bytes.length > 0 ? JSON.parse(bytes.toString('utf8')) : null;
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${bytes.toString('utf8').slice(0, 300)}`);
-    return { status: res.status, bytes, json };
-  };
+  const call: Call = createApiCaller(url);
   return { url, pid: server.pid as number, dir, call, stop };
 }
 
