@@ -5,26 +5,9 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { assertChromium, ensureAdminUiBuilt, openBrowser, startServer, type Server, type Session } from './support/adminUiHarness.ts';
+import { alice, authorsSchema, bob, carol } from './support/systemFixtures.ts';
 
-const AUTHORS = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'address', 'tags'],
-  properties: {
-    name: { type: 'string', default: '' },
-    address: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['city', 'zip'],
-      properties: { city: { type: 'string', default: '' }, zip: { type: 'number', default: 0 } },
-    },
-    tags: { type: 'array', items: { type: 'string', default: '' } },
-  },
-};
 const EVENTS = { type: 'object', additionalProperties: false, required: ['n'], properties: { n: { type: 'number', default: 0 } } };
-const alice = { name: 'Alice', address: { city: 'Paris', zip: 75001 }, tags: ['staff'] };
-const bob = { name: 'Bob', address: { city: 'Lyon', zip: 69001 }, tags: [] };
-const carol = { name: 'Carol', address: { city: 'Nice', zip: 6000 }, tags: ['guest'] };
 const P = '/organization/admin/project/shop';
 const UI = '/admin/org/admin/project/shop';
 
@@ -70,7 +53,7 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
     token = ((await login.json()) as { accessToken: string }).accessToken;
     await api('POST', '/organization/admin/projects', { projectName: 'shop' });
     const draft = await draftOf('master');
-    await api('POST', `/revision/${draft}/tables`, { tableId: 'authors', schema: AUTHORS });
+    await api('POST', `/revision/${draft}/tables`, { tableId: 'authors', schema: authorsSchema });
     await api('POST', `${T(draft, 'authors')}/rows/bulk`, { rows: [{ rowId: 'alice', data: alice }, { rowId: 'bob', data: bob }, { rowId: 'carol', data: carol }] });
     revs.c1 = await commit('master', 'seed');
 
@@ -188,10 +171,10 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
     await s.shot('compare-tables');
 
     await page.getByRole('link', { name: 'Row changes of authors' }).click();
-    const alice = card(page, /^alice\s*updated/);
-    assert.deepEqual(await fieldRow(alice, 'address › city'), ['"Paris"', '"Berlin"']);
+    const aliceCard = card(page, /^alice\s*updated/);
+    assert.deepEqual(await fieldRow(aliceCard, 'address › city'), ['"Paris"', '"Berlin"']);
     await card(page, /^erin2\s*added/).waitFor();
-    assert.equal(await alice.getByRole('link', { name: 'Open row alice' }).getAttribute('href'), `${UI}/branch/feature/${revs.c3}/table/authors/row/alice`);
+    assert.equal(await aliceCard.getByRole('link', { name: 'Open row alice' }).getAttribute('href'), `${UI}/branch/feature/${revs.c3}/table/authors/row/alice`);
     await s.shot('compare-rows');
 
     // Swapped, the same difference reads the other way round.

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Connection } from '../api/types.ts';
 import type { RowChange, RowChangeKind, TableChange } from '../api/changeTypes.ts';
 import { useApi } from '../app/session.tsx';
@@ -53,9 +53,14 @@ export function RowChangesSection({ revisionId, compareWith, table, rowLink, ver
     version,
   );
   const titleId = `row-changes-${table.tableId}`;
+  // Opening a table's rows (a link above) moves keyboard and screen-reader users to them.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   return (
     <section aria-labelledby={titleId} className="row-changes">
-      <h2 id={titleId}>Row changes of {table.tableId}</h2>
+      <h2 id={titleId} ref={heading} tabIndex={-1}>
+        Row changes of {table.tableId}
+      </h2>
       {table.schemaChanged && <p className="meta">The table schema changed as well.</p>}
       <div className="filter-form">
         <Select label="Show" value={kind} onChange={setKind} options={KIND_OPTIONS} />

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,12 +87,15 @@ export type Session = {
 /**
  * Headless Debian Chromium (playwright-core, no downloaded browser) with the flags this machine needs. Requests
  * to any other origin are recorded and aborted, so the UI is proven to need nothing beyond the server. A suite
- * with its own `folder` keeps its screenshots apart from the other suites'.
+ * with its own `folder` keeps its screenshots apart from the other suites' (each suite clears only its own files,
+ * so suites running at the same time keep each other's).
  */
 export async function openBrowser(origin: string, folder = ''): Promise<Session> {
   const screenshots = join(SCREENSHOTS, folder);
-  await rm(screenshots, { recursive: true, force: true });
   await mkdir(screenshots, { recursive: true });
+  for (const entry of await readdir(screenshots, { withFileTypes: true })) {
+    if (entry.isFile()) await rm(join(screenshots, entry.name), { force: true });
+  }
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
