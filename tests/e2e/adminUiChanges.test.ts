@@ -110,6 +110,16 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
     assert.equal(await card(page, /^bob/).getByRole('link', { name: /Open row/ }).count(), 0, 'a removed row has no link');
     await s.shot('review-rows');
 
+    // A removed row's history is readable from the draft by its last id.
+    await card(page, /^bob/).getByRole('link', { name: 'History of bob' }).click();
+    await page.getByRole('heading', { name: 'History of row bob' }).waitFor();
+    await page.getByText('1–2 of 2 versions').waitFor();
+    const bobVersions = (await page.getByRole('article').getByRole('heading').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    assert.deepEqual(bobVersions, ['Deleted Draft of master', 'Created Revision #1 of master']);
+    await page.getByText('The row was deleted (last id bob).').waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Row changes of authors' }).waitFor();
+
     await page.getByLabel('Show', { exact: true }).selectOption('UPDATED');
     await page.getByText('1–1 of 1 row changes').waitFor();
     assert.equal(await page.getByRole('article').count(), 1);

@@ -5,7 +5,7 @@ import { useApi } from '../app/session.tsx';
 import { useLoad } from '../app/useLoad.ts';
 import { Async, Empty } from '../components/Status.tsx';
 import { REVISION_CHANGES } from './changeQueries.ts';
-import { RowChangesSection, type RowLink } from './RowChangesSection.tsx';
+import { RowChangesSection, type RowLinks } from './RowChangesSection.tsx';
 
 type ChangesViewProps = {
   /** The revision whose changes are shown (the "after" side). */
@@ -16,7 +16,7 @@ type ChangesViewProps = {
   readonly selectedTable: string | null;
   /** The app path that opens a table's row changes. */
   readonly tableLink: (tableId: string) => string;
-  readonly rowLink: RowLink;
+  readonly rowLinks: RowLinks;
   /** Bumped after a write (a commit) to load again. */
   readonly version?: number;
   /** Tells the screen which base the server used (for its heading). */
@@ -35,7 +35,7 @@ const TABLE_CHANGE_LABELS: Readonly<Record<TableChange['change'], string>> = {
  * then the changed rows of the selected table with field-level before/after. Shared by the draft review and the
  * compare view.
  */
-export function ChangesView({ revisionId, compareWith, selectedTable, tableLink, rowLink, version = 0, children }: ChangesViewProps) {
+export function ChangesView({ revisionId, compareWith, selectedTable, tableLink, rowLinks, version = 0, children }: ChangesViewProps) {
   const api = useApi();
   const [changes, reload] = useLoad(
     () =>
@@ -66,7 +66,7 @@ export function ChangesView({ revisionId, compareWith, selectedTable, tableLink,
                 revisionId={revisionId}
                 compareWith={data.compareWith}
                 table={selected}
-                rowLink={rowLink}
+                rowLinks={rowLinks}
                 version={version}
               />
             )}

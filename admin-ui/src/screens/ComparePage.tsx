@@ -61,9 +61,12 @@ export function ComparePage({ params }: ScreenProps) {
           compareWith={base.revisionId}
           selectedTable={search.get('table')}
           tableLink={(table) => compareLink(org, project, { base, target, table })}
-          rowLink={(tableId, change) =>
-            change.change === 'REMOVED' ? null : pathOf('org', org, 'project', project, 'branch', target.branch, target.revisionId, 'table', tableId, 'row', change.rowId)
-          }
+          rowLinks={(table, change) => {
+            // A row removed here may never have existed in the compared revision (it can be older than the base).
+            if (change.change === 'REMOVED') return { row: null, history: null };
+            const row = pathOf('org', org, 'project', project, 'branch', target.branch, target.revisionId, 'table', table.tableId, 'row', change.rowId);
+            return { row, history: `${row}/history` };
+          }}
         />
       ) : (
         <Empty>Pick two revisions and press Compare.</Empty>

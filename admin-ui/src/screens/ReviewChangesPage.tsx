@@ -40,7 +40,13 @@ export function ReviewChangesPage({ params }: ScreenProps) {
               revisionId={ctx.revision.id}
               selectedTable={search.get('table')}
               tableLink={tableLink}
-              rowLink={(tableId, change) => (change.change === 'REMOVED' ? null : revisionPath(address, 'table', tableId, 'row', change.rowId))}
+              rowLinks={(table, change) => {
+                if (table.change === 'REMOVED') return { row: null, history: null };
+                const row = revisionPath(address, 'table', table.tableId, 'row', change.rowId);
+                // The revision descends from its default base, so a removed row's history is readable here by its
+                // last id (changes.md §2).
+                return { row: change.change === 'REMOVED' ? null : row, history: `${row}/history` };
+              }}
               version={version}
             >
               {(changes) => <BaseLine address={address} context={ctx} changes={changes} />}

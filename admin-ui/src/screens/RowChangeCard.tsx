@@ -10,7 +10,9 @@ const KIND_LABELS: Readonly<Record<RowChange['change'], string>> = { ADDED: 'add
 const FIELD_CHANGE_CAP = 100;
 
 /** One changed row: what happened, the field-level before/after, and the whole documents on demand. */
-export function RowChangeCard({ change, link }: { readonly change: RowChange; readonly link: string | null }) {
+type RowChangeCardProps = { readonly change: RowChange; readonly links: { readonly row: string | null; readonly history: string | null } };
+
+export function RowChangeCard({ change, links }: RowChangeCardProps) {
   const titleId = useId();
   return (
     <article className="card row-change" aria-labelledby={titleId}>
@@ -20,9 +22,10 @@ export function RowChangeCard({ change, link }: { readonly change: RowChange; re
         {change.previousRowId && <span className="hint"> from {change.previousRowId}</span>}
       </h3>
       <RowChangeBody change={change} />
-      {link && (
+      {(links.row ?? links.history) && (
         <p className="row-change-link">
-          <Link to={link}>Open row {change.rowId}</Link>
+          {links.row && <Link to={links.row}>Open row {change.rowId}</Link>}
+          {links.history && <Link to={links.history}>History of {change.rowId}</Link>}
         </p>
       )}
     </article>

@@ -11,8 +11,8 @@ import { RowChangeCard } from './RowChangeCard.tsx';
 
 const PAGE_SIZE = 20;
 
-/** The app path of a changed row in the compared revision, or null (a removed row has none). */
-export type RowLink = (tableId: string, change: RowChange) => string | null;
+/** App paths of a changed row in the compared revision and of its history there, each null where there is none. */
+export type RowLinks = (table: TableChange, change: RowChange) => { readonly row: string | null; readonly history: string | null };
 
 const KIND_OPTIONS = [
   { value: '', label: 'All changes' },
@@ -26,12 +26,12 @@ type RowChangesSectionProps = {
   readonly revisionId: string;
   readonly compareWith: string | null;
   readonly table: TableChange;
-  readonly rowLink: RowLink;
+  readonly rowLinks: RowLinks;
   readonly version: number;
 };
 
 /** The changed rows of one table, ordered by row id and paged, optionally of one kind (`rowChanges`). */
-export function RowChangesSection({ revisionId, compareWith, table, rowLink, version }: RowChangesSectionProps) {
+export function RowChangesSection({ revisionId, compareWith, table, rowLinks, version }: RowChangesSectionProps) {
   const api = useApi();
   const [kind, setKind] = useState('');
   const pager = useCursorPager(kind);
@@ -74,7 +74,7 @@ export function RowChangesSection({ revisionId, compareWith, table, rowLink, ver
               <ol className="row-change-list">
                 {connection.edges.map(({ node }) => (
                   <li key={`${node.change}:${node.rowId}`}>
-                    <RowChangeCard change={node} link={rowLink(table.tableId, node)} />
+                    <RowChangeCard change={node} links={rowLinks(table, node)} />
                   </li>
                 ))}
               </ol>
