@@ -168,10 +168,16 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
     const targetPicker = page.getByRole('group', { name: 'Compared (after)' });
     await basePicker.getByLabel('Revision').selectOption(revs.c1);
     assert.match((await basePicker.getByLabel('Revision').locator('option:checked').textContent()) ?? '', /^#1 · seed · /);
-    await targetPicker.getByLabel('Branch').selectOption('feature');
+    // Keyboard only: the next branch (root first, then by name) with an arrow key, then Tab to Compare and Enter.
+    await targetPicker.getByLabel('Branch').focus();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await targetPicker.getByLabel('Branch').inputValue(), 'feature');
     await targetPicker.getByLabel('Revision').locator(`option[value="${revs.c3}"]`).waitFor({ state: 'attached' });
     assert.equal(await targetPicker.getByLabel('Revision').inputValue(), revs.c3, 'a picked branch starts at its HEAD');
-    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Compare');
+    await page.keyboard.press('Enter');
     await page.getByText('2 tables changed · 29 row changes').waitFor();
     const url = new URL(page.url());
     assert.deepEqual(
