@@ -2,11 +2,14 @@ import type { ComponentType } from 'react';
 import { Empty } from '../components/Status.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { ApiKeysPage } from '../screens/ApiKeysPage.tsx';
+import { ComparePage } from '../screens/ComparePage.tsx';
 import { EndpointsPage } from '../screens/EndpointsPage.tsx';
 import { OrganizationPage } from '../screens/OrganizationPage.tsx';
 import { OrganizationsPage } from '../screens/OrganizationsPage.tsx';
 import { ProjectPage } from '../screens/ProjectPage.tsx';
+import { ReviewChangesPage } from '../screens/ReviewChangesPage.tsx';
 import { RevisionPage } from '../screens/RevisionPage.tsx';
+import { RowHistoryPage } from '../screens/RowHistoryPage.tsx';
 import { RowPage } from '../screens/RowPage.tsx';
 import { ServiceKeysPage } from '../screens/ServiceKeysPage.tsx';
 import { TablePage } from '../screens/TablePage.tsx';
@@ -23,9 +26,12 @@ const ROUTES: readonly [string, ComponentType<ScreenProps>][] = [
   ['/org/:org/keys', ServiceKeysPage],
   ['/org/:org/project/:project', ProjectPage],
   ['/org/:org/project/:project/endpoints', EndpointsPage],
+  ['/org/:org/project/:project/compare', ComparePage],
   ['/org/:org/project/:project/branch/:branch/:rev', RevisionPage],
+  ['/org/:org/project/:project/branch/:branch/:rev/changes', ReviewChangesPage],
   ['/org/:org/project/:project/branch/:branch/:rev/table/:table', TablePage],
   ['/org/:org/project/:project/branch/:branch/:rev/table/:table/row/:row', RowPage],
+  ['/org/:org/project/:project/branch/:branch/:rev/table/:table/row/:row/history', RowHistoryPage],
 ];
 
 export function Routes() {

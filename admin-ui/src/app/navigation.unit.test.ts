@@ -19,3 +19,14 @@ test('breadcrumbs follow organization → project → branch → table → row',
   assert.deepEqual(crumbsOf('/org/acme/keys').map((c) => c.label), ['Organizations', 'acme', 'Service keys']);
   assert.deepEqual(crumbsOf('/keys'), []);
 });
+
+test('breadcrumbs end in the screen a path names: changes, compare, history; a project named so is just a project', () => {
+  const labels = (path: string): string[] => crumbsOf(path).map((c) => c.label);
+  assert.deepEqual(labels('/org/acme/project/blog/branch/master/draft/changes'), ['Organizations', 'acme', 'blog', 'master (draft)', 'Changes']);
+  assert.deepEqual(labels('/org/acme/project/blog/compare'), ['Organizations', 'acme', 'blog', 'Compare']);
+  assert.deepEqual(labels('/org/acme/project/compare'), ['Organizations', 'acme', 'compare']);
+  assert.deepEqual(labels('/org/acme/project/endpoints'), ['Organizations', 'acme', 'endpoints']);
+  assert.deepEqual(labels('/org/acme/project/blog/branch/dev/head/table/posts/row/p1/history'), [
+    'Organizations', 'acme', 'blog', 'dev (HEAD)', 'posts', 'p1', 'History',
+  ]);
+});

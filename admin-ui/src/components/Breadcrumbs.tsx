@@ -9,32 +9,44 @@ function revisionLabel(rev: string): string {
   return `revision ${rev.slice(0, 8)}`;
 }
 
+const PATTERNS = [
+  '/org/:org/project/:project/branch/:branch/:rev/table/:table/row/:row/history',
+  '/org/:org/project/:project/branch/:branch/:rev/table/:table/row/:row',
+  '/org/:org/project/:project/branch/:branch/:rev/table/:table',
+  '/org/:org/project/:project/branch/:branch/:rev/changes',
+  '/org/:org/project/:project/branch/:branch/:rev',
+  '/org/:org/project/:project/endpoints',
+  '/org/:org/project/:project/compare',
+  '/org/:org/project/:project',
+  '/org/:org/keys',
+  '/org/:org',
+];
+
 /** Where the current screen sits in organization → project → branch → revision → table → row. */
 export function crumbsOf(path: string): Crumb[] {
-  const segments = path.split('/').filter(Boolean);
   const crumbs: Crumb[] = [];
-  const params =
-    matchPath('/org/:org/project/:project/branch/:branch/:rev/table/:table/row/:row', path) ??
-    matchPath('/org/:org/project/:project/branch/:branch/:rev/table/:table', path) ??
-    matchPath('/org/:org/project/:project/branch/:branch/:rev', path) ??
-    matchPath('/org/:org/project/:project/endpoints', path) ??
-    matchPath('/org/:org/project/:project', path) ??
-    matchPath('/org/:org/keys', path) ??
-    matchPath('/org/:org', path);
-  if (!params || segments[0] !== 'org') return crumbs;
+  const pattern = PATTERNS.find((candidate) => matchPath(candidate, path));
+  const params = pattern === undefined ? null : matchPath(pattern, path);
+  if (!params || pattern === undefined) return crumbs;
+  // The screen a pattern ends in (`history`, `changes`, `compare`, `endpoints`, `keys`) gets a last crumb of its own.
+  const screen = pattern.slice(pattern.lastIndexOf('/') + 1);
+  const here = (label: string): void => void crumbs.push({ to: path, label });
   const { org, project, branch, rev, table, row } = params;
   crumbs.push({ to: '/', label: 'Organizations' });
   if (org === undefined) return crumbs;
   crumbs.push({ to: pathOf('org', org), label: org });
-  if (path.endsWith('/keys') && project === undefined) crumbs.push({ to: pathOf('org', org, 'keys'), label: 'Service keys' });
+  if (screen === 'keys') here('Service keys');
   if (project === undefined) return crumbs;
   crumbs.push({ to: pathOf('org', org, 'project', project), label: project });
-  if (path.endsWith('/endpoints') && branch === undefined) crumbs.push({ to: pathOf('org', org, 'project', project, 'endpoints'), label: 'Endpoints' });
+  if (screen === 'endpoints') here('Endpoints');
+  if (screen === 'compare') here('Compare');
   if (branch === undefined || rev === undefined) return crumbs;
   crumbs.push({ to: pathOf('org', org, 'project', project, 'branch', branch, rev), label: `${branch} (${revisionLabel(rev)})` });
+  if (screen === 'changes') here('Changes');
   if (table === undefined) return crumbs;
   crumbs.push({ to: pathOf('org', org, 'project', project, 'branch', branch, rev, 'table', table), label: table });
   if (row !== undefined) crumbs.push({ to: pathOf('org', org, 'project', project, 'branch', branch, rev, 'table', table, 'row', row), label: row });
+  if (screen === 'history') here('History');
   return crumbs;
 }
 

@@ -50,6 +50,9 @@ export function ProjectPage({ params }: ScreenProps) {
         <Link to={pathOf('org', org, 'project', projectName, 'endpoints')} className="button-link">
           Endpoints
         </Link>
+        <Link to={pathOf('org', org, 'project', projectName, 'compare')} className="button-link">
+          Compare revisions
+        </Link>
       </PageTitle>
       <Async value={project} what="the project" onRetry={reloadProject}>
         {(p) => (

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { PAGE_INFO, REVISION_FIELDS } from '../api/fragments.ts';
 import type { Connection, RevisionSummary, TableSummary } from '../api/types.ts';
 import { Link } from '../app/router.tsx';
-import type { ScreenProps } from '../app/navigation.ts';
+import { pathOf, type ScreenProps } from '../app/navigation.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';
@@ -31,7 +31,14 @@ export function RevisionPage({ params }: ScreenProps) {
   const changed = (): void => setVersion((v) => v + 1);
   return (
     <>
-      <PageTitle title={`Branch ${address.branch}`} />
+      <PageTitle title={`Branch ${address.branch}`}>
+        <Link to={revisionPath(address, 'changes')} className="button-link">
+          {address.rev === 'draft' ? 'Review changes' : 'Changes'}
+        </Link>
+        <Link to={pathOf('org', address.org, 'project', address.project, 'compare')} className="button-link">
+          Compare revisions
+        </Link>
+      </PageTitle>
       <Async value={context} what="the branch" onRetry={reload}>
         {(ctx) => (
           <>
@@ -180,6 +187,11 @@ function HistorySection({ address, context, version }: SectionProps) {
                     {node.isStart && <span className="badge">start</span>}
                     {node.isDraft && node.hasChanges && <span className="badge badge-warn">has changes</span>}
                     <span className="comment">{node.comment || (node.isDraft ? 'uncommitted' : 'no comment')}</span>
+                    {!node.isStart && (
+                      <Link to={revisionPath({ ...address, rev: segment }, 'changes')} aria-label={`Changes in ${node.isDraft ? 'the draft' : `#${node.sequence}`}`}>
+                        changes
+                      </Link>
+                    )}
                     <Time value={node.committedAt ?? node.createdAt} />
                   </li>
                 );

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { ApiError } from '../api/apiError.ts';
 import type { Row } from '../api/types.ts';
-import { useNavigation } from '../app/router.tsx';
+import { Link, useNavigation } from '../app/router.tsx';
 import type { ScreenProps } from '../app/navigation.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
@@ -34,7 +34,11 @@ export function RowPage({ params }: ScreenProps) {
   }, [address, tableId, rowId], version);
   return (
     <>
-      <PageTitle title={`Row ${rowId}`} />
+      <PageTitle title={`Row ${rowId}`}>
+        <Link to={revisionPath(address, 'table', tableId, 'row', rowId, 'history')} className="button-link">
+          History
+        </Link>
+      </PageTitle>
       <Async value={loaded} what="the row" onRetry={reload}>
         {({ context, row }) => (
           <>

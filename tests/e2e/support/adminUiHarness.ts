@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,17 +80,22 @@ export type Session = {
   readonly page: Page;
   /** Console errors, page errors and requests to other origins seen so far (each test asserts none). */
   readonly problems: string[];
-  /** Saves a full-page screenshot of the current screen as tests/.tmp/screenshots/NN-name.png. */
+  /** Saves a full-page screenshot of the current screen as tests/.tmp/screenshots/[folder/]NN-name.png. */
   shot(name: string): Promise<void>;
 };
 
 /**
  * Headless Debian Chromium (playwright-core, no downloaded browser) with the flags this machine needs. Requests
- * to any other origin are recorded and aborted, so the UI is proven to need nothing beyond the server.
+ * to any other origin are recorded and aborted, so the UI is proven to need nothing beyond the server. A suite
+ * with its own `folder` keeps its screenshots apart from the other suites' (each suite clears only its own files,
+ * so suites running at the same time keep each other's).
  */
-export async function openBrowser(origin: string): Promise<Session> {
-  await rm(SCREENSHOTS, { recursive: true, force: true });
-  await mkdir(SCREENSHOTS, { recursive: true });
+export async function openBrowser(origin: string, folder = ''): Promise<Session> {
+  const screenshots = join(SCREENSHOTS, folder);
+  await mkdir(screenshots, { recursive: true });
+  for (const entry of await readdir(screenshots, { withFileTypes: true })) {
+    if (entry.isFile()) await rm(join(screenshots, entry.name), { force: true });
+  }
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -118,7 +123,7 @@ export async function openBrowser(origin: string): Promise<Session> {
     problems,
     async shot(name) {
       count += 1;
-      await page.screenshot({ path: join(SCREENSHOTS, `${String(count).padStart(2, '0')}-${name}.png`), fullPage: true });
+      await page.screenshot({ path: join(screenshots, `${String(count).padStart(2, '0')}-${name}.png`), fullPage: true });
     },
   };
 }

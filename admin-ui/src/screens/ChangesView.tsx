@@ -1,0 +1,133 @@
+import type { ReactNode } from 'react';
+import type { RevisionChanges, TableChange } from '../api/changeTypes.ts';
+import { Link } from '../app/router.tsx';
+import { useApi } from '../app/session.tsx';
+import { useLoad } from '../app/useLoad.ts';
+import { Async, Empty } from '../components/Status.tsx';
+import { REVISION_CHANGES } from './changeQueries.ts';
+import { RowChangesSection, type RowLinks } from './RowChangesSection.tsx';
+
+type ChangesViewProps = {
+  /** The revision whose changes are shown (the "after" side). */
+  readonly revisionId: string;
+  /** The base ("before" side); the revision's default base (changes.md §1) when absent. */
+  readonly compareWith?: string;
+  /** The table whose row changes are open, from the URL (`?table=`). */
+  readonly selectedTable: string | null;
+  /** The app path that opens a table's row changes. */
+  readonly tableLink: (tableId: string) => string;
+  readonly rowLinks: RowLinks;
+  /** Bumped after a write (a commit) to load again. */
+  readonly version?: number;
+  /** Tells the screen which base the server used (for its heading). */
+  readonly children?: (changes: RevisionChanges) => ReactNode;
+};
+
+const TABLE_CHANGE_LABELS: Readonly<Record<TableChange['change'], string>> = {
+  ADDED: 'added',
+  REMOVED: 'removed',
+  RENAMED: 'renamed',
+  MODIFIED: 'modified',
+};
+
+/**
+ * The changes between two revisions (admin-ui.md §3.1 Review changes): every changed table with its row counts,
+ * then the changed rows of the selected table with field-level before/after. Shared by the draft review and the
+ * compare view.
+ */
+export function ChangesView({ revisionId, compareWith, selectedTable, tableLink, rowLinks, version = 0, children }: ChangesViewProps) {
+  const api = useApi();
+  const [changes, reload] = useLoad(
+    () =>
+      api
+        .graphql<{ revisionChanges: RevisionChanges }>(REVISION_CHANGES, { data: { revisionId, ...(compareWith ? { compareWith } : {}) } })
+        .then((d) => d.revisionChanges),
+    [revisionId, compareWith ?? null],
+    version,
+  );
+  return (
+    <Async value={changes} what="the changes" onRetry={reload}>
+      {(data) => {
+        const selected = data.tables.find((table) => table.tableId === selectedTable) ?? null;
+        return (
+          <>
+            {children?.(data)}
+            <section aria-labelledby="changed-tables-title">
+              <h2 id="changed-tables-title">Changed tables</h2>
+              {data.tables.length === 0 ? (
+                <Empty>No changes: both revisions hold the same tables and rows.</Empty>
+              ) : (
+                <TableChangesGrid changes={data} selectedTable={selected?.tableId ?? null} tableLink={tableLink} />
+              )}
+            </section>
+            {selected && (
+              <RowChangesSection
+                key={selected.tableId}
+                revisionId={revisionId}
+                compareWith={data.compareWith}
+                table={selected}
+                rowLinks={rowLinks}
+                version={version}
+              />
+            )}
+            {selectedTable !== null && !selected && data.tables.length > 0 && <Empty>Table {selectedTable} has no changes here.</Empty>}
+          </>
+        );
+      }}
+    </Async>
+  );
+}
+
+type GridProps = { readonly changes: RevisionChanges; readonly selectedTable: string | null; readonly tableLink: (tableId: string) => string };
+
+function TableChangesGrid({ changes, selectedTable, tableLink }: GridProps) {
+  const tableCount = changes.tables.length;
+  return (
+    <>
+      <p className="meta" role="status">
+        {tableCount} {tableCount === 1 ? 'table' : 'tables'} changed · {changes.totalRowChanges} row {changes.totalRowChanges === 1 ? 'change' : 'changes'}
+      </p>
+      <div className="grid-scroll" tabIndex={0} role="region" aria-label="Changed tables, scrollable">
+        <table className="grid changes-grid">
+          <caption className="visually-hidden">Changed tables with their row change counts</caption>
+          <thead>
+            <tr>
+              <th scope="col">Table</th>
+              <th scope="col">Change</th>
+              <th scope="col">Added</th>
+              <th scope="col">Updated</th>
+              <th scope="col">Removed</th>
+              <th scope="col">Renamed</th>
+              <th scope="col">Rows</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.tables.map((table) => {
+              const current = table.tableId === selectedTable;
+              const counts = table.rowChanges;
+              return (
+                <tr key={table.tableId} className={current ? 'current' : undefined}>
+                  <th scope="row">
+                    <Link to={tableLink(table.tableId)} aria-current={current ? 'true' : undefined} aria-label={`Row changes of ${table.tableId}`}>
+                      {table.tableId}
+                    </Link>
+                    {table.previousTableId && <span className="hint"> (was {table.previousTableId})</span>}
+                  </th>
+                  <td>
+                    <span className={`badge change-${table.change.toLowerCase()}`}>{TABLE_CHANGE_LABELS[table.change]}</span>
+                    {table.schemaChanged && <span className="badge">schema changed</span>}
+                  </td>
+                  <td>{counts.added}</td>
+                  <td>{counts.updated}</td>
+                  <td>{counts.removed}</td>
+                  <td>{counts.renamed}</td>
+                  <td>{counts.total}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import { useId } from 'react';
+import { PAGE_INFO, REVISION_FIELDS } from '../api/fragments.ts';
+import type { Branch, Connection, RevisionSummary } from '../api/types.ts';
+import { useApi } from '../app/session.tsx';
+import { useLoad } from '../app/useLoad.ts';
+import { Select } from '../components/Fields.tsx';
+import { ErrorBox } from '../components/Status.tsx';
+
+const HISTORY = `query PickerHistory($data: GetRevisionsInput!) { revisions(data: $data) { ${PAGE_INFO} edges { node { ${REVISION_FIELDS} } } } }`;
+/** The newest revisions of a branch offered in the list; an older one can still be compared by its link. */
+const REVISIONS_SHOWN = 100;
+
+/** A revision of the project, named with the branch it was picked from. */
+export type RevisionChoice = { readonly branch: string; readonly revisionId: string };
+
+export function revisionOptionLabel(revision: RevisionSummary): string {
+  if (revision.isDraft) return revision.hasChanges ? 'Draft (uncommitted changes)' : 'Draft (no changes)';
+  const when = new Date(revision.committedAt ?? revision.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const tags = [revision.isHead ? 'HEAD' : '', revision.isStart ? 'start' : ''].filter(Boolean).join(', ');
+  return `#${revision.sequence}${tags ? ` (${tags})` : ''} · ${revision.comment || 'no comment'} · ${when}`;
+}
+
+type RevisionPickerProps = {
+  readonly legend: string;
+  readonly org: string;
+  readonly project: string;
+  readonly branches: readonly Branch[];
+  readonly value: RevisionChoice;
+  readonly onChange: (value: RevisionChoice) => void;
+};
+
+/** Picks a branch, then one of its revisions (newest first, the draft on top); a new branch starts at its HEAD. */
+export function RevisionPicker({ legend, org, project, branches, value, onChange }: RevisionPickerProps) {
+  const api = useApi();
+  const legendId = useId();
+  const [revisions, reload] = useLoad(
+    () =>
+      value.branch === ''
+        ? Promise.resolve([])
+        : api
+            .graphql<{ revisions: Connection<RevisionSummary> }>(HISTORY, {
+              data: { organizationId: org, projectName: project, branchName: value.branch, first: REVISIONS_SHOWN },
+            })
+            .then((d) => d.revisions.edges.map((edge) => edge.node)),
+    [org, project, value.branch],
+  );
+  const list = revisions.status === 'ready' ? revisions.data : [];
+  const options = list.map((revision) => ({ value: revision.id, label: revisionOptionLabel(revision) }));
+  // A revision named by the link but not among the newest ones stays selectable by its id.
+  if (value.revisionId && revisions.status === 'ready' && !list.some((revision) => revision.id === value.revisionId)) {
+    options.push({ value: value.revisionId, label: `Revision ${value.revisionId}` });
+  }
+  const pickBranch = (name: string): void => {
+    const branch = branches.find((b) => b.name === name);
+    onChange({ branch: name, revisionId: branch?.headRevisionId ?? '' });
+  };
+  return (
+    <fieldset className="revision-picker" aria-labelledby={legendId}>
+      <legend id={legendId}>{legend}</legend>
+      <Select label="Branch" value={value.branch} onChange={pickBranch} options={branches.map((b) => ({ value: b.name, label: b.name }))} />
+      <Select
+        label="Revision"
+        value={value.revisionId}
+        onChange={(revisionId) => onChange({ ...value, revisionId })}
+        options={revisions.status === 'loading' ? [{ value: value.revisionId, label: 'Loading revisions…' }] : options}
+        disabled={revisions.status !== 'ready'}
+      />
+      {revisions.status === 'error' && <ErrorBox error={revisions.error} onRetry={reload} />}
+    </fieldset>
+  );
+}
