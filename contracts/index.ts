@@ -142,6 +142,8 @@ export type {
   RevisionView,
   RowView,
   SuccessView,
+  TableMigrationView,
+  TableUpdatePreviewView,
   TableView,
   UserRefView,
   UserView,

@@ -186,6 +186,25 @@ type Table {
   rows(data: RowsInput): RowConnection!
 }
 
+"A dry run of updateTable (domain.md §6 rule 6): the table as it would be and what the migration does to its rows."
+type TableUpdatePreview {
+  table: Table!
+  migration: TableMigration!
+}
+
+type TableMigration {
+  rowsChanged: Int!
+  rowsUnchanged: Int!
+  "At most 5 changed rows with their data before and after the migration."
+  sample: [TableMigrationSample!]!
+}
+
+type TableMigrationSample {
+  rowId: String!
+  before: JSON!
+  after: JSON!
+}
+
 type Row {
   id: ID!
   tableId: String!

@@ -104,6 +104,8 @@ type Query {
   revision(data: GetRevisionInput!): Revision!
   tables(data: GetTablesInput!): TableConnection!
   table(data: GetTableInput!): Table!
+  "updateTable's dry run: validates and migrates exactly like updateTable but changes nothing."
+  previewUpdateTable(data: UpdateTableInput!): TableUpdatePreview!
   rows(data: GetRowsInput!): RowConnection!
   row(data: GetRowInput!): Row!
   "Changed tables against a base revision (default: the previous revision, HEAD for a draft)."

@@ -141,6 +141,15 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
         };
       }
     }
+    if (route.action.kind === 'write' && systemWrites[route.action.name].dryRun !== undefined) {
+      parameters.push({
+        name: 'dryRun',
+        in: 'query',
+        required: false,
+        description: 'true: validate and migrate without changing anything; answers the table plus `migration` (domain.md §6 rule 6)',
+        schema: { type: 'boolean', default: false },
+      });
+    }
     const okSchema = responseSchema(route);
     const responses: Record<string, unknown> = {
       [String(route.status)]: {

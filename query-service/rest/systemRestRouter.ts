@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { ApiKeyDirectory, Authenticator, CommandGateway, CommandType, Sessions } from '../../contracts/index.ts';
+import { AppError } from '../../contracts/index.ts';
+import type { ApiKeyDirectory, Authenticator, CommandGateway, CommandInput, CommandType, Sessions } from '../../contracts/index.ts';
 import { authenticate, requestContextOf } from '../http/authenticate.ts';
 import { minPosition, type MinPositionOptions } from '../http/minPosition.ts';
 import { methodNotAllowed, notFound } from '../http/routeFallbacks.ts';
@@ -10,7 +11,7 @@ import { finishWrite, type WriteConsistencyOptions } from '../http/writeConsiste
 import type { SystemOperations } from '../operations/systemOperations.ts';
 import { runApiKeyRead } from '../system/apiKeyReads.ts';
 import { restReadBody, runRead } from '../system/systemReads.ts';
-import { restWriteBody, systemWrites, type WriteSpec } from '../system/systemWrites.ts';
+import { dryRunBody, restWriteBody, systemWrites, type WriteSpec } from '../system/systemWrites.ts';
 import { routeInput, routeInputType } from './routeInput.ts';
 import { loginHandler, sessionHandler } from './sessionRoutes.ts';
 import { isServedBeforeAuthentication, systemRestRoutes, type RestRoute } from './systemRoutes.ts';
@@ -64,6 +65,14 @@ function handlerOf(route: RestRoute, deps: SystemRestDeps & { readonly cookies: 
         async (req: Request, res: Response) => {
           const input = routeInput(req, route, type);
           const ctx = requestContextOf(res);
+          if (spec.dryRun !== undefined && isDryRun(req)) {
+            const preview = await deps.gateway.execute(spec.dryRun, spec.toCommand(input) as CommandInput<typeof spec.dryRun>, {
+              principal: ctx.principal,
+              correlationId: ctx.requestId,
+            });
+            sendJson(res, 200, dryRunBody(preview.result));
+            return;
+          }
           const outcome = await deps.gateway.execute(spec.command, spec.toCommand(input), {
             principal: ctx.principal,
             correlationId: ctx.requestId,
@@ -77,6 +86,14 @@ function handlerOf(route: RestRoute, deps: SystemRestDeps & { readonly cookies: 
       ];
     }
   }
+}
+
+/** `?dryRun=true` (domain.md §6 rule 6); `false` or absent: a real run; anything else is refused. */
+function isDryRun(req: Request): boolean {
+  const value = new URL(req.originalUrl, 'http://localhost').searchParams.getAll('dryRun');
+  if (value.length === 0 || (value.length === 1 && value[0] === 'false')) return false;
+  if (value.length === 1 && value[0] === 'true') return true;
+  throw new AppError('BAD_USER_INPUT', 'dryRun must be true or false', [{ path: '/dryRun', message: 'must be true or false' }]);
 }
 
 /** Registers the routes grouped by path, with 405 + Allow for the other methods of a known path. */

@@ -45,6 +45,8 @@ export type System = Client & {
   login(username: string, password: string): Promise<string>;
   /** `strata projections rebuild all`: every projection replayed into a new version that readers switch to. */
   rebuildAll(): Promise<void>;
+  /** Position of the last event in the log (null when empty). */
+  headPosition(): Promise<string | null>;
   close(): Promise<void>;
 };
 
@@ -137,6 +139,7 @@ export async function startSystem(
     async rebuildAll() {
       for (const projector of allProjectors) await rebuildProjection({ projector, eventStore, viewStore, log, dropDelayMs: 0 });
     },
+    headPosition: () => eventStore.headPosition(),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
