@@ -124,6 +124,8 @@ type Query {
   "Service keys of an organization, newest first."
   serviceApiKeys(organizationId: String!, includeRevoked: Boolean = false): [ApiKey!]!
   apiKeyById(id: ID!): ApiKey!
+  "Status and lag of every projection (systemAdmin)."
+  projections: [ProjectionStatus!]!
 }
 
 type Mutation {
@@ -167,5 +169,7 @@ type Mutation {
   revokeApiKey(id: ID!): ApiKey!
   "Revokes the key and creates its replacement in one step; returns the new key with its secret."
   rotateApiKey(id: ID!): ApiKeyWithSecret!
+  "Starts a shadow rebuild of one projection or all (systemAdmin); progress is read from projections."
+  rebuildProjection(name: String!): RebuildStarted!
 }
 `;

@@ -8,6 +8,7 @@ import { methodNotAllowed, notFound } from '../http/routeFallbacks.ts';
 import { sendJson } from '../http/sendJson.ts';
 import { createSessionCookies, type SessionCookies } from '../http/sessionCookies.ts';
 import { finishWrite, type WriteConsistencyOptions } from '../http/writeConsistency.ts';
+import type { OperatorOperations } from '../operations/operatorOperations.ts';
 import type { SystemOperations } from '../operations/systemOperations.ts';
 import { runApiKeyRead } from '../system/apiKeyReads.ts';
 import { restReadBody, runRead } from '../system/systemReads.ts';
@@ -19,6 +20,8 @@ import { isServedBeforeAuthentication, systemRestRoutes, type RestRoute } from '
 export type SystemRestDeps = {
   readonly schema: GraphQLSchema;
   readonly operations: SystemOperations;
+  /** Projection status and rebuilds (operations.md §5.1). */
+  readonly operator: OperatorOperations;
   readonly gateway: CommandGateway;
   readonly authenticator: Authenticator;
   /** Read-your-writes for reads (X-Strata-Min-Position). */
@@ -51,6 +54,15 @@ function handlerOf(route: RestRoute, deps: SystemRestDeps & { readonly cookies: 
           sendJson(res, route.status, await runApiKeyRead(deps.apiKeys, action.name, requestContextOf(res), input));
         },
       ];
+    case 'operator': {
+      const run = deps.operator[action.name] as (ctx: ReturnType<typeof requestContextOf>, input: { name: string }) => Promise<unknown>;
+      return [
+        async (req: Request, res: Response) => {
+          const input = routeInput(req, route, type) as { name: string };
+          sendJson(res, route.status, await run(requestContextOf(res), input));
+        },
+      ];
+    }
     case 'read':
       return [
         minPosition(deps.minPosition),
