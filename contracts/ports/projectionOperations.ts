@@ -6,6 +6,8 @@ export type ProjectionRebuildView = {
   /** Checkpoint of the shadow version. */
   readonly position: Position | null;
   readonly head: Position | null;
+  /** Events the shadow still has to replay (null before its first checkpoint is known). */
+  readonly lag: number | null;
   readonly eventsPerSecond: number;
   /** RFC 3339; null when the rebuild runs in another process that this one did not see start. */
   readonly startedAt: string | null;

@@ -47,6 +47,7 @@ export function createProjectionOperations(deps: ProjectionOperationsDeps): Proj
             targetVersion: shadow?.version ?? local?.targetVersion ?? active.version + 1,
             position: shadow?.position ?? null,
             head: active.head,
+            lag: shadow?.lag ?? null,
             eventsPerSecond: speeds.eventsPerSecond(active.name, shadow),
             startedAt: local === null ? null : isoTime(local.startedAt),
           };

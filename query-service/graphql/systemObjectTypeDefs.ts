@@ -186,59 +186,6 @@ type Table {
   rows(data: RowsInput): RowConnection!
 }
 
-"A projection's live version and lag, like one line of \`strata projections status\` (operations.md §5.1)."
-type ProjectionStatus {
-  name: String!
-  version: Int!
-  "running, idle, stalled, failed or building"
-  status: String!
-  "Checkpoint of the live version."
-  position: String
-  "Position of the last event in the log."
-  head: String
-  "Events after the checkpoint."
-  lag: Int!
-  "Time of the last checkpoint."
-  updatedAt: DateTime
-  error: String
-  "The rebuild in progress, if any."
-  rebuild: ProjectionRebuild
-}
-
-type ProjectionRebuild {
-  "Storage version being filled; readers switch to it at the end."
-  targetVersion: Int!
-  "Checkpoint of the version being filled."
-  position: String
-  head: String
-  eventsPerSecond: Float!
-  "Null when the rebuild runs in another process that this one did not see start."
-  startedAt: DateTime
-}
-
-type RebuildStarted {
-  "Projections whose rebuild was started (one after another for all)."
-  names: [String!]!
-}
-
-"A dry run of updateTable (domain.md §6 rule 6): the table as it would be and what the migration does to its rows."
-type TableUpdatePreview {
-  table: Table!
-  migration: TableMigration!
-}
-
-type TableMigration {
-  rowsChanged: Int!
-  rowsUnchanged: Int!
-  "At most 5 changed rows with their data before and after the migration."
-  sample: [TableMigrationSample!]!
-}
-
-type TableMigrationSample {
-  rowId: String!
-  before: JSON!
-  after: JSON!
-}
 
 type Row {
   id: ID!

@@ -4,6 +4,7 @@ import { PageTitle } from '../components/PageTitle.tsx';
 import { ApiKeysPage } from '../screens/ApiKeysPage.tsx';
 import { EndpointsPage } from '../screens/EndpointsPage.tsx';
 import { OrganizationPage } from '../screens/OrganizationPage.tsx';
+import { OperationsPage } from '../screens/OperationsPage.tsx';
 import { OrganizationsPage } from '../screens/OrganizationsPage.tsx';
 import { ProjectPage } from '../screens/ProjectPage.tsx';
 import { RevisionPage } from '../screens/RevisionPage.tsx';
@@ -19,6 +20,7 @@ const ROUTES: readonly [string, ComponentType<ScreenProps>][] = [
   ['/login', OrganizationsPage],
   ['/keys', ApiKeysPage],
   ['/token', TokenPage],
+  ['/operations', OperationsPage],
   ['/org/:org', OrganizationPage],
   ['/org/:org/keys', ServiceKeysPage],
   ['/org/:org/project/:project', ProjectPage],

@@ -88,9 +88,11 @@ export type Session = {
  * Headless Debian Chromium (playwright-core, no downloaded browser) with the flags this machine needs. Requests
  * to any other origin are recorded and aborted, so the UI is proven to need nothing beyond the server.
  */
-export async function openBrowser(origin: string): Promise<Session> {
-  await rm(SCREENSHOTS, { recursive: true, force: true });
-  await mkdir(SCREENSHOTS, { recursive: true });
+export async function openBrowser(origin: string, options: { readonly screenshots?: string } = {}): Promise<Session> {
+  // Each suite keeps its screenshots in its own folder (default: the main Admin UI suite's).
+  const folder = options.screenshots === undefined ? SCREENSHOTS : join(SCREENSHOTS, options.screenshots);
+  await rm(folder, { recursive: true, force: true });
+  await mkdir(folder, { recursive: true });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -118,7 +120,7 @@ export async function openBrowser(origin: string): Promise<Session> {
     problems,
     async shot(name) {
       count += 1;
-      await page.screenshot({ path: join(SCREENSHOTS, `${String(count).padStart(2, '0')}-${name}.png`), fullPage: true });
+      await page.screenshot({ path: join(folder, `${String(count).padStart(2, '0')}-${name}.png`), fullPage: true });
     },
   };
 }
