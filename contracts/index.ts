@@ -54,6 +54,7 @@ export type {
   ViewStore,
 } from './ports/viewStore.ts';
 export type { Queue } from './ports/queue.ts';
+export type { ProjectionOperations, ProjectionRebuildView, ProjectionStatusView } from './ports/projectionOperations.ts';
 export type { Clock } from './ports/clock.ts';
 export type { ConsistencyWaiter } from './ports/consistency.ts';
 export type { RoleHandle } from './ports/role.ts';
@@ -142,6 +143,8 @@ export type {
   RevisionView,
   RowView,
   SuccessView,
+  TableMigrationView,
+  TableUpdatePreviewView,
   TableView,
   UserRefView,
   UserView,

@@ -13,7 +13,7 @@ import {
   createRedisLoginThrottleStore,
   createSystemStateSource,
 } from '../command-service/index.ts';
-import { allProjectors, createProjectionWorker, projectionTopic } from '../projection-worker/index.ts';
+import { allProjectors, createProjectionOperations, createProjectionWorker, projectionTopic } from '../projection-worker/index.ts';
 import { MCP_CONFIG_DEFAULTS, createQueryService, createRedisMcpSessionStore, type FastRoutes } from '../query-service/index.ts';
 import type { ProjectionWorker } from '../projection-worker/index.ts';
 import { hostPolicyOf } from './config/hostPolicyOf.ts';
@@ -134,6 +134,14 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
     apiKeys: command.apiKeys,
     waiter: ctx.waiter,
     eventStoreBackend: infra.eventStore.backend,
+    // The rebuilds of the operator API run in this process with the CLI's code (projection-worker/README.md).
+    projections: createProjectionOperations({
+      projectors: allProjectors,
+      eventStore: infra.eventStore,
+      viewStore: infra.viewStore,
+      clock: ctx.clock,
+      log: ctx.log,
+    }),
     ...(redis
       ? {
           mcpSessionStore: createRedisMcpSessionStore({

@@ -3,7 +3,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { comparePositions, systemClock } from '../contracts/index.ts';
-import { allProjectors, describeProjections, rebuildProjection } from '../projection-worker/index.ts';
+import { allProjectors, describeAllProjections, rebuildProjection } from '../projection-worker/index.ts';
 import type { ProjectionReport, Projector } from '../projection-worker/index.ts';
 import { cliConfig } from './cliConfig.ts';
 import { isConfigError, type StrataConfig } from './config/strataConfig.ts';
@@ -63,29 +63,8 @@ async function withStores(io: ProjectionsCliIo, unreachable: number, run: (opene
 }
 
 /** Stored versions, plus a line for every known projection no projector has created yet. */
-async function projectionReports(stores: Stores): Promise<ProjectionReport[]> {
-  const { eventStore, viewStore } = stores;
-  const reports = await describeProjections({ eventStore, viewStore, clock: systemClock });
-  const missing = allProjectors.filter((p) => !reports.some((r) => r.name === p.spec.name));
-  if (missing.length === 0) return reports;
-  const head = await eventStore.headPosition();
-  const lag = head === null ? 0 : await eventStore.countAfter(null);
-  const created = missing.map(
-    (p): ProjectionReport => ({
-      name: p.spec.name,
-      version: p.spec.version,
-      active: false,
-      status: lag === 0 ? 'idle' : 'stalled',
-      position: null,
-      head,
-      lag,
-      updatedAt: null,
-      error: null,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-    }),
-  );
-  return [...reports, ...created].sort((a, b) => (a.name === b.name ? a.version - b.version : a.name < b.name ? -1 : 1));
+function projectionReports(stores: Stores): Promise<ProjectionReport[]> {
+  return describeAllProjections({ projectors: allProjectors, eventStore: stores.eventStore, viewStore: stores.viewStore, clock: systemClock });
 }
 
 const COLUMNS = ['NAME', 'VERSION', 'STATUS', 'POSITION', 'HEAD', 'LAG', 'UPDATED', 'ERROR'] as const;

@@ -4,6 +4,7 @@ import type {
   ApiKeyDirectory,
   Authenticator,
   CommandGateway,
+  ProjectionOperations,
   ConsistencyWaiter,
   PositionBackend,
   RoleHandle,
@@ -28,7 +29,9 @@ import { LOCAL_HOSTS_ONLY, type HostPolicy } from './http/hostPolicy.ts';
 import { answeringBodyErrors, jsonBody } from './http/jsonBody.ts';
 import { createSessionCookies, type SessionCookieConfig } from './http/sessionCookies.ts';
 import type { MinPositionOptions } from './http/minPosition.ts';
+import { createOperatorOperations } from './operations/operatorOperations.ts';
 import { createSystemOperations, type SystemOperations } from './operations/systemOperations.ts';
+import { createOperatorResolvers } from './graphql/operatorResolvers.ts';
 import { buildSystemOpenApi } from './rest/openapi.ts';
 import { createSystemDocsRouter } from './rest/systemDocsRouter.ts';
 import { createSystemRestRouter } from './rest/systemRestRouter.ts';
@@ -85,6 +88,8 @@ export type QueryServiceDeps = {
   readonly config: QueryServiceConfig;
   /** The system reads (default: createSystemOperations over viewStore and systemState). */
   readonly operations?: SystemOperations;
+  /** Projection status and rebuilds for the operator API (operations.md §5.1); absent: those answer 503. */
+  readonly projections?: ProjectionOperations;
   /** MCP session records (default: in memory). */
   readonly mcpSessionStore?: McpSessionStore;
   /** Told about each compilation of a generated GraphQL operation (false: graphql-jit declined it; tests count them). */
@@ -118,6 +123,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   attachResolvers(schema, createQueryResolvers(schema, operations));
   const consistency = { waiter: deps.waiter, mode: config.writeConsistency, timeoutMs: config.consistencyTimeoutMs };
   attachResolvers(schema, createMutationResolvers({ gateway, consistency }));
+  const operator = createOperatorOperations({ systemState: deps.systemState, ...(deps.projections ? { projections: deps.projections } : {}) });
+  attachResolvers(schema, createOperatorResolvers(operator));
   attachResolvers(schema, createAuthResolvers({ authenticator, ...(deps.apiKeys ? { apiKeys: deps.apiKeys } : {}) }));
 
   const minPosition: MinPositionOptions = {
@@ -131,6 +138,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   const rest = createSystemRestRouter({
     schema,
     operations,
+    operator,
     gateway,
     authenticator,
     minPosition,

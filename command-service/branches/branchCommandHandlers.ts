@@ -15,6 +15,7 @@ import { createBranchContentStore } from './branchContentStore.ts';
 import { resolveBranchTarget, resolveRevisionTarget, type Access } from './branchTargets.ts';
 import { branchViewOf, draftRowViews, draftTableView } from './branchViews.ts';
 import { createBranchWriteBatch, type Answer } from './branchWriteBatch.ts';
+import { previewUpdateTable } from './previewUpdateTable.ts';
 import { createTableModelCache } from './tableModelCache.ts';
 
 /** Projections a branch-content write must reach before it is visible. */
@@ -30,6 +31,7 @@ export type BranchCommandHandlerDeps = HandlerDeps & {
 type BranchCommandName =
   | 'CreateTable'
   | 'UpdateTable'
+  | 'PreviewUpdateTable'
   | 'RenameTable'
   | 'DeleteTable'
   | 'CreateRows'
@@ -45,7 +47,7 @@ export type BranchCommandHandlers = Pick<CommandHandlers, BranchCommandName> & {
   branchFacts(branchId: string): Promise<{ hasChanges: boolean }>;
 };
 
-type DraftCommandName = Exclude<BranchCommandName, 'CreateRevision' | 'RevertChanges'>;
+type DraftCommandName = Exclude<BranchCommandName, 'CreateRevision' | 'RevertChanges' | 'PreviewUpdateTable'>;
 
 type WriteAction = 'create' | 'update' | 'delete';
 
@@ -123,6 +125,17 @@ export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): Bra
       onDraft('UpdateTable', input, context, tableAccess('update'), [input.tableId], (state) =>
         draftTableView(state, input.tableId),
       ),
+    async PreviewUpdateTable(input, context) {
+      // Resolved and checked exactly like UpdateTable (same permission, same failures); nothing is appended.
+      const system = await deps.systemState.current();
+      const access = tableAccess('update');
+      const { branch, revision } = resolveRevisionTarget(system, context.principal, input.revisionId, [input.tableId], access);
+      const { revisionId: _revisionId, ...data } = input;
+      validateBranchCommand({ type: 'UpdateTable', data });
+      if (!isDraftRevision(system, revision)) throw new AppError('REVISION_NOT_DRAFT', 'The revision is not a draft');
+      const preview = await previewUpdateTable({ store, clock: deps.clock, newId: deps.newId, tools }, branch, system, data, context);
+      return { result: preview, position: null, projections: [] };
+    },
     RenameTable: (input, context) =>
       onDraft('RenameTable', input, context, tableAccess('update'), [input.tableId, input.nextTableId], (state) =>
         draftTableView(state, input.nextTableId),

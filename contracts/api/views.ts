@@ -62,6 +62,14 @@ export type TableView = {
   readonly createdAt: string;
   readonly updatedAt: string;
 };
+/** What a schema change would do to the rows (domain.md §6 rule 6); `sample` holds at most 5 changed rows. */
+export type TableMigrationView = {
+  readonly rowsChanged: number;
+  readonly rowsUnchanged: number;
+  readonly sample: readonly { readonly rowId: string; readonly before: JsonObject; readonly after: JsonObject }[];
+};
+/** A dry run of updateTable: the table as it would be, and its migration. */
+export type TableUpdatePreviewView = { readonly table: TableView; readonly migration: TableMigrationView };
 export type RowView = {
   readonly id: string;
   readonly tableId: string;

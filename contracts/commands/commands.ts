@@ -8,6 +8,7 @@ import type {
   RevisionView,
   RowView,
   SuccessView,
+  TableUpdatePreviewView,
   TableView,
   UserView,
 } from '../api/views.ts';
@@ -53,6 +54,8 @@ export type CommandMap = {
   RevertChanges: Cmd<BranchTarget, BranchView>;
   CreateTable: Cmd<TableTarget & { schema: unknown }, TableView>;
   UpdateTable: Cmd<TableTarget & { patches: unknown }, TableView>;
+  /** updateTable's dry run (domain.md §6 rule 6): decided like UpdateTable, appends nothing. */
+  PreviewUpdateTable: Cmd<TableTarget & { patches: unknown }, TableUpdatePreviewView>;
   RenameTable: Cmd<TableTarget & { nextTableId: string }, TableView>;
   DeleteTable: Cmd<TableTarget, SuccessView>;
   CreateRows: Cmd<TableTarget & { rows: readonly { rowId: string; data: unknown }[]; bulk: boolean }, RowView[]>;

@@ -1,5 +1,6 @@
 import { comparePositions } from '../../contracts/index.ts';
 import type { Clock, EventStore, Position, ViewStore } from '../../contracts/index.ts';
+import type { Projector } from './projector.ts';
 
 /** `strata projections status` vocabulary (spec operations §5). */
 export type ProjectionState = 'running' | 'idle' | 'stalled' | 'failed' | 'building';
@@ -51,4 +52,35 @@ export async function describeProjections(deps: {
     }),
   );
   return reports.sort((a, b) => (a.name === b.name ? a.version - b.version : a.name < b.name ? -1 : 1));
+}
+
+/** Stored versions, plus a line for every known projection no projector has created yet (`projections status`). */
+export async function describeAllProjections(deps: {
+  readonly projectors: readonly Projector[];
+  readonly viewStore: ViewStore;
+  readonly eventStore: EventStore;
+  readonly clock: Clock;
+}): Promise<ProjectionReport[]> {
+  const { eventStore } = deps;
+  const reports = await describeProjections(deps);
+  const missing = deps.projectors.filter((p) => !reports.some((r) => r.name === p.spec.name));
+  if (missing.length === 0) return reports;
+  const head = await eventStore.headPosition();
+  const lag = head === null ? 0 : await eventStore.countAfter(null);
+  const created = missing.map(
+    (p): ProjectionReport => ({
+      name: p.spec.name,
+      version: p.spec.version,
+      active: false,
+      status: lag === 0 ? 'idle' : 'stalled',
+      position: null,
+      head,
+      lag,
+      updatedAt: null,
+      error: null,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    }),
+  );
+  return [...reports, ...created].sort((a, b) => (a.name === b.name ? a.version - b.version : a.name < b.name ? -1 : 1));
 }

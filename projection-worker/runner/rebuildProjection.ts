@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { AppError } from '../../contracts/index.ts';
 import type { EventStore, ProjectionRef, ViewStore } from '../../contracts/index.ts';
 import { catchUpProjection } from './catchUp.ts';
 import type { Projector } from './projector.ts';
@@ -12,7 +13,10 @@ export type RebuildDeps = {
   readonly log: Logger;
   /** Progress in log events: `done` of `total` (an estimate while events keep arriving). */
   readonly onProgress?: (done: number, total: number) => void;
+  /** The storage version being filled, once chosen. */
+  readonly onShadow?: (version: number) => void;
   readonly batchSize?: number;
+  /** Lease owner; a caller that already holds `<name>:rebuild` under this owner keeps it (renewal). */
   readonly owner?: string;
   readonly leaseTtlMs?: number;
   /** Grace period between switching readers and dropping the old copy, for reads and batches in flight. */
@@ -33,16 +37,21 @@ const PROGRESS_INTERVAL_MS = 250;
  * it and drops the old copy (spec operations §5). On failure the shadow is dropped and the live copy is untouched.
  * The live runner, in this or another process, follows the switch and continues on the new version.
  */
+/** The lease that makes rebuilds of one projection exclusive across processes (CLI, API). */
+export function rebuildLeaseName(name: string): string {
+  return `${name}:rebuild`;
+}
+
 export async function rebuildProjection(deps: RebuildDeps): Promise<RebuildResult> {
   const { projector, eventStore, viewStore } = deps;
   const name = projector.spec.name;
-  const leaseName = `${name}:rebuild`;
+  const leaseName = rebuildLeaseName(name);
   const owner = deps.owner ?? `rebuild:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leaseTtlMs = deps.leaseTtlMs ?? 30_000;
   const log = deps.log.child({ projection: name, rebuild: true });
 
   if (!(await viewStore.acquireLease(leaseName, owner, leaseTtlMs))) {
-    throw new Error(`a rebuild of projection ${name} is already running`);
+    throw new AppError('REBUILD_IN_PROGRESS', `A rebuild of "${name}" is already running`);
   }
   let leaseLost = false;
   const renewal = setInterval(
@@ -68,6 +77,7 @@ export async function rebuildProjection(deps: RebuildDeps): Promise<RebuildResul
       if (stale !== previousVersion) await viewStore.dropVersion({ name, version: stale });
     }
     shadow = { name, version };
+    deps.onShadow?.(version);
     // Indexes only readers need are built once from the filled shadow (completeVersion), not row by row.
     await viewStore.ensureProjection({ ...projector.spec, version }, { deferReadIndexes: true });
     log.info({ version, previousVersion }, 'rebuild started');

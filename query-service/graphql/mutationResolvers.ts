@@ -1,5 +1,5 @@
 import type { GraphQLFieldResolver } from 'graphql';
-import { maxPosition, type CommandGateway, type CommandType, type TableView } from '../../contracts/index.ts';
+import { maxPosition, type CommandGateway, type CommandInput, type CommandType, type TableView } from '../../contracts/index.ts';
 import { awaitWriteConsistency, type WriteConsistencyOptions } from '../http/writeConsistency.ts';
 import { graphqlWriteValue, systemWrites, type WriteSpec } from '../system/systemWrites.ts';
 import type { ResolverMap } from './systemSchema.ts';
@@ -14,6 +14,9 @@ export type MutationResolverDeps = {
 };
 
 const tableResults: ReadonlySet<string> = new Set(['createTable', 'updateTable', 'renameTable']);
+
+/** Query fields that run a command without appending (dry runs), resolved here through the gateway. */
+export const dryRunQueryFields: readonly string[] = ['previewUpdateTable'];
 
 /**
  * Every write of the catalogue through the gateway (`login` is in authResolvers.ts). GraphQL runs mutation fields
@@ -39,5 +42,13 @@ export function createMutationResolvers(deps: MutationResolverDeps): ResolverMap
       return tableResults.has(name) ? tagTable(value as TableView, String(data.revisionId)) : value;
     };
   }
-  return { Mutation: mutation };
+  const previewUpdateTable: Resolver = async (_root, args, ctx) => {
+    const data = dataOf(args);
+    const { result } = await gateway.execute('PreviewUpdateTable', data as CommandInput<'PreviewUpdateTable'>, {
+      principal: ctx.request.principal,
+      correlationId: ctx.request.requestId,
+    });
+    return { ...result, table: tagTable(result.table, String(data.revisionId)) };
+  };
+  return { Mutation: mutation, Query: { previewUpdateTable } };
 }

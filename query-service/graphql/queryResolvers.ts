@@ -3,6 +3,8 @@ import { invariant, type BranchView, type OrganizationView, type ProjectView, ty
 import type { LazyConnection, SystemOperations } from '../operations/systemOperations.ts';
 import { isReadName, runRead } from '../system/systemReads.ts';
 import { authQueryFields } from './authResolvers.ts';
+import { dryRunQueryFields } from './mutationResolvers.ts';
+import { operatorQueryFields } from './operatorResolvers.ts';
 import type { ResolverMap } from './systemSchema.ts';
 import {
   dataOf,
@@ -23,7 +25,7 @@ type Resolver<TParent> = GraphQLFieldResolver<TParent, SystemGraphqlContext, Dat
 export function createQueryResolvers(schema: GraphQLSchema, ops: SystemOperations): ResolverMap {
   const query: Record<string, Resolver<unknown>> = {};
   for (const name of Object.keys(schema.getQueryType()?.getFields() ?? {})) {
-    if (authQueryFields.includes(name)) continue;
+    if (authQueryFields.includes(name) || dryRunQueryFields.includes(name) || operatorQueryFields.includes(name)) continue;
     invariant(isReadName(name), `Query.${name} has a read`);
     query[name] = (_root, args, ctx) => runRead(ops, name, ctx.request, dataOf(args));
   }

@@ -186,6 +186,7 @@ type Table {
   rows(data: RowsInput): RowConnection!
 }
 
+
 type Row {
   id: ID!
   tableId: String!

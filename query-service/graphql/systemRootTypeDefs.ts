@@ -104,6 +104,8 @@ type Query {
   revision(data: GetRevisionInput!): Revision!
   tables(data: GetTablesInput!): TableConnection!
   table(data: GetTableInput!): Table!
+  "updateTable's dry run: validates and migrates exactly like updateTable but changes nothing."
+  previewUpdateTable(data: UpdateTableInput!): TableUpdatePreview!
   rows(data: GetRowsInput!): RowConnection!
   row(data: GetRowInput!): Row!
   "Changed tables against a base revision (default: the previous revision, HEAD for a draft)."
@@ -122,6 +124,8 @@ type Query {
   "Service keys of an organization, newest first."
   serviceApiKeys(organizationId: String!, includeRevoked: Boolean = false): [ApiKey!]!
   apiKeyById(id: ID!): ApiKey!
+  "Status and lag of every projection (systemAdmin)."
+  projections: [ProjectionStatus!]!
 }
 
 type Mutation {
@@ -165,5 +169,7 @@ type Mutation {
   revokeApiKey(id: ID!): ApiKey!
   "Revokes the key and creates its replacement in one step; returns the new key with its secret."
   rotateApiKey(id: ID!): ApiKeyWithSecret!
+  "Starts a shadow rebuild of one projection or all (systemAdmin); progress is read from projections."
+  rebuildProjection(name: String!): RebuildStarted!
 }
 `;

@@ -6,7 +6,8 @@ import type { SystemOperations } from '../operations/systemOperations.ts';
 import { isReadName } from '../system/systemReads.ts';
 import { authQueryFields, createAuthResolvers } from './authResolvers.ts';
 import { systemWrites } from '../system/systemWrites.ts';
-import { createMutationResolvers } from './mutationResolvers.ts';
+import { createMutationResolvers, dryRunQueryFields } from './mutationResolvers.ts';
+import { operatorMutationFields, operatorQueryFields } from './operatorResolvers.ts';
 import { createQueryResolvers } from './queryResolvers.ts';
 import { nestedFields } from './systemObjectTypeDefs.ts';
 import { buildSystemSchema } from './systemSchema.ts';
@@ -23,11 +24,12 @@ describe('system schema', () => {
 
   test('every query is a read or an auth field and every mutation but login a catalogued write, and back', () => {
     const queries = Object.keys(schema.getQueryType()?.getFields() ?? {});
-    assert.deepEqual(queries.filter((name) => !isReadName(name) && !authQueryFields.includes(name)), []);
+    assert.deepEqual(queries.filter((name) => !isReadName(name) && !authQueryFields.includes(name) && !dryRunQueryFields.includes(name) && !operatorQueryFields.includes(name)), []);
+    assert.deepEqual(Object.keys(createMutationResolvers({ gateway: unused, consistency: unused }).Query ?? {}), [...dryRunQueryFields]);
     const auth = createAuthResolvers({ authenticator: unused });
     assert.deepEqual(Object.keys(auth.Query ?? {}).sort(), [...authQueryFields].sort());
     assert.deepEqual(Object.keys(auth.Mutation ?? {}), ['login']);
-    const mutations = Object.keys(schema.getMutationType()?.getFields() ?? {}).filter((name) => name !== 'login');
+    const mutations = Object.keys(schema.getMutationType()?.getFields() ?? {}).filter((name) => name !== 'login' && !operatorMutationFields.includes(name));
     assert.deepEqual([...mutations].sort(), Object.keys(systemWrites).sort());
   });
 
@@ -41,7 +43,7 @@ describe('system schema', () => {
     const expected = Object.fromEntries(Object.entries(nestedFields).map(([type, fields]) => [type, [...fields].sort()]));
     assert.deepEqual(nested, expected);
     const mutation = createMutationResolvers({ gateway: unused, consistency: unused });
-    const resolved = [...Object.keys(mutation.Mutation ?? {}), 'login'];
+    const resolved = [...Object.keys(mutation.Mutation ?? {}), 'login', ...operatorMutationFields];
     assert.deepEqual(resolved.sort(), Object.keys(schema.getMutationType()?.getFields() ?? {}).sort());
   });
 

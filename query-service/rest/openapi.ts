@@ -75,7 +75,7 @@ function errorStatuses(route: RestRoute, hasBody: boolean): string[] {
     return ['400', '401', '403', '405', '503'];
   }
   const statuses = ['400', '401', '403', '404', '405'];
-  if (route.action.kind === 'write') statuses.push('409');
+  if (route.action.kind === 'write' || route.status === 202) statuses.push('409');
   if (hasBody) statuses.push('413', '415');
   statuses.push('503');
   return statuses;
@@ -99,6 +99,7 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
       return null;
     }
     if (action.kind === 'keyRead') return schemas.schemaOf(queryFields[action.name]!.type);
+    if (action.kind === 'operator') return schemas.schemaOf((queryFields[action.name] ?? mutationFields[action.name])!.type);
     if (action.kind === 'read') {
       if (action.name === 'tableSchema') return { type: 'object', description: 'The table JSON Schema (domain.md §5)' };
       if (action.name === 'revisionEndpoints') return { type: 'array', items: schemas.schemaOf(getNamedType(queryFields.endpoint!.type)) };
@@ -141,10 +142,19 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
         };
       }
     }
+    if (route.action.kind === 'write' && systemWrites[route.action.name].dryRun !== undefined) {
+      parameters.push({
+        name: 'dryRun',
+        in: 'query',
+        required: false,
+        description: 'true: validate and migrate without changing anything; answers the table plus `migration` (domain.md §6 rule 6)',
+        schema: { type: 'boolean', default: false },
+      });
+    }
     const okSchema = responseSchema(route);
     const responses: Record<string, unknown> = {
       [String(route.status)]: {
-        description: route.status === 201 ? 'Created' : route.status === 204 ? 'No Content' : 'OK',
+        description: { 201: 'Created', 202: 'Accepted', 204: 'No Content' }[route.status as number] ?? 'OK',
         ...(route.action.kind === 'write' ? { headers: { 'X-Strata-Position': { $ref: '#/components/headers/Position' } } } : {}),
         ...(okSchema === null ? {} : { content: { 'application/json': { schema: okSchema } } }),
       },

@@ -30,6 +30,7 @@ export function routeInputType(schema: GraphQLSchema, route: RestRoute): GraphQL
     case 'keyRead':
       return fieldInputOf(schema, 'Query', action.name);
     case 'session':
+    case 'operator':
       return null;
     case 'read': {
       const isQueryField = schema.getQueryType()?.getFields()[action.name] !== undefined;

@@ -1,16 +1,18 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { ApiKeyDirectory, Authenticator, CommandGateway, CommandType, Sessions } from '../../contracts/index.ts';
+import { AppError } from '../../contracts/index.ts';
+import type { ApiKeyDirectory, Authenticator, CommandGateway, CommandInput, CommandType, Sessions } from '../../contracts/index.ts';
 import { authenticate, requestContextOf } from '../http/authenticate.ts';
 import { minPosition, type MinPositionOptions } from '../http/minPosition.ts';
 import { methodNotAllowed, notFound } from '../http/routeFallbacks.ts';
 import { sendJson } from '../http/sendJson.ts';
 import { createSessionCookies, type SessionCookies } from '../http/sessionCookies.ts';
 import { finishWrite, type WriteConsistencyOptions } from '../http/writeConsistency.ts';
+import type { OperatorOperations } from '../operations/operatorOperations.ts';
 import type { SystemOperations } from '../operations/systemOperations.ts';
 import { runApiKeyRead } from '../system/apiKeyReads.ts';
 import { restReadBody, runRead } from '../system/systemReads.ts';
-import { restWriteBody, systemWrites, type WriteSpec } from '../system/systemWrites.ts';
+import { dryRunBody, restWriteBody, systemWrites, type WriteSpec } from '../system/systemWrites.ts';
 import { routeInput, routeInputType } from './routeInput.ts';
 import { loginHandler, sessionHandler } from './sessionRoutes.ts';
 import { isServedBeforeAuthentication, systemRestRoutes, type RestRoute } from './systemRoutes.ts';
@@ -18,6 +20,8 @@ import { isServedBeforeAuthentication, systemRestRoutes, type RestRoute } from '
 export type SystemRestDeps = {
   readonly schema: GraphQLSchema;
   readonly operations: SystemOperations;
+  /** Projection status and rebuilds (operations.md §5.1). */
+  readonly operator: OperatorOperations;
   readonly gateway: CommandGateway;
   readonly authenticator: Authenticator;
   /** Read-your-writes for reads (X-Strata-Min-Position). */
@@ -50,6 +54,15 @@ function handlerOf(route: RestRoute, deps: SystemRestDeps & { readonly cookies: 
           sendJson(res, route.status, await runApiKeyRead(deps.apiKeys, action.name, requestContextOf(res), input));
         },
       ];
+    case 'operator': {
+      const run = deps.operator[action.name] as (ctx: ReturnType<typeof requestContextOf>, input: { name: string }) => Promise<unknown>;
+      return [
+        async (req: Request, res: Response) => {
+          const input = routeInput(req, route, type) as { name: string };
+          sendJson(res, route.status, await run(requestContextOf(res), input));
+        },
+      ];
+    }
     case 'read':
       return [
         minPosition(deps.minPosition),
@@ -64,6 +77,14 @@ function handlerOf(route: RestRoute, deps: SystemRestDeps & { readonly cookies: 
         async (req: Request, res: Response) => {
           const input = routeInput(req, route, type);
           const ctx = requestContextOf(res);
+          if (spec.dryRun !== undefined && isDryRun(req)) {
+            const preview = await deps.gateway.execute(spec.dryRun, spec.toCommand(input) as CommandInput<typeof spec.dryRun>, {
+              principal: ctx.principal,
+              correlationId: ctx.requestId,
+            });
+            sendJson(res, 200, dryRunBody(preview.result));
+            return;
+          }
           const outcome = await deps.gateway.execute(spec.command, spec.toCommand(input), {
             principal: ctx.principal,
             correlationId: ctx.requestId,
@@ -77,6 +98,14 @@ function handlerOf(route: RestRoute, deps: SystemRestDeps & { readonly cookies: 
       ];
     }
   }
+}
+
+/** `?dryRun=true` (domain.md §6 rule 6); `false` or absent: a real run; anything else is refused. */
+function isDryRun(req: Request): boolean {
+  const value = new URL(req.originalUrl, 'http://localhost').searchParams.getAll('dryRun');
+  if (value.length === 0 || (value.length === 1 && value[0] === 'false')) return false;
+  if (value.length === 1 && value[0] === 'true') return true;
+  throw new AppError('BAD_USER_INPUT', 'dryRun must be true or false', [{ path: '/dryRun', message: 'must be true or false' }]);
 }
 
 /** Registers the routes grouped by path, with 405 + Allow for the other methods of a known path. */

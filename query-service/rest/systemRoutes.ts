@@ -1,3 +1,4 @@
+import type { OperatorOperations } from '../operations/operatorOperations.ts';
 import type { ApiKeyReadName } from '../system/apiKeyReads.ts';
 import type { ReadName } from '../system/systemReads.ts';
 import type { WriteName } from '../system/systemWrites.ts';
@@ -16,6 +17,7 @@ export type RestAction =
   | { readonly kind: 'read'; readonly name: ReadName }
   | { readonly kind: 'keyRead'; readonly name: ApiKeyReadName }
   | { readonly kind: 'write'; readonly name: WriteName }
+  | { readonly kind: 'operator'; readonly name: keyof OperatorOperations }
   | { readonly kind: 'login' }
   | { readonly kind: 'session'; readonly name: SessionActionName };
 
@@ -24,7 +26,7 @@ export type RestRoute = {
   /** Express path below `/api`. */
   readonly path: string;
   readonly action: RestAction;
-  readonly status: 200 | 201 | 204;
+  readonly status: 200 | 201 | 202 | 204;
   readonly operationId: string;
   readonly tag: string;
   readonly summary: string;
@@ -44,6 +46,7 @@ const read = (name: ReadName): RestAction => ({ kind: 'read', name });
 const keyRead = (name: ApiKeyReadName): RestAction => ({ kind: 'keyRead', name });
 const write = (name: WriteName): RestAction => ({ kind: 'write', name });
 const session = (name: SessionActionName): RestAction => ({ kind: 'session', name });
+const operator = (name: keyof OperatorOperations): RestAction => ({ kind: 'operator', name });
 const created = { status: 201 } as const;
 const noContent = { status: 204 } as const;
 
@@ -122,6 +125,9 @@ export const systemRestRoutes: readonly RestRoute[] = [
   route('GET', `${R}/changes`, read('revisionChanges'), 'changes', 'Changed tables against a base revision (default: the previous one)'),
   route('GET', `${T}/changes`, read('rowChanges'), 'changes', 'Changed rows of a table against a base revision, with field-level changes'),
   route('GET', `${T}/row/:rowId/history`, read('rowHistory'), 'changes', "A row's versions along the revision's ancestry, newest first"),
+
+  route('GET', '/projections', operator('projections'), 'operations', 'Status and lag of every projection (systemAdmin)'),
+  route('POST', '/projections/:name/rebuild', operator('rebuildProjection'), 'operations', 'Start a shadow rebuild of a projection or all (systemAdmin)', { status: 202 }),
 
   route('GET', '/api-keys/personal', keyRead('myApiKeys'), 'api-keys', "The caller's personal API keys (newest first)"),
   route('POST', '/api-keys/personal', write('createPersonalApiKey'), 'api-keys', 'Create a personal API key (the secret is shown once)', created),

@@ -1,4 +1,4 @@
-import type { CommandInput, CommandResult, CommandType, RowView } from '../../contracts/index.ts';
+import type { CommandInput, CommandResult, CommandType, RowView, TableUpdatePreviewView } from '../../contracts/index.ts';
 
 /** A checked input (GraphQL `data` argument, or REST path ids + body) by field name. */
 export type InputRecord = Readonly<Record<string, unknown>>;
@@ -16,6 +16,8 @@ export type WriteSpec<K extends CommandType = CommandType> = {
   readonly output: WriteOutput;
   /** The caller's session cookies are cleared after success (own password change, auth.md §12). */
   readonly clearsSessionCookies?: boolean;
+  /** The command REST `?dryRun=true` runs instead: it decides the same input and appends nothing. */
+  readonly dryRun?: 'PreviewUpdateTable';
 };
 
 function write<K extends CommandType>(
@@ -53,7 +55,7 @@ export const systemWrites = {
   createRevision: write('CreateRevision'),
   revertChanges: write('RevertChanges'),
   createTable: write('CreateTable'),
-  updateTable: write('UpdateTable'),
+  updateTable: { ...write('UpdateTable'), dryRun: 'PreviewUpdateTable' },
   renameTable: write('RenameTable'),
   deleteTable: write('DeleteTable', 'success'),
   createRow: write('CreateRows', 'first', oneRow),
@@ -111,4 +113,9 @@ export function restWriteBody(output: WriteOutput, result: CommandResult<Command
     case 'success':
       return { success: true };
   }
+}
+
+/** REST and MCP answer a dry run with the table as it would be plus its `migration` (domain.md §6 rule 6). */
+export function dryRunBody(preview: TableUpdatePreviewView): unknown {
+  return { ...preview.table, migration: preview.migration };
 }

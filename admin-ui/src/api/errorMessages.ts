@@ -56,6 +56,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
   LIMIT_EXCEEDED: 'A limit was reached.',
   CONCURRENT_MODIFICATION: 'Someone else changed this at the same time. Please retry.',
   REFRESH_IN_PROGRESS: 'Your session is being renewed. Please retry.',
+  REBUILD_IN_PROGRESS: 'A rebuild of this projection is already running.',
+  PROJECTION_NOT_FOUND: 'There is no projection with this name.',
   PAYLOAD_TOO_LARGE: 'The request is too large.',
   RATE_LIMITED: 'Too many failed sign-in attempts.',
   INTERNAL_SERVER_ERROR: 'Something went wrong on the server.',

@@ -7,6 +7,7 @@ const NAV = [
   { to: '/', label: 'Organizations', active: (path: string) => path === '/' || path.startsWith('/org/') },
   { to: '/keys', label: 'API keys', active: (path: string) => path === '/keys' },
   { to: '/token', label: 'Get token', active: (path: string) => path === '/token' },
+  { to: '/operations', label: 'Operations', active: (path: string) => path === '/operations', adminOnly: true },
 ];
 
 /** Header with the main navigation and the signed-in user, breadcrumbs, and the screen. */
@@ -24,7 +25,7 @@ export function Layout({ children }: { readonly children: ReactNode }) {
         </Link>
         <nav aria-label="Main">
           <ul>
-            {NAV.map((item) => (
+            {NAV.filter((item) => !('adminOnly' in item) || user.role === 'systemAdmin').map((item) => (
               <li key={item.to}>
                 <Link to={item.to} aria-current={item.active(path) ? 'page' : undefined}>
                   {item.label}

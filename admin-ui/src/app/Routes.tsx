@@ -5,6 +5,7 @@ import { ApiKeysPage } from '../screens/ApiKeysPage.tsx';
 import { ComparePage } from '../screens/ComparePage.tsx';
 import { EndpointsPage } from '../screens/EndpointsPage.tsx';
 import { OrganizationPage } from '../screens/OrganizationPage.tsx';
+import { OperationsPage } from '../screens/OperationsPage.tsx';
 import { OrganizationsPage } from '../screens/OrganizationsPage.tsx';
 import { ProjectPage } from '../screens/ProjectPage.tsx';
 import { ReviewChangesPage } from '../screens/ReviewChangesPage.tsx';
@@ -22,6 +23,7 @@ const ROUTES: readonly [string, ComponentType<ScreenProps>][] = [
   ['/login', OrganizationsPage],
   ['/keys', ApiKeysPage],
   ['/token', TokenPage],
+  ['/operations', OperationsPage],
   ['/org/:org', OrganizationPage],
   ['/org/:org/keys', ServiceKeysPage],
   ['/org/:org/project/:project', ProjectPage],

@@ -15,6 +15,7 @@ import {
 import {
   allProjectors,
   createInProcessQueue,
+  createProjectionOperations,
   createProjectionWorker,
   createSqliteViewStore,
   rebuildProjection,
@@ -45,6 +46,13 @@ export type System = Client & {
   login(username: string, password: string): Promise<string>;
   /** `strata projections rebuild all`: every projection replayed into a new version that readers switch to. */
   rebuildAll(): Promise<void>;
+  /** Position of the last event in the log (null when empty). */
+  headPosition(): Promise<string | null>;
+  /** Takes a projection's rebuild lease as another process (a CLI rebuild) would. */
+  holdRebuildLease(name: string, owner: string): Promise<boolean>;
+  releaseRebuildLease(name: string, owner: string): Promise<void>;
+  /** Resolves when the rebuilds started through the API have ended. */
+  rebuildsIdle(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -94,8 +102,10 @@ export async function startSystem(
     },
     branchHandlers: (deps) => createBranchCommandHandlers(deps),
   });
+  const projections = createProjectionOperations({ projectors: allProjectors, eventStore, viewStore, clock: systemClock, log, dropDelayMs: 0 });
   const query = createQueryService({
     viewStore,
+    projections,
     systemState,
     gateway: command.gateway,
     authenticator: command.authenticator,
@@ -137,7 +147,12 @@ export async function startSystem(
     async rebuildAll() {
       for (const projector of allProjectors) await rebuildProjection({ projector, eventStore, viewStore, log, dropDelayMs: 0 });
     },
+    headPosition: () => eventStore.headPosition(),
+    holdRebuildLease: (name, owner) => viewStore.acquireLease(`${name}:rebuild`, owner, 60_000),
+    releaseRebuildLease: (name, owner) => viewStore.releaseLease(`${name}:rebuild`, owner),
+    rebuildsIdle: () => projections.whenIdle(),
     async close() {
+      await projections.whenIdle();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await query.stop();

@@ -1,0 +1,110 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ADMIN_PASSWORD, assertGqlError, assertRestError, gqlData, startSystem, type Client, type System } from './support/systemHarness.ts';
+import { authorsSchema, createUser, organizationWithProject } from './support/systemFixtures.ts';
+
+// updateTable's dry run (domain.md §6 rule 6): REST `PATCH …?dryRun=true` and GraphQL `previewUpdateTable` migrate
+// like a real run, append nothing, fail exactly like a real run and need the same permission.
+let system: System;
+let admin: Client;
+let draft = '';
+const T = () => `/revision/${draft}/table/authors`;
+const rows = [
+  { rowId: 'a1', data: { name: 'Ann', address: { city: 'Paris', zip: 75001 }, tags: ['x'] } },
+  { rowId: 'a2', data: { name: 'Ben', address: { city: 'Lyon', zip: 69001 }, tags: [] } },
+  { rowId: 'a3', data: { name: 'Cy', address: { city: 'Nice', zip: 0 }, tags: [] } },
+];
+const zipToString = [{ op: 'replace', path: '/properties/address/properties/zip', value: { type: 'string', default: '' } }];
+
+before(async () => {
+  system = await startSystem();
+  admin = system.as(await system.login('admin', ADMIN_PASSWORD));
+  draft = (await organizationWithProject(admin, 'acme', 'blog')).draftRevisionId;
+  assert.equal((await admin.rest('POST', `/revision/${draft}/tables`, { tableId: 'authors', schema: authorsSchema })).status, 201);
+  assert.equal((await admin.rest('POST', `${T()}/rows/bulk`, { rows })).status, 201);
+});
+after(() => system.close());
+
+describe('updateTable dry run', () => {
+  test('REST ?dryRun=true answers the table as it would be with the migration, and appends nothing', async () => {
+    const head = await system.headPosition();
+    const before = (await admin.rest('GET', T())).body;
+    const reply = await admin.rest('PATCH', `${T()}?dryRun=true`, { patches: zipToString });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    assert.equal(reply.headers.get('x-strata-position'), null);
+    assert.equal(reply.body.schema.properties.address.properties.zip.type, 'string');
+    assert.equal(reply.body.count, 3);
+    assert.deepEqual(
+      { rowsChanged: reply.body.migration.rowsChanged, rowsUnchanged: reply.body.migration.rowsUnchanged },
+      { rowsChanged: 3, rowsUnchanged: 0 },
+    );
+    assert.deepEqual(reply.body.migration.sample[0], {
+      rowId: 'a1',
+      before: rows[0]?.data,
+      after: { name: 'Ann', address: { city: 'Paris', zip: '75001' }, tags: ['x'] },
+    });
+    assert.equal(await system.headPosition(), head);
+    assert.deepEqual((await admin.rest('GET', T())).body, before);
+    assert.equal((await admin.rest('GET', `${T()}/row/a1`)).body.data.address.zip, 75001);
+  });
+
+  test('a keyword change touches no row; dryRun=false is a real run', async () => {
+    const patches = [{ op: 'add', path: '/properties/name/description', value: 'Full name' }];
+    const preview = await admin.rest('PATCH', `${T()}?dryRun=true`, { patches });
+    assert.deepEqual(preview.body.migration, { rowsChanged: 0, rowsUnchanged: 3, sample: [] });
+    const real = await admin.rest('PATCH', `${T()}?dryRun=false`, { patches });
+    assert.equal(real.status, 200);
+    assert.equal(real.body.migration, undefined);
+    assert.equal((await admin.rest('GET', T())).body.schema.properties.name.description, 'Full name');
+    assertRestError(await admin.rest('PATCH', `${T()}?dryRun=yes`, { patches }), 400, 'BAD_USER_INPUT');
+  });
+
+  test('GraphQL previewUpdateTable answers the same members and changes nothing', async () => {
+    const head = await system.headPosition();
+    const reply = await admin.gql(
+      `query($d: UpdateTableInput!) { previewUpdateTable(data: $d) {
+        table { id count schema foreignKeysTo rows(data: {first: 1}) { totalCount } }
+        migration { rowsChanged rowsUnchanged sample { rowId before after } } } }`,
+      { d: { revisionId: draft, tableId: 'authors', patches: zipToString } },
+    );
+    const preview = gqlData(reply).previewUpdateTable;
+    assert.equal(preview.table.schema.properties.address.properties.zip.type, 'string');
+    assert.equal(preview.table.rows.totalCount, 3);
+    assert.equal(preview.migration.rowsChanged, 3);
+    assert.deepEqual(preview.migration.sample.map((s: { rowId: string }) => s.rowId), ['a1', 'a2', 'a3']);
+    assert.equal(preview.migration.sample[2].after.address.zip, '0');
+    assert.equal(await system.headPosition(), head);
+  });
+
+  test('the same failures as a real run: INVALID_PATCH, INVALID_SCHEMA, INVALID_DATA with rowId, unknown table', async () => {
+    const head = await system.headPosition();
+    const cases: [unknown[], string][] = [
+      [[{ op: 'test', path: '/properties/name', value: {} }], 'INVALID_PATCH'],
+      [[{ op: 'replace', path: '/properties/name', value: { type: 'strin' } }], 'INVALID_SCHEMA'],
+      [[{ op: 'add', path: '/properties/name/pattern', value: '^(A.*)?$' }], 'INVALID_DATA'],
+    ];
+    for (const [patches, code] of cases) {
+      const dry = await admin.rest('PATCH', `${T()}?dryRun=true`, { patches });
+      const real = await admin.rest('PATCH', T(), { patches });
+      assertRestError(dry, 400, code);
+      assertRestError(real, 400, code);
+      assert.deepEqual(dry.body, real.body);
+    }
+    const invalid = await admin.rest('PATCH', `${T()}?dryRun=true`, { patches: cases[2]?.[0] });
+    assert.deepEqual(invalid.body.details.map((d: { rowId: string }) => d.rowId), ['a2', 'a3']);
+    assert.equal(await system.headPosition(), head);
+    const graphql = await admin.gql(`query($d: UpdateTableInput!) { previewUpdateTable(data: $d) { migration { rowsChanged } } }`, {
+      d: { revisionId: draft, tableId: 'authors', patches: cases[2]?.[0] },
+    });
+    assertGqlError(graphql, 'INVALID_DATA', 400);
+    assertRestError(await admin.rest('PATCH', `/revision/${draft}/table/nope?dryRun=true`, { patches: zipToString }), 404, 'TABLE_NOT_FOUND');
+  });
+
+  test('the same permission as updateTable (update Table): an editor and an anonymous caller are refused', async () => {
+    const editorId = await createUser(admin, 'edith', 'edith-password');
+    assert.equal((await admin.rest('POST', '/organization/acme/project/blog/users', { userId: editorId, role: 'editor' })).status, 200);
+    const edith = system.as(await system.login('edith', 'edith-password'));
+    assertRestError(await edith.rest('PATCH', `${T()}?dryRun=true`, { patches: zipToString }), 403, 'FORBIDDEN');
+    assertRestError(await system.as(null).rest('PATCH', `${T()}?dryRun=true`, { patches: zipToString }), 401, 'UNAUTHENTICATED');
+  });
+});
