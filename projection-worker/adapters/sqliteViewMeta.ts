@@ -11,6 +11,9 @@ CREATE TABLE IF NOT EXISTS strata_view_leases (name TEXT PRIMARY KEY, owner TEXT
 CREATE TABLE IF NOT EXISTS strata_view_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 INSERT OR IGNORE INTO strata_view_meta (key, value) VALUES ('generation', 0);`;
 
+/** How fresh a cached answer must be: checked against other connections now, or once per event-loop turn. */
+type Look = 'now' | 'turn';
+
 type VersionRow = { name: string; version: number; active: number; spec: string };
 type StatusRow = {
   name: string;
@@ -85,6 +88,19 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
       generation = next;
       invalidate();
     }
+  }
+
+  // Readers look at data_version once per event-loop turn: a read in the same turn as the last look is as fresh as
+  // one that ran at that look (a version dropped meanwhile fails the read, which retries after invalidate()).
+  let lookedThisTurn = false;
+  const endTurn = (): void => {
+    lookedThisTurn = false;
+  };
+  function refreshForRead(): void {
+    if (lookedThisTurn) return;
+    lookedThisTurn = true;
+    setImmediate(endTurn);
+    refresh();
   }
 
   /** Records a local change of versions or specs (inside its transaction). */
@@ -163,8 +179,10 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
     refresh,
     invalidate,
     onInvalidate: (listener: () => void): void => void listeners.push(listener),
-    tables: (name: string, version: number): ReadonlyMap<string, TableInfo> | null => {
-      refresh();
+    /** `look: 'turn'` (readers) checks for other connections' changes once per event-loop turn, else every call. */
+    tables: (name: string, version: number, look: Look = 'now'): ReadonlyMap<string, TableInfo> | null => {
+      if (look === 'turn') refreshForRead();
+      else refresh();
       return tables(name, version);
     },
     ensure: (spec: ProjectionSpec, deferReadIndexes = false): void => ensure.immediate(spec, deferReadIndexes),
@@ -173,8 +191,9 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
       const row = q.version.get(name, version) as VersionRow | undefined;
       return row === undefined ? null : (JSON.parse(row.spec) as ProjectionSpec);
     },
-    activeVersion(name: string): number | null {
-      refresh();
+    activeVersion(name: string, look: Look = 'now'): number | null {
+      if (look === 'turn') refreshForRead();
+      else refresh();
       let version = activeCache.get(name);
       if (version === undefined) {
         version = (q.active.get(name) as number | undefined) ?? null;
