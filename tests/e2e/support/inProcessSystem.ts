@@ -14,6 +14,7 @@ import {
 } from '../../../command-service/index.ts';
 import { allProjectors, createInProcessQueue, createProjectionWorker, createSqliteViewStore } from '../../../projection-worker/index.ts';
 import { commonHeaders, createQueryService, errorHandler, notFound, requestLogger } from '../../../query-service/index.ts';
+import { TEST_COMMAND_CONFIG } from '../../support/commandConfig.ts';
 
 type CommandDeps = Parameters<typeof createCommandService>[0];
 type QueryDeps = Parameters<typeof createQueryService>[0];
@@ -60,14 +61,7 @@ export async function startInProcessSystem(options: InProcessOptions): Promise<I
     systemState,
     clock: systemClock,
     log,
-    config: {
-      jwtSecret: options.jwtSecret,
-      accessTokenTtlSeconds: 1800,
-      loginMaxFailures: 5,
-      loginMaxFailuresPerIp: 50,
-      loginWindowMs: 900_000,
-      adminPassword: options.adminPassword,
-    },
+    config: { ...TEST_COMMAND_CONFIG, jwtSecret: options.jwtSecret, adminPassword: options.adminPassword },
     branchHandlers: (deps) => createBranchCommandHandlers(deps),
     ...(options.resolveApiKey !== undefined ? { resolveApiKey: options.resolveApiKey } : {}),
   });
