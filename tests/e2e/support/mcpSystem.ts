@@ -6,14 +6,11 @@ import { AppError, type Principal } from '../../../contracts/index.ts';
 import type { McpConfig } from '../../../query-service/index.ts';
 import { startInProcessSystem } from './inProcessSystem.ts';
 import { parseBody } from './parseBody.ts';
+import type { Reply } from './systemHarness.ts';
 
 export const ADMIN_PASSWORD = 'mcp-admin-password';
 
-export type Reply = {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
-};
+export type { Reply };
 
 export type McpClient = {
   readonly client: Client;
