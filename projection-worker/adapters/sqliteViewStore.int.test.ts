@@ -5,26 +5,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { sqlitePosition } from '../../contracts/index.ts';
-import type { Clock, ProjectionSpec, ViewChange, ViewDoc, ViewStore } from '../../contracts/index.ts';
+import type { Clock, ViewStore } from '../../contracts/index.ts';
 import { createSqlBuilder } from './sqliteViewSql.ts';
 import { tableInfo } from './sqliteViewTable.ts';
 import { createSqliteViewStore } from './sqliteViewStore.ts';
-import { viewStoreSharingContract } from '../../tests/contract/viewStoreSharingContract.ts';
-
-const spec = (version: number, extraField = false): ProjectionSpec => ({
-  name: 'api-keys',
-  version,
-  collections: [
-    {
-      name: 'keys',
-      fields: { id: 'text', owner: 'text', uses: 'integer', ...(extraField ? { note: 'text' as const } : {}) },
-      key: ['id'],
-      indexes: [{ fields: ['owner'] }],
-    },
-  ],
-});
-const v = (version: number) => ({ name: 'api-keys', version });
-const keyDoc = (doc: ViewDoc): ViewChange => ({ op: 'upsert', collection: 'keys', doc });
+import { keyDoc, spec, v, viewStoreSharingContract } from '../../tests/contract/viewStoreSharingContract.ts';
 
 /** Several stores (connections, as separate processes would have) on one file, each with its own clock. */
 async function withFile(fn: (open: (clock?: Clock) => ViewStore, file: string) => Promise<void>): Promise<void> {

@@ -19,7 +19,8 @@ function manualClock(start: number): Clock & { advance(ms: number): void } {
   return { now: () => now, advance: (ms) => void (now += ms) };
 }
 
-const spec = (version: number, extraField = false): ProjectionSpec => ({
+/** The projection the suite uses (adapters' own tests may use it too); `extraField` adds a `note` field. */
+export const spec = (version: number, extraField = false): ProjectionSpec => ({
   name: 'api-keys',
   version,
   collections: [
@@ -31,8 +32,8 @@ const spec = (version: number, extraField = false): ProjectionSpec => ({
     },
   ],
 });
-const v = (version: number) => ({ name: 'api-keys', version });
-const keyDoc = (doc: ViewDoc): ViewChange => ({ op: 'upsert', collection: 'keys', doc });
+export const v = (version: number) => ({ name: 'api-keys', version });
+export const keyDoc = (doc: ViewDoc): ViewChange => ({ op: 'upsert', collection: 'keys', doc });
 
 /** What stores sharing one backend agree on: leases, checkpoints and the active version. */
 export function viewStoreSharingContract(name: string, withStores: WithSharedStores, options: SharingContractOptions = {}): void {
