@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { ADMIN_PASSWORD, cpuSeconds, createApiCaller, freePort, pinned, start, waitFor } from './strataServer.ts';
+import { cpuSeconds, createApiCaller, freePort, startStrata, waitFor } from './strataServer.ts';
 
 export type BenchFigure = { name: string; value: number; unit: string; note?: string };
 export type Req = {
@@ -53,15 +53,7 @@ export async function startServer(root: string): Promise<BenchServer> {
   if (keepData) console.error(`data directory: ${dir}`);
   const port = await freePort();
   const profile = process.env.STRATA_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.STRATA_BENCH_CPU_PROF] : [];
-  const server = start(pinned(0, [process.execPath, ...profile, join(root, 'deploy/bin/strata.mjs'), 'serve']), {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dir,
-    ADMIN_PASSWORD,
-    JWT_SECRET: 'a-benchmark-secret-that-is-long-enough-to-pass',
-    NODE_ENV: 'production',
-  });
+  const server = startStrata(dir, port, profile, {}, root);
   const url = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
     server.kill('SIGTERM');

@@ -2,74 +2,18 @@
 // first page of a row's history over 1,000 revisions, in a 1,000-row table and a 100,000-row table, through the
 // system operations (the reads REST, GraphQL and MCP share) on the embedded SQLite stores.
 // Run alone: npx tsx bench/changesBench.ts [rows]
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { pino } from 'pino';
-import { systemClock } from '../contracts/index.ts';
-import type { CommandInput, CommandResult, CommandType, Principal } from '../contracts/index.ts';
-import {
-  createBranchCommandHandlers,
-  createCommandService,
-  createSqliteEventStore,
-  createSystemStateSource,
-} from '../command-service/index.ts';
-import { allProjectors, createInProcessQueue, createProjectionWorker, createSqliteViewStore } from '../projection-worker/index.ts';
 import { createSystemOperations, resolveConnection } from '../query-service/index.ts';
+import { itemsSchema, openEmbeddedStack, percentile } from './embeddedStack.ts';
 
 type BenchFigure = { name: string; value: number; unit: string };
 
-const schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'n', 'tag'],
-  properties: { name: { type: 'string', default: '' }, n: { type: 'number', default: 0 }, tag: { type: 'string', default: '' } },
-};
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
-}
-
 export async function runChangesBench(largeRows = 100_000, revisions = 1000): Promise<BenchFigure[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'strata-changes-bench-'));
-  const log = pino({ level: 'silent' });
-  const eventStore = createSqliteEventStore({ file: join(dir, 'events.db') });
-  const viewStore = createSqliteViewStore({ file: join(dir, 'views.db') });
-  const systemState = createSystemStateSource({ eventStore });
-  const service = createCommandService({
-    eventStore,
-    systemState,
-    clock: systemClock,
-    log,
-    branchHandlers: createBranchCommandHandlers,
-    config: {
-      jwtSecret: 'a-benchmark-secret-that-is-long-enough',
-      accessTokenTtlSeconds: 1800,
-      loginMaxFailures: 5,
-      loginMaxFailuresPerIp: 50,
-      loginWindowMs: 900_000,
-      adminPassword: 'bench-admin-password',
-    },
-  });
-  const worker = createProjectionWorker({ projectors: allProjectors, eventStore, viewStore, queue: createInProcessQueue(), log, clock: systemClock, owner: 'bench' });
-  await service.start();
-  await worker.start();
+  const stack = await openEmbeddedStack('strata-changes-bench-');
+  const { systemState, viewStore, log, admin, write } = stack;
   const ops = createSystemOperations({ viewStore, systemState, log });
-  const adminRecord = [...(await systemState.current()).users.values()].find((u) => u.username === 'admin');
-  if (!adminRecord) throw new Error('admin missing');
-  const admin: Principal = { kind: 'user', userId: adminRecord.id, username: 'admin', via: 'jwt', sid: null, key: null };
   const ctx = { principal: admin, requestId: 'bench' };
-  let requestNo = 0;
-
-  async function write<K extends CommandType>(type: K, input: CommandInput<K>): Promise<CommandResult<K>> {
-    const outcome = await service.gateway.execute(type, input, { principal: admin, correlationId: `bench-${++requestNo}` });
-    if (outcome.position && !(await worker.waiter.waitFor(outcome.position, 30_000, outcome.projections))) {
-      throw new Error(`${type} not projected in time`);
-    }
-    return outcome.result;
-  }
 
   async function draftOf(name: string): Promise<string> {
     const s = await systemState.current();
@@ -85,7 +29,7 @@ export async function runChangesBench(largeRows = 100_000, revisions = 1000): Pr
   /** A project with `size` rows, a commit that changed 100 of them (its id returned), then `revisions` commits of row r1. */
   async function scenario(name: string, size: number): Promise<string> {
     await write('CreateProject', { organizationId: 'admin', projectName: name });
-    await write('CreateTable', { revisionId: await draftOf(name), tableId: 'items', schema });
+    await write('CreateTable', { revisionId: await draftOf(name), tableId: 'items', schema: itemsSchema });
     for (let offset = 0; offset < size; offset += 1000) {
       const rows = Array.from({ length: Math.min(1000, size - offset) }, (_, i) => row(offset + i, 'seed'));
       await write('CreateRows', { revisionId: await draftOf(name), tableId: 'items', rows, bulk: true });
@@ -154,11 +98,7 @@ export async function runChangesBench(largeRows = 100_000, revisions = 1000): Pr
       ...figures(`row history first page (100 of ${revisions.toLocaleString('en-US')} revisions)`, smallHistory, largeHistory),
     ];
   } finally {
-    await worker.stop();
-    await service.stop();
-    await viewStore.close();
-    await eventStore.close();
-    await rm(dir, { recursive: true, force: true });
+    await stack.close();
   }
 }
 

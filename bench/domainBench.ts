@@ -2,80 +2,15 @@
 // 100,000-row table, and single-row write latency. Every figure includes projection: a write counts as done when
 // its events are visible in the views (WRITE_CONSISTENCY=projected), measured in one process on the embedded stores.
 // Run alone: npx tsx bench/domainBench.ts [rows]
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { pino } from 'pino';
-import { systemClock } from '../contracts/index.ts';
-import type { CommandInput, CommandResult, CommandType, Principal } from '../contracts/index.ts';
-import {
-  createBranchCommandHandlers,
-  createCommandService,
-  createSqliteEventStore,
-  createSystemStateSource,
-} from '../command-service/index.ts';
-import { allProjectors, createInProcessQueue, createProjectionWorker, createSqliteViewStore } from '../projection-worker/index.ts';
+import { itemsSchema, openEmbeddedStack, percentile } from './embeddedStack.ts';
 
 type BenchFigure = { name: string; value: number; unit: string };
 
-const schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'n', 'tag'],
-  properties: { name: { type: 'string', default: '' }, n: { type: 'number', default: 0 }, tag: { type: 'string', default: '' } },
-};
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
-}
-
 export async function runDomainBench(largeRows = 100_000): Promise<BenchFigure[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'strata-domain-bench-'));
-  const log = pino({ level: 'silent' });
-  const eventStore = createSqliteEventStore({ file: join(dir, 'events.db') });
-  const viewStore = createSqliteViewStore({ file: join(dir, 'views.db') });
-  const systemState = createSystemStateSource({ eventStore });
-  const service = createCommandService({
-    eventStore,
-    systemState,
-    clock: systemClock,
-    log,
-    branchHandlers: createBranchCommandHandlers,
-    config: {
-      jwtSecret: 'a-benchmark-secret-that-is-long-enough',
-      accessTokenTtlSeconds: 1800,
-      loginMaxFailures: 5,
-      loginMaxFailuresPerIp: 50,
-      loginWindowMs: 900_000,
-      adminPassword: 'bench-admin-password',
-    },
-  });
-  const worker = createProjectionWorker({
-    projectors: allProjectors,
-    eventStore,
-    viewStore,
-    queue: createInProcessQueue(),
-    log,
-    clock: systemClock,
-    owner: 'bench',
-  });
-  await service.start();
-  await worker.start();
-  const state = await systemState.current();
-  const adminRecord = [...state.users.values()].find((u) => u.username === 'admin');
-  if (!adminRecord) throw new Error('admin missing');
-  const admin: Principal = { kind: 'user', userId: adminRecord.id, username: 'admin', via: 'jwt', sid: null, key: null };
-  let requestNo = 0;
-
-  async function write<K extends CommandType>(type: K, input: CommandInput<K>): Promise<CommandResult<K>> {
-    const outcome = await service.gateway.execute(type, input, { principal: admin, correlationId: `bench-${++requestNo}` });
-    if (outcome.position && !(await worker.waiter.waitFor(outcome.position, 30_000, outcome.projections))) {
-      throw new Error(`${type} not projected in time`);
-    }
-    return outcome.result;
-  }
+  const stack = await openEmbeddedStack('strata-domain-bench-');
+  const { systemState, write } = stack;
 
   type BenchProject = { readonly name: string; draft(): Promise<string> };
 
@@ -88,7 +23,7 @@ export async function runDomainBench(largeRows = 100_000): Promise<BenchFigure[]
       if (!branch) throw new Error('branch missing');
       return branch.draftRevisionId;
     };
-    await write('CreateTable', { revisionId: await draft(), tableId: 'items', schema });
+    await write('CreateTable', { revisionId: await draft(), tableId: 'items', schema: itemsSchema });
     return { name, draft };
   }
 
@@ -180,11 +115,7 @@ export async function runDomainBench(largeRows = 100_000): Promise<BenchFigure[]
       { name: 'single-row updates, sequential, per process CPU-second', value: (singleRounds / singlesTotal.cpuMs) * 1000, unit: 'writes/cpu-s' },
     ];
   } finally {
-    await worker.stop();
-    await service.stop();
-    await viewStore.close();
-    await eventStore.close();
-    await rm(dir, { recursive: true, force: true });
+    await stack.close();
   }
 }
 

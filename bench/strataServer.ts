@@ -53,10 +53,15 @@ export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
 
 /**
  * `strata serve` (production settings, everything else default) pinned to core 0, with its data in `dir`; the admin
- * signs in with ADMIN_PASSWORD.
+ * signs in with ADMIN_PASSWORD. `root` is the checkout it runs (this one by default; another for A/B runs).
  */
-export function startStrata(dir: string, port: number, nodeArgs: readonly string[] = [], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  const root = fileURLToPath(new URL('..', import.meta.url));
+export function startStrata(
+  dir: string,
+  port: number,
+  nodeArgs: readonly string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  root = fileURLToPath(new URL('..', import.meta.url)),
+): ChildProcess {
   return start(pinned(0, [process.execPath, ...nodeArgs, join(root, 'deploy/bin/strata.mjs'), 'serve']), {
     ...process.env,
     PORT: String(port),

@@ -10,16 +10,10 @@ import { createCommandService, createSqliteEventStore, createSystemStateSource }
 import type { CommandService } from './index.ts';
 import type { CommandServiceConfig } from './createCommandService.ts';
 import { ensureAdminUser } from './seedAdmin.ts';
+import { TEST_COMMAND_CONFIG } from '../tests/support/commandConfig.ts';
 
 const log = pino({ level: 'silent' });
-const config: CommandServiceConfig = {
-  jwtSecret: 'an-integration-test-secret-of-32-bytes+',
-  accessTokenTtlSeconds: 1800,
-  loginMaxFailures: 5,
-  loginMaxFailuresPerIp: 50,
-  loginWindowMs: 900_000,
-  adminPassword: 'admin-password-1',
-};
+const config: CommandServiceConfig = TEST_COMMAND_CONFIG;
 const branchCalls: string[] = [];
 const notHere = (name: string) => async (): Promise<never> => {
   branchCalls.push(name);

@@ -8,6 +8,7 @@ import type { EventStore, NewEvent } from '../contracts/index.ts';
 import { createSqliteEventStore, createSystemStateSource, findUserByUsername, hashPassword, verifyPassword } from '../command-service/index.ts';
 import { runCli } from './cli.ts';
 import type { CliIo } from './cli.ts';
+import { apiKeyCreated } from '../tests/support/apiKeyEvents.ts';
 
 let dir: string;
 let store: EventStore;
@@ -28,23 +29,7 @@ function io(secret?: string) {
   return { cliIo, out: () => out.join(''), err: () => err.join('') };
 }
 
-const KEY = {
-  keyId: 'key-1',
-  name: 'ci',
-  prefix: 'svc_AbCdEf',
-  secretHash: 'f'.repeat(64),
-  type: 'personal',
-  userId: 'u-alice',
-  organizationId: null,
-  projectIds: null,
-  branchNames: ['$default'],
-  tableIds: null,
-  readOnly: true,
-  permissions: null,
-  expiresAt: '2026-04-01T00:00:00.000Z',
-  createdBy: 'u-alice',
-  rotatedFromId: null,
-};
+const KEY = apiKeyCreated('key-1', { name: 'ci', prefix: 'svc_AbCdEf', secretHash: 'f'.repeat(64), userId: 'u-alice', createdBy: 'u-alice' });
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'strata-auth-cli-'));

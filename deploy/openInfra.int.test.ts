@@ -1,30 +1,20 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from './config/loadConfig.ts';
 import { isConfigError } from './config/strataConfig.ts';
 import { openInfra } from './openInfra.ts';
+import { freePort } from '../tests/support/freePort.ts';
 
 const log = pino({ level: 'silent' });
 const root = await mkdtemp(join(tmpdir(), 'strata-infra-'));
 after(() => rm(root, { recursive: true, force: true }));
 
 /** A loopback port nothing listens on. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+const closedPort = freePort;
 
 describe('openInfra', () => {
   test('opens SQLite files in a new DATA_DIR and the in-process queue', async () => {

@@ -23,11 +23,7 @@ before(async () => {
   world = await openAuthWorld();
   await world.user('u-alice', 'alice');
   await world.user('u-bob', 'bob');
-  await world.directory(
-    ['OrganizationCreated', { organizationId: 'acme', isPersonal: false }],
-    ['OrganizationMemberSet', { organizationId: 'acme', userId: 'u-alice', username: 'alice', role: 'organizationOwner' }],
-    ['OrganizationMemberSet', { organizationId: 'acme', userId: 'u-bob', username: 'bob', role: 'organizationAdmin' }],
-  );
+  await world.organization('acme', ['u-alice', 'alice', 'organizationOwner'], ['u-bob', 'bob', 'organizationAdmin']);
   alice = world.jwtUser('u-alice', 'alice');
 });
 after(() => world.close());

@@ -26,11 +26,7 @@ before(async () => {
   await world.user('u-alice', 'alice');
   await world.user('u-bob', 'bob');
   await world.user('u-carol', 'carol');
-  await world.directory(
-    ['OrganizationCreated', { organizationId: 'acme', isPersonal: false }],
-    ['OrganizationMemberSet', { organizationId: 'acme', userId: 'u-alice', username: 'alice', role: 'organizationOwner' }],
-    ['OrganizationMemberSet', { organizationId: 'acme', userId: 'u-bob', username: 'bob', role: 'developer' }],
-  );
+  await world.organization('acme', ['u-alice', 'alice', 'organizationOwner'], ['u-bob', 'bob', 'developer']);
   await world.project('acme', 'p-blog', 'blog');
   [alice, bob, carol, root] = [world.jwtUser('u-alice', 'alice'), world.jwtUser('u-bob', 'bob'), world.jwtUser('u-carol', 'carol'), world.jwtUser('u-root', 'root')];
 });

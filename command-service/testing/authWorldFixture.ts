@@ -28,6 +28,8 @@ export type AuthWorld = {
   /** Appends to the directory stream (users, organizations, memberships) as `system`. */
   directory(...events: readonly (readonly [string, unknown])[]): Promise<void>;
   user(userId: string, username: string, role?: SystemRole): Promise<void>;
+  /** A shared (not personal) organization with its members: [userId, username, organization role]. */
+  organization(organizationId: string, ...members: readonly (readonly [string, string, string])[]): Promise<void>;
   project(organizationId: string, projectId: string, name: string, isPublic?: boolean): Promise<void>;
   /** A JWT user principal (as the authenticator returns for a bearer token). */
   jwtUser(userId: string, username: string): Principal;
@@ -93,6 +95,12 @@ export async function openAuthWorld(config: Partial<CommandServiceConfig> = {}):
         ['UserCreated', { userId, username, email: null, role, passwordHash: hash }],
         ['OrganizationCreated', { organizationId: username, isPersonal: true }],
         ['OrganizationMemberSet', { organizationId: username, userId, username, role: 'organizationOwner' }],
+      );
+    },
+    async organization(organizationId, ...members) {
+      await world.directory(
+        ['OrganizationCreated', { organizationId, isPersonal: false }],
+        ...members.map(([userId, username, role]) => ['OrganizationMemberSet', { organizationId, userId, username, role }] as const),
       );
     },
     async project(organizationId, projectId, name, isPublic = false) {

@@ -1,7 +1,16 @@
 import { SYSTEM_REFS } from '../../contracts/index.ts';
 import type { BranchCommandBody } from '../branches/branchCommand.ts';
 
-/** Schemas and command builders shared by the branch decider specs. */
+/** Schemas, schema builders and command builders shared by the branch decider and table specs. */
+
+export type Json = Record<string, unknown>;
+
+export const str = (d = ''): Json => ({ type: 'string', default: d });
+export const num = (d = 0): Json => ({ type: 'number', default: d });
+export const bool = (d = false): Json => ({ type: 'boolean', default: d });
+export const arr = (items: Json): Json => ({ type: 'array', items });
+export const obj = (properties: Json): Json => ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties });
+
 export const usersSchema = {
   type: 'object',
   additionalProperties: false,

@@ -25,28 +25,22 @@ const readAll: Grant = {
 };
 const crud = ['read', 'create', 'update', 'delete'] as const;
 
-/** The matrix of domain.md §8.2 (owner-only rules for the owner role are checked by the decider). */
+/** Owners and admins hold the same grants; the owner-only rules are checked by the decider. */
+const managerGrants: Grant = {
+  ...readAll,
+  Project: crud,
+  User: ['read', 'add', 'update', 'delete'],
+  Branch: ['read', 'create', 'delete'],
+  Revision: ['read', 'create', 'revert'],
+  Table: crud,
+  Row: crud,
+  Endpoint: ['read', 'create', 'delete'],
+};
+
+/** The matrix of domain.md §8.2. */
 const roleGrants: Readonly<Record<OrganizationRole, Grant>> = {
-  organizationOwner: {
-    ...readAll,
-    Project: crud,
-    User: ['read', 'add', 'update', 'delete'],
-    Branch: ['read', 'create', 'delete'],
-    Revision: ['read', 'create', 'revert'],
-    Table: crud,
-    Row: crud,
-    Endpoint: ['read', 'create', 'delete'],
-  },
-  organizationAdmin: {
-    ...readAll,
-    Project: crud,
-    User: ['read', 'add', 'update', 'delete'],
-    Branch: ['read', 'create', 'delete'],
-    Revision: ['read', 'create', 'revert'],
-    Table: crud,
-    Row: crud,
-    Endpoint: ['read', 'create', 'delete'],
-  },
+  organizationOwner: managerGrants,
+  organizationAdmin: managerGrants,
   developer: {
     ...readAll,
     Branch: ['read', 'create', 'delete'],

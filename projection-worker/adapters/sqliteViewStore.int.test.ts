@@ -5,25 +5,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { sqlitePosition } from '../../contracts/index.ts';
-import type { Clock, ProjectionSpec, ViewChange, ViewDoc, ViewStore } from '../../contracts/index.ts';
+import type { Clock, ViewStore } from '../../contracts/index.ts';
 import { createSqlBuilder } from './sqliteViewSql.ts';
 import { tableInfo } from './sqliteViewTable.ts';
 import { createSqliteViewStore } from './sqliteViewStore.ts';
-
-const spec = (version: number, extraField = false): ProjectionSpec => ({
-  name: 'api-keys',
-  version,
-  collections: [
-    {
-      name: 'keys',
-      fields: { id: 'text', owner: 'text', uses: 'integer', ...(extraField ? { note: 'text' as const } : {}) },
-      key: ['id'],
-      indexes: [{ fields: ['owner'] }],
-    },
-  ],
-});
-const v = (version: number) => ({ name: 'api-keys', version });
-const keyDoc = (doc: ViewDoc): ViewChange => ({ op: 'upsert', collection: 'keys', doc });
+import { keyDoc, spec, v, viewStoreSharingContract } from '../../tests/contract/viewStoreSharingContract.ts';
 
 /** Several stores (connections, as separate processes would have) on one file, each with its own clock. */
 async function withFile(fn: (open: (clock?: Clock) => ViewStore, file: string) => Promise<void>): Promise<void> {
@@ -42,64 +28,7 @@ async function withFile(fn: (open: (clock?: Clock) => ViewStore, file: string) =
   }
 }
 
-function manualClock(start: number): Clock & { advance(ms: number): void } {
-  let now = start;
-  return { now: () => now, advance: (ms) => void (now += ms) };
-}
-
-test('two connections never both hold a lease; expiry follows the injected clock', () =>
-  withFile(async (open) => {
-    const clock = manualClock(1_000_000);
-    const a = open(clock);
-    const b = open(clock);
-    assert.equal(await a.acquireLease('rows', 'A', 1000), true);
-    assert.equal(await b.acquireLease('rows', 'B', 1000), false);
-    clock.advance(999);
-    assert.equal(await b.acquireLease('rows', 'B', 1000), false);
-    assert.equal(await a.acquireLease('rows', 'A', 1000), true, 'renewal extends the lease to 1_001_999');
-    clock.advance(999);
-    assert.equal(await b.acquireLease('rows', 'B', 1000), false);
-    clock.advance(1);
-    assert.equal(await b.acquireLease('rows', 'B', 1000), true);
-    assert.equal(await a.acquireLease('rows', 'A', 1000), false);
-  }));
-
-test('checkpoint compare-and-set across connections lets one batch win', () =>
-  withFile(async (open) => {
-    const clock = manualClock(5_000);
-    const a = open(clock);
-    const b = open(clock);
-    await a.ensureProjection(spec(1));
-    await b.ensureProjection(spec(1));
-    const results = await Promise.all([
-      a.applyBatch(v(1), null, sqlitePosition(1), [keyDoc({ id: 'from-a', owner: 'u', uses: 0 })]),
-      b.applyBatch(v(1), null, sqlitePosition(1), [keyDoc({ id: 'from-b', owner: 'u', uses: 0 })]),
-    ]);
-    assert.deepEqual([...results].sort(), [false, true]);
-    assert.equal(await a.count('api-keys', 'keys'), 1);
-    assert.equal(await b.count('api-keys', 'keys'), 1);
-    const [status] = await b.projectionStatuses();
-    assert.equal(status?.updatedAt, 5_000);
-  }));
-
-test('a reader in another connection follows activate and dropVersion', () =>
-  withFile(async (open) => {
-    const writer = open();
-    const reader = open();
-    await writer.ensureProjection(spec(1));
-    await writer.applyBatch(v(1), null, sqlitePosition(1), [keyDoc({ id: 'k', owner: 'old' })]);
-    assert.equal((await reader.get('api-keys', 'keys', { id: 'k' }))?.owner, 'old');
-    assert.equal(await reader.activeVersion('api-keys'), 1);
-
-    await writer.ensureProjection(spec(2, true));
-    await writer.applyBatch(v(2), null, sqlitePosition(1), [keyDoc({ id: 'k', owner: 'new', note: 'n' })]);
-    assert.equal((await reader.get('api-keys', 'keys', { id: 'k' }))?.owner, 'old');
-    await writer.activate('api-keys', 2);
-    await writer.dropVersion(v(1));
-    assert.deepEqual(await reader.get('api-keys', 'keys', { id: 'k' }), { id: 'k', owner: 'new', uses: null, note: 'n' });
-    assert.equal(await reader.activeVersion('api-keys'), 2);
-    assert.deepEqual((await reader.projectionStatuses()).map((s) => s.version), [2]);
-  }));
+viewStoreSharingContract('sqlite connections on one file', (fn) => withFile((open) => fn(open)));
 
 test('storage: WAL, mapped table names, added fields, clashing names refused', () =>
   withFile(async (open, file) => {

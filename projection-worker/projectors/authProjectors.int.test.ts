@@ -1,63 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sqlitePosition } from '../../contracts/index.ts';
-import type { ApiKeyCreated, RecordedEvent } from '../../contracts/index.ts';
 import { apiKeysProjector } from './apiKeysProjector.ts';
 import { sessionsProjector } from './sessionsProjector.ts';
-import { dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
+import { createTestLog, dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
+import { apiKeyCreated } from '../../tests/support/apiKeyEvents.ts';
 
-/** A log of auth and directory events with one second between events (events are untyped here on purpose). */
-function createAuthLog() {
-  const events: RecordedEvent[] = [];
-  const revisions = new Map<string, number>();
-  return {
-    events,
-    add(streamId: string, type: string, data: unknown, time?: string): RecordedEvent {
-      const revision = (revisions.get(streamId) ?? -1) + 1;
-      revisions.set(streamId, revision);
-      const n = events.length + 1;
-      const recorded: RecordedEvent = {
-        type,
-        schemaVersion: 1,
-        data,
-        metadata: {
-          eventId: `e${n}`,
-          correlationId: `c${n}`,
-          causationId: null,
-          principal: 'system',
-          time: time ?? new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-        },
-        streamId,
-        revision,
-        position: sqlitePosition(n),
-      };
-      events.push(recorded);
-      return recorded;
-    },
-  };
-}
-
-const key = (keyId: string, extra: Partial<ApiKeyCreated> = {}): ApiKeyCreated => ({
-  keyId,
-  name: `key ${keyId}`,
-  prefix: `svc_${keyId.padEnd(6, 'x')}`,
-  secretHash: 'a'.repeat(64),
-  type: 'personal',
-  userId: 'u1',
-  organizationId: null,
-  projectIds: null,
-  branchNames: ['$default'],
-  tableIds: null,
-  readOnly: true,
-  permissions: null,
-  expiresAt: '2026-04-01T00:00:00.000Z',
-  createdBy: 'u1',
-  rotatedFromId: null,
-  ...extra,
-});
+const key = apiKeyCreated;
 
 test('api-keys keeps key records without secret hashes; rotation revokes the old key once', async (t) => {
-  const log = createAuthLog();
+  const log = createTestLog();
   const created = log.add('apikey-user-u1', 'ApiKeyCreated', key('k1'));
   const service = key('k2', { type: 'service', userId: null, organizationId: 'acme', permissions: { rules: [{ action: 'read', subject: 'Row' }] } });
   log.add('apikey-org-acme', 'ApiKeyCreated', service);
@@ -91,7 +42,7 @@ test('api-keys keeps key records without secret hashes; rotation revokes the old
 });
 
 test('sessions keeps families, rotations and revocations, including token-version revocations, and drops old ones', async (t) => {
-  const log = createAuthLog();
+  const log = createTestLog();
   const family = (id: string, userId: string, expires = '2026-02-01T00:00:00.000Z') => ({
     familyId: id,
     userId,

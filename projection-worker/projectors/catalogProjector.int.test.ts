@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fieldsEqual } from '../../contracts/index.ts';
 import type { DraftRef } from '../../contracts/index.ts';
 import { catalogProjector } from '../index.ts';
-import { createTestLog, dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
+import { blogProjectCreated, createTestLog, devBranchCreated, dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
 import type { TestLog } from '../testing/projectorTestKit.ts';
 
 const ORG = 'organization-my-org';
@@ -16,13 +16,7 @@ const draft = (draftRevisionId: string, draftSeq: number, draftHasChanges: boole
 
 function buildLog(): TestLog {
   const log = createTestLog();
-  log.add(ORG, 'ProjectCreated', {
-    projectId: 'p1',
-    organizationId: 'my-org',
-    name: 'blog',
-    isPublic: false,
-    rootBranch: { branchId: 'b1', name: 'master', startRevisionId: 'r0', draftRevisionId: 'r1' },
-  });
+  log.add(ORG, 'ProjectCreated', blogProjectCreated('my-org'));
   log.add(ORG, 'ProjectVisibilityChanged', { projectId: 'p1', isPublic: true });
   const table = { tableKey: 'k1', count: 0, equalsHead: false };
   log.add('branch-b1', 'TableCreated', { ...draft('r1', 1, true), tableKey: 'k1', tableId: 't', schema: {}, table });
@@ -30,17 +24,7 @@ function buildLog(): TestLog {
   log.add('branch-b1', 'TableCreated', { ...draft('r1', 1, true), tableKey: 'k2', tableId: 't', schema: {}, table });
   log.add('branch-b1', 'RevisionCommitted', { projectId: 'p1', revisionId: 'r1', seq: 1, comment: 'c', newDraftRevisionId: 'r2', newDraftSeq: 2 });
   log.add('branch-b1', 'RowsCreated', { ...draft('r2', 2, true), tableKey: 'k2', rows: [], table: { ...table, tableKey: 'k2' } });
-  log.add(ORG, 'BranchCreated', {
-    projectId: 'p1',
-    branchId: 'b2',
-    name: 'dev',
-    startRevisionId: 's0',
-    draftRevisionId: 's1',
-    sourceBranchId: 'b1',
-    sourceBranchName: 'master',
-    sourceRevisionId: 'r1',
-    sourceSeq: 1,
-  });
+  log.add(ORG, 'BranchCreated', devBranchCreated);
   const endpoint = { projectId: 'p1', projectName: 'blog', type: 'GRAPHQL', pinnedRevisionId: null } as const;
   log.add(ORG, 'EndpointCreated', { ...endpoint, endpointId: 'e1', branchId: 'b1', branchName: 'master', mode: 'head' });
   log.add(ORG, 'EndpointCreated', { ...endpoint, endpointId: 'e2', branchId: 'b2', branchName: 'dev', mode: 'draft' });

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { catalogProjector, rebuildProjection, rowsProjector, schemasProjector } from '../index.ts';
 // The log above, held in memory for rebuildProjection (the worker never reads a real event store in these tests).
 import { createFakeEventStore } from '../testing/fakePorts.ts';
-import { createTestLog, dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
+import { blogProjectCreated, createTestLog, devBranchCreated, dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
 import type { ProjectedViews, TestLog } from '../testing/projectorTestKit.ts';
 
 const projectors = [catalogProjector, schemasProjector, rowsProjector];
@@ -45,13 +45,7 @@ async function revision(views: ProjectedViews, id: string): Promise<ViewDoc | nu
 }
 
 function createProject(log: TestLog): void {
-  log.add(ORG, 'ProjectCreated', {
-    projectId: 'p1',
-    organizationId: 'acme',
-    name: 'blog',
-    isPublic: false,
-    rootBranch: { branchId: 'b1', name: 'master', startRevisionId: 'r0', draftRevisionId: 'r1' },
-  });
+  log.add(ORG, 'ProjectCreated', blogProjectCreated('acme'));
 }
 
 test('table and row versions follow draft edits, commits, reverts and branch creation', async (t) => {
@@ -144,17 +138,7 @@ test('table and row versions follow draft edits, commits, reverts and branch cre
   assert.deepEqual(await rowsAt(views, 'b1', 1, 3), ['a=A*', 'b=B*'], 'older revisions keep their content');
 
   // A branch from revision 1 copies what revision 1 shows; later changes stay apart.
-  log.add(ORG, 'BranchCreated', {
-    projectId: 'p1',
-    branchId: 'b2',
-    name: 'dev',
-    startRevisionId: 's0',
-    draftRevisionId: 's1',
-    sourceBranchId: 'b1',
-    sourceBranchName: 'master',
-    sourceRevisionId: 'r1',
-    sourceSeq: 1,
-  });
+  log.add(ORG, 'BranchCreated', devBranchCreated);
   await step();
   assert.deepEqual(await rowsAt(views, 'b2', 0, 1), ['a=A*', 'b=B*']);
   assert.deepEqual(await rowsAt(views, 'b2', 1, 1), ['a=A*', 'b=B*']);

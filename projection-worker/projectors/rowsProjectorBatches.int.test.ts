@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DraftRef, JsonObject, RowWrite } from '../../contracts/index.ts';
 import { catalogProjector, rowsProjector, schemasProjector } from '../index.ts';
-import { createTestLog, dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
+import { blogProjectCreated, createTestLog, dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
 import type { TestLog } from '../testing/projectorTestKit.ts';
 
 const projectors = [catalogProjector, schemasProjector, rowsProjector];
@@ -14,13 +14,7 @@ const write = (rowId: string, n: number): RowWrite => ({ rowId, data: { n }, cre
 /** Single-row events as live writes produce them: the rows and schemas projectors merge them within a batch. */
 function buildLog(): TestLog {
   const log = createTestLog();
-  log.add('organization-acme', 'ProjectCreated', {
-    projectId: 'p1',
-    organizationId: 'acme',
-    name: 'blog',
-    isPublic: false,
-    rootBranch: { branchId: 'b1', name: 'master', startRevisionId: 'r0', draftRevisionId: 'r1' },
-  });
+  log.add('organization-acme', 'ProjectCreated', blogProjectCreated('acme'));
   for (const tableKey of ['k1', 'k2']) {
     log.add(B, 'TableCreated', { ...draft(1), tableKey, tableId: tableKey, schema: {}, table: facts(0, tableKey) });
   }

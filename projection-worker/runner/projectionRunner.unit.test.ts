@@ -9,18 +9,9 @@ import type { FakeEventStore, FakeViewStore } from '../testing/fakePorts.ts';
 import { createProjectionRunner } from './projectionRunner.ts';
 import type { ProjectionRunnerDeps } from './projectionRunner.ts';
 import type { Projector } from './projector.ts';
-import { createCountingProjector, SETUP_EVENT } from '../testing/testProjector.ts';
+import { createCountingProjector, eventually, SETUP_EVENT, sleep } from '../testing/testProjector.ts';
 
 const log = pino({ level: 'silent' });
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 type Setup = { eventStore: FakeEventStore; viewStore: FakeViewStore; queue: Queue; projector: Projector };
 

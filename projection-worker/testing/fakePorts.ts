@@ -1,80 +1,108 @@
-import { appendOneByOne, sqliteGlobalPosition, sqlitePosition, streamCategory } from '../../contracts/index.ts';
+import { StreamConflictError, appendOneByOne, sqliteGlobalPosition, sqlitePosition, streamCategory } from '../../contracts/index.ts';
 import type {
+  AppendResult,
   Clock,
   EventStore,
-  Filter,
+  ExpectedRevision,
   NewEvent,
   Position,
-  ProjectionRef,
-  ProjectionSpec,
-  ProjectionStatus,
   RecordedEvent,
-  Scalar,
-  ViewChange,
-  ViewDoc,
+  UpcastFn,
   ViewStore,
 } from '../../contracts/index.ts';
+import { createSqliteViewStore } from '../adapters/sqliteViewStore.ts';
 
-/** Small in-memory EventStore and ViewStore for the runner's unit tests (no I/O, no persistence). */
+/**
+ * Ports for the runner's tests without files: an in-memory EventStore and an in-memory SQLite ViewStore. Both pass
+ * the ports' contract suites (tests/contract/eventStore.test.ts, viewStore.test.ts), so they cannot drift from the
+ * real adapters.
+ */
 
 export type FakeEventStore = EventStore & {
+  /** The log as stored (before upcasting); tests may push recorded events to start from a given log. */
   readonly events: RecordedEvent[];
   /** Appends `count` events of `type` to `streamId` (one append per event). */
   appendMany(streamId: string, count: number, type?: string): Promise<void>;
 };
 
-export function createFakeEventStore(options: { notifyAppends?: boolean } = {}): FakeEventStore {
+export type FakeEventStoreOptions = {
+  /** Whether `onAppended` listeners hear of appends (default true); false leaves waking up to the test. */
+  readonly notifyAppends?: boolean;
+  readonly upcast?: UpcastFn;
+};
+
+/** The EventStore port in memory, with SQLite positions: expected revisions, idempotent retries, filtered reads. */
+export function createFakeEventStore(options: FakeEventStoreOptions = {}): FakeEventStore {
   const events: RecordedEvent[] = [];
   const listeners = new Set<(head: Position) => void>();
   const notifyAppends = options.notifyAppends ?? true;
+  const upcast: UpcastFn = options.upcast ?? ((event) => event);
   const head = (): Position | null => events.at(-1)?.position ?? null;
+  const streamEvents = (streamId: string): RecordedEvent[] => events.filter((e) => e.streamId === streamId);
+  const revisionOf = (streamId: string): number | null => streamEvents(streamId).at(-1)?.revision ?? null;
+  const resultOf = (event: RecordedEvent): AppendResult => ({ nextExpectedRevision: event.revision, position: event.position });
+
+  /** The result of the first attempt of a retried append (its first event id is stored), else null. */
+  function retried(streamId: string, newEvents: readonly NewEvent[]): AppendResult | null {
+    const stored = (event: NewEvent | undefined) => events.find((e) => e.metadata.eventId === event?.metadata.eventId);
+    const first = stored(newEvents[0]);
+    if (first === undefined) return null;
+    if (first.streamId !== streamId) throw new Error(`event id ${first.metadata.eventId} is already stored in stream ${first.streamId}`);
+    const last = stored(newEvents.at(-1));
+    return resultOf(last !== undefined && last.streamId === streamId ? last : first);
+  }
+
+  // Everything before the first await runs in one turn, so concurrent appends see each other's events.
+  function append(streamId: string, newEvents: readonly NewEvent[], expected: ExpectedRevision): AppendResult {
+    if (newEvents.length === 0) throw new Error(`append to ${streamId}: events must not be empty`);
+    const original = retried(streamId, newEvents);
+    if (original !== null) return original;
+    const actual = revisionOf(streamId);
+    const matches = expected === 'any' || (expected === 'no_stream' ? actual === null : actual === expected);
+    if (!matches) throw new StreamConflictError(streamId, expected, actual);
+    let revision = actual ?? -1;
+    for (const event of newEvents) {
+      revision += 1;
+      events.push({ ...event, streamId, revision, position: sqlitePosition(events.length + 1) });
+    }
+    const position = head() as Position;
+    if (notifyAppends) queueMicrotask(() => listeners.forEach((listener) => listener(position)));
+    return { nextExpectedRevision: revision, position };
+  }
 
   const store: FakeEventStore = {
     backend: 'sqlite',
     events,
-    async append(streamId: string, newEvents: readonly NewEvent[]) {
-      let revision = events.filter((e) => e.streamId === streamId).length - 1;
-      for (const event of newEvents) {
-        revision += 1;
-        events.push({ ...event, streamId, revision, position: sqlitePosition(events.length + 1) });
-      }
-      const position = head() as Position;
-      if (notifyAppends) queueMicrotask(() => listeners.forEach((listener) => listener(position)));
-      return { nextExpectedRevision: revision, position };
+    async append(streamId, newEvents, expected) {
+      return append(streamId, newEvents, expected);
     },
     appendBatch(requests) {
-      return appendOneByOne((streamId, newEvents) => store.append(streamId, newEvents, 'any'), store.streamRevision, requests);
+      return appendOneByOne(store.append, store.streamRevision, requests);
     },
     async appendMany(streamId, count, type = 'Happened') {
       for (let i = 0; i < count; i++) {
         const eventId = `${streamId}#${events.length + 1}`;
-        await store.append(
-          streamId,
-          [
-            {
-              type,
-              schemaVersion: 1,
-              data: { n: i },
-              metadata: { eventId, correlationId: eventId, causationId: null, principal: 'system', time: '' },
-            },
-          ],
-          'any',
-        );
+        const metadata = { eventId, correlationId: eventId, causationId: null, principal: 'system', time: '' };
+        append(streamId, [{ type, schemaVersion: 1, data: { n: i }, metadata }], 'any');
       }
     },
-    async readStream(streamId) {
-      return events.filter((e) => e.streamId === streamId);
+    async readStream(streamId, { fromRevision = 0, maxCount } = {}) {
+      const from = streamEvents(streamId).filter((e) => e.revision >= fromRevision);
+      return from.slice(0, maxCount ?? from.length).map(upcast);
     },
     async streamRevision(streamId) {
-      const revision = events.filter((e) => e.streamId === streamId).length - 1;
-      return revision < 0 ? null : revision;
+      return revisionOf(streamId);
     },
-    async readAll(after, { categories, maxCount }) {
+    async readAll(after, { categories, eventTypes, maxCount }) {
       const from = after === null ? 0 : sqliteGlobalPosition(after);
+      const everything = categories === undefined && eventTypes === undefined;
+      const wanted = (e: RecordedEvent): boolean =>
+        everything || (categories?.includes(streamCategory(e.streamId)) ?? false) || (eventTypes?.includes(e.type) ?? false);
       return events
         .slice(from)
-        .filter((e) => categories === undefined || categories.includes(streamCategory(e.streamId)))
-        .slice(0, maxCount);
+        .filter(wanted)
+        .slice(0, Math.max(0, maxCount))
+        .map(upcast);
     },
     async headPosition() {
       return head();
@@ -94,202 +122,43 @@ export function createFakeEventStore(options: { notifyAppends?: boolean } = {}):
   return store;
 }
 
-type StoredVersion = {
-  readonly spec: ProjectionSpec;
-  checkpoint: Position | null;
-  updatedAt: number | null;
-  error: string | null;
-  readonly docs: Map<string, Map<string, ViewDoc>>;
-};
-
 export type FakeViewStore = ViewStore & {
-  /** Called before each applyBatch; throw to simulate a store failure. */
-  beforeApply: ((ref: ProjectionRef) => void) | null;
+  /** Versions of projection `name` ensured through this store and not dropped, in the order they were ensured. */
   versions(name: string): number[];
-  docs(ref: ProjectionRef, collection: string): ViewDoc[];
   /** Version lifecycle calls in order: `ensure name@v` (`+deferred` with deferReadIndexes), `complete`, `activate`. */
   readonly lifecycle: string[];
 };
 
+/**
+ * The real SQLite view store on a private in-memory database (no file), recording the version lifecycle calls the
+ * runner makes, so rebuild tests can check their order.
+ */
 export function createFakeViewStore(clock: Clock): FakeViewStore {
-  const versions = new Map<string, StoredVersion>();
-  const active = new Map<string, number>();
-  const leases = new Map<string, { owner: string; expiresAt: number }>();
-  const id = (ref: ProjectionRef): string => `${ref.name}@${ref.version}`;
-
-  function stored(ref: ProjectionRef): StoredVersion {
-    const found = versions.get(id(ref));
-    if (found === undefined) throw new Error(`projection ${id(ref)} does not exist`);
-    return found;
-  }
-
-  function collectionOf(version: StoredVersion, collection: string): Map<string, ViewDoc> {
-    const docs = version.docs.get(collection);
-    if (docs === undefined) throw new Error(`unknown collection ${collection}`);
-    return docs;
-  }
-
-  function keyOf(version: StoredVersion, collection: string, doc: Readonly<Record<string, unknown>>): string {
-    const spec = version.spec.collections.find((c) => c.name === collection);
-    if (spec === undefined) throw new Error(`unknown collection ${collection}`);
-    return JSON.stringify(spec.key.map((field) => doc[field] ?? null));
-  }
-
-  function apply(version: StoredVersion, change: ViewChange): void {
-    const docs = collectionOf(version, change.collection);
-    switch (change.op) {
-      case 'upsert':
-        docs.set(keyOf(version, change.collection, change.doc), { ...change.doc });
-        return;
-      case 'update':
-        for (const [key, doc] of docs) {
-          if (!matches(change.filter, doc)) continue;
-          const next: Record<string, unknown> = { ...doc, ...change.set };
-          for (const [field, by] of Object.entries(change.inc ?? {})) next[field] = Number(next[field] ?? 0) + by;
-          docs.set(key, next);
-        }
-        return;
-      case 'delete':
-        for (const [key, doc] of docs) if (matches(change.filter, doc)) docs.delete(key);
-        return;
-      case 'copy':
-        for (const doc of [...docs.values()]) {
-          if (!matches(change.filter, doc)) continue;
-          const copy = { ...doc, ...change.set };
-          docs.set(keyOf(version, change.collection, copy), copy);
-        }
-        return;
-    }
-  }
-
-  function activeVersion(name: string): StoredVersion {
-    const version = active.get(name);
-    if (version === undefined) throw new Error(`projection ${name} does not exist`);
-    return stored({ name, version });
-  }
-
-  const store: FakeViewStore = {
-    backend: 'sqlite',
-    beforeApply: null,
-    versions: (name) => [...versions.values()].filter((v) => v.spec.name === name).map((v) => v.spec.version),
-    docs: (ref, collection) => [...collectionOf(stored(ref), collection).values()],
-    lifecycle: [],
-    async ensureProjection(spec, options) {
-      const key = id(spec);
-      store.lifecycle.push(`ensure ${key}${options?.deferReadIndexes === true ? ' deferred' : ''}`);
-      if (!versions.has(key)) {
-        const docs = new Map(spec.collections.map((c) => [c.name, new Map<string, ViewDoc>()]));
-        versions.set(key, { spec, checkpoint: null, updatedAt: null, error: null, docs });
-      }
-      if (!active.has(spec.name)) active.set(spec.name, spec.version);
-    },
-    async applyBatch(ref, expected, next, changes) {
-      store.beforeApply?.(ref);
-      const version = stored(ref);
-      if (version.checkpoint !== expected) return false;
-      // Copy-on-write so a failing change leaves nothing behind (atomic batch).
-      const backup = new Map([...version.docs].map(([name, docs]) => [name, new Map(docs)]));
-      try {
-        for (const change of changes) apply(version, change);
-      } catch (err) {
-        for (const [name, docs] of backup) version.docs.set(name, docs);
-        throw err;
-      }
-      version.checkpoint = next;
-      version.updatedAt = clock.now();
-      return true;
-    },
-    async checkpoint(ref) {
-      return stored(ref).checkpoint;
-    },
-    async recordError(ref, message) {
-      stored(ref).error = message;
-    },
-    async acquireLease(name, owner, ttlMs) {
-      const now = clock.now();
-      const lease = leases.get(name);
-      if (lease !== undefined && lease.owner !== owner && lease.expiresAt > now) return false;
-      leases.set(name, { owner, expiresAt: now + ttlMs });
-      return true;
-    },
-    async releaseLease(name, owner) {
-      if (leases.get(name)?.owner === owner) leases.delete(name);
-    },
-    async activeVersion(name) {
-      return active.get(name) ?? null;
+  const inner = createSqliteViewStore({ file: ':memory:', clock });
+  const ensured = new Map<string, number[]>();
+  const lifecycle: string[] = [];
+  const id = (name: string, version: number): string => `${name}@${version}`;
+  return {
+    ...inner,
+    lifecycle,
+    versions: (name) => [...(ensured.get(name) ?? [])],
+    async ensureProjection(spec, ensureOptions) {
+      lifecycle.push(`ensure ${id(spec.name, spec.version)}${ensureOptions?.deferReadIndexes === true ? ' deferred' : ''}`);
+      await inner.ensureProjection(spec, ensureOptions);
+      const versions = ensured.get(spec.name) ?? [];
+      if (!versions.includes(spec.version)) ensured.set(spec.name, [...versions, spec.version]);
     },
     async completeVersion(ref) {
-      // The fake keeps no indexes: completing only checks the version exists.
-      stored(ref);
-      store.lifecycle.push(`complete ${id(ref)}`);
+      await inner.completeVersion(ref);
+      lifecycle.push(`complete ${id(ref.name, ref.version)}`);
     },
     async activate(name, version) {
-      stored({ name, version });
-      active.set(name, version);
-      store.lifecycle.push(`activate ${id({ name, version })}`);
+      await inner.activate(name, version);
+      lifecycle.push(`activate ${id(name, version)}`);
     },
     async dropVersion(ref) {
-      if (active.get(ref.name) === ref.version) throw new Error(`cannot drop the active version of ${ref.name}`);
-      versions.delete(id(ref));
+      await inner.dropVersion(ref);
+      ensured.set(ref.name, (ensured.get(ref.name) ?? []).filter((version) => version !== ref.version));
     },
-    async projectionStatuses(): Promise<ProjectionStatus[]> {
-      return [...versions.values()].map((v) => {
-        const lease = leases.get(v.spec.name);
-        return {
-          name: v.spec.name,
-          version: v.spec.version,
-          active: active.get(v.spec.name) === v.spec.version,
-          position: v.checkpoint,
-          updatedAt: v.updatedAt,
-          error: v.error,
-          leaseOwner: lease?.owner ?? null,
-          leaseExpiresAt: lease?.expiresAt ?? null,
-        };
-      });
-    },
-    async get(projection, collection, key) {
-      const version = activeVersion(projection);
-      return collectionOf(version, collection).get(keyOf(version, collection, key)) ?? null;
-    },
-    async find(projection, collection, query) {
-      const docs = [...collectionOf(activeVersion(projection), collection).values()];
-      return docs.filter((doc) => matches(query?.filter ?? { kind: 'all' }, doc));
-    },
-    async count(projection, collection, filter) {
-      return (await store.find(projection, collection, filter === undefined ? {} : { filter })).length;
-    },
-    async ensureIndex() {},
-    async ping() {
-      return true;
-    },
-    async close() {},
   };
-  return store;
-}
-
-/** Top-level fields only; enough for the fakes' users. */
-function matches(filter: Filter, doc: ViewDoc): boolean {
-  switch (filter.kind) {
-    case 'all':
-      return true;
-    case 'and':
-      return filter.filters.every((f) => matches(f, doc));
-    case 'or':
-      return filter.filters.some((f) => matches(f, doc));
-    case 'not':
-      return !matches(filter.filter, doc);
-    case 'isNull':
-      return (doc[filter.ref.field] ?? null) === null;
-    case 'in':
-      return filter.values.includes(doc[filter.ref.field] as Scalar);
-    case 'compare': {
-      const value = doc[filter.ref.field] as Scalar;
-      if (value === null || value === undefined) return false;
-      if (filter.op === 'eq') return value === filter.value;
-      if (filter.op === 'ne') return value !== filter.value;
-      throw new Error(`fake view store: unsupported op ${filter.op}`);
-    }
-    default:
-      throw new Error(`fake view store: unsupported filter ${filter.kind}`);
-  }
 }

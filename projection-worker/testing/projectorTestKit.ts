@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sqlitePosition, streamCategory } from '../../contracts/index.ts';
 import type {
+  AuthEventMap,
   DomainEventMap,
-  DomainEventType,
   Filter,
   Position,
   RecordedEvent,
@@ -17,9 +17,12 @@ import { visibleAt } from '../projectors/versionChanges.ts';
 
 /** Support for the projector integration tests (real SQLite view store, events built in memory). */
 
+/** Every event type a projector handles, with its data. */
+type LoggedEventMap = DomainEventMap & AuthEventMap;
+
 export type TestLog = {
   readonly events: RecordedEvent[];
-  add<K extends DomainEventType>(streamId: string, type: K, data: DomainEventMap[K], time?: string): RecordedEvent;
+  add<K extends keyof LoggedEventMap>(streamId: string, type: K, data: LoggedEventMap[K], time?: string): RecordedEvent;
 };
 
 export function createTestLog(): TestLog {
@@ -51,6 +54,25 @@ export function createTestLog(): TestLog {
     },
   };
 }
+
+/** ProjectCreated of project p1 ("blog") whose root branch b1 ("master") starts at r0 with draft r1. */
+export function blogProjectCreated(organizationId: string): DomainEventMap['ProjectCreated'] {
+  const rootBranch = { branchId: 'b1', name: 'master', startRevisionId: 'r0', draftRevisionId: 'r1' };
+  return { projectId: 'p1', organizationId, name: 'blog', isPublic: false, rootBranch };
+}
+
+/** BranchCreated of branch b2 ("dev", start s0, draft s1) of project p1 from revision r1 (seq 1) of b1 ("master"). */
+export const devBranchCreated: DomainEventMap['BranchCreated'] = {
+  projectId: 'p1',
+  branchId: 'b2',
+  name: 'dev',
+  startRevisionId: 's0',
+  draftRevisionId: 's1',
+  sourceBranchId: 'b1',
+  sourceBranchName: 'master',
+  sourceRevisionId: 'r1',
+  sourceSeq: 1,
+};
 
 export type ProjectedViews = {
   readonly store: ViewStore;

@@ -1,5 +1,5 @@
 import { fieldsEqual } from '../../contracts/index.ts';
-import type { RecordedEvent, ViewChange } from '../../contracts/index.ts';
+import type { NewEvent, RecordedEvent, ViewChange } from '../../contracts/index.ts';
 import type { Projector } from '../runner/projector.ts';
 
 /** Event type that creates the `totals` document (append it first). */
@@ -44,4 +44,30 @@ export function createCountingProjector(
       return changes;
     },
   };
+}
+
+let eventCounter = 0;
+
+/** `count` new events of `type` with ids unique in this process, for the counting projector's `user` streams. */
+export function countedEvents(count: number, type = 'Happened'): NewEvent[] {
+  return Array.from({ length: count }, () => {
+    const eventId = `evt-${process.pid}-${++eventCounter}`;
+    return {
+      type,
+      schemaVersion: 1,
+      data: {},
+      metadata: { eventId, correlationId: eventId, causationId: null, principal: 'system', time: '' },
+    };
+  });
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once `condition` holds; fails after 20 s (a liveness bound, not a speed assertion). */
+export async function eventually(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
 }

@@ -21,6 +21,11 @@ export function createFakeDataSource(rows: Readonly<Record<string, readonly Gene
   const calls: FakeCall[] = [];
   const record = (method: string, tableId: string, args: unknown) => calls.push({ method, tableId, args });
   const find = (tableId: string, id: string) => rows[tableId]?.find((row) => row.id === id) ?? null;
+  /** A bulk write: recorded, answered with the number of rows it names. */
+  const bulk = (method: string) => async (_request: FakeRequest, tableId: string, input: readonly unknown[]) => {
+    record(method, tableId, input);
+    return { success: true as const, count: input.length };
+  };
   return {
     calls,
     callsOf: (method) => calls.filter((call) => call.method === method),
@@ -58,22 +63,10 @@ export function createFakeDataSource(rows: Readonly<Record<string, readonly Gene
       record('deleteRow', tableId, rowId);
       return { id: rowId, success: true };
     },
-    async createRows(_request, tableId, input) {
-      record('createRows', tableId, input);
-      return { success: true, count: input.length };
-    },
-    async updateRows(_request, tableId, input) {
-      record('updateRows', tableId, input);
-      return { success: true, count: input.length };
-    },
-    async patchRows(_request, tableId, input) {
-      record('patchRows', tableId, input);
-      return { success: true, count: input.length };
-    },
-    async deleteRows(_request, tableId, rowIds) {
-      record('deleteRows', tableId, rowIds);
-      return { success: true, count: rowIds.length };
-    },
+    createRows: bulk('createRows'),
+    updateRows: bulk('updateRows'),
+    patchRows: bulk('patchRows'),
+    deleteRows: bulk('deleteRows'),
     async changesSince(_request, args) {
       record('changesSince', '', args);
       return { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, totalCount: 0 };

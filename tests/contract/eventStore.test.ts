@@ -1,9 +1,11 @@
-// Runs the EventStore contract against every adapter: SQLite always, KurrentDB when EVENTSTORE_URL names a server.
+// Runs the EventStore contract against every adapter: SQLite always, KurrentDB when EVENTSTORE_URL names a server,
+// and the in-memory store the projection runner's tests use in place of SQLite.
 import { test } from 'node:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKurrentEventStore, createSqliteEventStore } from '../../command-service/index.ts';
+import { createFakeEventStore } from '../../projection-worker/testing/fakePorts.ts';
 import { eventStoreContract } from './eventStoreContract.ts';
 
 eventStoreContract(
@@ -20,6 +22,15 @@ eventStoreContract(
         await rm(dir, { recursive: true, force: true });
       },
     };
+  },
+  { freshBackend: true },
+);
+
+eventStoreContract(
+  'in-memory (projection-worker/testing/fakePorts.ts)',
+  async ({ upcast }) => {
+    const store = createFakeEventStore(upcast ? { upcast } : {});
+    return { store, cleanup: () => store.close() };
   },
   { freshBackend: true },
 );

@@ -50,62 +50,55 @@ export function queueContract(adapter: string, fixture: QueueFixture): void {
       await Promise.all(opened.map((queue) => queue.close().catch(() => undefined)));
       await fixture.teardown?.();
     });
-
-    test('a notify runs the handler', async () => {
+    /** A fresh queue and topic with a handler that counts its calls, then runs `then` with the call's number. */
+    const subscribed = async (then?: (call: number) => Promise<void>) => {
       const queue = await open();
       const topic = freshTopic();
       let calls = 0;
       const unsubscribe = await queue.subscribe(topic, async () => {
         calls += 1;
+        await then?.(calls);
       });
+      return { queue, topic, unsubscribe, calls: () => calls };
+    };
+
+    test('a notify runs the handler', async () => {
+      const { queue, topic, unsubscribe, calls } = await subscribed();
       await queue.notify(topic);
-      await waitUntil('the handler', () => calls === 1);
+      await waitUntil('the handler', () => calls() === 1);
       await unsubscribe();
     });
 
     test('notifies made while a wake-up is pending merge', async () => {
-      const queue = await open();
-      const topic = freshTopic();
       const first = gate();
-      let calls = 0;
-      const unsubscribe = await queue.subscribe(topic, async () => {
-        calls += 1;
-        if (calls === 1) await first.promise;
+      const { queue, topic, unsubscribe, calls } = await subscribed(async (call) => {
+        if (call === 1) await first.promise;
       });
       await queue.notify(topic);
-      await waitUntil('the first call', () => calls === 1);
+      await waitUntil('the first call', () => calls() === 1);
       // The first call is active, so these ten requests merge into one pending wake-up.
       for (let i = 0; i < 10; i++) await queue.notify(topic);
       first.open();
-      await waitUntil('the merged call', () => calls === 2);
+      await waitUntil('the merged call', () => calls() === 2);
       await sleep(QUIET_MS);
-      assert.equal(calls, 2);
+      assert.equal(calls(), 2);
       await unsubscribe();
     });
 
     test('concurrent notifies with an idle handler run it once or twice, never more', async () => {
-      const queue = await open();
-      const topic = freshTopic();
-      let calls = 0;
-      const unsubscribe = await queue.subscribe(topic, async () => {
-        calls += 1;
-      });
+      const { queue, topic, unsubscribe, calls } = await subscribed();
       await Promise.all(Array.from({ length: 20 }, () => queue.notify(topic)));
-      await waitUntil('a call', () => calls >= 1);
+      await waitUntil('a call', () => calls() >= 1);
       await sleep(QUIET_MS);
-      assert.ok(calls >= 1 && calls <= 2, `handler ran ${calls} times`);
+      assert.ok(calls() >= 1 && calls() <= 2, `handler ran ${calls()} times`);
       await unsubscribe();
     });
 
     test('a notify while the handler is active leads to another run', async () => {
-      const queue = await open();
-      const topic = freshTopic();
       const first = gate();
-      let calls = 0;
       let sawNotifyDuringRun = false;
-      const unsubscribe = await queue.subscribe(topic, async () => {
-        calls += 1;
-        if (calls === 1) {
+      const { queue, topic, unsubscribe, calls } = await subscribed(async (call) => {
+        if (call === 1) {
           await queue.notify(topic);
           sawNotifyDuringRun = true;
           await first.promise;
@@ -114,7 +107,7 @@ export function queueContract(adapter: string, fixture: QueueFixture): void {
       await queue.notify(topic);
       await waitUntil('the notify inside the handler', () => sawNotifyDuringRun);
       first.open();
-      await waitUntil('the second run', () => calls === 2);
+      await waitUntil('the second run', () => calls() === 2);
       await unsubscribe();
     });
 
@@ -142,34 +135,25 @@ export function queueContract(adapter: string, fixture: QueueFixture): void {
     });
 
     test('a failing handler does not stop later deliveries', async () => {
-      const queue = await open();
-      const topic = freshTopic();
-      let calls = 0;
-      const unsubscribe = await queue.subscribe(topic, async () => {
-        calls += 1;
-        if (calls === 1) throw new Error('boom');
+      const { queue, topic, unsubscribe, calls } = await subscribed(async (call) => {
+        if (call === 1) throw new Error('boom');
       });
       await queue.notify(topic);
-      await waitUntil('the failing call', () => calls === 1);
+      await waitUntil('the failing call', () => calls() === 1);
       await sleep(50);
       await queue.notify(topic);
-      await waitUntil('the next call', () => calls === 2);
+      await waitUntil('the next call', () => calls() === 2);
       await unsubscribe();
     });
 
     test('unsubscribe stops delivery', async () => {
-      const queue = await open();
-      const topic = freshTopic();
-      let calls = 0;
-      const unsubscribe = await queue.subscribe(topic, async () => {
-        calls += 1;
-      });
+      const { queue, topic, unsubscribe, calls } = await subscribed();
       await queue.notify(topic);
-      await waitUntil('the first call', () => calls === 1);
+      await waitUntil('the first call', () => calls() === 1);
       await unsubscribe();
       await queue.notify(topic);
       await sleep(QUIET_MS);
-      assert.equal(calls, 1);
+      assert.equal(calls(), 1);
     });
 
     test('topics are independent', async () => {
@@ -200,18 +184,13 @@ export function queueContract(adapter: string, fixture: QueueFixture): void {
     });
 
     test('ping answers true while open; close stops everything', async () => {
-      const queue = await open();
-      const topic = freshTopic();
+      const { queue, topic, calls } = await subscribed();
       assert.equal(await queue.ping(), true);
-      let calls = 0;
-      await queue.subscribe(topic, async () => {
-        calls += 1;
-      });
       await queue.close();
       assert.equal(await queue.ping(), false);
       await assert.rejects(queue.notify(topic));
       await sleep(QUIET_MS);
-      assert.equal(calls, 0);
+      assert.equal(calls(), 0);
     });
   });
 }

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { MongoClient } from 'mongodb';
 import { pino } from 'pino';
+import { systemClock } from '../../contracts/index.ts';
 import { createMongoViewStore, createSqliteViewStore } from '../../projection-worker/index.ts';
+import { createFakeViewStore } from '../../projection-worker/testing/fakePorts.ts';
 import { startJongodb } from '../support/jongodbServer.ts';
 import type { JongodbServer } from '../support/jongodbServer.ts';
 import { viewStoreContract } from './viewStoreContract.ts';
@@ -23,6 +25,12 @@ viewStoreContract('sqlite', async () => {
       await rm(dir, { recursive: true, force: true });
     },
   };
+});
+
+// The store the projection runner's tests use: SQLite in memory, recording version lifecycle calls.
+viewStoreContract('in-memory sqlite (projection-worker/testing/fakePorts.ts)', async () => {
+  const store = createFakeViewStore(systemClock);
+  return { store, cleanup: () => store.close() };
 });
 
 /** A throw-away database per test; `drop` says whether the server can drop it afterwards. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { ADMIN_PASSWORD, startGeneratedSystem, type GeneratedSystem } from './support/generatedHarness.ts';
-import { data, endpointUrl, gql, ok, seedProject, type Project } from './support/generatedFixtures.ts';
+import type { GeneratedSystem } from './support/generatedHarness.ts';
+import { data, endpointUrl, gql, ok, seedProject, startBlogSystem, type Project } from './support/generatedFixtures.ts';
 
 // Endpoint resolution (generated-api.md §1), pinned endpoints, and the access checks of auth.md §9-§10.
 let sys: GeneratedSystem;
@@ -12,9 +12,7 @@ let priv: Project;
 let pub: Project;
 
 before(async () => {
-  sys = await startGeneratedSystem();
-  admin = await sys.login('admin', ADMIN_PASSWORD);
-  priv = await seedProject(sys, admin, 'acme', 'blog');
+  ({ sys, admin, blog: priv } = await startBlogSystem());
   pub = await seedProject(sys, admin, 'acme', 'open', true);
   ok(await sys.api(admin, 'POST', '/users', { username: 'stranger', password: 'stranger-password' }), 201);
   stranger = await sys.login('stranger', 'stranger-password');

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createOpenApiChecker } from './support/openApiResponses.ts';
-import { ADMIN_PASSWORD, startGeneratedSystem, type GeneratedSystem } from './support/generatedHarness.ts';
-import { data, endpointUrl, gql, ok, seedProject, type Project } from './support/generatedFixtures.ts';
+import type { GeneratedSystem } from './support/generatedHarness.ts';
+import { data, endpointUrl, gql, ok, startBlogSystem, type Project } from './support/generatedFixtures.ts';
 import type { Reply } from './support/systemHarness.ts';
 
 // "Changes since" of generated endpoints (changes.md §3): REST `B/changes` and `B/changes/tables`, GraphQL
@@ -21,9 +21,7 @@ const keysOf = (page: { edges: { node: { tableId: string; rowId: string; change:
 const restError = (reply: Reply) => [reply.status, reply.body?.code];
 
 before(async () => {
-  sys = await startGeneratedSystem();
-  admin = await sys.login('admin', ADMIN_PASSWORD);
-  blog = await seedProject(sys, admin, 'acme', 'blog');
+  ({ sys, admin, blog } = await startBlogSystem());
   seeded = blog.headRevisionId;
   const branch = '/organization/acme/project/blog/branch/master';
   start = ok(await sys.api(admin, 'GET', branch)).body.startRevisionId;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ADMIN_PASSWORD, startGeneratedSystem, type GeneratedSystem } from './support/generatedHarness.ts';
-import { data, endpointUrl, gql, ok, seedProject, type Project } from './support/generatedFixtures.ts';
+import type { GeneratedSystem } from './support/generatedHarness.ts';
+import { data, endpointUrl, gql, ok, startBlogSystem, type Project } from './support/generatedFixtures.ts';
 
 // PERFORMANCE.md: generated list queries read an index in sort order (created on first use of a sort, README
 // "Row indexes"), never a full scan plus a temporary B-tree, also when filtered on another path and paged.
@@ -10,9 +10,7 @@ let admin: string;
 let blog: Project;
 
 before(async () => {
-  sys = await startGeneratedSystem();
-  admin = await sys.login('admin', ADMIN_PASSWORD);
-  blog = await seedProject(sys, admin, 'acme', 'blog');
+  ({ sys, admin, blog } = await startBlogSystem());
 });
 after(() => sys.close());
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ADMIN_PASSWORD, startGeneratedSystem, type GeneratedSystem, type RecordedFind } from './support/generatedHarness.ts';
-import { data, endpointUrl, gql, ok, seedProject, type Project } from './support/generatedFixtures.ts';
+import type { GeneratedSystem, RecordedFind } from './support/generatedHarness.ts';
+import { data, endpointUrl, gql, ok, startBlogSystem, type Project } from './support/generatedFixtures.ts';
 
 // Row queries of generated GraphQL endpoints (generated-api.md §3, §4) over HTTP: every filter operator, every
 // sort type, keyset pages, foreign keys batched into one view query per referenced table.
@@ -10,9 +10,7 @@ let admin: string;
 let blog: Project;
 
 before(async () => {
-  sys = await startGeneratedSystem();
-  admin = await sys.login('admin', ADMIN_PASSWORD);
-  blog = await seedProject(sys, admin, 'acme', 'blog');
+  ({ sys, admin, blog } = await startBlogSystem());
   // A draft change: a2 gets a later updatedAt and is the only row of the draft that is not readonly.
   const patch = { patches: [{ op: 'replace', path: '/age', value: 26 }] };
   ok(await sys.call('PATCH', `${endpointUrl('rest', blog, 'draft')}/tables/authors/rows/a2`, { body: patch, token: admin }));

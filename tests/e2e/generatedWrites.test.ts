@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ADMIN_PASSWORD, startGeneratedSystem, type GeneratedSystem } from './support/generatedHarness.ts';
-import { authors, data, endpointUrl, gql, ok, seedProject, type Project } from './support/generatedFixtures.ts';
+import type { GeneratedSystem } from './support/generatedHarness.ts';
+import { authors, data, endpointUrl, gql, ok, startBlogSystem, type Project } from './support/generatedFixtures.ts';
 
 // Draft writes of generated endpoints (generated-api.md §5.1, §7) and the read-only HEAD (§5.2, §7).
 let sys: GeneratedSystem;
@@ -9,9 +9,7 @@ let admin: string;
 let blog: Project;
 
 before(async () => {
-  sys = await startGeneratedSystem();
-  admin = await sys.login('admin', ADMIN_PASSWORD);
-  blog = await seedProject(sys, admin, 'acme', 'blog');
+  ({ sys, admin, blog } = await startBlogSystem());
 });
 after(() => sys.close());
 

@@ -1,42 +1,12 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnStrata as run, until, type StrataRun as Run } from '../support/strataProcess.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'deploy', 'bin', 'strata.mjs');
 const temp = await mkdtemp(join(tmpdir(), 'strata-serve-'));
 after(() => rm(temp, { recursive: true, force: true }));
-
-type Run = { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> };
-
-function run(args: readonly string[], env: Record<string, string>): Run {
-  // A clean environment: only what node needs plus the variables under test.
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? temp, NODE_ENV: 'test', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stdout: () => out, stderr: () => err, exited };
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function startServer(env: Record<string, string>): Promise<{ run: Run; url: string }> {
   const dataDir = await mkdtemp(join(temp, 'data-'));

@@ -7,6 +7,7 @@ import type { Clock, ProjectionSpec, ViewChange, ViewDoc, ViewStore } from '../.
 import { startJongodb } from '../support/jongodbServer.ts';
 import type { JongodbServer } from '../support/jongodbServer.ts';
 import { createMongoViewStore } from '../../projection-worker/index.ts';
+import { viewStoreSharingContract } from '../contract/viewStoreSharingContract.ts';
 
 // Adapter-specific behaviour on the jongodb stand-in (README "MongoDB in tests"), and on real MongoDB when MONGO_URL
 // is set. The ViewStore contract suite (tests/contract) covers the port itself.
@@ -26,11 +27,6 @@ const spec = (version: number, extraField = false): ProjectionSpec => ({
 const v = (version: number) => ({ name: 'api-keys', version });
 const keyDoc = (doc: ViewDoc): ViewChange => ({ op: 'upsert', collection: 'keys', doc });
 const ids = (docs: readonly ViewDoc[]): unknown[] => docs.map((d) => d.id);
-
-function manualClock(start: number): Clock & { advance(ms: number): void } {
-  let now = start;
-  return { now: () => now, advance: (ms) => void (now += ms) };
-}
 
 type Target = { name: string; url: () => Promise<string>; writeConflicts: boolean };
 
@@ -66,57 +62,11 @@ for (const target of targets) {
     }
   }
 
+  viewStoreSharingContract(`mongodb stores on one database (${target.name})`, (fn) => withDatabase((open) => fn(open)), {
+    ...(target.writeConflicts ? {} : { skipConcurrentBatches: 'jongodb does not detect write conflicts between transactions' }),
+  });
+
   describe(`mongoViewStore on ${target.name}`, () => {
-    test('two stores never both hold a lease; expiry follows the injected clock', () =>
-      withDatabase(async (open) => {
-        const clock = manualClock(1_000_000);
-        const a = open(clock);
-        const b = open(clock);
-        assert.equal(await a.acquireLease('rows', 'A', 1000), true);
-        assert.equal(await b.acquireLease('rows', 'B', 1000), false);
-        clock.advance(999);
-        assert.equal(await b.acquireLease('rows', 'B', 1000), false);
-        assert.equal(await a.acquireLease('rows', 'A', 1000), true, 'renewal extends the lease to 1_001_999');
-        clock.advance(999);
-        assert.equal(await b.acquireLease('rows', 'B', 1000), false);
-        clock.advance(1);
-        assert.equal(await b.acquireLease('rows', 'B', 1000), true);
-        assert.equal(await a.acquireLease('rows', 'A', 1000), false);
-      }));
-
-    const concurrency = target.writeConflicts ? {} : { skip: 'jongodb does not detect write conflicts between transactions' };
-    test('concurrent batches from the same checkpoint: exactly one wins', concurrency, () =>
-      withDatabase(async (open) => {
-        const a = open(manualClock(5_000));
-        const b = open(manualClock(5_000));
-        await a.ensureProjection(spec(1));
-        await b.ensureProjection(spec(1));
-        const results = await Promise.all([
-          a.applyBatch(v(1), null, sqlitePosition(1), [keyDoc({ id: 'from-a', owner: 'a' })]),
-          b.applyBatch(v(1), null, sqlitePosition(1), [keyDoc({ id: 'from-b', owner: 'b' })]),
-        ]);
-        assert.deepEqual([...results].sort(), [false, true]);
-        assert.equal(await a.count('api-keys', 'keys'), 1);
-        assert.equal((await b.projectionStatuses())[0]?.updatedAt, 5_000);
-      }));
-
-    test('a reader in another store follows activate and dropVersion', () =>
-      withDatabase(async (open) => {
-        const writer = open();
-        const reader = open();
-        await writer.ensureProjection(spec(1));
-        await writer.applyBatch(v(1), null, sqlitePosition(1), [keyDoc({ id: 'k', owner: 'old' })]);
-        assert.equal((await reader.get('api-keys', 'keys', { id: 'k' }))?.owner, 'old');
-        await writer.ensureProjection(spec(2, true));
-        await writer.applyBatch(v(2), null, sqlitePosition(1), [keyDoc({ id: 'k', owner: 'new', note: 'n' })]);
-        assert.equal((await reader.get('api-keys', 'keys', { id: 'k' }))?.owner, 'old');
-        await writer.activate('api-keys', 2);
-        await writer.dropVersion(v(1));
-        const doc = { id: 'k', owner: 'new', uses: null, data: null, note: 'n' };
-        assert.deepEqual(await reader.get('api-keys', 'keys', { id: 'k' }), doc);
-        assert.deepEqual((await reader.projectionStatuses()).map((s) => s.version), [2]);
-      }));
-
     test('a field added to the spec reads as null, sorts last and reaches readers holding the old spec', () =>
       withDatabase(async (open) => {
         const reader = open();

@@ -11,32 +11,9 @@ import type { EventStore, NewEvent, ViewStore } from '../../contracts/index.ts';
 import type { ProjectionRunnerDeps } from '../../projection-worker/index.ts';
 import { createCheckpointWaiter, createInProcessQueue, createProjectionRunner, createProjectionWorker, createSqliteViewStore } from '../../projection-worker/index.ts';
 // Test-only projector shared with the runner's unit tests beside the code.
-import { createCountingProjector, SETUP_EVENT } from '../../projection-worker/testing/testProjector.ts';
+import { countedEvents as events, createCountingProjector, eventually, SETUP_EVENT } from '../../projection-worker/testing/testProjector.ts';
 
 const log = pino({ level: 'silent' });
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
-let counter = 0;
-function events(count: number, type = 'Happened'): NewEvent[] {
-  return Array.from({ length: count }, () => {
-    const eventId = `evt-${process.pid}-${++counter}`;
-    return {
-      type,
-      schemaVersion: 1,
-      data: {},
-      metadata: { eventId, correlationId: eventId, causationId: null, principal: 'system', time: '' },
-    };
-  });
-}
-
 /** Stores on fresh files; `open` gives another connection to the same files, as a second process would have. */
 async function sqliteStores() {
   const dir = await mkdtemp(join(tmpdir(), 'strata-runner-'));

@@ -7,27 +7,12 @@ import { pino } from 'pino';
 // Integration tests only: the projection worker itself never imports the command service.
 import { createSqliteEventStore } from '../../command-service/index.ts';
 import { systemClock } from '../../contracts/index.ts';
-import type { NewEvent, ViewStore } from '../../contracts/index.ts';
+import type { ViewStore } from '../../contracts/index.ts';
 import { createInProcessQueue, createProjectionRunner, createSqliteViewStore, rebuildProjection } from '../../projection-worker/index.ts';
 // Test-only projector shared with the runner's unit tests beside the code.
-import { createCountingProjector, SETUP_EVENT } from '../../projection-worker/testing/testProjector.ts';
+import { countedEvents as events, createCountingProjector, SETUP_EVENT, sleep } from '../../projection-worker/testing/testProjector.ts';
 
 const log = pino({ level: 'silent' });
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-let counter = 0;
-function events(count: number, type = 'Happened'): NewEvent[] {
-  return Array.from({ length: count }, () => {
-    const eventId = `evt-${process.pid}-${++counter}`;
-    return {
-      type,
-      schemaVersion: 1,
-      data: {},
-      metadata: { eventId, correlationId: eventId, causationId: null, principal: 'system', time: '' },
-    };
-  });
-}
-
 async function totals(viewStore: ViewStore): Promise<number> {
   return Number((await viewStore.get('counting', 'totals', { id: 'all' }))?.events ?? 0);
 }

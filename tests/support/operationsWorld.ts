@@ -17,6 +17,7 @@ import type { CommandService } from '../../command-service/index.ts';
 import { allProjectors, createSqliteViewStore } from '../../projection-worker/index.ts';
 import { createSystemOperations } from '../../query-service/index.ts';
 import type { RequestContext, SystemOperations } from '../../query-service/index.ts';
+import { TEST_COMMAND_CONFIG } from './commandConfig.ts';
 
 /**
  * A whole deployment in one process for read-side tests: the real command service appends events to a SQLite log,
@@ -37,14 +38,7 @@ export type OperationsWorld = {
   close(): Promise<void>;
 };
 
-const config = {
-  jwtSecret: 'an-integration-test-secret-of-32-bytes+',
-  accessTokenTtlSeconds: 1800,
-  loginMaxFailures: 5,
-  loginMaxFailuresPerIp: 50,
-  loginWindowMs: 900_000,
-  adminPassword: 'admin-password-1',
-};
+const config = TEST_COMMAND_CONFIG;
 
 export function keyScope(scope: Partial<KeyScope> = {}): KeyScope {
   return { keyId: 'k1', organizationId: null, projectIds: null, branchNames: null, tableIds: null, readOnly: false, ...scope };

@@ -9,6 +9,7 @@ import {
   createSqliteEventStore,
   createSystemStateSource,
 } from '../../command-service/index.ts';
+import { TEST_COMMAND_CONFIG } from './commandConfig.ts';
 
 export type SeededTable = {
   readonly organizationId: string;
@@ -51,14 +52,7 @@ export async function seedRows(options: SeedOptions): Promise<SeededTable> {
     clock: systemClock,
     log: pino({ level: 'silent' }),
     branchHandlers: createBranchCommandHandlers,
-    config: {
-      jwtSecret: 'a-seeding-secret-that-is-long-enough-for-hs256',
-      accessTokenTtlSeconds: 1800,
-      loginMaxFailures: 5,
-      loginMaxFailuresPerIp: 50,
-      loginWindowMs: 900_000,
-      adminPassword: options.adminPassword,
-    },
+    config: { ...TEST_COMMAND_CONFIG, adminPassword: options.adminPassword },
   });
   try {
     await service.start();

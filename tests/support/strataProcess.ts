@@ -33,19 +33,19 @@ export async function until<T>(what: string, timeoutMs: number, probe: () => Pro
   throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
 }
 
-/** Spawns `strata serve` with a clean environment plus `env` (PORT defaults to 0, HOST to 127.0.0.1). */
-export async function startStrataProcess(env: Record<string, string>): Promise<StrataProcess> {
-  const child = spawn(process.execPath, [bin, 'serve'], {
+export type StrataRun = {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code. */
+  readonly exited: Promise<number | null>;
+};
+
+/** Spawns `strata <args>` with a clean environment (only what node needs) plus `env`, collecting its output. */
+export function spawnStrata(args: readonly string[], env: Record<string, string>): StrataRun {
+  const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ...env,
-    },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -53,6 +53,12 @@ export async function startStrataProcess(env: Record<string, string>): Promise<S
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Spawns `strata serve` with a clean environment plus `env` (PORT defaults to 0, HOST to 127.0.0.1). */
+export async function startStrataProcess(env: Record<string, string>): Promise<StrataProcess> {
+  const { child, stdout, stderr, exited } = spawnStrata(['serve'], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
   // A test process that dies (or times out) must not leave servers running.
   const killOnExit = (): void => void child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -60,8 +66,8 @@ export async function startStrataProcess(env: Record<string, string>): Promise<S
   let url: string;
   try {
     url = await until('the listening line', 60_000, async () => {
-      if (child.exitCode !== null) throw new Error(`strata exited early:\n${err}${out}`);
-      for (const line of out.split('\n')) {
+      if (child.exitCode !== null) throw new Error(`strata exited early:\n${stderr()}${stdout()}`);
+      for (const line of stdout().split('\n')) {
         if (!line.startsWith('{')) continue;
         const record = JSON.parse(line) as { msg?: string; url?: string };
         if (record.msg === 'http server listening' && record.url) return record.url;
@@ -76,8 +82,8 @@ export async function startStrataProcess(env: Record<string, string>): Promise<S
   return {
     url,
     child,
-    stdout: () => out,
-    stderr: () => err,
+    stdout,
+    stderr,
     async stop() {
       if (child.exitCode !== null) return child.exitCode;
       child.kill('SIGTERM');

@@ -3,14 +3,7 @@ import assert from 'node:assert/strict';
 import { SYSTEM_REFS, isAppError, type ErrorCode } from '../../../contracts/index.ts';
 import { applySchemaPatch } from './applySchemaPatch.ts';
 import { assertValidTableSchema } from './validateTableSchema.ts';
-
-type Json = Record<string, unknown>;
-
-const str = (d = ''): Json => ({ type: 'string', default: d });
-const num = (d = 0): Json => ({ type: 'number', default: d });
-const bool = (d = false): Json => ({ type: 'boolean', default: d });
-const arr = (items: Json): Json => ({ type: 'array', items });
-const obj = (properties: Json): Json => ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties });
+import { arr, bool, num, obj, str, type Json } from '../../testing/specSchemas.ts';
 
 const base = obj({
   title: str('untitled'),

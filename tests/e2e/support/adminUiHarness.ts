@@ -1,11 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { freePort } from '../../support/freePort.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -23,18 +23,6 @@ export function ensureAdminUiBuilt(): void {
   if (existsSync(join(root, 'admin-ui', 'dist', 'index.html'))) return;
   const built = spawnSync(process.execPath, [join(root, 'admin-ui', 'build.mjs')], { cwd: root, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`admin-ui build failed:\n${built.stderr}`);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export type Server = { readonly url: string; readonly output: () => string; stop(): Promise<void> };

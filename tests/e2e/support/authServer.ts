@@ -6,6 +6,7 @@ import { loadConfig } from '../../../deploy/config/loadConfig.ts';
 import { createRootLogger } from '../../../deploy/logger.ts';
 import { startStrata } from '../../../deploy/main.ts';
 import { createCookieJar, setCookiesOf, type CookieJar, type SetCookie } from './cookieJar.ts';
+import { parseBody } from './parseBody.ts';
 
 export const ADMIN_PASSWORD = 'auth-e2e-admin-password';
 const JWT_SECRET = 'auth-e2e-jwt-secret-that-is-long-enough-0123456789';
@@ -91,14 +92,7 @@ export async function startAuthServer(env: Record<string, string> = {}): Promise
     const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     const res = await fetch(`${handle.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
     const text = await res.text();
-    let parsed: unknown = null;
-    if (text !== '') {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = text;
-      }
-    }
+    const parsed = parseBody(text);
     options.jar?.store(res.headers, path.split('?')[0] ?? path);
     const cookies = setCookiesOf(res.headers);
     for (const set of cookies) if ((set.name === 'svc_at' || set.name === 'svc_rt') && set.value !== '') secrets.add(set.value);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Reply } from './systemHarness.ts';
+import { ADMIN_PASSWORD, startGeneratedSystem } from './generatedHarness.ts';
 import type { GeneratedSystem } from './generatedHarness.ts';
 
 const text = { type: 'string', default: '' } as const;
@@ -134,4 +135,11 @@ export async function schemaNames(sys: GeneratedSystem, url: string, token: stri
     queries: new Set<string>(schema.queryType.fields.map((f: { name: string }) => f.name)),
     mutations: new Set<string>((schema.mutationType?.fields ?? []).map((f: { name: string }) => f.name)),
   };
+}
+
+/** The generated system with `admin` logged in and project acme/blog seeded (seedProject). */
+export async function startBlogSystem(): Promise<{ sys: GeneratedSystem; admin: string; blog: Project }> {
+  const sys = await startGeneratedSystem();
+  const admin = await sys.login('admin', ADMIN_PASSWORD);
+  return { sys, admin, blog: await seedProject(sys, admin, 'acme', 'blog') };
 }

@@ -1,23 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import express from 'express';
 import { pino, type Logger } from 'pino';
-import { systemClock } from '../../../contracts/index.ts';
 import type { CommandInput, FindQuery, ViewStore } from '../../../contracts/index.ts';
-import {
-  createBranchCommandHandlers,
-  createCommandService,
-  createSqliteEventStore,
-  createSystemStateSource,
-} from '../../../command-service/index.ts';
-import { allProjectors, createInProcessQueue, createProjectionWorker, createSqliteViewStore } from '../../../projection-worker/index.ts';
-import { commonHeaders, createQueryService, errorHandler, notFound, requestLogger } from '../../../query-service/index.ts';
 import type { GraphqlExecutionConfig } from '../../../query-service/index.ts';
 import { ADMIN_PASSWORD, type Reply } from './systemHarness.ts';
 import { checkGeneratedRest } from './generatedRestChecks.ts';
+import { startInProcessSystem } from './inProcessSystem.ts';
+import { parseBody } from './parseBody.ts';
 
 /** One `find` (or, with `count`, one `count`) the query side made, in order. */
 export type RecordedFind = { readonly projection: string; readonly collection: string; readonly query: FindQuery; readonly count?: true };
@@ -42,7 +30,7 @@ export type GeneratedSystem = {
 export { ADMIN_PASSWORD };
 
 /**
- * The whole system in this process (as systemHarness.ts), with the query service's view store wrapped so tests can
+ * The whole system in this process (inProcessSystem.ts), with the query service's view store wrapped so tests can
  * count and explain its queries, and the generated-API settings a test needs.
  */
 export async function startGeneratedSystem(
@@ -56,12 +44,8 @@ export async function startGeneratedSystem(
     readonly log?: Logger;
   } = {},
 ): Promise<GeneratedSystem> {
-  const dir = await mkdtemp(join(tmpdir(), 'strata-generated-'));
-  const log = options.log ?? pino({ level: 'silent' });
-  const eventStore = createSqliteEventStore({ file: join(dir, 'events.db'), log });
-  const viewStore = createSqliteViewStore({ file: join(dir, 'views.db'), log });
   const finds: RecordedFind[] = [];
-  const counted: ViewStore = {
+  const counted = (viewStore: ViewStore): ViewStore => ({
     ...viewStore,
     find: (projection, collection, query = {}) => {
       finds.push({ projection, collection, query });
@@ -71,35 +55,16 @@ export async function startGeneratedSystem(
       finds.push({ projection, collection, query: { ...(filter !== undefined ? { filter } : {}) }, count: true });
       return viewStore.count(projection, collection, filter);
     },
-  };
-  const queue = createInProcessQueue();
-  const projector = createProjectionWorker({ projectors: allProjectors, eventStore, viewStore, queue, log, clock: systemClock, owner: 'e2e' });
-  const systemState = createSystemStateSource({ eventStore });
-  const command = createCommandService({
-    eventStore,
-    systemState,
-    clock: systemClock,
-    log,
-    config: {
-      jwtSecret: 'e2e-secret-that-is-at-least-32-bytes-long',
-      accessTokenTtlSeconds: 1800,
-      loginMaxFailures: 5,
-      loginMaxFailuresPerIp: 50,
-      loginWindowMs: 900_000,
-      adminPassword: ADMIN_PASSWORD,
-    },
-    branchHandlers: (deps) => createBranchCommandHandlers(deps),
   });
-  const query = createQueryService({
-    viewStore: counted,
-    systemState,
-    gateway: command.gateway,
-    authenticator: command.authenticator,
-    waiter: projector.waiter,
-    eventStoreBackend: eventStore.backend,
-    log,
+  const system = await startInProcessSystem({
+    dirPrefix: 'strata-generated-',
+    log: options.log ?? pino({ level: 'silent' }),
+    owner: 'e2e',
+    jwtSecret: 'e2e-secret-that-is-at-least-32-bytes-long',
+    adminPassword: ADMIN_PASSWORD,
+    readViewsThrough: counted,
     ...(options.onGraphqlCompile !== undefined ? { onGraphqlCompile: options.onGraphqlCompile } : {}),
-    config: {
+    queryConfig: {
       writeConsistency: 'projected',
       consistencyTimeoutMs: 5000,
       bodyLimitBytes: 1024 * 1024,
@@ -108,33 +73,11 @@ export async function startGeneratedSystem(
       ...(options.graphqlExecution !== undefined ? { graphqlExecution: options.graphqlExecution } : {}),
     },
   });
-  await projector.start();
-  await command.start();
-  await query.start();
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.use(commonHeaders, requestLogger(log), query.router, notFound, errorHandler);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, command, viewStore } = system;
 
   const send = async (method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> => {
     const res = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
-    const text = await res.text();
-    let parsed: unknown = null;
-    if (text !== '') {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = text;
-      }
-    }
-    return { status: res.status, headers: res.headers, body: parsed };
+    return { status: res.status, headers: res.headers, body: parseBody(await res.text()) };
   };
   // Every generated REST answer is checked against the OpenAPI document its endpoint serves.
   const call: GeneratedSystem['call'] = async (method, path, { body, headers = {}, token = null } = {}) => {
@@ -163,16 +106,6 @@ export async function startGeneratedSystem(
     finds,
     resetFinds: () => void finds.splice(0),
     explain: (find) => viewStore.explainFind(find.projection, find.collection, find.query),
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await query.stop();
-      await command.stop();
-      await projector.stop();
-      await queue.close();
-      await viewStore.close();
-      await eventStore.close();
-      await rm(dir, { recursive: true, force: true });
-    },
+    close: () => system.close(),
   };
 }

@@ -1,29 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import express from 'express';
 import { pino } from 'pino';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { AppError, systemClock, type Principal } from '../../../contracts/index.ts';
-import {
-  createBranchCommandHandlers,
-  createCommandService,
-  createSqliteEventStore,
-  createSystemStateSource,
-} from '../../../command-service/index.ts';
-import { allProjectors, createInProcessQueue, createProjectionWorker, createSqliteViewStore } from '../../../projection-worker/index.ts';
-import { commonHeaders, createQueryService, errorHandler, notFound, requestLogger, type McpConfig } from '../../../query-service/index.ts';
+import { AppError, type Principal } from '../../../contracts/index.ts';
+import type { McpConfig } from '../../../query-service/index.ts';
+import { startInProcessSystem } from './inProcessSystem.ts';
+import { parseBody } from './parseBody.ts';
+import type { Reply } from './systemHarness.ts';
 
 export const ADMIN_PASSWORD = 'mcp-admin-password';
 
-export type Reply = {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
-};
+export type { Reply };
 
 export type McpClient = {
   readonly client: Client;
@@ -50,8 +37,7 @@ export type McpSystem = {
 };
 
 async function parse(res: Response): Promise<Reply> {
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text === '' ? null : JSON.parse(text) };
+  return { status: res.status, headers: res.headers, body: parseBody(await res.text()) };
 }
 
 export const INIT = {
@@ -64,60 +50,25 @@ export const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'applic
 
 /** The embedded system (SQLite stores, projector, command and query roles) serving /mcp, with captured logs. */
 export async function startMcpSystem(mcp: Partial<McpConfig> = {}): Promise<McpSystem> {
-  const dir = await mkdtemp(join(tmpdir(), 'strata-mcp-'));
   const lines: string[] = [];
-  const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
-  const eventStore = createSqliteEventStore({ file: join(dir, 'events.db'), log });
-  const viewStore = createSqliteViewStore({ file: join(dir, 'views.db'), log });
-  const queue = createInProcessQueue();
-  const projector = createProjectionWorker({ projectors: allProjectors, eventStore, viewStore, queue, log, clock: systemClock, owner: 'mcp' });
-  const systemState = createSystemStateSource({ eventStore });
   const keys = new Map<string, Principal>();
   const revoked = new Set<string>();
-  const command = createCommandService({
-    eventStore,
-    systemState,
-    clock: systemClock,
-    log,
-    config: {
-      jwtSecret: 'mcp-secret-that-is-at-least-32-bytes-long',
-      accessTokenTtlSeconds: 1800,
-      loginMaxFailures: 5,
-      loginMaxFailuresPerIp: 50,
-      loginWindowMs: 900_000,
-      adminPassword: ADMIN_PASSWORD,
-    },
-    branchHandlers: (deps) => createBranchCommandHandlers(deps),
+  const system = await startInProcessSystem({
+    dirPrefix: 'strata-mcp-',
+    log: pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) }),
+    owner: 'mcp',
+    jwtSecret: 'mcp-secret-that-is-at-least-32-bytes-long',
+    adminPassword: ADMIN_PASSWORD,
     resolveApiKey: async (key) => {
       if (revoked.has(key)) throw new AppError('API_KEY_REVOKED');
       return keys.get(key) ?? null;
     },
+    queryConfig: { writeConsistency: 'projected', consistencyTimeoutMs: 5000, bodyLimitBytes: 64 * 1024, bodyLimitText: '64kb', mcp },
   });
-  const query = createQueryService({
-    viewStore,
-    systemState,
-    gateway: command.gateway,
-    authenticator: command.authenticator,
-    waiter: projector.waiter,
-    eventStoreBackend: eventStore.backend,
-    log,
-    config: { writeConsistency: 'projected', consistencyTimeoutMs: 5000, bodyLimitBytes: 64 * 1024, bodyLimitText: '64kb', mcp },
-  });
-  await projector.start();
-  await command.start();
-  await query.start();
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(commonHeaders, requestLogger(log), query.router, notFound, errorHandler);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url } = system;
   const clients: McpClient[] = [];
 
-  const system: McpSystem = {
+  const mcpSystem: McpSystem = {
     url,
     logText: () => lines.join(''),
     apiKeys: { add: (key, principal) => void keys.set(key, principal), revoke: (key) => void revoked.add(key) },
@@ -127,7 +78,7 @@ export async function startMcpSystem(mcp: Partial<McpConfig> = {}): Promise<McpS
       return parse(await fetch(`${url}/api${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
     },
     async login(username, password) {
-      const reply = await system.rest(null, 'POST', '/auth/login', { username, password });
+      const reply = await mcpSystem.rest(null, 'POST', '/auth/login', { username, password });
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       return reply.body.accessToken as string;
     },
@@ -137,11 +88,11 @@ export async function startMcpSystem(mcp: Partial<McpConfig> = {}): Promise<McpS
       return parse(await fetch(`${url}/mcp${query}`, init));
     },
     async rawSession(headers = {}) {
-      const reply = await system.raw('POST', INIT, headers);
+      const reply = await mcpSystem.raw('POST', INIT, headers);
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       const id = reply.headers.get('mcp-session-id');
       assert.ok(id);
-      const initialized = await system.raw('POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...headers, 'Mcp-Session-Id': id });
+      const initialized = await mcpSystem.raw('POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...headers, 'Mcp-Session-Id': id });
       assert.equal(initialized.status, 202);
       return id;
     },
@@ -162,18 +113,10 @@ export async function startMcpSystem(mcp: Partial<McpConfig> = {}): Promise<McpS
     },
     async close() {
       for (const { client } of clients) await client.close().catch(() => undefined);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await query.stop();
-      await command.stop();
-      await projector.stop();
-      await queue.close();
-      await viewStore.close();
-      await eventStore.close();
-      await rm(dir, { recursive: true, force: true });
+      await system.close();
     },
   };
-  return system;
+  return mcpSystem;
 }
 
 /** The structured content of a successful tool result. */

@@ -1,33 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import express from 'express';
 import { pino } from 'pino';
-import { systemClock } from '../../../contracts/index.ts';
-import {
-  createBranchCommandHandlers,
-  createCommandService,
-  createSqliteEventStore,
-  createSystemStateSource,
-} from '../../../command-service/index.ts';
-import {
-  allProjectors,
-  createInProcessQueue,
-  createProjectionOperations,
-  createProjectionWorker,
-  createSqliteViewStore,
-  rebuildProjection,
-} from '../../../projection-worker/index.ts';
-import { commonHeaders, createQueryService, errorHandler, notFound, requestLogger } from '../../../query-service/index.ts';
+import { allProjectors, rebuildProjection } from '../../../projection-worker/index.ts';
+import { startInProcessSystem } from './inProcessSystem.ts';
+import { parseBody } from './parseBody.ts';
 
 export const ADMIN_PASSWORD = 'e2e-admin-password';
 
 export type Reply = {
   readonly status: number;
   readonly headers: Headers;
-  /** Parsed JSON (null for an empty body). */
+  /** Parsed JSON (the text when it is not JSON, null for an empty body). */
   readonly body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
 };
 
@@ -62,8 +44,7 @@ async function send(url: string, method: string, body: unknown, headers: Record<
     headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text === '' ? null : JSON.parse(text) };
+  return { status: res.status, headers: res.headers, body: parseBody(await res.text()) };
 }
 
 function clientOf(url: string, baseHeaders: Record<string, string>): Client {
@@ -73,66 +54,24 @@ function clientOf(url: string, baseHeaders: Record<string, string>): Client {
   };
 }
 
-/**
- * The whole system in this process, composed like the embedded deployment: SQLite event and view stores in a
- * temporary DATA_DIR, the projection worker, the command service and the query service behind one express app.
- */
+/** The whole system in this process (inProcessSystem.ts) with REST and GraphQL clients. */
 export async function startSystem(
   options: { readonly writeConsistency?: 'projected' | 'appended'; readonly consistencyTimeoutMs?: number } = {},
 ): Promise<System> {
-  const dir = await mkdtemp(join(tmpdir(), 'strata-system-'));
-  const log = pino({ level: 'silent' });
-  const eventStore = createSqliteEventStore({ file: join(dir, 'events.db'), log });
-  const viewStore = createSqliteViewStore({ file: join(dir, 'views.db'), log });
-  const queue = createInProcessQueue();
-  const projector = createProjectionWorker({ projectors: allProjectors, eventStore, viewStore, queue, log, clock: systemClock, owner: 'e2e' });
-  const systemState = createSystemStateSource({ eventStore });
-  const command = createCommandService({
-    eventStore,
-    systemState,
-    clock: systemClock,
-    log,
-    config: {
-      jwtSecret: 'e2e-secret-that-is-at-least-32-bytes-long',
-      accessTokenTtlSeconds: 1800,
-      loginMaxFailures: 5,
-      loginMaxFailuresPerIp: 50,
-      loginWindowMs: 900_000,
-      adminPassword: ADMIN_PASSWORD,
-    },
-    branchHandlers: (deps) => createBranchCommandHandlers(deps),
-  });
-  const projections = createProjectionOperations({ projectors: allProjectors, eventStore, viewStore, clock: systemClock, log, dropDelayMs: 0 });
-  const query = createQueryService({
-    viewStore,
-    projections,
-    systemState,
-    gateway: command.gateway,
-    authenticator: command.authenticator,
-    waiter: projector.waiter,
-    eventStoreBackend: eventStore.backend,
-    log,
-    config: {
+  const system = await startInProcessSystem({
+    dirPrefix: 'strata-system-',
+    log: pino({ level: 'silent' }),
+    owner: 'e2e',
+    jwtSecret: 'e2e-secret-that-is-at-least-32-bytes-long',
+    adminPassword: ADMIN_PASSWORD,
+    queryConfig: {
       writeConsistency: options.writeConsistency ?? 'projected',
       consistencyTimeoutMs: options.consistencyTimeoutMs ?? 5000,
       bodyLimitBytes: 10 * 1024 * 1024,
       bodyLimitText: '10mb',
     },
   });
-  await projector.start();
-  await command.start();
-  await query.start();
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.use(commonHeaders, requestLogger(log), query.router, notFound, errorHandler);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, eventStore, viewStore, log } = system;
   const anonymous = clientOf(url, {});
 
   return {
@@ -150,19 +89,8 @@ export async function startSystem(
     headPosition: () => eventStore.headPosition(),
     holdRebuildLease: (name, owner) => viewStore.acquireLease(`${name}:rebuild`, owner, 60_000),
     releaseRebuildLease: (name, owner) => viewStore.releaseLease(`${name}:rebuild`, owner),
-    rebuildsIdle: () => projections.whenIdle(),
-    async close() {
-      await projections.whenIdle();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await query.stop();
-      await command.stop();
-      await projector.stop();
-      await queue.close();
-      await viewStore.close();
-      await eventStore.close();
-      await rm(dir, { recursive: true, force: true });
-    },
+    rebuildsIdle: () => system.projections.whenIdle(),
+    close: () => system.close(),
   };
 }
 
