@@ -20,6 +20,7 @@ import { hostPolicyOf } from './config/hostPolicyOf.ts';
 import type { StrataConfig } from './config/strataConfig.ts';
 import type { Infra } from './openInfra.ts';
 import { createWriteForwarding } from './http/forwardWrites.ts';
+import { webhookWorkerDeps } from './webhookWiring.ts';
 
 /** A role that serves HTTP: the command and query roles (STYLE.md: `{ name, router?, start(), stop() }`). */
 export type ServingRole = RoleHandle & {
@@ -66,7 +67,7 @@ export function processOwnerId(): string {
 }
 
 /** The `projector` role (every projection of projection-worker's `allProjectors`) when ROLES includes it. */
-export function buildProjectorRole(ctx: Omit<RoleContext, 'waiter' | 'jwtSecret' | 'metricsRegistry'>): ProjectionWorker | null {
+export function buildProjectorRole(ctx: Omit<RoleContext, 'waiter'>): ProjectionWorker | null {
   if (!ctx.config.roles.includes('projector')) return null;
   return createProjectionWorker({
     projectors: allProjectors,
@@ -76,6 +77,7 @@ export function buildProjectorRole(ctx: Omit<RoleContext, 'waiter' | 'jwtSecret'
     log: ctx.log.child({ role: 'projector' }),
     clock: ctx.clock,
     owner: processOwnerId(),
+    webhooks: webhookWorkerDeps(ctx),
   });
 }
 

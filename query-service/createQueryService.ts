@@ -37,6 +37,7 @@ import { MCP_CONFIG_DEFAULTS, createMcpRouter, type McpConfig } from './mcp/crea
 import { createMcpEndpointDocs } from './mcp/createMcpEndpointDocs.ts';
 import type { McpEndpointDocs } from './mcp/mcpEndpointDocs.ts';
 import type { McpSessionStore } from './mcp/mcpSessionStore.ts';
+import { withDeliveryLookup } from './webhooks/webhookOperations.ts';
 
 export type QueryServiceConfig = {
   /** WRITE_CONSISTENCY. */
@@ -110,7 +111,8 @@ export const SYSTEM_PROJECTIONS: readonly string[] = ['directory', 'catalog', 's
  */
 export function createQueryService(deps: QueryServiceDeps): QueryService {
   const log = deps.log.child({ role: 'query' });
-  const { config, gateway, authenticator } = deps;
+  const { config, authenticator } = deps;
+  const gateway = withDeliveryLookup(deps.gateway, deps.viewStore);
   const cookies = createSessionCookies(config.cookies);
   const origins = { publicUrl: config.publicUrl ?? null, corsOrigins: config.corsOrigins ?? [], hosts: config.hosts ?? LOCAL_HOSTS_ONLY };
   const operations = deps.operations ?? createSystemOperations({ viewStore: deps.viewStore, systemState: deps.systemState, log });

@@ -1,3 +1,5 @@
+import { webhookMutationFields, webhookQueryFields } from './webhookTypeDefs.ts';
+
 /**
  * Inputs, queries and mutations of the system API (system-api.md §3.2, §3.3). Each operation takes one `data`
  * argument; it is optional when every field of its input is optional. REST bodies and query strings are checked
@@ -122,7 +124,7 @@ type Query {
   "Service keys of an organization, newest first."
   serviceApiKeys(organizationId: String!, includeRevoked: Boolean = false): [ApiKey!]!
   apiKeyById(id: ID!): ApiKey!
-}
+${webhookQueryFields}}
 
 type Mutation {
   login(data: LoginInput!): LoginResult!
@@ -165,5 +167,5 @@ type Mutation {
   revokeApiKey(id: ID!): ApiKey!
   "Revokes the key and creates its replacement in one step; returns the new key with its secret."
   rotateApiKey(id: ID!): ApiKeyWithSecret!
-}
+${webhookMutationFields}}
 `;

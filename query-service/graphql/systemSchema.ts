@@ -12,6 +12,7 @@ import {
 import { invariant } from '../../contracts/index.ts';
 import { rowQueryTypeDefs, sharedScalarTypeDefs } from './rowQueryTypeDefs.ts';
 import { changeTypeDefs } from './changeTypeDefs.ts';
+import { webhookTypeDefs } from './webhookTypeDefs.ts';
 import { dateTimeScalar, jsonScalar } from './scalars.ts';
 import { systemObjectTypeDefs } from './systemObjectTypeDefs.ts';
 import { systemInputTypeDefs, systemRootTypeDefs } from './systemRootTypeDefs.ts';
@@ -22,6 +23,7 @@ export const systemTypeDefs = [
   rowQueryTypeDefs('Row'),
   systemObjectTypeDefs,
   changeTypeDefs,
+  webhookTypeDefs,
   systemInputTypeDefs,
   systemRootTypeDefs,
 ].join('\n');

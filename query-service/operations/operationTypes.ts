@@ -19,6 +19,8 @@ import type { RevisionChanges, RowChange, RowVersionEntry } from '../changes/cha
 import type { RowChangeKind } from '../changes/rowPairing.ts';
 import type { LazyConnection } from '../paging/lazyConnection.ts';
 
+import type { WebhookOperations } from '../webhooks/webhookOperations.ts';
+
 export type RequestContext = { readonly principal: Principal; readonly requestId: string };
 
 /** Forward pagination of system-api.md §2: `first` 0-1000 (default 100), `after` an opaque cursor. */
@@ -41,7 +43,7 @@ export type RowChangesArgs = RevisionChangesArgs & TableRef & PageArgs & { reado
  * The read operations of the system API shared by REST, GraphQL and MCP. Each runs the auth.md §10 checks against
  * the in-memory SystemState, resolves its target (404 codes of errors.md) and reads views. Errors are AppErrors.
  */
-export interface SystemOperations {
+export interface SystemOperations extends WebhookOperations {
   /** The calling user; service key -> FORBIDDEN; anonymous -> UNAUTHENTICATED. */
   me(ctx: RequestContext): Promise<UserView>;
   /** Organizations the calling user is a member of (by id). */
