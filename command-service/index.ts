@@ -24,4 +24,3 @@ export type { CommandService } from './createCommandService.ts';
 export type { LoginThrottleStore } from './auth/loginThrottle.ts';
 export type { ApiKeyAuditFilter } from './auth/apiKeyAudit.ts';
 export type { WebhookAuditFilter } from './webhooks/webhookAudit.ts';
-export type { WebhookSecretBox } from './webhooks/webhookSecrets.ts';

@@ -13,9 +13,7 @@ export { catalogProjector } from './projectors/catalogProjector.ts';
 export { schemasProjector } from './projectors/schemasProjector.ts';
 export { rowsProjector } from './projectors/rowsProjector.ts';
 
-export { WEBHOOK_DELIVERY_DEFAULTS } from './webhooks/webhookSender.ts';
 export type { Projector } from './runner/projector.ts';
-export type { WebhookDeliveryConfig } from './webhooks/webhookSender.ts';
 export type { WebhookWorkerDeps } from './projectionWorker.ts';
 export type { ProjectionWorker } from './projectionWorker.ts';
 export type { ProjectionRunnerDeps } from './runner/projectionRunner.ts';

@@ -37,7 +37,7 @@ import { MCP_CONFIG_DEFAULTS, createMcpRouter, type McpConfig } from './mcp/crea
 import { createMcpEndpointDocs } from './mcp/createMcpEndpointDocs.ts';
 import type { McpEndpointDocs } from './mcp/mcpEndpointDocs.ts';
 import type { McpSessionStore } from './mcp/mcpSessionStore.ts';
-import { withDeliveryLookup } from './webhooks/webhookOperations.ts';
+import { withDeliveryLookup } from './operations/webhookOperations.ts';
 
 export type QueryServiceConfig = {
   /** WRITE_CONSISTENCY. */

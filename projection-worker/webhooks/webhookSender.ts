@@ -12,14 +12,6 @@ export type WebhookDeliveryConfig = {
   readonly concurrency: number;
 };
 
-export const WEBHOOK_DELIVERY_DEFAULTS: WebhookDeliveryConfig = {
-  timeoutMs: 10_000,
-  retryScheduleMs: [5000, 30000, 120000, 600000, 1800000, 3600000, 10800000, 21600000],
-  disableAfterFailures: 10,
-  allowPrivateAddresses: false,
-  concurrency: 10,
-};
-
 export type WebhookSenderDeps = {
   readonly viewStore: ViewStore;
   readonly clock: Clock;

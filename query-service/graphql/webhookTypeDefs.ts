@@ -79,7 +79,7 @@ export const webhookQueryFields = /* GraphQL */ `
 
 export const webhookMutationFields = /* GraphQL */ `
   createWebhook(data: CreateWebhookInput!): WebhookWithSecret!
-  updateWebhook(id: ID!, data: UpdateWebhookInput!): Webhook!
+  updateWebhook(id: ID!, data: UpdateWebhookInput): Webhook!
   "A new secret; the previous one keeps signing (second signature) for 24 hours."
   rotateWebhookSecret(id: ID!): WebhookWithSecret!
   deleteWebhook(id: ID!): Boolean!

@@ -14,12 +14,12 @@ import type {
   TableView,
   UserRefView,
   UserView,
+  WebhookDeliveryView,
+  WebhookView,
 } from '../../contracts/index.ts';
 import type { RevisionChanges, RowChange, RowVersionEntry } from '../changes/changeQueries.ts';
 import type { RowChangeKind } from '../changes/rowPairing.ts';
 import type { LazyConnection } from '../paging/lazyConnection.ts';
-
-import type { WebhookOperations } from '../webhooks/webhookOperations.ts';
 
 export type RequestContext = { readonly principal: Principal; readonly requestId: string };
 
@@ -38,6 +38,16 @@ export type RowRef = TableRef & { readonly rowId: string };
 /** A diff's target and base (changes.md §1): `compareWith` absent or null = the default base. */
 export type RevisionChangesArgs = RevisionRef & { readonly compareWith?: string | null };
 export type RowChangesArgs = RevisionChangesArgs & TableRef & PageArgs & { readonly changes?: readonly RowChangeKind[] | null };
+
+/** Webhook reads (changes.md §6.1): owners, admins and systemAdmin of the organization. */
+export type WebhookOperations = {
+  /** The organization's webhooks, oldest first; others -> FORBIDDEN. */
+  webhooks(ctx: RequestContext, args: OrganizationRef): Promise<WebhookView[]>;
+  /** Unknown or not manageable -> WEBHOOK_NOT_FOUND. */
+  webhook(ctx: RequestContext, args: { readonly id: string }): Promise<WebhookView>;
+  /** Newest first. */
+  webhookDeliveries(ctx: RequestContext, args: { readonly webhookId: string } & PageArgs): Promise<LazyConnection<WebhookDeliveryView>>;
+};
 
 /**
  * The read operations of the system API shared by REST, GraphQL and MCP. Each runs the auth.md §10 checks against

@@ -1,6 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStrataProcess, until, type StrataProcess } from '../support/strataProcess.ts';
@@ -130,6 +132,7 @@ describe('delivery (changes.md §6.2, §6.3)', () => {
     assert.equal(ping.type, 'webhook.ping');
 
     const got = await waitFor('all events', () => (receiver.on('/all').length >= 10 ? receiver.on('/all') : undefined));
+    assert.equal(got.length, 10, JSON.stringify(got.map((r) => [r.body.type, r.answered])));
     assert.ok(got.every((r) => r.verifiedBy.length === 1 && r.answered === 204));
     assert.deepEqual(
       got.map((r) => `${r.body.type}${r.body.data.change ? `:${r.body.data.change}` : ''}`),
@@ -197,7 +200,7 @@ describe('delivery (changes.md §6.2, §6.3)', () => {
     });
     assert.equal(disabled.consecutiveFailures, 2);
     assert.match(disabled.disabledReason, /2 consecutive failed deliveries/);
-    assert.match(strata.stdout(), /"event":"webhook.disabled"/);
+    await waitFor('the audit line', () => (/"event":"webhook.disabled"/.test(strata.stdout()) ? true : undefined));
     receiver.reply('/down', () => ({ status: 200 }));
     const failed = (await ok('GET', `/webhook/${hook.id}/deliveries`)).edges[0].node;
     const again = await ok('POST', `/webhook-delivery/${failed.id}/redeliver`);
@@ -220,6 +223,19 @@ describe('delivery (changes.md §6.2, §6.3)', () => {
     assert.deepEqual(got?.verifiedBy, [rotated.secret, hook.secret]);
     assert.equal(String(got?.headers['webhook-signature']).split(' ').length, 2);
     await ok('DELETE', `/webhook/${hook.id}`);
+  });
+});
+
+describe('strata audit webhooks (operations.md §5)', () => {
+  test('lists the webhook events of the log in order, never a secret', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(import.meta.dirname, '../../deploy/bin/strata.mjs'), 'audit', 'webhooks', '--json'], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+    });
+    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Json);
+    const events = new Set(lines.map((l) => l.event));
+    for (const event of ['created', 'updated', 'rotated', 'deleted', 'disabled', 'pinged', 'redelivered']) assert.ok(events.has(event), event);
+    assert.ok(lines.every((l) => /^whsec_/.test(l.secretPrefix ?? 'whsec_') && l.details.sealedSecret === undefined));
+    assert.ok(!stdout.includes('"v1.'), 'no sealed secret printed');
   });
 });
 

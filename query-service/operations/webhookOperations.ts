@@ -9,9 +9,8 @@ import {
 } from '../../contracts/index.ts';
 import type { CommandGateway, SystemStateSource, ViewDoc, ViewStore, WebhookDeliveryView, WebhookView } from '../../contracts/index.ts';
 import { fieldKey, keysetPage } from '../paging/keysetPage.ts';
-import type { LazyConnection } from '../paging/lazyConnection.ts';
 import { parsePageArgs } from '../paging/pageArgs.ts';
-import type { PageArgs, RequestContext } from '../operations/operationTypes.ts';
+import type { WebhookOperations } from './operationTypes.ts';
 
 const NAME = webhookViews.name;
 
@@ -47,12 +46,6 @@ export function deliveryViewOf(doc: ViewDoc): WebhookDeliveryView {
     createdAt: doc.createdAt as string,
   };
 }
-
-export type WebhookOperations = {
-  webhooks(ctx: RequestContext, args: { readonly organizationId: string }): Promise<WebhookView[]>;
-  webhook(ctx: RequestContext, args: { readonly id: string }): Promise<WebhookView>;
-  webhookDeliveries(ctx: RequestContext, args: { readonly webhookId: string } & PageArgs): Promise<LazyConnection<WebhookDeliveryView>>;
-};
 
 const notFound = (id: string) => new AppError('WEBHOOK_NOT_FOUND', `Webhook "${id}" not found`);
 

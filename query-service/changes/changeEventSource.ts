@@ -12,8 +12,8 @@ import type {
   SystemStateSource,
   ViewStore,
 } from '../../contracts/index.ts';
-import { actorIdOf, createChangeQueries, type ChangeQueries } from '../changes/changeQueries.ts';
-import { createChangeReader } from '../changes/changeReader.ts';
+import { actorIdOf, createChangeQueries, type ChangeQueries } from './changeQueries.ts';
+import { createChangeReader } from './changeReader.ts';
 import { and, eq } from '../paging/filters.ts';
 import { createCatalogReader } from '../readers/catalogReader.ts';
 import { createSchemaReader } from '../readers/schemaReader.ts';
