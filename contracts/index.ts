@@ -276,35 +276,11 @@ export { visibleAt } from './views/visibility.ts';
 export { castValue, isCast, parseTimestamp } from './views/castValue.ts';
 export type { Cast, CastResult } from './views/castValue.ts';
 export { organizationWebhooksStreamId, webhookEventTypes } from './events/webhookEvents.ts';
-export type {
-  WebhookCreated,
-  WebhookDeleted,
-  WebhookDisabled,
-  WebhookEvent,
-  WebhookEventMap,
-  WebhookEventType,
-  WebhookPingRequested,
-  WebhookRedeliveryRequested,
-  WebhookSecretRotated,
-  WebhookSettings,
-  WebhookUpdated,
-} from './events/webhookEvents.ts';
+export type { WebhookEvent, WebhookEventMap, WebhookEventType, WebhookSettings } from './events/webhookEvents.ts';
 export type { WebhookRecord } from './state/webhookState.ts';
 export { changeEventTypes, webhookEventTypeNames } from './webhooks/changeEvents.ts';
 export type { ChangeEventPayload, ChangeEventSource, ChangeEventType, RoutedChangeEvent } from './webhooks/changeEvents.ts';
-export {
-  MAX_KEPT_ATTEMPTS,
-  MAX_WEBHOOKS_PER_ORGANIZATION,
-  SECRET_OVERLAP_MS,
-  deliveryIdOf,
-  webhookIdOfDelivery,
-} from './webhooks/webhookViews.ts';
-export type {
-  WebhookAttemptView,
-  WebhookDeliveryStatus,
-  WebhookDeliveryView,
-  WebhookView,
-  WebhookWithSecretView,
-} from './webhooks/webhookViews.ts';
+export { MAX_KEPT_ATTEMPTS, MAX_WEBHOOKS_PER_ORGANIZATION, SECRET_OVERLAP_MS, deliveryIdOf, webhookIdOfDelivery } from './webhooks/webhookViews.ts';
+export type { WebhookAttemptView, WebhookDeliveryStatus, WebhookDeliveryView, WebhookView, WebhookWithSecretView } from './webhooks/webhookViews.ts';
 export { webhookViews } from './views/webhookViewSpec.ts';
 export { assertManagesWebhooks, findManageableWebhook } from './webhooks/webhookAccess.ts';
