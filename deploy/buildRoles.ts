@@ -14,19 +14,27 @@ import {
   createSystemStateSource,
 } from '../command-service/index.ts';
 import { allProjectors, createProjectionWorker, projectionTopic } from '../projection-worker/index.ts';
-import { MCP_CONFIG_DEFAULTS, createQueryService, createRedisMcpSessionStore, type FastRoutes } from '../query-service/index.ts';
+import {
+  MCP_CONFIG_DEFAULTS,
+  createChangeEventSource,
+  createQueryService,
+  createRedisMcpSessionStore,
+  type FastRoutes,
+} from '../query-service/index.ts';
 import type { ProjectionWorker } from '../projection-worker/index.ts';
 import { hostPolicyOf } from './config/hostPolicyOf.ts';
 import type { StrataConfig } from './config/strataConfig.ts';
 import type { Infra } from './openInfra.ts';
 import { createWriteForwarding } from './http/forwardWrites.ts';
-import { webhookWorkerDeps } from './webhookWiring.ts';
+import { activeStreamsGauge, webhookWorkerDeps } from './webhookWiring.ts';
 
 /** A role that serves HTTP: the command and query roles (STYLE.md: `{ name, router?, start(), stop() }`). */
 export type ServingRole = RoleHandle & {
   readonly router?: RequestHandler;
   /** Reads answered without express's router (see createHttpServer). */
   readonly fastRoutes?: FastRoutes;
+  /** Ends long-lived responses (change feeds) before the HTTP server closes. */
+  drain?(): void;
 };
 
 export type RoleContext = {
@@ -136,6 +144,12 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
     apiKeys: command.apiKeys,
     waiter: ctx.waiter,
     eventStoreBackend: infra.eventStore.backend,
+    changeFeed: {
+      eventLog: infra.eventStore,
+      changeEvents: createChangeEventSource({ viewStore: infra.viewStore, systemState, waiter: ctx.waiter }),
+      streamsPerPrincipal: config.eventStreamsPerPrincipal,
+      ...(ctx.metricsRegistry ? { onActiveStreams: activeStreamsGauge(ctx.metricsRegistry) } : {}),
+    },
     ...(redis
       ? {
           mcpSessionStore: createRedisMcpSessionStore({

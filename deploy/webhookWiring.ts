@@ -1,4 +1,4 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { Clock } from '../contracts/index.ts';
 import { createSystemStateSource, createWebhookDisabler, createWebhookSecretBox } from '../command-service/index.ts';
@@ -57,4 +57,10 @@ export function webhookWorkerDeps(ctx: {
     },
     ...(ctx.metricsRegistry ? webhookMetrics(ctx.metricsRegistry) : {}),
   };
+}
+
+/** `strata_event_streams_active` (changes.md §7). */
+export function activeStreamsGauge(registry: Registry): (count: number) => void {
+  const gauge = new Gauge({ name: 'strata_event_streams_active', help: 'Open change-feed streams', registers: [registry] });
+  return (count) => gauge.set(count);
 }

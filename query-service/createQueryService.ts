@@ -38,6 +38,7 @@ import { createMcpEndpointDocs } from './mcp/createMcpEndpointDocs.ts';
 import type { McpEndpointDocs } from './mcp/mcpEndpointDocs.ts';
 import type { McpSessionStore } from './mcp/mcpSessionStore.ts';
 import { withDeliveryLookup } from './operations/webhookOperations.ts';
+import { createChangeFeed, type ChangeFeedDeps } from './feed/eventFeedRouter.ts';
 
 export type QueryServiceConfig = {
   /** WRITE_CONSISTENCY. */
@@ -92,12 +93,16 @@ export type QueryServiceDeps = {
   readonly onGraphqlCompile?: (compiled: boolean) => void;
   /** Generated-endpoint documents for the MCP tools get_graphql_schema / get_openapi_spec (default: built from views). */
   readonly mcpDocs?: McpEndpointDocs;
+  /** The change feed (changes.md §5); absent: its route is not served. */
+  readonly changeFeed?: ChangeFeedDeps;
 };
 
 export type QueryService = RoleHandle & {
   readonly router: Router;
   /** Generated-endpoint reads answered without the router, through the same middleware (see FastRoutes). */
   readonly fastRoutes: FastRoutes;
+  /** Ends long-lived responses (change-feed streams) so that the HTTP server can close at shutdown. */
+  drain(): void;
 };
 
 /** Projections the system API reads (X-Strata-Min-Position waits for all of them). */
@@ -163,6 +168,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   router.use('/api', parseBody);
   // Body failures on /graphql (413, 415, bad JSON) answer in the GraphQL envelope (errors.md §3.1).
   router.use('/graphql', answeringBodyErrors(parseBody, sendGraphqlError));
+  const feed = deps.changeFeed ? createChangeFeed({ ...deps.changeFeed, authenticator, systemState: deps.systemState, log }) : null;
+  if (feed !== null) router.use('/api', feed.router);
   router.use('/api', rest);
   router.use('/graphql', graphql.router);
   router.use('/mcp', mcp.router);
@@ -195,11 +202,13 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     name: 'query',
     router,
     fastRoutes,
+    drain: () => feed?.close(),
     async start() {
       await graphql.start();
       log.info('query service started');
     },
     async stop() {
+      feed?.close();
       await graphql.stop();
       await mcp.close();
     },
