@@ -5,8 +5,8 @@ import { describeProjections } from './runner/describeProjections.ts';
 import type { ProjectionReport } from './runner/describeProjections.ts';
 import { createProjectionRunner } from './runner/projectionRunner.ts';
 import type { ProjectionRunner } from './runner/projectionRunner.ts';
-import type { Projector } from './runner/projector.ts';
-import { createSharedLogReader } from './runner/sharedLogReader.ts';
+import type { LogSubscriber, Projector } from './runner/projector.ts';
+import { createSharedLogReader, type LogReader } from './runner/sharedLogReader.ts';
 import { createWebhookDispatcher } from './webhooks/webhookDispatcher.ts';
 import { createWebhookSender, type WebhookSender, type WebhookSenderDeps } from './webhooks/webhookSender.ts';
 
@@ -48,12 +48,12 @@ export function createProjectionWorker(deps: ProjectionWorkerDeps): ProjectionWo
   }
   // Projections over the same categories read each batch once (catalog, schemas and rows share every branch event).
   const readEvents = createSharedLogReader(eventStore);
-  const runners: ProjectionRunner[] = deps.projectors.map((projector) =>
+  const runnerOf = (projector: LogSubscriber, shared: LogReader | null): ProjectionRunner =>
     createProjectionRunner({
       projector,
       eventStore,
       viewStore,
-      readEvents,
+      ...(shared !== null ? { readEvents: shared } : {}),
       queue: deps.queue,
       log: deps.log,
       clock,
@@ -61,22 +61,13 @@ export function createProjectionWorker(deps: ProjectionWorkerDeps): ProjectionWo
       ...(deps.batchSize !== undefined ? { batchSize: deps.batchSize } : {}),
       ...(deps.pollIntervalMs !== undefined ? { pollIntervalMs: deps.pollIntervalMs } : {}),
       ...(deps.leaseTtlMs !== undefined ? { leaseTtlMs: deps.leaseTtlMs } : {}),
-    }),
-  );
+    });
+  const runners = deps.projectors.map((projector) => runnerOf(projector, readEvents));
   let sender: WebhookSender | null = null;
   if (deps.webhooks !== undefined) {
     const { changeEvents, ...senderDeps } = deps.webhooks;
-    const dispatcher = createProjectionRunner({
-      projector: createWebhookDispatcher({ viewStore, changeEvents }),
-      eventStore,
-      viewStore,
-      queue: deps.queue,
-      log: deps.log,
-      clock,
-      owner: deps.owner,
-      ...(deps.pollIntervalMs !== undefined ? { pollIntervalMs: deps.pollIntervalMs } : {}),
-      ...(deps.leaseTtlMs !== undefined ? { leaseTtlMs: deps.leaseTtlMs } : {}),
-    });
+    // The dispatcher reads its own batches: it also follows the `webhook` category, which no projection shares.
+    const dispatcher = runnerOf(createWebhookDispatcher({ viewStore, changeEvents }), null);
     const webhookSender = createWebhookSender({ ...senderDeps, viewStore, clock, log: deps.log, isLeader: () => dispatcher.isLeader() });
     dispatcher.onProgress(() => webhookSender.wake());
     runners.push(dispatcher);
