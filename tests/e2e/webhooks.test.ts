@@ -54,6 +54,7 @@ before(async () => {
     WEBHOOK_RETRY_SCHEDULE_MS: '200,300',
     WEBHOOK_TIMEOUT_MS: '700',
     WEBHOOK_DISABLE_AFTER_FAILURES: '2',
+    METRICS_ENABLED: 'true',
   });
   token = (await ok('POST', '/auth/login', { username: 'admin', password: PASSWORD })).accessToken;
   await ok('POST', '/organizations', { organizationId: 'acme' }, 201);
@@ -112,6 +113,17 @@ describe('webhook resource (changes.md §6.1)', () => {
     assert.deepEqual(body.data.createWebhook.webhook.types, ['branch.created']);
     assert.match(body.data.createWebhook.secret, /^whsec_/);
     await ok('DELETE', `/webhook/${body.data.createWebhook.webhook.id}`);
+  });
+});
+
+describe('webhook limit (changes.md §6.1)', () => {
+  test('the 51st webhook of an organization is 409 LIMIT_EXCEEDED', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i++) ids.push((await ok('POST', '/organization/acme/webhooks', { url: `https://hooks.example.com/${i}`, types: ['rows.changed'] }, 201)).webhook.id);
+    const over = await api('POST', '/organization/acme/webhooks', { url: 'https://hooks.example.com/51', types: ['rows.changed'] });
+    assert.equal(over.status, 409);
+    assert.equal(over.body.code, 'LIMIT_EXCEEDED');
+    for (const id of ids) await ok('DELETE', `/webhook/${id}`);
   });
 });
 
@@ -223,6 +235,21 @@ describe('delivery (changes.md §6.2, §6.3)', () => {
     assert.deepEqual(got?.verifiedBy, [rotated.secret, hook.secret]);
     assert.equal(String(got?.headers['webhook-signature']).split(' ').length, 2);
     await ok('DELETE', `/webhook/${hook.id}`);
+  });
+});
+
+describe('metrics (changes.md §7)', () => {
+  test('attempts by outcome, the delivery lag histogram and open feed streams are exported', async () => {
+    const stream = await fetch(`${strata.url}/api/organization/acme/project/blog/events`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(stream.status, 200);
+    const text = await until('the metrics', 10_000, async () => {
+      const body = await (await fetch(`${strata.url}/metrics`)).text();
+      return /strata_event_streams_active 1/.test(body) ? body : undefined;
+    });
+    assert.match(text, /strata_webhook_attempts_total\{outcome="succeeded"\} [1-9]/);
+    assert.match(text, /strata_webhook_attempts_total\{outcome="failed"\} [1-9]/);
+    assert.match(text, /strata_webhook_delivery_lag_seconds_count [1-9]/);
+    await stream.body?.cancel();
   });
 });
 
