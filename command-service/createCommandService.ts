@@ -32,6 +32,9 @@ import { createOrganizationHandlers } from './handlers/organizationHandlers.ts';
 import type { OrganizationCommandType } from './handlers/organizationHandlers.ts';
 import { newId as defaultNewId } from './ids.ts';
 import { ensureAdminUser } from './seedAdmin.ts';
+import { createWebhookHandlers } from './webhooks/webhookHandlers.ts';
+import type { WebhookCommandType } from './webhooks/webhookHandlers.ts';
+import { createWebhookSecretBox } from './webhooks/webhookSecrets.ts';
 
 export type CommandServiceConfig = {
   readonly jwtSecret: string;
@@ -54,7 +57,10 @@ export type CommandServiceConfig = {
 };
 
 /** Commands on branch content (tables, rows, commits, reverts), handled by command-service/branches. */
-type BranchContentCommandType = Exclude<keyof CommandHandlers, DirectoryCommandType | OrganizationCommandType | ApiKeyCommandType>;
+type BranchContentCommandType = Exclude<
+  keyof CommandHandlers,
+  DirectoryCommandType | OrganizationCommandType | ApiKeyCommandType | WebhookCommandType
+>;
 type BranchContentHandlers = Pick<CommandHandlers, BranchContentCommandType>;
 
 export type CommandServiceDeps = {
@@ -109,6 +115,7 @@ export function createCommandService(deps: CommandServiceDeps): CommandService {
       usage,
       limits: { maxPersonalPerUser: config.apiKeyMaxPerUser ?? 10, maxServicePerOrganization: config.apiKeyMaxServicePerOrg ?? 100 },
     }),
+    ...createWebhookHandlers({ ...handlerDeps, secrets: createWebhookSecretBox(config.jwtSecret) }),
   };
   const appended = (position: Position): void => {
     systemState.appended?.(position);

@@ -13,6 +13,9 @@ export {
   readApiKeyAudit,
 } from './auth/apiKeyAudit.ts';
 export { setUserPassword } from './auth/setUserPassword.ts';
+export { createWebhookSecretBox } from './webhooks/webhookSecrets.ts';
+export { createWebhookDisabler } from './webhooks/webhookDisabler.ts';
+export { formatWebhookAuditJsonLines, formatWebhookAuditTable, readWebhookAudit } from './webhooks/webhookAudit.ts';
 export { createRedisLoginThrottleStore } from './adapters/redisLoginThrottleStore.ts';
 export { createRedisApiKeyUsageStore } from './adapters/redisApiKeyUsageStore.ts';
 
@@ -20,3 +23,4 @@ export type { KurrentClient } from './adapters/kurrentLogReader.ts';
 export type { CommandService } from './createCommandService.ts';
 export type { LoginThrottleStore } from './auth/loginThrottle.ts';
 export type { ApiKeyAuditFilter } from './auth/apiKeyAudit.ts';
+export type { WebhookAuditFilter } from './webhooks/webhookAudit.ts';

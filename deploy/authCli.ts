@@ -5,6 +5,9 @@ import type { Logger } from 'pino';
 import { isAppError, systemClock } from '../contracts/index.ts';
 import type { EventStore } from '../contracts/index.ts';
 import {
+  formatWebhookAuditJsonLines,
+  formatWebhookAuditTable,
+  readWebhookAudit,
   createSqliteEventStore,
   formatApiKeyAuditJsonLines,
   formatApiKeyAuditTable,
@@ -12,7 +15,7 @@ import {
   readApiKeyAudit,
   setUserPassword,
 } from '../command-service/index.ts';
-import type { ApiKeyAuditFilter } from '../command-service/index.ts';
+import type { ApiKeyAuditFilter, WebhookAuditFilter } from '../command-service/index.ts';
 import { cliConfig } from './cliConfig.ts';
 import { createRootLogger } from './logger.ts';
 
@@ -79,20 +82,43 @@ async function withEventStore(io: AuthCliIo, run: (opened: Opened) => Promise<nu
   }
 }
 
-type AuditOptions = { key?: string; org?: string; user?: string; since?: string; until?: string; json?: boolean };
+type AuditOptions = { key?: string; webhook?: string; org?: string; user?: string; since?: string; until?: string; json?: boolean };
+type TimeFilter = { sinceMs?: number; untilMs?: number };
 
-async function auditApiKeys(io: AuthCliIo, options: AuditOptions): Promise<number> {
+/** --since/--until as milliseconds; null (after printing the usage error) when one cannot be read. */
+function timeFilter(io: AuthCliIo, options: AuditOptions): TimeFilter | null {
   const now = Date.now();
-  const filter: { -readonly [K in keyof ApiKeyAuditFilter]: ApiKeyAuditFilter[K] } = {};
+  const filter: TimeFilter = {};
   for (const [name, text] of [['since', options.since], ['until', options.until]] as const) {
     if (text === undefined) continue;
     const ms = parseAuditTime(text, now);
     if (ms === null) {
       io.stderr(`error: --${name} must be an ISO 8601 time or a duration such as 7d or 12h, got "${text}"\n`);
-      return USAGE_ERROR;
+      return null;
     }
     filter[name === 'since' ? 'sinceMs' : 'untilMs'] = ms;
   }
+  return filter;
+}
+
+async function auditWebhooks(io: AuthCliIo, options: AuditOptions): Promise<number> {
+  const times = timeFilter(io, options);
+  if (times === null) return USAGE_ERROR;
+  const filter: { -readonly [K in keyof WebhookAuditFilter]: WebhookAuditFilter[K] } = { ...times };
+  if (options.webhook !== undefined) filter.webhookId = options.webhook;
+  if (options.org !== undefined) filter.organizationId = options.org;
+  if (options.user !== undefined) filter.userId = options.user;
+  return withEventStore(io, async ({ eventStore }) => {
+    const entries = await readWebhookAudit(eventStore, filter);
+    io.stdout(options.json ? formatWebhookAuditJsonLines(entries) : formatWebhookAuditTable(entries));
+    return 0;
+  });
+}
+
+async function auditApiKeys(io: AuthCliIo, options: AuditOptions): Promise<number> {
+  const times = timeFilter(io, options);
+  if (times === null) return USAGE_ERROR;
+  const filter: { -readonly [K in keyof ApiKeyAuditFilter]: ApiKeyAuditFilter[K] } = { ...times };
   if (options.key !== undefined) filter.keyId = options.key;
   if (options.org !== undefined) filter.organizationId = options.org;
   if (options.user !== undefined) filter.userId = options.user;
@@ -126,11 +152,22 @@ async function setPassword(io: AuthCliIo, username: string): Promise<number> {
   });
 }
 
-/** Adds `strata audit api-keys` and `strata users set-password` (operations.md §5) to the CLI program. */
+/** Adds `strata audit api-keys`, `strata audit webhooks` and `strata users set-password` (operations.md §5) to the CLI program. */
 export function addAuthCommands(program: Command, io: AuthCliIo, setResult: (code: number) => void): void {
-  program
-    .command('audit')
-    .description('audit trails read from the event log')
+  const audit = program.command('audit').description('audit trails read from the event log');
+  audit
+    .command('webhooks')
+    .description('webhook events (created, updated, rotated, deleted, disabled, pinged, redelivered) from the event log; never secrets')
+    .option('--webhook <id>', 'only this webhook')
+    .option('--org <id>', 'only webhooks of this organization')
+    .option('--user <id>', 'only events acted by this user or service key')
+    .option('--since <time>', 'ISO 8601 time or a duration back from now (7d, 12h)')
+    .option('--until <time>', 'ISO 8601 time or a duration back from now (7d, 12h)')
+    .option('--json', 'JSON Lines output')
+    .action(async (options: AuditOptions) => {
+      setResult(await auditWebhooks(io, options));
+    });
+  audit
     .command('api-keys')
     .description('API-key events (created, rotated, revoked) from the event log, in log order; never secrets or hashes')
     .option('--key <id>', 'only this key')

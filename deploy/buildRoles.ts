@@ -14,18 +14,27 @@ import {
   createSystemStateSource,
 } from '../command-service/index.ts';
 import { allProjectors, createProjectionOperations, createProjectionWorker, projectionTopic } from '../projection-worker/index.ts';
-import { MCP_CONFIG_DEFAULTS, createQueryService, createRedisMcpSessionStore, type FastRoutes } from '../query-service/index.ts';
+import {
+  MCP_CONFIG_DEFAULTS,
+  createChangeEventSource,
+  createQueryService,
+  createRedisMcpSessionStore,
+  type FastRoutes,
+} from '../query-service/index.ts';
 import type { ProjectionWorker } from '../projection-worker/index.ts';
 import { hostPolicyOf } from './config/hostPolicyOf.ts';
 import type { StrataConfig } from './config/strataConfig.ts';
 import type { Infra } from './openInfra.ts';
 import { createWriteForwarding } from './http/forwardWrites.ts';
+import { activeStreamsGauge, webhookWorkerDeps } from './webhookWiring.ts';
 
 /** A role that serves HTTP: the command and query roles (STYLE.md: `{ name, router?, start(), stop() }`). */
 export type ServingRole = RoleHandle & {
   readonly router?: RequestHandler;
   /** Reads answered without express's router (see createHttpServer). */
   readonly fastRoutes?: FastRoutes;
+  /** Ends long-lived responses (change feeds) before the HTTP server closes. */
+  drain?(): void;
 };
 
 export type RoleContext = {
@@ -66,7 +75,7 @@ export function processOwnerId(): string {
 }
 
 /** The `projector` role (every projection of projection-worker's `allProjectors`) when ROLES includes it. */
-export function buildProjectorRole(ctx: Omit<RoleContext, 'waiter' | 'jwtSecret' | 'metricsRegistry'>): ProjectionWorker | null {
+export function buildProjectorRole(ctx: Omit<RoleContext, 'waiter'>): ProjectionWorker | null {
   if (!ctx.config.roles.includes('projector')) return null;
   return createProjectionWorker({
     projectors: allProjectors,
@@ -76,6 +85,7 @@ export function buildProjectorRole(ctx: Omit<RoleContext, 'waiter' | 'jwtSecret'
     log: ctx.log.child({ role: 'projector' }),
     clock: ctx.clock,
     owner: processOwnerId(),
+    webhooks: webhookWorkerDeps(ctx),
   });
 }
 
@@ -142,6 +152,12 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
       clock: ctx.clock,
       log: ctx.log,
     }),
+    changeFeed: {
+      eventLog: infra.eventStore,
+      changeEvents: createChangeEventSource({ viewStore: infra.viewStore, systemState, waiter: ctx.waiter }),
+      streamsPerPrincipal: config.eventStreamsPerPrincipal,
+      ...(ctx.metricsRegistry ? { onActiveStreams: activeStreamsGauge(ctx.metricsRegistry) } : {}),
+    },
     ...(redis
       ? {
           mcpSessionStore: createRedisMcpSessionStore({

@@ -45,9 +45,9 @@ export async function startStrata(config: StrataConfig, options: StartOptions): 
   const started: RoleHandle[] = [];
   try {
     const jwtSecret = await resolveJwtSecret(config, log);
-    const projector = buildProjectorRole({ config, log, infra, clock });
-    const waiter = projector?.waiter ?? createCheckpointWaiter({ viewStore: infra.viewStore });
     const metrics = config.metricsEnabled ? createMetrics({ ...infra, log }) : undefined;
+    const projector = buildProjectorRole({ config, log, infra, clock, jwtSecret, metricsRegistry: metrics?.registry ?? null });
+    const waiter = projector?.waiter ?? createCheckpointWaiter({ viewStore: infra.viewStore });
     const servingRoles = buildRoleRouters({
       config,
       log,
@@ -75,6 +75,7 @@ export async function startStrata(config: StrataConfig, options: StartOptions): 
     const shutdown = async (): Promise<void> => {
       const deadline = Date.now() + config.shutdownTimeoutMs;
       log.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
+      for (const role of servingRoles) role.drain?.();
       await withDeadline(http.close(config.shutdownTimeoutMs), deadline, log, 'http');
       await withDeadline(Promise.all(started.map((role) => role.stop())).then(() => {}), deadline, log, 'roles');
       await infra.close();

@@ -15,6 +15,7 @@ export { schemasProjector } from './projectors/schemasProjector.ts';
 export { rowsProjector } from './projectors/rowsProjector.ts';
 
 export type { Projector } from './runner/projector.ts';
+export type { WebhookWorkerDeps } from './projectionWorker.ts';
 export type { ProjectionWorker } from './projectionWorker.ts';
 export type { ProjectionRunnerDeps } from './runner/projectionRunner.ts';
 export type { ProjectionReport } from './runner/describeProjections.ts';

@@ -1,12 +1,19 @@
 import type { Logger } from 'pino';
-import type { Clock, ConsistencyWaiter, EventStore, Queue, RoleHandle, ViewStore } from '../contracts/index.ts';
+import type { ChangeEventSource, Clock, ConsistencyWaiter, EventStore, Queue, RoleHandle, ViewStore } from '../contracts/index.ts';
 import { createCheckpointWaiter } from './runner/checkpointWaiter.ts';
 import { describeProjections } from './runner/describeProjections.ts';
 import type { ProjectionReport } from './runner/describeProjections.ts';
 import { createProjectionRunner } from './runner/projectionRunner.ts';
 import type { ProjectionRunner } from './runner/projectionRunner.ts';
-import type { Projector } from './runner/projector.ts';
-import { createSharedLogReader } from './runner/sharedLogReader.ts';
+import type { LogSubscriber, Projector } from './runner/projector.ts';
+import { createSharedLogReader, type LogReader } from './runner/sharedLogReader.ts';
+import { createWebhookDispatcher } from './webhooks/webhookDispatcher.ts';
+import { createWebhookSender, type WebhookSender, type WebhookSenderDeps } from './webhooks/webhookSender.ts';
+
+/** Webhook delivery (changes.md §6.2): the dispatcher runs as one more checkpointed runner, its leader sends. */
+export type WebhookWorkerDeps = Pick<WebhookSenderDeps, 'config' | 'openSecret' | 'disable' | 'onAttempt' | 'onDeliveryLag'> & {
+  readonly changeEvents: ChangeEventSource;
+};
 
 export type ProjectionWorkerDeps = {
   readonly projectors: readonly Projector[];
@@ -20,6 +27,8 @@ export type ProjectionWorkerDeps = {
   readonly batchSize?: number;
   readonly pollIntervalMs?: number;
   readonly leaseTtlMs?: number;
+  /** Absent: no webhook delivery in this process. */
+  readonly webhooks?: WebhookWorkerDeps;
 };
 
 export type ProjectionWorker = RoleHandle & {
@@ -39,12 +48,12 @@ export function createProjectionWorker(deps: ProjectionWorkerDeps): ProjectionWo
   }
   // Projections over the same categories read each batch once (catalog, schemas and rows share every branch event).
   const readEvents = createSharedLogReader(eventStore);
-  const runners = deps.projectors.map((projector) =>
+  const runnerOf = (projector: LogSubscriber, shared: LogReader | null): ProjectionRunner =>
     createProjectionRunner({
       projector,
       eventStore,
       viewStore,
-      readEvents,
+      ...(shared !== null ? { readEvents: shared } : {}),
       queue: deps.queue,
       log: deps.log,
       clock,
@@ -52,8 +61,18 @@ export function createProjectionWorker(deps: ProjectionWorkerDeps): ProjectionWo
       ...(deps.batchSize !== undefined ? { batchSize: deps.batchSize } : {}),
       ...(deps.pollIntervalMs !== undefined ? { pollIntervalMs: deps.pollIntervalMs } : {}),
       ...(deps.leaseTtlMs !== undefined ? { leaseTtlMs: deps.leaseTtlMs } : {}),
-    }),
-  );
+    });
+  const runners = deps.projectors.map((projector) => runnerOf(projector, readEvents));
+  let sender: WebhookSender | null = null;
+  if (deps.webhooks !== undefined) {
+    const { changeEvents, ...senderDeps } = deps.webhooks;
+    // The dispatcher reads its own batches: it also follows the `webhook` category, which no projection shares.
+    const dispatcher = runnerOf(createWebhookDispatcher({ viewStore, changeEvents }), null);
+    const webhookSender = createWebhookSender({ ...senderDeps, viewStore, clock, log: deps.log, isLeader: () => dispatcher.isLeader() });
+    dispatcher.onProgress(() => webhookSender.wake());
+    runners.push(dispatcher);
+    sender = webhookSender;
+  }
   return {
     name: 'projector',
     waiter: createCheckpointWaiter({ viewStore, runners }),
@@ -65,9 +84,11 @@ export function createProjectionWorker(deps: ProjectionWorkerDeps): ProjectionWo
         await Promise.all(runners.map((runner) => runner.stop()));
         throw failed.reason;
       }
+      sender?.start();
       deps.log.info({ projections: [...names] }, 'projection worker started');
     },
     async stop() {
+      await sender?.stop();
       await Promise.all(runners.map((runner) => runner.stop()));
     },
     statuses: () => describeProjections({ viewStore, eventStore, clock }),

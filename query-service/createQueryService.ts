@@ -40,6 +40,8 @@ import { MCP_CONFIG_DEFAULTS, createMcpRouter, type McpConfig } from './mcp/crea
 import { createMcpEndpointDocs } from './mcp/createMcpEndpointDocs.ts';
 import type { McpEndpointDocs } from './mcp/mcpEndpointDocs.ts';
 import type { McpSessionStore } from './mcp/mcpSessionStore.ts';
+import { withDeliveryLookup } from './operations/webhookOperations.ts';
+import { createChangeFeed, type ChangeFeedDeps } from './feed/eventFeedRouter.ts';
 
 export type QueryServiceConfig = {
   /** WRITE_CONSISTENCY. */
@@ -96,12 +98,16 @@ export type QueryServiceDeps = {
   readonly onGraphqlCompile?: (compiled: boolean) => void;
   /** Generated-endpoint documents for the MCP tools get_graphql_schema / get_openapi_spec (default: built from views). */
   readonly mcpDocs?: McpEndpointDocs;
+  /** The change feed (changes.md §5); absent: its route is not served. */
+  readonly changeFeed?: ChangeFeedDeps;
 };
 
 export type QueryService = RoleHandle & {
   readonly router: Router;
   /** Generated-endpoint reads answered without the router, through the same middleware (see FastRoutes). */
   readonly fastRoutes: FastRoutes;
+  /** Ends long-lived responses (change-feed streams) so that the HTTP server can close at shutdown. */
+  drain(): void;
 };
 
 /** Projections the system API reads (X-Strata-Min-Position waits for all of them). */
@@ -115,7 +121,8 @@ export const SYSTEM_PROJECTIONS: readonly string[] = ['directory', 'catalog', 's
  */
 export function createQueryService(deps: QueryServiceDeps): QueryService {
   const log = deps.log.child({ role: 'query' });
-  const { config, gateway, authenticator } = deps;
+  const { config, authenticator } = deps;
+  const gateway = withDeliveryLookup(deps.gateway, deps.viewStore);
   const cookies = createSessionCookies(config.cookies);
   const origins = { publicUrl: config.publicUrl ?? null, corsOrigins: config.corsOrigins ?? [], hosts: config.hosts ?? LOCAL_HOSTS_ONLY };
   const operations = deps.operations ?? createSystemOperations({ viewStore: deps.viewStore, systemState: deps.systemState, log });
@@ -169,6 +176,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   router.use('/api', parseBody);
   // Body failures on /graphql (413, 415, bad JSON) answer in the GraphQL envelope (errors.md §3.1).
   router.use('/graphql', answeringBodyErrors(parseBody, sendGraphqlError));
+  const feed = deps.changeFeed ? createChangeFeed({ ...deps.changeFeed, authenticator, systemState: deps.systemState, log }) : null;
+  if (feed !== null) router.use('/api', feed.router);
   router.use('/api', rest);
   router.use('/graphql', graphql.router);
   router.use('/mcp', mcp.router);
@@ -201,11 +210,13 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     name: 'query',
     router,
     fastRoutes,
+    drain: () => feed?.close(),
     async start() {
       await graphql.start();
       log.info('query service started');
     },
     async stop() {
+      feed?.close();
       await graphql.stop();
       await mcp.close();
     },

@@ -8,6 +8,7 @@ export { methodNotAllowed, notFound } from './http/routeFallbacks.ts';
 export { hostGuard } from './http/hostPolicy.ts';
 
 export { createQueryService } from './createQueryService.ts';
+export { createChangeEventSource } from './changes/changeEventSource.ts';
 export { MCP_CONFIG_DEFAULTS } from './mcp/createMcpRouter.ts';
 export { createInMemoryMcpSessionStore } from './mcp/inMemoryMcpSessionStore.ts';
 export { createRedisMcpSessionStore } from './mcp/redisMcpSessionStore.ts';

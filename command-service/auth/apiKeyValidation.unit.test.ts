@@ -140,7 +140,7 @@ describe('service-key rules (auth.md §8.7)', () => {
     // The last matching rule decides: an inverted rule takes back what `manage all` gave.
     const narrowed: PermissionRule[] = [
       { action: 'manage', subject: 'all' },
-      { action: 'manage', subject: ['Organization', 'Project', 'User', 'Branch', 'Endpoint'], inverted: true },
+      { action: 'manage', subject: ['Organization', 'Project', 'User', 'Branch', 'Endpoint', 'Webhook'], inverted: true },
     ];
     assertRulesWithinCreator(withDeveloper, dave, 'acme', grants(narrowed));
     // Owners and admins hold every permission an operation checks.

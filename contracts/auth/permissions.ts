@@ -4,7 +4,7 @@ import type { PermissionRule, Principal } from './principal.ts';
 
 /** Vocabulary of domain.md §8.1. */
 export const actions = ['read', 'create', 'update', 'delete', 'revert', 'add', 'manage'] as const;
-export const subjects = ['Organization', 'Project', 'Branch', 'Revision', 'Table', 'Row', 'Endpoint', 'User', 'all'] as const;
+export const subjects = ['Organization', 'Project', 'Branch', 'Revision', 'Table', 'Row', 'Endpoint', 'User', 'Webhook', 'all'] as const;
 export type Action = (typeof actions)[number];
 export type Subject = (typeof subjects)[number];
 
@@ -28,6 +28,7 @@ const crud = ['read', 'create', 'update', 'delete'] as const;
 /** Owners and admins hold the same grants; the owner-only rules are checked by the decider. */
 const managerGrants: Grant = {
   ...readAll,
+  Webhook: crud,
   Project: crud,
   User: ['read', 'add', 'update', 'delete'],
   Branch: ['read', 'create', 'delete'],

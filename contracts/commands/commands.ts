@@ -13,6 +13,7 @@ import type {
   UserView,
 } from '../api/views.ts';
 import type { ApiKeyView, ApiKeyWithSecretView } from '../api/apiKeyViews.ts';
+import type { WebhookDeliveryView, WebhookView, WebhookWithSecretView } from '../webhooks/webhookViews.ts';
 
 type Cmd<TInput, TResult> = { readonly input: TInput; readonly result: TResult };
 
@@ -70,6 +71,23 @@ export type CommandMap = {
   CreateServiceApiKey: Cmd<ApiKeyOptions & { name: string; organizationId: string; permissions: unknown }, ApiKeyWithSecretView>;
   RevokeApiKey: Cmd<{ id: string }, ApiKeyView>;
   RotateApiKey: Cmd<{ id: string }, ApiKeyWithSecretView>;
+  /** Fields as sent (JSON): the handler validates them (changes.md §6.1). */
+  CreateWebhook: Cmd<{ organizationId: string } & WebhookInput, WebhookWithSecretView>;
+  UpdateWebhook: Cmd<{ id: string; active?: boolean | null } & Partial<WebhookInput>, WebhookView>;
+  RotateWebhookSecret: Cmd<{ id: string }, WebhookWithSecretView>;
+  DeleteWebhook: Cmd<{ id: string }, SuccessView>;
+  /** Answers the `webhook.ping` delivery as it is queued. */
+  PingWebhook: Cmd<{ id: string }, WebhookDeliveryView>;
+  /** The edge has read the delivery (it must exist); answers it as queued again. */
+  RedeliverWebhook: Cmd<{ deliveryId: string; delivery?: WebhookDeliveryView }, WebhookDeliveryView>;
+};
+
+type WebhookInput = {
+  readonly url: unknown;
+  readonly types: unknown;
+  readonly projectName?: unknown;
+  readonly branchNames?: unknown;
+  readonly description?: unknown;
 };
 
 export type CommandType = keyof CommandMap;

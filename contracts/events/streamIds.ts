@@ -10,6 +10,7 @@ export const streamCategories = {
   apiKey: 'apikey',
   session: 'session',
   directory: 'directory',
+  webhook: 'webhook',
 } as const;
 
 export type StreamCategory = (typeof streamCategories)[keyof typeof streamCategories];

@@ -4,16 +4,18 @@ import { streamCategory } from '../events/streamIds.ts';
 import type { Position } from '../events/position.ts';
 import { createAuthState, evolveAuthState } from './authState.ts';
 import type { AuthState } from './authState.ts';
+import { createWebhookState, evolveWebhookState } from './webhookState.ts';
+import type { WebhookState } from './webhookState.ts';
 import type { BranchRecord, EndpointRecord, OrganizationRecord, ProjectRecord, RevisionRecord, UserRecord } from './systemRecords.ts';
 
 /**
  * In-memory state of users, organizations, memberships, projects, branches, revisions and endpoints, folded from
  * the log (categories `directory`, `organization` and the revision lifecycle events of `branch`), plus API keys and
- * refresh families (categories `apikey` and `session`, see authState.ts). Both sides use it:
+ * refresh families (categories `apikey` and `session`, see authState.ts) and webhooks (category `webhook`). Both sides use it:
  * the write side decides against it, the read side authorizes with it (auth state is exempt from projection lag,
  * operations.md §4.4). It is mutated in place: it can hold every entity of a deployment and is rebuilt from the log.
  */
-export type SystemState = AuthState & {
+export type SystemState = AuthState & WebhookState & {
   position: Position | null;
   /** Last revision folded per stream (the expected revision for the next append). */
   streamRevisions: Map<string, number>;
@@ -29,7 +31,7 @@ export type SystemState = AuthState & {
 
 /** Categories and event types the system state folds (pass to EventStore.readAll). */
 export const systemStateFilter = {
-  categories: ['directory', 'organization', 'apikey', 'session'],
+  categories: ['directory', 'organization', 'apikey', 'session', 'webhook'],
   eventTypes: ['RevisionCommitted'],
 } as const;
 
@@ -45,6 +47,7 @@ export function createSystemState(): SystemState {
     revisions: new Map(),
     endpoints: new Map(),
     ...createAuthState(),
+    ...createWebhookState(),
   };
 }
 
@@ -98,6 +101,10 @@ export function evolveSystemState(state: SystemState, recorded: RecordedEvent): 
   const category = streamCategory(recorded.streamId);
   if (category === 'apikey' || category === 'session') {
     evolveAuthState(state, state.streamRevisions, recorded);
+    return state;
+  }
+  if (category === 'webhook') {
+    evolveWebhookState(state, recorded);
     return state;
   }
   if (category !== 'directory' && category !== 'organization' && category !== 'branch') return state;

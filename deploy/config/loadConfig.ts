@@ -7,6 +7,7 @@ import {
   parseCorsOrigins,
   parseHttpUrl,
   parsePublicUrl,
+  parseRetrySchedule,
   parseRoles,
   parseTrustProxy,
   urlWithScheme,
@@ -23,10 +24,13 @@ const VARIABLES = [
   'EVENTSTORE_URL', 'VIEW_STORE', 'MONGO_URL', 'REDIS_URL', 'ROLES', 'COMMAND_URL', 'WRITE_CONSISTENCY',
   'CONSISTENCY_TIMEOUT_MS', 'READY_MAX_LAG_EVENTS', 'GRAPHQL_ROOT_FIELD_PREFIX', 'LOG_LEVEL', 'METRICS_ENABLED',
   'MCP_SESSION_IDLE_MS', 'MCP_SESSION_MAX_AGE_MS', 'MCP_MAX_SESSIONS', 'MCP_MAX_ANONYMOUS_SESSIONS_PER_IP',
-  'MCP_ANONYMOUS_SESSION_IDLE_MS', 'SHUTDOWN_TIMEOUT_MS',
+  'MCP_ANONYMOUS_SESSION_IDLE_MS', 'SHUTDOWN_TIMEOUT_MS', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_SCHEDULE_MS',
+  'WEBHOOK_DISABLE_AFTER_FAILURES', 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES', 'WEBHOOK_CONCURRENCY', 'EVENT_STREAMS_PER_PRINCIPAL',
 ];
 const orderOf = (variable: string): number => VARIABLES.indexOf(variable);
 const JWT_SECRET_MIN_BYTES = 32;
+/** changes.md §6.2: 8 retries over about 10 hours. */
+const DEFAULT_RETRY_SCHEDULE_MS = [5000, 30000, 120000, 600000, 1800000, 3600000, 10800000, 21600000];
 
 /**
  * Parses and validates every variable of spec operations §1. Pure: reads only `env`. Throws one ConfigError
@@ -121,6 +125,12 @@ export function loadConfig(env: Env): StrataConfig {
     mcpMaxAnonymousSessionsPerIp: r.int('MCP_MAX_ANONYMOUS_SESSIONS_PER_IP', 20, 1, 1_000_000),
     mcpAnonymousSessionIdleMs: r.int('MCP_ANONYMOUS_SESSION_IDLE_MS', 300_000, 1000, MAX),
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    webhookTimeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
+    webhookRetryScheduleMs: r.read('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule),
+    webhookDisableAfterFailures: r.int('WEBHOOK_DISABLE_AFTER_FAILURES', 10, 1, 1_000_000),
+    webhookAllowPrivateAddresses: r.bool('WEBHOOK_ALLOW_PRIVATE_ADDRESSES', false),
+    webhookConcurrency: r.int('WEBHOOK_CONCURRENCY', 10, 1, 10_000),
+    eventStreamsPerPrincipal: r.int('EVENT_STREAMS_PER_PRINCIPAL', 10, 1, 100_000),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems.toSorted((a, b) => orderOf(a.variable) - orderOf(b.variable)));
   return config;

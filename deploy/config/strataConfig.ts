@@ -64,6 +64,14 @@ export type StrataConfig = {
   /** Idle timeout of an MCP session without a principal. */
   readonly mcpAnonymousSessionIdleMs: number;
   readonly shutdownTimeoutMs: number;
+  /** WEBHOOK_* of changes.md §7. */
+  readonly webhookTimeoutMs: number;
+  readonly webhookRetryScheduleMs: readonly number[];
+  readonly webhookDisableAfterFailures: number;
+  readonly webhookAllowPrivateAddresses: boolean;
+  readonly webhookConcurrency: number;
+  /** Open change-feed streams per principal. */
+  readonly eventStreamsPerPrincipal: number;
 };
 
 export type ConfigProblem = { readonly variable: string; readonly message: string };

@@ -114,3 +114,11 @@ export function parseHttpUrl(text: string): Parsed<string> {
   }
   return rejected('an http or https URL');
 }
+
+/** WEBHOOK_RETRY_SCHEDULE_MS: 1-20 comma-separated delays in milliseconds (each 0 to 7 days). */
+export function parseRetrySchedule(text: string): Parsed<readonly number[]> {
+  const parts = text.split(',').map((part) => part.trim());
+  const expected = 'a comma list of 1 to 20 delays in milliseconds, e.g. 5000,30000,120000';
+  if (parts.length < 1 || parts.length > 20 || parts.some((part) => !/^\d+$/.test(part) || Number(part) > 604_800_000)) return rejected(expected);
+  return parsed(parts.map(Number));
+}

@@ -1,10 +1,10 @@
 import { comparePositions, maxPosition } from '../../contracts/index.ts';
 import type { EventStore, Position, ProjectionRef, ViewStore } from '../../contracts/index.ts';
-import type { Projector } from './projector.ts';
+import type { LogSubscriber } from './projector.ts';
 import type { LogReader } from './sharedLogReader.ts';
 
 export type CatchUpDeps = {
-  readonly projector: Projector;
+  readonly projector: LogSubscriber;
   readonly eventStore: EventStore;
   readonly viewStore: ViewStore;
   readonly batchSize: number;
@@ -46,7 +46,7 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
     // categories still reach the head, which read-your-writes waits for.
     const next = full ? last : maxPosition(last, head);
     if (next === null || comparePositions(next, checkpoint) <= 0) break;
-    const changes = projector.apply(events);
+    const changes = await projector.apply(events);
     if (!(await viewStore.applyBatch(ref, checkpoint, next, changes))) {
       deps.onConflict?.(ref);
       conflicts += 1;

@@ -2,14 +2,14 @@ import type { Logger } from 'pino';
 import type { Clock, EventStore, Position, ProjectionRef, Queue, ViewStore } from '../../contracts/index.ts';
 import { catchUpProjection } from './catchUp.ts';
 import { createProjectionLease } from './projectionLease.ts';
-import type { Projector } from './projector.ts';
+import type { LogSubscriber } from './projector.ts';
 import { projectionTopic } from './projector.ts';
 import type { LogReader } from './sharedLogReader.ts';
 
 export type ProgressListener = (name: string, position: Position) => void;
 
 export type ProjectionRunnerDeps = {
-  readonly projector: Projector;
+  readonly projector: LogSubscriber;
   readonly eventStore: EventStore;
   readonly viewStore: ViewStore;
   readonly queue: Queue;

@@ -12,6 +12,15 @@ export type Projector = {
   apply(events: readonly RecordedEvent[]): ViewChange[];
 };
 
+/**
+ * A checkpointed subscriber of the log run like a projection (lease, batches, checkpoint moved with its changes)
+ * that may read while it applies: the webhook dispatcher (projection-worker/webhooks). Never rebuilt, so it is not
+ * in `allProjectors`.
+ */
+export type LogSubscriber = Omit<Projector, 'apply'> & {
+  apply(events: readonly RecordedEvent[]): ViewChange[] | Promise<ViewChange[]>;
+};
+
 /** Queue topic that wakes the runner of projection `name`. */
 export function projectionTopic(name: string): string {
   return `projection:${name}`;

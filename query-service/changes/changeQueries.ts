@@ -226,7 +226,7 @@ export function createChangeQueries(deps: ChangeQueriesDeps) {
 export type ChangeQueries = ReturnType<typeof createChangeQueries>;
 
 /** The user (or service key) behind an event principal: a personal key stands for its user. */
-function actorIdOf(state: SystemState, actor: string | null): string | null {
+export function actorIdOf(state: SystemState, actor: string | null): string | null {
   if (actor === null) return null;
   if (actor.startsWith('user:')) return actor.slice(5);
   if (!actor.startsWith('key:')) return null;

@@ -26,10 +26,14 @@ export type SystemGraphqlContext = {
 /** Field arguments: the one `data` argument of system fields, or plain arguments (`apiKeyById(id:)`). */
 export type DataArgs = { readonly data?: unknown; readonly [name: string]: unknown };
 
-/** The `data` argument, or the plain arguments, as plain JSON (an omitted optional `data` is `{}`). */
+/**
+ * The `data` argument merged over the plain arguments (`updateWebhook(id:, data:)`), as plain JSON (an omitted
+ * optional `data` is `{}`).
+ */
 export function dataOf(args: DataArgs): Record<string, unknown> {
   const { data, ...plain } = args;
-  return (toPlainJson(data ?? plain) ?? {}) as Record<string, unknown>;
+  const merged = data === undefined || data === null ? plain : { ...plain, ...(data as Record<string, unknown>) };
+  return (toPlainJson(merged) ?? {}) as Record<string, unknown>;
 }
 
 /**

@@ -12,6 +12,7 @@ const connectionNames = [
   'UserRef',
   'RowChange',
   'RowVersion',
+  'WebhookDelivery',
 ] as const;
 
 const connectionTypeDefs = connectionNames

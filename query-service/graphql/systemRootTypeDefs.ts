@@ -1,3 +1,5 @@
+import { webhookMutationFields, webhookQueryFields } from './webhookTypeDefs.ts';
+
 /**
  * Inputs, queries and mutations of the system API (system-api.md §3.2, §3.3). Each operation takes one `data`
  * argument; it is optional when every field of its input is optional. REST bodies and query strings are checked
@@ -126,7 +128,7 @@ type Query {
   apiKeyById(id: ID!): ApiKey!
   "Status and lag of every projection (systemAdmin)."
   projections: [ProjectionStatus!]!
-}
+${webhookQueryFields}}
 
 type Mutation {
   login(data: LoginInput!): LoginResult!
@@ -171,5 +173,5 @@ type Mutation {
   rotateApiKey(id: ID!): ApiKeyWithSecret!
   "Starts a shadow rebuild of one projection or all (systemAdmin); progress is read from projections."
   rebuildProjection(name: String!): RebuildStarted!
-}
+${webhookMutationFields}}
 `;

@@ -13,6 +13,7 @@ import { invariant } from '../../contracts/index.ts';
 import { rowQueryTypeDefs, sharedScalarTypeDefs } from './rowQueryTypeDefs.ts';
 import { changeTypeDefs } from './changeTypeDefs.ts';
 import { operatorTypeDefs } from './operatorTypeDefs.ts';
+import { webhookTypeDefs } from './webhookTypeDefs.ts';
 import { dateTimeScalar, jsonScalar } from './scalars.ts';
 import { systemObjectTypeDefs } from './systemObjectTypeDefs.ts';
 import { systemInputTypeDefs, systemRootTypeDefs } from './systemRootTypeDefs.ts';
@@ -24,6 +25,7 @@ export const systemTypeDefs = [
   systemObjectTypeDefs,
   changeTypeDefs,
   operatorTypeDefs,
+  webhookTypeDefs,
   systemInputTypeDefs,
   systemRootTypeDefs,
 ].join('\n');

@@ -14,6 +14,8 @@ import type {
   TableView,
   UserRefView,
   UserView,
+  WebhookDeliveryView,
+  WebhookView,
 } from '../../contracts/index.ts';
 import type { RevisionChanges, RowChange, RowVersionEntry } from '../changes/changeQueries.ts';
 import type { RowChangeKind } from '../changes/rowPairing.ts';
@@ -37,11 +39,21 @@ export type RowRef = TableRef & { readonly rowId: string };
 export type RevisionChangesArgs = RevisionRef & { readonly compareWith?: string | null };
 export type RowChangesArgs = RevisionChangesArgs & TableRef & PageArgs & { readonly changes?: readonly RowChangeKind[] | null };
 
+/** Webhook reads (changes.md §6.1): owners, admins and systemAdmin of the organization. */
+export type WebhookOperations = {
+  /** The organization's webhooks, oldest first; others -> FORBIDDEN. */
+  webhooks(ctx: RequestContext, args: OrganizationRef): Promise<WebhookView[]>;
+  /** Unknown or not manageable -> WEBHOOK_NOT_FOUND. */
+  webhook(ctx: RequestContext, args: { readonly id: string }): Promise<WebhookView>;
+  /** Newest first. */
+  webhookDeliveries(ctx: RequestContext, args: { readonly webhookId: string } & PageArgs): Promise<LazyConnection<WebhookDeliveryView>>;
+};
+
 /**
  * The read operations of the system API shared by REST, GraphQL and MCP. Each runs the auth.md §10 checks against
  * the in-memory SystemState, resolves its target (404 codes of errors.md) and reads views. Errors are AppErrors.
  */
-export interface SystemOperations {
+export interface SystemOperations extends WebhookOperations {
   /** The calling user; service key -> FORBIDDEN; anonymous -> UNAUTHENTICATED. */
   me(ctx: RequestContext): Promise<UserView>;
   /** Organizations the calling user is a member of (by id). */

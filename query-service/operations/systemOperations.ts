@@ -12,6 +12,7 @@ import { createChangeOperations } from './changeOperations.ts';
 import { createContentOperations } from './contentOperations.ts';
 import { createDirectoryOperations } from './directoryOperations.ts';
 import type { SystemOperations } from './operationTypes.ts';
+import { createWebhookOperations } from './webhookOperations.ts';
 
 export { resolveConnection } from '../paging/lazyConnection.ts';
 export type { LazyConnection } from '../paging/lazyConnection.ts';
@@ -62,5 +63,6 @@ export function createSystemOperations(deps: SystemOperationsDeps): SystemOperat
     ...createCatalogOperations(operationDeps),
     ...createContentOperations(operationDeps),
     ...createChangeOperations({ ...operationDeps, changeQueries }),
+    ...createWebhookOperations(deps),
   };
 }

@@ -136,6 +136,16 @@ export const systemRestRoutes: readonly RestRoute[] = [
   route('GET', '/api-key/:id', keyRead('apiKeyById'), 'api-keys', 'Get an API key'),
   route('POST', '/api-key/:id/revoke', write('revokeApiKey'), 'api-keys', 'Revoke an API key'),
   route('POST', '/api-key/:id/rotate', write('rotateApiKey'), 'api-keys', 'Replace an API key by a new secret', created),
+
+  route('GET', `${O}/webhooks`, read('webhooks'), 'webhooks', "The organization's webhooks (oldest first)"),
+  route('POST', `${O}/webhooks`, write('createWebhook'), 'webhooks', 'Create a webhook (the signing secret is shown once)', created),
+  route('GET', '/webhook/:id', read('webhook'), 'webhooks', 'Get a webhook'),
+  route('PATCH', '/webhook/:id', write('updateWebhook'), 'webhooks', "Change a webhook's URL, filters, description or active flag"),
+  route('DELETE', '/webhook/:id', write('deleteWebhook'), 'webhooks', 'Delete a webhook'),
+  route('POST', '/webhook/:id/rotate-secret', write('rotateWebhookSecret'), 'webhooks', 'New signing secret; the previous one also signs for 24 hours'),
+  route('POST', '/webhook/:id/ping', write('pingWebhook'), 'webhooks', 'Send a webhook.ping event'),
+  route('GET', '/webhook/:webhookId/deliveries', read('webhookDeliveries'), 'webhooks', "A webhook's deliveries (newest first)"),
+  route('POST', '/webhook-delivery/:deliveryId/redeliver', write('redeliverWebhook'), 'webhooks', 'Queue a new attempt of a delivery now'),
 ];
 
 /** Routes that need no principal and ignore presented credentials (auth.md §1, §2): served before authentication. */

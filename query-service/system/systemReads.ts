@@ -39,6 +39,9 @@ const readNames: ReadonlySet<string> = new Set<ReadName>([
   'users',
   'user',
   'searchUsers',
+  'webhooks',
+  'webhook',
+  'webhookDeliveries',
 ]);
 
 export function isReadName(name: string): name is ReadName {

@@ -77,6 +77,12 @@ export const systemWrites = {
   createServiceApiKey: write('CreateServiceApiKey'),
   revokeApiKey: write('RevokeApiKey'),
   rotateApiKey: write('RotateApiKey'),
+  createWebhook: write('CreateWebhook'),
+  updateWebhook: write('UpdateWebhook'),
+  rotateWebhookSecret: write('RotateWebhookSecret'),
+  deleteWebhook: write('DeleteWebhook', 'success'),
+  pingWebhook: write('PingWebhook'),
+  redeliverWebhook: write('RedeliverWebhook'),
 } as const satisfies Readonly<Record<string, WriteSpec>>;
 
 type RowInputs = CommandInput<'CreateRows'>['rows'];

@@ -119,6 +119,12 @@ export function fakeOperations(calls: ReadCall[] = []): SystemOperations {
     users: async (ctx, args) => (record('users', ctx, args), page([fakeUser])),
     user: async (ctx, args) => (record('user', ctx, args), fakeUser),
     searchUsers: async (ctx, args) => (record('searchUsers', ctx, args), page([{ id: 'u1', username: 'ann' }])),
+    webhooks: async (ctx, args) => (record('webhooks', ctx, args), []),
+    webhook: async (ctx, args) => {
+      record('webhook', ctx, args);
+      throw new AppError('WEBHOOK_NOT_FOUND');
+    },
+    webhookDeliveries: async (ctx, args) => (record('webhookDeliveries', ctx, args), page([])),
   };
 }
 

@@ -80,11 +80,12 @@ const layering: Readonly<Record<string, Layering>> = {
       branches: ['domain', 'kernel'],
       handlers: ['domain', 'kernel', 'auth'],
       adapters: ['auth'],
+      webhooks: ['kernel'],
     },
   },
   'projection-worker': {
     files: {},
-    may: { runner: [], projectors: ['runner'], adapters: [] },
+    may: { runner: [], projectors: ['runner'], adapters: [], webhooks: ['runner'] },
   },
   'query-service': {
     files: {},
@@ -102,6 +103,7 @@ const layering: Readonly<Record<string, Layering>> = {
       mcp: ['endpoints', 'http', 'operations', 'readers', 'system'],
       admin: ['http'],
       getToken: ['http'],
+      feed: ['changes', 'http', 'operations'],
     },
   },
   'admin-ui': {

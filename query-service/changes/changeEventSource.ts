@@ -1,0 +1,161 @@
+import { AppError, maxPosition, streamCategories } from '../../contracts/index.ts';
+import type {
+  BranchRecord,
+  ChangeEventSource,
+  ChangeEventType,
+  ConsistencyWaiter,
+  DomainEvent,
+  Position,
+  RecordedEvent,
+  RoutedChangeEvent,
+  SystemState,
+  SystemStateSource,
+  ViewStore,
+} from '../../contracts/index.ts';
+import { actorIdOf, createChangeQueries, type ChangeQueries } from './changeQueries.ts';
+import { createChangeReader } from './changeReader.ts';
+import { and, eq } from '../paging/filters.ts';
+import { createCatalogReader } from '../readers/catalogReader.ts';
+import { createSchemaReader } from '../readers/schemaReader.ts';
+import { createTableModels } from '../readers/tableModels.ts';
+
+/** Projections a commit's `changes` and table ids are read from. */
+const READ_PROJECTIONS = ['schemas', 'rows'] as const;
+/** `rowIds` listed per `rows.changed` (changes.md §6.3). */
+const MAX_ROW_IDS = 1000;
+
+type Described = { type: ChangeEventType; branch: BranchRecord; data: Record<string, unknown>; tableIds: string[] | null };
+
+const rowChange: Partial<Record<DomainEvent['type'], string>> = { RowsCreated: 'ADDED', RowsUpdated: 'UPDATED', RowsDeleted: 'REMOVED', RowRenamed: 'RENAMED' };
+const tableChange: Partial<Record<DomainEvent['type'], string>> = { TableCreated: 'ADDED', TableSchemaUpdated: 'UPDATED', TableRenamed: 'RENAMED', TableDeleted: 'REMOVED' };
+
+/**
+ * Log events -> change events of changes.md §6.3 for the feed and webhooks. Names come from the system state (which
+ * keeps deleted branches), a commit's `changes` is the revision diff against its parent read from the views, so it
+ * first waits until `schemas` and `rows` have reached the events. Table ids of row events come from the table events
+ * seen so far, else from the `schemas` view (the id the table has now in that draft).
+ */
+export function createChangeEventSource(deps: {
+  readonly viewStore: ViewStore;
+  readonly systemState: SystemStateSource;
+  readonly waiter: ConsistencyWaiter;
+  readonly timeoutMs?: number;
+}): ChangeEventSource {
+  const { viewStore, systemState, waiter } = deps;
+  const schemas = createSchemaReader(viewStore);
+  const queries: ChangeQueries = createChangeQueries({
+    schemas,
+    changes: createChangeReader(viewStore),
+    catalog: createCatalogReader(viewStore),
+    models: createTableModels(),
+  });
+  const tableIds = new Map<string, string>();
+
+  async function tableIdOf(branchId: string, tableKey: string): Promise<string> {
+    const known = tableIds.get(`${branchId}/${tableKey}`);
+    if (known !== undefined) return known;
+    const [doc] = await viewStore.find('schemas', 'tables', {
+      filter: and(eq('branchId', branchId), eq('tableKey', tableKey)),
+      orderBy: [{ ref: { field: 'fromSeq' }, direction: 'desc' }],
+      limit: 1,
+    });
+    return (doc?.tableId as string | undefined) ?? tableKey;
+  }
+
+  async function describeBranchEvent(state: SystemState, recorded: RecordedEvent, branch: BranchRecord, actorId: string | null): Promise<Described | null> {
+    const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+    const base = { organizationId: branch.organizationId, projectName: state.projects.get(branch.projectId)?.name ?? null, branchName: branch.name };
+    switch (event.type) {
+      case 'RevisionCommitted': {
+        const d = event.data;
+        const target = state.revisions.get(d.revisionId);
+        const parentId = branch.revisionIds[d.seq - 1] ?? null;
+        const parent = parentId === null ? null : (state.revisions.get(parentId) ?? null);
+        if (!target) return null;
+        const changes = await queries.revisionChanges(state, target, parent, () => true);
+        const data = { ...base, projectId: d.projectId, revisionId: d.revisionId, parentRevisionId: parentId, comment: d.comment, committedAt: recorded.metadata.time, actorId, changes };
+        return { type: 'revision.committed', branch, data, tableIds: changes.tables.map((t) => t.tableId) };
+      }
+      case 'DraftReverted':
+        return { type: 'draft.reverted', branch, data: { ...base, draftRevisionId: event.data.draftRevisionId, actorId }, tableIds: null };
+      case 'TableCreated':
+      case 'TableSchemaUpdated':
+      case 'TableRenamed':
+      case 'TableDeleted': {
+        const d = event.data;
+        tableIds.set(`${branch.id}/${d.tableKey}`, d.tableId);
+        const previousTableId = event.type === 'TableRenamed' ? event.data.previousTableId : null;
+        const data = { ...base, draftRevisionId: d.draftRevisionId, tableId: d.tableId, previousTableId, change: tableChange[event.type], actorId };
+        return { type: 'table.changed', branch, data, tableIds: [d.tableId, ...(previousTableId ? [previousTableId] : [])] };
+      }
+      case 'RowsCreated':
+      case 'RowsUpdated':
+      case 'RowsDeleted':
+      case 'RowRenamed': {
+        const d = event.data;
+        const tableId = await tableIdOf(branch.id, d.tableKey);
+        const ids =
+          event.type === 'RowsDeleted' ? event.data.rowIds : event.type === 'RowRenamed' ? [event.data.row.rowId] : event.data.rows.map((r) => r.rowId);
+        const previous = event.type === 'RowRenamed' ? { previousRowIds: [event.data.rowId] } : {};
+        const data = { ...base, draftRevisionId: d.draftRevisionId, tableId, change: rowChange[event.type], rowIds: ids.slice(0, MAX_ROW_IDS), ...previous, actorId };
+        return { type: 'rows.changed', branch, data, tableIds: [tableId] };
+      }
+      default:
+        return null;
+    }
+  }
+
+  function describeOrganizationEvent(state: SystemState, recorded: RecordedEvent, actorId: string | null): Described | null {
+    const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+    if (event.type !== 'BranchCreated' && event.type !== 'BranchDeleted') return null;
+    const branch = state.branches.get(event.data.branchId);
+    if (!branch) return null;
+    const parentBranch = branch.parent === null ? null : (state.branches.get(branch.parent.branchId) ?? null);
+    const revisionId = event.type === 'BranchCreated' ? event.data.sourceRevisionId : branch.headRevisionId;
+    const data = {
+      organizationId: branch.organizationId,
+      projectName: state.projects.get(branch.projectId)?.name ?? null,
+      branchName: branch.name,
+      parentBranchName: parentBranch?.name ?? null,
+      revisionId,
+      actorId,
+    };
+    return { type: event.type === 'BranchCreated' ? 'branch.created' : 'branch.deleted', branch, data, tableIds: null };
+  }
+
+  return {
+    categories: [streamCategories.branch, streamCategories.organization],
+    async describe(events) {
+      if (events.length === 0) return [];
+      const last = events.reduce<Position | null>((max, e) => maxPosition(max, e.position), null) as Position;
+      if (!(await waiter.waitFor(last, deps.timeoutMs ?? 10_000, READ_PROJECTIONS))) {
+        throw new AppError('CONSISTENCY_TIMEOUT', 'views did not reach the events to describe in time');
+      }
+      const state = await systemState.current();
+      const out: RoutedChangeEvent[] = [];
+      for (const recorded of events) {
+        const actorId = actorIdOf(state, recorded.metadata.principal);
+        const category = recorded.streamId.slice(0, recorded.streamId.indexOf('-'));
+        const branch = category === streamCategories.branch ? state.branches.get(recorded.streamId.slice('branch-'.length)) : undefined;
+        const described =
+          category === streamCategories.organization
+            ? describeOrganizationEvent(state, recorded, actorId)
+            : branch
+              ? await describeBranchEvent(state, recorded, branch, actorId)
+              : null;
+        if (described === null) continue;
+        const project = state.projects.get(described.branch.projectId);
+        out.push({
+          payload: { type: described.type, position: recorded.position, timestamp: recorded.metadata.time, data: described.data },
+          organizationId: described.branch.organizationId,
+          projectId: described.branch.projectId,
+          projectName: project?.name ?? '',
+          branchName: described.branch.name,
+          branchIsRoot: described.branch.isRoot,
+          tableIds: described.tableIds,
+        });
+      }
+      return out;
+    },
+  };
+}
