@@ -157,6 +157,7 @@ export function createCommandService(deps: CommandServiceDeps): CommandService {
     clock,
     log,
     newId,
+    secret: config.jwtSecret,
     config: {
       refreshTokenTtlDays: config.oauthRefreshTokenTtlDays ?? 30,
       familyMaxAgeDays: config.refreshFamilyMaxAgeDays ?? 30,

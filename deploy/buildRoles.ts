@@ -123,6 +123,9 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
       refreshGracePeriodMs: config.jwtRefreshGracePeriodMs,
       apiKeyMaxPerUser: config.apiKeyMaxPerUser,
       apiKeyMaxServicePerOrg: config.apiKeyMaxServicePerOrg,
+      oauthAccessTokenTtlSeconds: config.oauthAccessTokenTtlSeconds,
+      oauthRefreshTokenTtlDays: config.oauthRefreshTokenTtlDays,
+      oauthMaxClients: config.oauthMaxClients,
     },
   });
   const query = createQueryService({
@@ -132,6 +135,7 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
     authenticator: command.authenticator,
     sessions: command.sessions,
     apiKeys: command.apiKeys,
+    oauth: command.oauth,
     waiter: ctx.waiter,
     eventStoreBackend: infra.eventStore.backend,
     ...(redis
@@ -162,8 +166,10 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
         maxSessions: config.mcpMaxSessions,
         maxAnonymousSessionsPerIp: config.mcpMaxAnonymousSessionsPerIp,
         anonymousSessionIdleMs: config.mcpAnonymousSessionIdleMs,
+        anonymousSessions: config.mcpAnonymousSessions,
         version: productVersion,
       },
+      oauthEnabled: config.oauthEnabled,
       adminUiDir: ADMIN_UI_DIR,
       rootFieldPrefix: config.graphqlRootFieldPrefix,
       cookies: { secure: config.cookieSecure, sameSite: config.cookieSameSite },

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock, OAuthServer, SystemStateSource } from '../../contracts/index.ts';
 import type { OAuthAccessTokens } from './oauthAccessTokens.ts';
+import { createOAuthFormTokens } from './oauthFormTokens.ts';
 import { createOAuthClientRegistry, type MetadataDocumentLookup } from './oauthClients.ts';
 import { createOAuthGrantService } from './oauthGrants.ts';
 import { createOAuthTokenEndpoint } from './oauthTokenEndpoint.ts';
@@ -24,6 +25,8 @@ export type OAuthServerDeps = {
   readonly log: Logger;
   readonly newId: () => string;
   readonly config: OAuthServerConfig;
+  /** JWT_SECRET (the anti-forgery key of the consent form is derived from it). */
+  readonly secret: string;
   readonly metadataDocuments?: MetadataDocumentLookup;
 };
 
@@ -51,7 +54,10 @@ export function createOAuthServer(deps: OAuthServerDeps): OAuthServer {
     log,
     config: { refreshTokenTtlDays: config.refreshTokenTtlDays, familyMaxAgeDays: config.familyMaxAgeDays },
   });
+  const forms = createOAuthFormTokens(deps.secret, clock);
   return {
+    formToken: forms.formToken,
+    isFormToken: forms.isFormToken,
     register: clients.register,
     findClient: clients.findClient,
     approve: grants.approve,

@@ -60,6 +60,12 @@ export interface OAuthServer {
   register(body: unknown, context: { readonly clientIp: string; readonly correlationId: string }): Promise<Record<string, unknown>>;
   /** A registered client or a fetched metadata document (§3.2); null with the reason shown on the error page. */
   findClient(clientId: string): Promise<{ readonly client: OAuthClientView } | { readonly client: null; readonly reason: string }>;
+  /**
+   * The consent form's anti-forgery token, bound to `binding` (the browser session and the request); valid 30 min.
+   * `isFormToken` compares in constant time.
+   */
+  formToken(binding: string): string;
+  isFormToken(token: string, binding: string): boolean;
   /** Allow (§4): creates or extends the grant and returns the single-use authorization code. */
   approve(approval: OAuthApproval, context: { readonly correlationId: string }): Promise<{ readonly code: string }>;
   /** `POST /oauth/token` with its form parameters; `issuer` is `{base}`. */

@@ -23,7 +23,8 @@ const VARIABLES = [
   'EVENTSTORE_URL', 'VIEW_STORE', 'MONGO_URL', 'REDIS_URL', 'ROLES', 'COMMAND_URL', 'WRITE_CONSISTENCY',
   'CONSISTENCY_TIMEOUT_MS', 'READY_MAX_LAG_EVENTS', 'GRAPHQL_ROOT_FIELD_PREFIX', 'LOG_LEVEL', 'METRICS_ENABLED',
   'MCP_SESSION_IDLE_MS', 'MCP_SESSION_MAX_AGE_MS', 'MCP_MAX_SESSIONS', 'MCP_MAX_ANONYMOUS_SESSIONS_PER_IP',
-  'MCP_ANONYMOUS_SESSION_IDLE_MS', 'SHUTDOWN_TIMEOUT_MS',
+  'MCP_ANONYMOUS_SESSION_IDLE_MS', 'SHUTDOWN_TIMEOUT_MS', 'MCP_ANONYMOUS_SESSIONS', 'OAUTH_ENABLED',
+  'OAUTH_ACCESS_TOKEN_TTL_SECONDS', 'OAUTH_REFRESH_TOKEN_TTL_DAYS', 'OAUTH_MAX_CLIENTS', 'OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES',
 ];
 const orderOf = (variable: string): number => VARIABLES.indexOf(variable);
 const JWT_SECRET_MIN_BYTES = 32;
@@ -121,6 +122,12 @@ export function loadConfig(env: Env): StrataConfig {
     mcpMaxAnonymousSessionsPerIp: r.int('MCP_MAX_ANONYMOUS_SESSIONS_PER_IP', 20, 1, 1_000_000),
     mcpAnonymousSessionIdleMs: r.int('MCP_ANONYMOUS_SESSION_IDLE_MS', 300_000, 1000, MAX),
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    mcpAnonymousSessions: r.bool('MCP_ANONYMOUS_SESSIONS', true),
+    oauthEnabled: r.bool('OAUTH_ENABLED', true),
+    oauthAccessTokenTtlSeconds: r.int('OAUTH_ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 86400),
+    oauthRefreshTokenTtlDays: r.int('OAUTH_REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),
+    oauthMaxClients: r.int('OAUTH_MAX_CLIENTS', 10_000, 1, 10_000_000),
+    oauthCimdAllowPrivateAddresses: r.bool('OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES', false),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems.toSorted((a, b) => orderOf(a.variable) - orderOf(b.variable)));
   return config;
