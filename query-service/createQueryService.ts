@@ -127,7 +127,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   attachResolvers(schema, createQueryResolvers(schema, operations));
   const consistency = { waiter: deps.waiter, mode: config.writeConsistency, timeoutMs: config.consistencyTimeoutMs };
   attachResolvers(schema, createMutationResolvers({ gateway, consistency }));
-  attachResolvers(schema, createAuthResolvers({ authenticator, ...(deps.apiKeys ? { apiKeys: deps.apiKeys } : {}) }));
+  const oauth = config.oauthEnabled === false ? undefined : deps.oauth;
+  attachResolvers(schema, createAuthResolvers({ authenticator, ...(deps.apiKeys ? { apiKeys: deps.apiKeys } : {}), ...(oauth ? { oauth } : {}) }));
 
   const minPosition: MinPositionOptions = {
     waiter: deps.waiter,
@@ -148,10 +149,10 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     cookies,
     ...(deps.sessions ? { sessions: deps.sessions } : {}),
     ...(deps.apiKeys ? { apiKeys: deps.apiKeys } : {}),
+    ...(oauth ? { oauth } : {}),
   });
 
   const bodyLimitText = config.bodyLimitText ?? `${config.bodyLimitBytes}b`;
-  const oauth = config.oauthEnabled === false ? undefined : deps.oauth;
   const mcp = createMcpRouter({
     operations,
     gateway,

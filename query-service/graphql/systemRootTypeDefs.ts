@@ -122,6 +122,8 @@ type Query {
   "Service keys of an organization, newest first."
   serviceApiKeys(organizationId: String!, includeRevoked: Boolean = false): [ApiKey!]!
   apiKeyById(id: ID!): ApiKey!
+  "The caller's connected apps (active OAuth grants)."
+  myOAuthGrants: [OAuthGrant!]!
 }
 
 type Mutation {
@@ -165,5 +167,7 @@ type Mutation {
   revokeApiKey(id: ID!): ApiKey!
   "Revokes the key and creates its replacement in one step; returns the new key with its secret."
   rotateApiKey(id: ID!): ApiKeyWithSecret!
+  "Disconnects an app: revokes every token of one of the caller's OAuth grants."
+  revokeOAuthGrant(id: ID!): OAuthGrant!
 }
 `;

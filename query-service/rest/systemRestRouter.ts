@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { ApiKeyDirectory, Authenticator, CommandGateway, CommandType, Sessions } from '../../contracts/index.ts';
+import type { ApiKeyDirectory, Authenticator, CommandGateway, CommandType, OAuthServer, Sessions } from '../../contracts/index.ts';
 import { authenticate, requestContextOf } from '../http/authenticate.ts';
 import { minPosition, type MinPositionOptions } from '../http/minPosition.ts';
 import { methodNotAllowed, notFound } from '../http/routeFallbacks.ts';
@@ -9,6 +9,7 @@ import { createSessionCookies, type SessionCookies } from '../http/sessionCookie
 import { finishWrite, type WriteConsistencyOptions } from '../http/writeConsistency.ts';
 import type { SystemOperations } from '../operations/systemOperations.ts';
 import { runApiKeyRead } from '../system/apiKeyReads.ts';
+import { runOAuthGrantAction } from '../system/oauthGrantActions.ts';
 import { restReadBody, runRead } from '../system/systemReads.ts';
 import { restWriteBody, systemWrites, type WriteSpec } from '../system/systemWrites.ts';
 import { routeInput, routeInputType } from './routeInput.ts';
@@ -31,6 +32,8 @@ export type SystemRestDeps = {
   readonly sessions?: Sessions;
   /** API-key reads; absent: those routes answer 503. */
   readonly apiKeys?: ApiKeyDirectory;
+  /** Connected apps (`/oauth/grants`); absent: those routes answer 503. */
+  readonly oauth?: OAuthServer;
   /** The session cookies (default: development settings). */
   readonly cookies?: SessionCookies;
 };
@@ -43,6 +46,13 @@ function handlerOf(route: RestRoute, deps: SystemRestDeps & { readonly cookies: 
       return [loginHandler(route, type, deps)];
     case 'session':
       return [sessionHandler(action.name, deps)];
+    case 'grant':
+      return [
+        async (req: Request, res: Response) => {
+          const input = routeInput(req, route, type);
+          sendJson(res, route.status, await runOAuthGrantAction(deps.oauth, action.name, requestContextOf(res), input));
+        },
+      ];
     case 'keyRead':
       return [
         async (req: Request, res: Response) => {

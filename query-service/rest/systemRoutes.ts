@@ -1,4 +1,5 @@
 import type { ApiKeyReadName } from '../system/apiKeyReads.ts';
+import type { OAuthGrantActionName } from '../system/oauthGrantActions.ts';
 import type { ReadName } from '../system/systemReads.ts';
 import type { WriteName } from '../system/systemWrites.ts';
 
@@ -15,6 +16,7 @@ export type SessionActionName = 'refresh' | 'logout' | 'logoutAll' | 'issueAcces
 export type RestAction =
   | { readonly kind: 'read'; readonly name: ReadName }
   | { readonly kind: 'keyRead'; readonly name: ApiKeyReadName }
+  | { readonly kind: 'grant'; readonly name: OAuthGrantActionName }
   | { readonly kind: 'write'; readonly name: WriteName }
   | { readonly kind: 'login' }
   | { readonly kind: 'session'; readonly name: SessionActionName };
@@ -130,6 +132,8 @@ export const systemRestRoutes: readonly RestRoute[] = [
   route('GET', '/api-key/:id', keyRead('apiKeyById'), 'api-keys', 'Get an API key'),
   route('POST', '/api-key/:id/revoke', write('revokeApiKey'), 'api-keys', 'Revoke an API key'),
   route('POST', '/api-key/:id/rotate', write('rotateApiKey'), 'api-keys', 'Replace an API key by a new secret', created),
+  route('GET', '/oauth/grants', { kind: 'grant', name: 'myOAuthGrants' }, 'oauth', "The caller's connected apps (active OAuth grants)"),
+  route('DELETE', '/oauth/grants/:id', { kind: 'grant', name: 'revokeOAuthGrant' }, 'oauth', 'Disconnect an app: revoke every token of an OAuth grant'),
 ];
 
 /** Routes that need no principal and ignore presented credentials (auth.md §1, §2): served before authentication. */
