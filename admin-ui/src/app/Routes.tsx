@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { Empty } from '../components/Status.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { ApiKeysPage } from '../screens/ApiKeysPage.tsx';
+import { ConnectedAppsPage } from '../screens/ConnectedAppsPage.tsx';
 import { EndpointsPage } from '../screens/EndpointsPage.tsx';
 import { OrganizationPage } from '../screens/OrganizationPage.tsx';
 import { OrganizationsPage } from '../screens/OrganizationsPage.tsx';
@@ -18,6 +19,7 @@ const ROUTES: readonly [string, ComponentType<ScreenProps>][] = [
   ['/', OrganizationsPage],
   ['/login', OrganizationsPage],
   ['/keys', ApiKeysPage],
+  ['/connected-apps', ConnectedAppsPage],
   ['/token', TokenPage],
   ['/org/:org', OrganizationPage],
   ['/org/:org/keys', ServiceKeysPage],
