@@ -78,6 +78,8 @@ describe('OAuth with the MCP SDK client', { concurrency: false }, () => {
     const refreshes = log.slice(before).filter((e) => e.path === '/oauth/token');
     assert.deepEqual(refreshes.map((e) => [e.grantType, e.status]), [['refresh_token', 200]]);
     assert.notEqual(provider.saved?.access_token, firstAccess, 'a new access token was minted');
+    const secrets = [code, firstAccess, provider.saved?.access_token ?? '', provider.saved?.refresh_token ?? ''];
+    assert.ok(secrets.every((secret) => secret.length > 20));
 
     // The user disconnects the app in the Admin UI: the next call is refused and the SDK is sent back to consent.
     const { page } = s;
@@ -98,6 +100,6 @@ describe('OAuth with the MCP SDK client', { concurrency: false }, () => {
     // Audit lines for the registration and the grant, and no token or code in any log line.
     const output = server.output();
     for (const event of ['oauth.client_registered', 'oauth.grant_approved', 'oauth.grant_revoked']) assert.ok(output.includes(`"event":"${event}"`), event);
-    for (const secret of [code, firstAccess, provider.saved?.refresh_token ?? '']) assert.ok(!output.includes(secret), 'a secret reached the log');
+    for (const secret of secrets) assert.ok(!output.includes(secret), 'a secret reached the log');
   });
 });
