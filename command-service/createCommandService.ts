@@ -24,6 +24,7 @@ import { createAuthenticator } from './auth/authenticator.ts';
 import { createAccessTokens } from './auth/jwt.ts';
 import type { LoginThrottleStore } from './auth/loginThrottle.ts';
 import { createOAuthAccessTokens } from './auth/oauthAccessTokens.ts';
+import { createMetadataDocumentLookup } from './auth/oauthMetadataDocuments.ts';
 import { createOAuthServer } from './auth/oauthServer.ts';
 import { createSessionService } from './auth/sessionService.ts';
 import type { RefreshOutcome } from './auth/sessionService.ts';
@@ -60,6 +61,8 @@ export type CommandServiceConfig = {
   readonly oauthRefreshTokenTtlDays?: number;
   /** OAUTH_MAX_CLIENTS, default 10000. */
   readonly oauthMaxClients?: number;
+  /** OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES, default false. */
+  readonly oauthCimdAllowPrivateAddresses?: boolean;
 };
 
 /** Commands on branch content (tables, rows, commits, reverts), handled by command-service/branches. */
@@ -158,6 +161,7 @@ export function createCommandService(deps: CommandServiceDeps): CommandService {
     log,
     newId,
     secret: config.jwtSecret,
+    metadataDocuments: createMetadataDocumentLookup({ clock, log, allowPrivateAddresses: config.oauthCimdAllowPrivateAddresses ?? false }),
     config: {
       refreshTokenTtlDays: config.oauthRefreshTokenTtlDays ?? 30,
       familyMaxAgeDays: config.refreshFamilyMaxAgeDays ?? 30,

@@ -126,6 +126,7 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
       oauthAccessTokenTtlSeconds: config.oauthAccessTokenTtlSeconds,
       oauthRefreshTokenTtlDays: config.oauthRefreshTokenTtlDays,
       oauthMaxClients: config.oauthMaxClients,
+      oauthCimdAllowPrivateAddresses: config.oauthCimdAllowPrivateAddresses,
     },
   });
   const query = createQueryService({
