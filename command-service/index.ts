@@ -13,6 +13,7 @@ export {
   readApiKeyAudit,
 } from './auth/apiKeyAudit.ts';
 export { setUserPassword } from './auth/setUserPassword.ts';
+export { formatOAuthAuditJsonLines, formatOAuthAuditTable, readOAuthAudit } from './auth/oauthAudit.ts';
 export { createRedisLoginThrottleStore } from './adapters/redisLoginThrottleStore.ts';
 export { createRedisApiKeyUsageStore } from './adapters/redisApiKeyUsageStore.ts';
 
@@ -20,3 +21,4 @@ export type { KurrentClient } from './adapters/kurrentLogReader.ts';
 export type { CommandService } from './createCommandService.ts';
 export type { LoginThrottleStore } from './auth/loginThrottle.ts';
 export type { ApiKeyAuditFilter } from './auth/apiKeyAudit.ts';
+export type { OAuthAuditFilter } from './auth/oauthAudit.ts';

@@ -8,11 +8,14 @@ import {
   createSqliteEventStore,
   formatApiKeyAuditJsonLines,
   formatApiKeyAuditTable,
+  formatOAuthAuditJsonLines,
+  formatOAuthAuditTable,
+  readOAuthAudit,
   parseAuditTime,
   readApiKeyAudit,
   setUserPassword,
 } from '../command-service/index.ts';
-import type { ApiKeyAuditFilter } from '../command-service/index.ts';
+import type { ApiKeyAuditFilter, OAuthAuditFilter } from '../command-service/index.ts';
 import { cliConfig } from './cliConfig.ts';
 import { createRootLogger } from './logger.ts';
 
@@ -81,24 +84,49 @@ async function withEventStore(io: AuthCliIo, run: (opened: Opened) => Promise<nu
 
 type AuditOptions = { key?: string; org?: string; user?: string; since?: string; until?: string; json?: boolean };
 
-async function auditApiKeys(io: AuthCliIo, options: AuditOptions): Promise<number> {
+/** `--since` / `--until` as ms; null (after printing the usage error) when one is not a time. */
+function timeFilter(io: AuthCliIo, options: { since?: string; until?: string }): { sinceMs?: number; untilMs?: number } | null {
   const now = Date.now();
-  const filter: { -readonly [K in keyof ApiKeyAuditFilter]: ApiKeyAuditFilter[K] } = {};
+  const filter: { sinceMs?: number; untilMs?: number } = {};
   for (const [name, text] of [['since', options.since], ['until', options.until]] as const) {
     if (text === undefined) continue;
     const ms = parseAuditTime(text, now);
     if (ms === null) {
       io.stderr(`error: --${name} must be an ISO 8601 time or a duration such as 7d or 12h, got "${text}"\n`);
-      return USAGE_ERROR;
+      return null;
     }
     filter[name === 'since' ? 'sinceMs' : 'untilMs'] = ms;
   }
+  return filter;
+}
+
+async function auditApiKeys(io: AuthCliIo, options: AuditOptions): Promise<number> {
+  const filter: { -readonly [K in keyof ApiKeyAuditFilter]: ApiKeyAuditFilter[K] } = {};
+  const times = timeFilter(io, options);
+  if (times === null) return USAGE_ERROR;
+  Object.assign(filter, times);
   if (options.key !== undefined) filter.keyId = options.key;
   if (options.org !== undefined) filter.organizationId = options.org;
   if (options.user !== undefined) filter.userId = options.user;
   return withEventStore(io, async ({ eventStore }) => {
     const entries = await readApiKeyAudit(eventStore, filter);
     io.stdout(options.json ? formatApiKeyAuditJsonLines(entries) : formatApiKeyAuditTable(entries));
+    return 0;
+  });
+}
+
+type OAuthAuditOptions = { user?: string; client?: string; since?: string; until?: string; json?: boolean };
+
+async function auditOAuth(io: AuthCliIo, options: OAuthAuditOptions): Promise<number> {
+  const filter: { -readonly [K in keyof OAuthAuditFilter]: OAuthAuditFilter[K] } = {};
+  const times = timeFilter(io, options);
+  if (times === null) return USAGE_ERROR;
+  Object.assign(filter, times);
+  if (options.user !== undefined) filter.userId = options.user;
+  if (options.client !== undefined) filter.clientId = options.client;
+  return withEventStore(io, async ({ eventStore }) => {
+    const entries = await readOAuthAudit(eventStore, filter);
+    io.stdout(options.json ? formatOAuthAuditJsonLines(entries) : formatOAuthAuditTable(entries));
     return 0;
   });
 }
@@ -128,9 +156,19 @@ async function setPassword(io: AuthCliIo, username: string): Promise<number> {
 
 /** Adds `strata audit api-keys` and `strata users set-password` (operations.md §5) to the CLI program. */
 export function addAuthCommands(program: Command, io: AuthCliIo, setResult: (code: number) => void): void {
-  program
-    .command('audit')
-    .description('audit trails read from the event log')
+  const audit = program.command('audit').description('audit trails read from the event log');
+  audit
+    .command('oauth')
+    .description('OAuth events (client-registered, grant-approved, grant-revoked, token/code reuse) in log order; never codes, tokens or secrets')
+    .option('--user <id>', 'only events of this user')
+    .option('--client <id>', 'only events of this client')
+    .option('--since <time>', 'ISO 8601 time or a duration back from now (7d, 12h)')
+    .option('--until <time>', 'ISO 8601 time or a duration back from now (7d, 12h)')
+    .option('--json', 'JSON Lines output')
+    .action(async (options: OAuthAuditOptions) => {
+      setResult(await auditOAuth(io, options));
+    });
+  audit
     .command('api-keys')
     .description('API-key events (created, rotated, revoked) from the event log, in log order; never secrets or hashes')
     .option('--key <id>', 'only this key')
