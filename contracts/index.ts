@@ -276,37 +276,12 @@ export { visibleAt } from './views/visibility.ts';
 export { castValue, isCast, parseTimestamp } from './views/castValue.ts';
 export type { Cast, CastResult } from './views/castValue.ts';
 export { oauthClientStreamId, oauthGrantStreamId } from './events/oauthEvents.ts';
-export type {
-  OAuthClientKind,
-  OAuthClientRegistered,
-  OAuthFamilyStarted,
-  OAuthGrantApproved,
-  OAuthGrantRevoked,
-  OAuthTokenEndpointAuthMethod,
-} from './events/oauthEvents.ts';
+export type { OAuthClientKind, OAuthClientRegistered, OAuthFamilyStarted, OAuthGrantApproved, OAuthGrantRevoked, OAuthTokenEndpointAuthMethod } from './events/oauthEvents.ts';
 export { isOAuthGrantActive, oauthGrantPairKey } from './state/oauthState.ts';
 export type { OAuthClientRecord, OAuthCodeRecord, OAuthFamilyLink, OAuthGrantRecord } from './state/oauthState.ts';
 export { OAuthError, isOAuthError } from './errors/oauthError.ts';
-export {
-  OAUTH_READ_SCOPE,
-  OAUTH_SCOPES,
-  OAUTH_WRITE_SCOPE,
-  isCodeChallenge,
-  isLoopbackHttpUri,
-  isMetadataDocumentClientId,
-  isOAuthProblem,
-  matchRedirectUri,
-  parseOAuthScopes,
-  redirectUriProblem,
-  validateClientMetadata,
-} from './auth/oauthRules.ts';
+export { OAUTH_READ_SCOPE, OAUTH_SCOPES, OAUTH_WRITE_SCOPE, isCodeChallenge, isLoopbackHttpUri, isMetadataDocumentClientId } from './auth/oauthRules.ts';
+export { isOAuthProblem, matchRedirectUri, parseOAuthScopes, redirectUriProblem, validateClientMetadata } from './auth/oauthRules.ts';
 export type { OAuthClientMetadata, OAuthProblem, OAuthScope } from './auth/oauthRules.ts';
-export type {
-  OAuthApproval,
-  OAuthClientCredentials,
-  OAuthClientView,
-  OAuthGrantView,
-  OAuthServer,
-  OAuthTokenResponse,
-} from './ports/oauthServer.ts';
+export type { OAuthApproval, OAuthClientCredentials, OAuthClientView, OAuthGrantView, OAuthServer, OAuthTokenResponse } from './ports/oauthServer.ts';
 export type { OAuthAuthority } from './auth/principal.ts';

@@ -7,7 +7,6 @@ import type {
   Position,
   PresentedCredentials,
   Principal,
-  RefreshResult,
   Sessions,
   SystemState,
   SystemStateSource,

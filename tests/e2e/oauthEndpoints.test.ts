@@ -2,6 +2,7 @@
 // request's refusals, code and refresh-token rules, audience binding, scope step-up, revocation and grants.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { runCli } from '../../deploy/cli.ts';
 import { ADMIN_PASSWORD, startAuthServer, type AuthServer } from './support/authServer.ts';
 import type { CookieJar } from './support/cookieJar.ts';
 import {
@@ -274,5 +275,24 @@ describe('revocation and grants', () => {
     assert.equal((await mcpInitialize(server, tokens.access_token)).status, 401);
     server.remember(tokens.access_token, tokens.refresh_token);
     server.assertNoSecretsLogged();
+  });
+
+  test('strata audit oauth prints every OAuth event from the log, filters, and never a code or token', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const cli = (args: string[]) => runCli(['audit', 'oauth', ...args], { env: { DATA_DIR: server.dataDir, LOG_LEVEL: 'silent' }, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) });
+    assert.equal(await cli(['--json']), 0, err.join(''));
+    const entries = out.join('').trim().split('\n').map((line) => JSON.parse(line) as { event: string; clientId: string; userId: string | null; details: Record<string, unknown> });
+    const events = new Set(entries.map((e) => e.event));
+    for (const event of ['client-registered', 'grant-approved', 'grant-revoked', 'code-reuse-detected', 'token-reuse-detected']) assert.ok(events.has(event), event);
+    const approval = entries.find((e) => e.event === 'grant-approved' && e.clientId === clientId);
+    assert.deepEqual(approval?.details.redirectHost, '127.0.0.1:9');
+    assert.ok(!out.join('').includes('codeHash') && !out.join('').includes('secretHash'));
+    out.length = 0;
+    assert.equal(await cli(['--client', clientId]), 0);
+    const lines = out.join('').trimEnd().split('\n');
+    assert.match(lines[0] as string, /^TIME +EVENT +CLIENT +USER +DETAILS$/);
+    assert.ok(lines.slice(1).every((line) => line.includes(clientId)));
+    assert.equal(await cli(['--since', 'yesterday']), 2);
   });
 });

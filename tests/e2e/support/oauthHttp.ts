@@ -14,7 +14,7 @@ export async function raw(server: AuthServer, method: string, path: string, opti
   const res = await fetch(`${server.url}${path}`, { method, headers, redirect: 'manual', ...(options.body === undefined ? {} : { body: options.body }) });
   options.jar?.store(res.headers, path.split('?')[0] ?? path);
   const text = await res.text();
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = text === '' ? null : JSON.parse(text);
   } catch {
