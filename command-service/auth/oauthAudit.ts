@@ -1,11 +1,11 @@
 import { streamCategories } from '../../contracts/index.ts';
+import { readAuditEntries } from './apiKeyAudit.ts';
 import type {
   EventStore,
   OAuthClientRegistered,
   OAuthFamilyStarted,
   OAuthGrantApproved,
   OAuthGrantRevoked,
-  Position,
   RecordedEvent,
   RefreshFamilyRevoked,
 } from '../../contracts/index.ts';
@@ -22,7 +22,6 @@ export type OAuthAuditEntry = {
 /** All optional; times in ms, both bounds inclusive. */
 export type OAuthAuditFilter = { readonly userId?: string; readonly clientId?: string; readonly sinceMs?: number; readonly untilMs?: number };
 
-const READ_BATCH = 1000;
 const hostOf = (uri: string): string => {
   try {
     return new URL(uri).host || new URL(uri).protocol;
@@ -79,17 +78,10 @@ function matches(entry: OAuthAuditEntry, filter: OAuthAuditFilter): boolean {
 /** OAuth client, grant and reuse events read from the event log itself, in log order, filtered. */
 export async function readOAuthAudit(eventStore: EventStore, filter: OAuthAuditFilter = {}): Promise<OAuthAuditEntry[]> {
   const known: Known = { grants: new Map(), families: new Map() };
-  const entries: OAuthAuditEntry[] = [];
-  let after: Position | null = null;
-  for (;;) {
-    const batch = await eventStore.readAll(after, { categories: [streamCategories.oauth, streamCategories.session], maxCount: READ_BATCH });
-    if (batch.length === 0) return entries;
-    for (const recorded of batch) {
-      const entry = toEntry(recorded, known);
-      if (entry && matches(entry, filter)) entries.push(entry);
-    }
-    after = batch[batch.length - 1]?.position ?? after;
-  }
+  return readAuditEntries(eventStore, [streamCategories.oauth, streamCategories.session], (recorded) => {
+    const entry = toEntry(recorded, known);
+    return entry && matches(entry, filter) ? entry : null;
+  });
 }
 
 /** `--json`: JSON Lines `{time, event, clientId, userId, details}`. */

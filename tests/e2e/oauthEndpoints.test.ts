@@ -268,6 +268,32 @@ describe('revocation and grants', () => {
     assert.ok(!after.body.some((g: { id: string }) => g.id === grant.id));
   });
 
+  test('a password change and a deactivation end the user\'s grants', async () => {
+    const patId = await server.createUser(adminToken, 'pat', 'pat-password-1');
+    const grantTokens = async (password: string) => {
+      const { jar: patJar } = await server.login('pat', password);
+      const { verifier, challenge } = pkce();
+      const landed = await approve(server, patJar, { clientId, redirectUri: REDIRECT, challenge });
+      const reply = await exchange(server, { code: landed.searchParams.get('code') ?? '', code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId });
+      assert.equal(reply.status, 200, reply.text);
+      assert.equal((await mcpInitialize(server, reply.body.access_token)).status, 200);
+      return reply.body as { access_token: string; refresh_token: string };
+    };
+    const before = await grantTokens('pat-password-1');
+    const { accessToken: patToken } = await server.login('pat', 'pat-password-1');
+    const changed = await server.call('PUT', '/api/me/password', { token: patToken, body: { oldPassword: 'pat-password-1', newPassword: 'pat-password-2' } });
+    assert.equal(changed.status, 200, changed.text);
+    assert.equal((await mcpInitialize(server, before.access_token)).status, 401);
+    const refreshed = await raw(server, 'POST', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: before.refresh_token, client_id: clientId }));
+    assert.equal(refreshed.body.error, 'invalid_grant');
+    const { accessToken: newToken } = await server.login('pat', 'pat-password-2');
+    assert.deepEqual((await server.call('GET', '/api/oauth/grants', { token: newToken })).body, [], 'the grant ended with the password');
+
+    const again = await grantTokens('pat-password-2');
+    assert.equal((await server.call('POST', `/api/user/${patId}/deactivate`, { token: adminToken })).status, 200);
+    assert.equal((await mcpInitialize(server, again.access_token)).status, 401);
+  });
+
   test('logout-all ends every grant token; no code, token or secret is logged', async () => {
     const tokens = await tokensFor();
     const { accessToken } = await server.login('admin', ADMIN_PASSWORD);
