@@ -322,3 +322,21 @@ describe('revocation and grants', () => {
     assert.equal(await cli(['--since', 'yesterday']), 2);
   });
 });
+
+describe('OAUTH_ENABLED=false', () => {
+  let off: AuthServer;
+  before(async () => {
+    off = await startAuthServer({ OAUTH_ENABLED: 'false' });
+  });
+  after(() => off.close());
+
+  test('no discovery, /oauth/* is 404, /mcp 401s carry no resource_metadata, OAuth-shaped tokens are refused', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/oauth/authorize']) {
+      assert.equal((await raw(off, 'GET', path)).status, 404, path);
+    }
+    assert.equal((await registerClient(off, { redirect_uris: [REDIRECT] })).status, 404);
+    const refused = await mcpInitialize(off, 'not-a-jwt');
+    assert.equal(refused.status, 401);
+    assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="strata", error="invalid_token"');
+  });
+});
