@@ -6,6 +6,7 @@ import type {
   Clock,
   CommandGateway,
   EventStore,
+  OAuthServer,
   Position,
   Principal,
   RoleHandle,
@@ -22,6 +23,9 @@ import type { ApiKeyUsageStore } from './auth/apiKeyUsage.ts';
 import { createAuthenticator } from './auth/authenticator.ts';
 import { createAccessTokens } from './auth/jwt.ts';
 import type { LoginThrottleStore } from './auth/loginThrottle.ts';
+import { createOAuthAccessTokens } from './auth/oauthAccessTokens.ts';
+import { createMetadataDocumentLookup } from './auth/oauthMetadataDocuments.ts';
+import { createOAuthServer } from './auth/oauthServer.ts';
 import { createSessionService } from './auth/sessionService.ts';
 import type { RefreshOutcome } from './auth/sessionService.ts';
 import { createCommandGateway } from './commandGateway.ts';
@@ -54,6 +58,14 @@ export type CommandServiceConfig = {
   readonly apiKeyMaxPerUser?: number;
   /** API_KEY_MAX_SERVICE_PER_ORG, default 100. */
   readonly apiKeyMaxServicePerOrg?: number;
+  /** OAUTH_ACCESS_TOKEN_TTL_SECONDS, default 3600. */
+  readonly oauthAccessTokenTtlSeconds?: number;
+  /** OAUTH_REFRESH_TOKEN_TTL_DAYS, default 30. */
+  readonly oauthRefreshTokenTtlDays?: number;
+  /** OAUTH_MAX_CLIENTS, default 10000. */
+  readonly oauthMaxClients?: number;
+  /** OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES, default false. */
+  readonly oauthCimdAllowPrivateAddresses?: boolean;
 };
 
 /** Commands on branch content (tables, rows, commits, reverts), handled by command-service/branches. */
@@ -93,6 +105,8 @@ export type CommandService = RoleHandle & {
   readonly sessions: Sessions;
   /** API-key reads for `myApiKeys`, `serviceApiKeys`, `apiKeyById` and their REST routes. */
   readonly apiKeys: ApiKeyDirectory;
+  /** The OAuth authorization server (oauth.md) behind `/oauth/*` and the grant routes. */
+  readonly oauth: OAuthServer;
   readonly systemState: SystemStateSource;
 };
 
@@ -142,10 +156,28 @@ export function createCommandService(deps: CommandServiceDeps): CommandService {
       refreshTokenTtlDays: config.refreshTokenTtlDays ?? 7,
       familyMaxAgeDays: config.refreshFamilyMaxAgeDays ?? 30,
       graceMs: config.refreshGracePeriodMs ?? 30_000,
+      oauthRefreshTokenTtlDays: config.oauthRefreshTokenTtlDays ?? 30,
+    },
+  });
+  const oauthAccessTokens = createOAuthAccessTokens({ secret: config.jwtSecret, ttlSeconds: config.oauthAccessTokenTtlSeconds ?? 3600, clock });
+  const oauth = createOAuthServer({
+    systemState,
+    sessions,
+    accessTokens: oauthAccessTokens,
+    clock,
+    log,
+    newId,
+    secret: config.jwtSecret,
+    metadataDocuments: createMetadataDocumentLookup({ clock, log, allowPrivateAddresses: config.oauthCimdAllowPrivateAddresses ?? false }),
+    config: {
+      refreshTokenTtlDays: config.oauthRefreshTokenTtlDays ?? 30,
+      familyMaxAgeDays: config.refreshFamilyMaxAgeDays ?? 30,
+      maxClients: config.oauthMaxClients ?? 10_000,
     },
   });
   const authenticator = createAuthenticator({
     accessTokens,
+    oauthAccessTokens,
     sessions,
     resolveApiKey: deps.resolveApiKey ?? createApiKeyResolver({ clock, log, usage }),
     systemState,
@@ -168,6 +200,7 @@ export function createCommandService(deps: CommandServiceDeps): CommandService {
     authenticator,
     sessions,
     apiKeys: createApiKeyDirectory({ systemState, clock, usage }),
+    oauth,
     systemState,
     async start() {
       await ensureAdminUser({ eventStore, systemState, adminPassword: config.adminPassword, clock, log, newId });

@@ -16,6 +16,7 @@ export { setUserPassword } from './auth/setUserPassword.ts';
 export { createWebhookSecretBox } from './webhooks/webhookSecrets.ts';
 export { createWebhookDisabler } from './webhooks/webhookDisabler.ts';
 export { formatWebhookAuditJsonLines, formatWebhookAuditTable, readWebhookAudit } from './webhooks/webhookAudit.ts';
+export { formatOAuthAuditJsonLines, formatOAuthAuditTable, readOAuthAudit } from './auth/oauthAudit.ts';
 export { createRedisLoginThrottleStore } from './adapters/redisLoginThrottleStore.ts';
 export { createRedisApiKeyUsageStore } from './adapters/redisApiKeyUsageStore.ts';
 
@@ -24,3 +25,4 @@ export type { CommandService } from './createCommandService.ts';
 export type { LoginThrottleStore } from './auth/loginThrottle.ts';
 export type { ApiKeyAuditFilter } from './auth/apiKeyAudit.ts';
 export type { WebhookAuditFilter } from './webhooks/webhookAudit.ts';
+export type { OAuthAuditFilter } from './auth/oauthAudit.ts';

@@ -287,3 +287,13 @@ export { MAX_KEPT_ATTEMPTS, MAX_WEBHOOKS_PER_ORGANIZATION, SECRET_OVERLAP_MS, de
 export type { WebhookAttemptView, WebhookDeliveryStatus, WebhookDeliveryView, WebhookView, WebhookWithSecretView } from './webhooks/webhookViews.ts';
 export { webhookViews } from './views/webhookViewSpec.ts';
 export { assertManagesWebhooks, findManageableWebhook } from './webhooks/webhookAccess.ts';
+export { oauthClientStreamId, oauthGrantStreamId } from './events/oauthEvents.ts';
+export type { OAuthClientKind, OAuthClientRegistered, OAuthFamilyStarted, OAuthGrantApproved, OAuthGrantRevoked, OAuthTokenEndpointAuthMethod } from './events/oauthEvents.ts';
+export { isOAuthGrantActive, oauthGrantPairKey } from './state/oauthState.ts';
+export type { OAuthClientRecord, OAuthCodeRecord, OAuthFamilyLink, OAuthGrantRecord } from './state/oauthState.ts';
+export { OAuthError, isOAuthError } from './errors/oauthError.ts';
+export { OAUTH_READ_SCOPE, OAUTH_SCOPES, OAUTH_WRITE_SCOPE, isCodeChallenge, isLoopbackHttpUri, isMetadataDocumentClientId } from './auth/oauthRules.ts';
+export { isOAuthProblem, matchRedirectUri, parseOAuthScopes, redirectUriProblem, validateClientMetadata } from './auth/oauthRules.ts';
+export type { OAuthClientMetadata, OAuthProblem, OAuthScope } from './auth/oauthRules.ts';
+export type { OAuthApproval, OAuthClientCredentials, OAuthClientView, OAuthGrantView, OAuthServer, OAuthTokenResponse } from './ports/oauthServer.ts';
+export type { OAuthAuthority } from './auth/principal.ts';

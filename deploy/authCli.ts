@@ -11,11 +11,14 @@ import {
   createSqliteEventStore,
   formatApiKeyAuditJsonLines,
   formatApiKeyAuditTable,
+  formatOAuthAuditJsonLines,
+  formatOAuthAuditTable,
+  readOAuthAudit,
   parseAuditTime,
   readApiKeyAudit,
   setUserPassword,
 } from '../command-service/index.ts';
-import type { ApiKeyAuditFilter, WebhookAuditFilter } from '../command-service/index.ts';
+import type { ApiKeyAuditFilter, OAuthAuditFilter, WebhookAuditFilter } from '../command-service/index.ts';
 import { cliConfig } from './cliConfig.ts';
 import { createRootLogger } from './logger.ts';
 
@@ -86,7 +89,7 @@ type AuditOptions = { key?: string; webhook?: string; org?: string; user?: strin
 type TimeFilter = { sinceMs?: number; untilMs?: number };
 
 /** --since/--until as milliseconds; null (after printing the usage error) when one cannot be read. */
-function timeFilter(io: AuthCliIo, options: AuditOptions): TimeFilter | null {
+function timeFilter(io: AuthCliIo, options: { since?: string; until?: string }): TimeFilter | null {
   const now = Date.now();
   const filter: TimeFilter = {};
   for (const [name, text] of [['since', options.since], ['until', options.until]] as const) {
@@ -129,6 +132,22 @@ async function auditApiKeys(io: AuthCliIo, options: AuditOptions): Promise<numbe
   });
 }
 
+type OAuthAuditOptions = { user?: string; client?: string; since?: string; until?: string; json?: boolean };
+
+async function auditOAuth(io: AuthCliIo, options: OAuthAuditOptions): Promise<number> {
+  const filter: { -readonly [K in keyof OAuthAuditFilter]: OAuthAuditFilter[K] } = {};
+  const times = timeFilter(io, options);
+  if (times === null) return USAGE_ERROR;
+  Object.assign(filter, times);
+  if (options.user !== undefined) filter.userId = options.user;
+  if (options.client !== undefined) filter.clientId = options.client;
+  return withEventStore(io, async ({ eventStore }) => {
+    const entries = await readOAuthAudit(eventStore, filter);
+    io.stdout(options.json ? formatOAuthAuditJsonLines(entries) : formatOAuthAuditTable(entries));
+    return 0;
+  });
+}
+
 async function setPassword(io: AuthCliIo, username: string): Promise<number> {
   let password: string;
   try {
@@ -152,7 +171,7 @@ async function setPassword(io: AuthCliIo, username: string): Promise<number> {
   });
 }
 
-/** Adds `strata audit api-keys`, `strata audit webhooks` and `strata users set-password` (operations.md §5) to the CLI program. */
+/** Adds `strata audit api-keys`, `strata audit webhooks`, `strata audit oauth` and `strata users set-password` (operations.md §5) to the CLI program. */
 export function addAuthCommands(program: Command, io: AuthCliIo, setResult: (code: number) => void): void {
   const audit = program.command('audit').description('audit trails read from the event log');
   audit
@@ -166,6 +185,17 @@ export function addAuthCommands(program: Command, io: AuthCliIo, setResult: (cod
     .option('--json', 'JSON Lines output')
     .action(async (options: AuditOptions) => {
       setResult(await auditWebhooks(io, options));
+    });
+  audit
+    .command('oauth')
+    .description('OAuth events (client-registered, grant-approved, grant-revoked, token/code reuse) in log order; never codes, tokens or secrets')
+    .option('--user <id>', 'only events of this user')
+    .option('--client <id>', 'only events of this client')
+    .option('--since <time>', 'ISO 8601 time or a duration back from now (7d, 12h)')
+    .option('--until <time>', 'ISO 8601 time or a duration back from now (7d, 12h)')
+    .option('--json', 'JSON Lines output')
+    .action(async (options: OAuthAuditOptions) => {
+      setResult(await auditOAuth(io, options));
     });
   audit
     .command('api-keys')

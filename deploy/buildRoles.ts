@@ -133,6 +133,10 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
       refreshGracePeriodMs: config.jwtRefreshGracePeriodMs,
       apiKeyMaxPerUser: config.apiKeyMaxPerUser,
       apiKeyMaxServicePerOrg: config.apiKeyMaxServicePerOrg,
+      oauthAccessTokenTtlSeconds: config.oauthAccessTokenTtlSeconds,
+      oauthRefreshTokenTtlDays: config.oauthRefreshTokenTtlDays,
+      oauthMaxClients: config.oauthMaxClients,
+      oauthCimdAllowPrivateAddresses: config.oauthCimdAllowPrivateAddresses,
     },
   });
   const query = createQueryService({
@@ -142,6 +146,7 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
     authenticator: command.authenticator,
     sessions: command.sessions,
     apiKeys: command.apiKeys,
+    oauth: command.oauth,
     waiter: ctx.waiter,
     eventStoreBackend: infra.eventStore.backend,
     // The rebuilds of the operator API run in this process with the CLI's code (projection-worker/README.md).
@@ -186,8 +191,10 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
         maxSessions: config.mcpMaxSessions,
         maxAnonymousSessionsPerIp: config.mcpMaxAnonymousSessionsPerIp,
         anonymousSessionIdleMs: config.mcpAnonymousSessionIdleMs,
+        anonymousSessions: config.mcpAnonymousSessions,
         version: productVersion,
       },
+      oauthEnabled: config.oauthEnabled,
       adminUiDir: ADMIN_UI_DIR,
       rootFieldPrefix: config.graphqlRootFieldPrefix,
       cookies: { secure: config.cookieSecure, sameSite: config.cookieSameSite },

@@ -6,6 +6,7 @@ import type {
   CommandGateway,
   ProjectionOperations,
   ConsistencyWaiter,
+  OAuthServer,
   PositionBackend,
   RoleHandle,
   Sessions,
@@ -42,6 +43,10 @@ import type { McpEndpointDocs } from './mcp/mcpEndpointDocs.ts';
 import type { McpSessionStore } from './mcp/mcpSessionStore.ts';
 import { withDeliveryLookup } from './operations/webhookOperations.ts';
 import { createChangeFeed, type ChangeFeedDeps } from './feed/eventFeedRouter.ts';
+import { createOAuthAuthorizeRouter } from './oauth/oauthAuthorizeRouter.ts';
+import { createOAuthDiscoveryRouter } from './oauth/oauthDiscoveryRouter.ts';
+import { createOAuthEndpointsRouter } from './oauth/oauthEndpointsRouter.ts';
+import { adminStylesheetOf } from './oauth/oauthPages.ts';
 
 export type QueryServiceConfig = {
   /** WRITE_CONSISTENCY. */
@@ -70,6 +75,8 @@ export type QueryServiceConfig = {
   readonly corsOrigins?: readonly string[];
   /** ALLOWED_HOSTS and PUBLIC_URL's host: the own origin is derived only from these hosts (auth.md §6.4). */
   readonly hosts?: HostPolicy;
+  /** OAUTH_ENABLED (default true when the `oauth` dependency is given): discovery and `/oauth/*` (oauth.md). */
+  readonly oauthEnabled?: boolean;
 };
 
 export type QueryServiceDeps = {
@@ -83,6 +90,8 @@ export type QueryServiceDeps = {
   readonly sessions?: Sessions;
   /** API-key reads (absent: those fields and routes answer 503). */
   readonly apiKeys?: ApiKeyDirectory;
+  /** The OAuth authorization server (absent: no discovery, no `/oauth/*`, /mcp 401s without resource_metadata). */
+  readonly oauth?: OAuthServer;
   readonly waiter: ConsistencyWaiter;
   /** `eventStore.backend`: positions of another backend are refused. */
   readonly eventStoreBackend: PositionBackend;
@@ -132,7 +141,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   attachResolvers(schema, createMutationResolvers({ gateway, consistency }));
   const operator = createOperatorOperations({ systemState: deps.systemState, ...(deps.projections ? { projections: deps.projections } : {}) });
   attachResolvers(schema, createOperatorResolvers(operator));
-  attachResolvers(schema, createAuthResolvers({ authenticator, ...(deps.apiKeys ? { apiKeys: deps.apiKeys } : {}) }));
+  const oauth = config.oauthEnabled === false ? undefined : deps.oauth;
+  attachResolvers(schema, createAuthResolvers({ authenticator, ...(deps.apiKeys ? { apiKeys: deps.apiKeys } : {}), ...(oauth ? { oauth } : {}) }));
 
   const minPosition: MinPositionOptions = {
     waiter: deps.waiter,
@@ -154,6 +164,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     cookies,
     ...(deps.sessions ? { sessions: deps.sessions } : {}),
     ...(deps.apiKeys ? { apiKeys: deps.apiKeys } : {}),
+    ...(oauth ? { oauth } : {}),
   });
 
   const bodyLimitText = config.bodyLimitText ?? `${config.bodyLimitBytes}b`;
@@ -164,13 +175,20 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     systemState: deps.systemState,
     consistency,
     log,
-    config: { ...MCP_CONFIG_DEFAULTS, version: '1.0.0', ...origins, ...config.mcp, bodyLimitBytes: config.bodyLimitBytes, bodyLimitText },
+    config: { ...MCP_CONFIG_DEFAULTS, version: '1.0.0', ...origins, ...config.mcp, oauthEnabled: oauth !== undefined, bodyLimitBytes: config.bodyLimitBytes, bodyLimitText },
     ...(deps.mcpSessionStore ? { store: deps.mcpSessionStore } : {}),
     docs: deps.mcpDocs ?? createMcpEndpointDocs({ operations, viewStore: deps.viewStore, systemState: deps.systemState }),
   });
 
   const parseBody = jsonBody({ limitBytes: config.bodyLimitBytes, limitText: config.bodyLimitText ?? `${config.bodyLimitBytes}b` });
   const router = express.Router();
+  if (oauth !== undefined) {
+    // Before CORS: these answer CORS themselves (public documents and endpoints that never read cookies).
+    const shell = { stylesheet: adminStylesheetOf(config.adminUiDir) };
+    router.use(createOAuthDiscoveryRouter(origins));
+    router.use(createOAuthEndpointsRouter({ oauth, origins, log }));
+    router.use(createOAuthAuthorizeRouter({ oauth, authenticator, systemState: deps.systemState, cookies, origins, shell, log }));
+  }
   const originMiddleware = [cors(origins.corsOrigins), originPolicy(origins)];
   router.use(...originMiddleware);
   router.use('/api', parseBody);

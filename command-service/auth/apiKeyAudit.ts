@@ -76,20 +76,28 @@ function matches(entry: ApiKeyAuditEntry, filter: ApiKeyAuditFilter): boolean {
   return true;
 }
 
-/** API-key events read from the event log itself (not views), in log order, filtered. */
-export async function readApiKeyAudit(eventStore: EventStore, filter: ApiKeyAuditFilter = {}): Promise<ApiKeyAuditEntry[]> {
-  const keys = new Map<string, KeyFacts>();
-  const entries: ApiKeyAuditEntry[] = [];
+/** Every event of `categories`, read from the log itself in batches and in log order, to the entries `toEntry` makes. */
+export async function readAuditEntries<T>(eventStore: EventStore, categories: readonly string[], toEntry: (recorded: RecordedEvent) => T | null): Promise<T[]> {
+  const entries: T[] = [];
   let after: Position | null = null;
   for (;;) {
-    const batch = await eventStore.readAll(after, { categories: [streamCategories.apiKey], maxCount: READ_BATCH });
+    const batch = await eventStore.readAll(after, { categories, maxCount: READ_BATCH });
     if (batch.length === 0) return entries;
     for (const recorded of batch) {
-      const entry = toEntry(recorded, keys);
-      if (entry && matches(entry, filter)) entries.push(entry);
+      const entry = toEntry(recorded);
+      if (entry !== null) entries.push(entry);
     }
     after = batch[batch.length - 1]?.position ?? after;
   }
+}
+
+/** API-key events read from the event log itself (not views), in log order, filtered. */
+export async function readApiKeyAudit(eventStore: EventStore, filter: ApiKeyAuditFilter = {}): Promise<ApiKeyAuditEntry[]> {
+  const keys = new Map<string, KeyFacts>();
+  return readAuditEntries(eventStore, [streamCategories.apiKey], (recorded) => {
+    const entry = toEntry(recorded, keys);
+    return entry && matches(entry, filter) ? entry : null;
+  });
 }
 
 /** `--json`: one object per line with the keys of operations.md §5. */

@@ -12,6 +12,8 @@ import type {
 } from '../../contracts/index.ts';
 import { createAccessTokens } from './jwt.ts';
 import type { AccessTokens } from './jwt.ts';
+import { authenticateOAuthToken, isOAuthAudience } from './oauthAuthentication.ts';
+import type { OAuthAccessTokens } from './oauthAccessTokens.ts';
 import { createInMemoryLoginThrottleStore, createLoginThrottle } from './loginThrottle.ts';
 import type { LoginThrottleConfig, LoginThrottleStore } from './loginThrottle.ts';
 import { createPasswordVerifier } from './passwords.ts';
@@ -40,6 +42,8 @@ export type AuthenticatorOptions = {
    * login only mints a family id (authenticators that serve no browser sessions, tests of throttling).
    */
   readonly sessions?: Pick<SessionService, 'startFamily'>;
+  /** OAuth access tokens, accepted only where the credentials name their resource (/mcp, oauth.md §5). */
+  readonly oauthAccessTokens?: OAuthAccessTokens;
 };
 
 /** Exact-username lookup through the shared case-insensitive namespace (no scan of all users). */
@@ -73,6 +77,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         return principal;
       }
       case 'jwt': {
+        const resource = credentials.oauthResource;
+        if (resource !== undefined && options.oauthAccessTokens && isOAuthAudience(credential.token)) {
+          return authenticateOAuthToken(options.oauthAccessTokens, credential.token, resource, await systemState.current(), clock.now());
+        }
         const { user, claims } = await accessTokens.authenticate(credential.token, await systemState.current());
         return { kind: 'user', userId: user.id, username: user.username, via: credential.via, sid: claims.sid, key: null };
       }

@@ -30,6 +30,8 @@ export function familyDeadReason(
   const user = state.users.get(family.userId);
   if (!user || !user.isActive) return 'userInactive';
   if (user.tokenVersion !== family.userTokenVersion) return 'familyRevoked';
+  // A family of an OAuth grant dies with the grant (revoked in the Admin UI, or by RFC 7009 revocation).
+  if (family.oauth !== null && state.oauthGrants.get(family.oauth.grantId)?.revokedAt !== null) return 'familyRevoked';
   return null;
 }
 

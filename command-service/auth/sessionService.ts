@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { AppError, directoryStreamId, isAppError, isJwtUser, isStreamConflict, isoTime, sessionStreamId } from '../../contracts/index.ts';
+import { AppError, directoryStreamId, isJwtUser, isoTime, sessionStreamId } from '../../contracts/index.ts';
 import type {
   AuthEvent,
   Clock,
@@ -7,24 +7,21 @@ import type {
   Position,
   PresentedCredentials,
   Principal,
-  RefreshFamilyRecord,
-  RefreshFamilyRevokeReason,
-  RefreshResult,
   Sessions,
   SystemState,
   SystemStateSource,
   UserRecord,
 } from '../../contracts/index.ts';
 import { appendWithRetry, buildEvents } from '../commandHandler.ts';
-import { authEventEnvelope } from './authEventEnvelope.ts';
 import type { AccessTokens } from './jwt.ts';
-import { decideRefresh, isFamilyRevokedIn } from './refreshDecision.ts';
-import { createRefreshTokenCodec } from './refreshTokens.ts';
+import { isFamilyRevokedIn } from './refreshDecision.ts';
+import { createRefreshRotation, type RefreshOutcome, type RefreshRotation } from './refreshRotation.ts';
+import { createRefreshTokenCodec, type RefreshTokenCodec } from './refreshTokens.ts';
 import { selectCredential } from './selectCredential.ts';
 
 const DAY_MS = 86_400_000;
-/** auth.md §7.2 row 8: attempts at settling a concurrent rotation before REFRESH_IN_PROGRESS. */
-export const MAX_REFRESH_ATTEMPTS = 3;
+
+export type { RefreshOutcome };
 
 export type SessionConfig = {
   readonly jwtSecret: string;
@@ -34,10 +31,9 @@ export type SessionConfig = {
   readonly familyMaxAgeDays: number;
   /** JWT_REFRESH_GRACE_PERIOD_MS */
   readonly graceMs: number;
+  /** OAUTH_REFRESH_TOKEN_TTL_DAYS (tokens of families started by an OAuth code exchange), default 30. */
+  readonly oauthRefreshTokenTtlDays?: number;
 };
-
-/** `strata_refresh_total{outcome}` (operations.md §6). */
-export type RefreshOutcome = 'rotated' | 'duplicate' | 'reused' | 'invalid';
 
 export type SessionServiceDeps = {
   readonly eventStore: EventStore;
@@ -65,6 +61,9 @@ export type SessionService = Sessions & {
   startFamily(user: Pick<UserRecord, 'id' | 'tokenVersion'>, options?: { readonly correlationId?: string }): Promise<StartedFamily>;
   /** TOKEN_REVOKED check of access tokens (auth.md §5): family unknown, revoked, expired or of a stale version. */
   isFamilyRevoked(sid: string, state: SystemState): boolean;
+  /** The rotation machinery and token codec, shared with the OAuth token endpoint (one implementation). */
+  readonly rotation: RefreshRotation;
+  readonly codec: RefreshTokenCodec;
 };
 
 const userRef = (userId: string): string => `user:${userId}`;
@@ -74,85 +73,17 @@ const seconds = (ms: number): number => Math.max(0, Math.floor(ms / 1000));
 export function createSessionService(deps: SessionServiceDeps): SessionService {
   const { eventStore, systemState, clock, log, config, accessTokens, newId } = deps;
   const codec = createRefreshTokenCodec(config.jwtSecret);
-  const count = (outcome: RefreshOutcome): void => deps.onRefreshOutcome?.(outcome);
-
-  async function append(streamId: string, events: readonly AuthEvent[], principal: string, correlationId: string, now: number, expected: 'any' | 'no_stream' | number): Promise<Position> {
-    const result = await eventStore.append(streamId, authEventEnvelope(events, { principal, correlationId }, now), expected);
-    deps.onAppended?.(result.position);
-    return result.position;
-  }
-
-  /** Store failures become 503 (row 9); refusals pass through. */
-  async function guarded<T>(what: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (err) {
-      if (isAppError(err)) throw err;
-      log.error({ err }, `${what} failed: store unavailable`);
-      throw new AppError('SERVICE_UNAVAILABLE');
-    }
-  }
-
-  function revoke(family: RefreshFamilyRecord, reason: RefreshFamilyRevokeReason, correlationId: string): Promise<Position> {
-    // Revoking cannot be invalidated by a concurrent event, so it needs no expected revision.
-    const event: AuthEvent = { type: 'RefreshFamilyRevoked', data: { reason } };
-    return append(sessionStreamId(family.id), [event], userRef(family.userId), correlationId, clock.now(), 'any');
-  }
-
-  function answer(kind: RefreshResult['kind'], user: UserRecord, familyId: string, tokenId: string, expiresAt: number, now: number): RefreshResult {
-    count(kind);
-    return {
-      kind,
-      accessToken: accessTokens.issue(user, familyId),
-      expiresIn: accessTokens.ttlSeconds,
-      refreshToken: codec.format(tokenId),
-      refreshMaxAgeSeconds: seconds(expiresAt - now),
-    };
-  }
-
-  async function refreshOnce(tokenId: string, correlationId: string): Promise<RefreshResult | null> {
-    const state = await systemState.current();
-    const now = clock.now();
-    const decision = decideRefresh(state, tokenId, now, config.graceMs);
-    switch (decision.kind) {
-      case 'invalid':
-        log.debug({ reason: decision.reason, familyId: decision.family?.id }, 'refresh refused');
-        count('invalid');
-        throw new AppError('REFRESH_TOKEN_INVALID');
-      case 'duplicate':
-        return answer('duplicate', decision.user, decision.family.id, decision.successor.id, decision.successor.expiresAt, now);
-      case 'reuse': {
-        const { family } = decision;
-        await revoke(family, 'reuse', correlationId);
-        // Whoever presented the reused token is unknown: it may be the user or the thief.
-        log.warn({ audit: true, event: 'refresh.reuse', actor: 'anonymous', userId: family.userId, familyId: family.id }, 'refresh token reuse detected; family revoked');
-        count('reused');
-        throw new AppError('REFRESH_TOKEN_REUSED');
-      }
-      case 'rotate': {
-        const { family, token, user } = decision;
-        const successorId = codec.newTokenId();
-        const expiresAt = Math.min(now + config.refreshTokenTtlDays * DAY_MS, family.absoluteExpiresAt);
-        const event: AuthEvent = {
-          type: 'RefreshTokenRotated',
-          data: { tokenId: token.id, successorId, successorExpiresAt: isoTime(expiresAt) },
-        };
-        const streamId = sessionStreamId(family.id);
-        try {
-          await append(streamId, [event], userRef(user.id), correlationId, now, state.streamRevisions.get(streamId) ?? 'no_stream');
-        } catch (err) {
-          if (!isStreamConflict(err)) throw err;
-          log.debug({ familyId: family.id }, 'concurrent refresh rotation, re-evaluating');
-          return null;
-        }
-        return answer('rotated', user, family.id, successorId, expiresAt, now);
-      }
-      default: {
-        const never: never = decision;
-        return never;
-      }
-    }
-  }
+  const rotation = createRefreshRotation({
+    eventStore,
+    systemState,
+    clock,
+    log,
+    codec,
+    config: { ...config, oauthRefreshTokenTtlDays: config.oauthRefreshTokenTtlDays ?? 30 },
+    ...(deps.onAppended ? { onAppended: deps.onAppended } : {}),
+    ...(deps.onRefreshOutcome ? { onRefreshOutcome: deps.onRefreshOutcome } : {}),
+  });
+  const { append, guarded, revoke } = rotation;
 
   /** The family `sid` of a valid JWT among the credentials, or null (never throws). */
   function sidOf(credentials: PresentedCredentials): string | null {
@@ -190,23 +121,15 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     },
 
     async refresh(refreshToken, options) {
-      if (refreshToken === null || refreshToken === '') {
-        count('invalid');
-        throw new AppError('REFRESH_TOKEN_MISSING');
-      }
-      const tokenId = codec.parse(refreshToken);
-      if (tokenId === null) {
-        count('invalid');
-        throw new AppError('REFRESH_TOKEN_INVALID');
-      }
-      const correlationId = options?.correlationId ?? newId();
-      return guarded('refresh', async () => {
-        for (let attempt = 1; attempt <= MAX_REFRESH_ATTEMPTS; attempt++) {
-          const result = await refreshOnce(tokenId, correlationId);
-          if (result) return result;
-        }
-        throw new AppError('REFRESH_IN_PROGRESS');
-      });
+      // Browser refresh admits browser families only: an OAuth refresh token is an unknown token here.
+      const turn = await rotation.rotate(refreshToken, (family) => family.oauth === null, options?.correlationId ?? newId());
+      return {
+        kind: turn.kind,
+        accessToken: accessTokens.issue(turn.user, turn.family.id),
+        expiresIn: accessTokens.ttlSeconds,
+        refreshToken: turn.refreshToken,
+        refreshMaxAgeSeconds: turn.refreshMaxAgeSeconds,
+      };
     },
 
     async logout(input, options) {
@@ -250,5 +173,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     },
 
     isFamilyRevoked: (sid, state) => isFamilyRevokedIn(state, sid, clock.now()),
+    rotation,
+    codec,
   };
 }

@@ -13,6 +13,7 @@ import { keyScopeOf, type Principal } from './principal.ts';
 export function assertOrganizationScope(principal: Principal, organizationId: string): void {
   const scope = keyScopeOf(principal);
   if (scope?.organizationId && scope.organizationId !== organizationId) {
+    if (principal.kind === 'user' && principal.oauth) throw new AppError('FORBIDDEN', 'The target is outside the organization granted to this app');
     throw new AppError('API_KEY_SCOPE', 'API key scope does not allow access to this organization');
   }
 }

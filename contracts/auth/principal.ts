@@ -16,7 +16,14 @@ export type PermissionRule = {
 };
 
 /** How a user principal authenticated. */
-export type UserCredentialKind = 'jwt' | 'cookie' | 'personalKey' | 'mcpLogin';
+export type UserCredentialKind = 'jwt' | 'cookie' | 'personalKey' | 'mcpLogin' | 'oauth';
+
+/** What an OAuth access token carries beyond the user (oauth.md §5); its narrowing is the principal's `key`. */
+export type OAuthAuthority = {
+  readonly clientId: string;
+  readonly grantId: string;
+  readonly scopes: readonly string[];
+};
 
 /** The identity a request acts as (auth.md §1). */
 export type Principal =
@@ -28,8 +35,13 @@ export type Principal =
       readonly via: UserCredentialKind;
       /** Refresh-family id of a JWT (cookie or bearer); null for keys and MCP password sessions. */
       readonly sid: string | null;
-      /** Present when the user acts through a personal API key. */
+      /**
+       * Present when the user acts through a personal API key, or through an OAuth token (its organization
+       * narrowing and read-only when `strata:write` was not granted).
+       */
       readonly key: KeyScope | null;
+      /** Present when the user acts through an OAuth access token. */
+      readonly oauth?: OAuthAuthority;
     }
   | {
       readonly kind: 'service';
@@ -47,7 +59,7 @@ export function principalRef(principal: Principal): string {
     case 'anonymous':
       return 'anonymous';
     case 'user':
-      return principal.key ? `key:${principal.key.keyId}` : `user:${principal.userId}`;
+      return principal.key && !principal.oauth ? `key:${principal.key.keyId}` : `user:${principal.userId}`;
     case 'service':
       return `key:${principal.keyId}`;
     default: {

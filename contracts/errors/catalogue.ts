@@ -72,6 +72,7 @@ export const errorCatalogue = {
   API_KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
   PROJECTION_NOT_FOUND: { status: 404, message: 'Projection not found' },
   WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook not found' },
+  OAUTH_GRANT_NOT_FOUND: { status: 404, message: 'OAuth grant not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method is not allowed on this route' },
   READ_ONLY_ENDPOINT: { status: 405, message: 'This endpoint is read-only; use the draft endpoint to write' },
   USER_ALREADY_EXISTS: { status: 409, message: 'User already exists' },

@@ -1,4 +1,5 @@
 import type { PermissionRule } from '../auth/principal.ts';
+import type { OAuthEventMap } from './oauthEvents.ts';
 
 /**
  * Events of authentication state (auth.md §7, §8). Times inside event data are RFC 3339 strings; the time an
@@ -24,7 +25,8 @@ import type { PermissionRule } from '../auth/principal.ts';
  * `lastUsedAt` of a key is ephemeral state (operations.md §3), not an event.
  */
 
-export type RefreshFamilyRevokeReason = 'logout' | 'reuse' | 'logoutAll' | 'passwordChange' | 'deactivation';
+/** `codeReuse`: an authorization code was exchanged twice (oauth.md §5); `oauthRevoke`: RFC 7009 revocation. */
+export type RefreshFamilyRevokeReason = 'logout' | 'reuse' | 'logoutAll' | 'passwordChange' | 'deactivation' | 'codeReuse' | 'oauthRevoke';
 export type ApiKeyType = 'personal' | 'service';
 
 /** Service-key permissions (auth.md §8.7). */
@@ -80,8 +82,8 @@ export type ApiKeyRevoked = {
   readonly replacedById: string | null;
 };
 
-/** Event type -> data for the `session` and `apikey` categories. */
-export type AuthEventMap = {
+/** Event type -> data for the `session`, `apikey` and `oauth` categories. */
+export type AuthEventMap = OAuthEventMap & {
   RefreshFamilyStarted: RefreshFamilyStarted;
   RefreshTokenRotated: RefreshTokenRotated;
   RefreshFamilyRevoked: RefreshFamilyRevoked;

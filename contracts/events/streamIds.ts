@@ -9,6 +9,7 @@ export const streamCategories = {
   branch: 'branch',
   apiKey: 'apikey',
   session: 'session',
+  oauth: 'oauth',
   directory: 'directory',
   webhook: 'webhook',
 } as const;

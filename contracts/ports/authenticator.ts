@@ -8,6 +8,11 @@ export type PresentedCredentials = {
   readonly apiKeyQuery: string | null;
   /** Every `svc_at` cookie value sent. */
   readonly accessTokenCookies: readonly string[];
+  /**
+   * Set only by /mcp: the resource identifier `{base}/mcp` whose OAuth access tokens the request may present
+   * (oauth.md §5 audience binding). Absent everywhere else, so an OAuth token is TOKEN_INVALID there.
+   */
+  readonly oauthResource?: string;
 };
 
 export type LoginResult = {

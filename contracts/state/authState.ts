@@ -6,6 +6,7 @@ import type {
   RefreshFamilyRevokeReason,
 } from '../events/authEvents.ts';
 import { streamCategory } from '../events/streamIds.ts';
+import { createOAuthState, evolveOAuthState, touchOAuthGrant, type OAuthFamilyLink, type OAuthState } from './oauthState.ts';
 
 export type ApiKeyRecord = {
   id: string;
@@ -50,13 +51,15 @@ export type RefreshFamilyRecord = {
   revokedAt: number | null;
   revokeReason: RefreshFamilyRevokeReason | null;
   tokenIds: string[];
+  /** The OAuth grant of a family started by a code exchange (oauth.md §5); null for browser sessions. */
+  oauth: OAuthFamilyLink | null;
 };
 
 /**
  * API keys and refresh families, folded from the `apikey` and `session` categories into the system state so that
  * authentication sees revocations, rotations and expiry on the next request on every replica (operations.md §4.4).
  */
-export type AuthState = {
+export type AuthState = OAuthState & {
   apiKeys: Map<string, ApiKeyRecord>;
   /** SHA-256 hex of a key -> key id. */
   apiKeyIdsByHash: Map<string, string>;
@@ -78,6 +81,7 @@ export function createAuthState(): AuthState {
     apiKeyIdsByStream: new Map(),
     refreshFamilies: new Map(),
     refreshTokens: new Map(),
+    ...createOAuthState(),
   };
 }
 
@@ -107,9 +111,15 @@ function evolveSession(auth: AuthState, streamRevisions: Map<string, number>, re
   const timeMs = Date.parse(recorded.metadata.time);
   const familyId = recorded.streamId.slice('session-'.length);
   switch (event.type) {
-    case 'RefreshFamilyStarted': {
+    case 'RefreshFamilyStarted':
+    case 'OAuthFamilyStarted': {
       const d = event.data;
       dropExpiredFamilies(auth, streamRevisions, timeMs);
+      const oauth: OAuthFamilyLink | null =
+        event.type === 'OAuthFamilyStarted'
+          ? { grantId: event.data.grantId, clientId: event.data.clientId, scopes: event.data.scopes, organizationId: event.data.organizationId, resource: event.data.resource }
+          : null;
+      if (oauth) touchOAuthGrant(auth, oauth.grantId, recorded.metadata.time);
       const absoluteExpiresAt = Date.parse(d.absoluteExpiresAt);
       auth.refreshFamilies.set(d.familyId, {
         id: d.familyId,
@@ -120,6 +130,7 @@ function evolveSession(auth: AuthState, streamRevisions: Map<string, number>, re
         revokedAt: null,
         revokeReason: null,
         tokenIds: [d.firstTokenId],
+        oauth,
       });
       auth.refreshTokens.set(d.firstTokenId, {
         id: d.firstTokenId,
@@ -137,6 +148,7 @@ function evolveSession(auth: AuthState, streamRevisions: Map<string, number>, re
       if (!family || !token || token.familyId !== familyId) break;
       token.rotatedAt = timeMs;
       token.successorId = event.data.successorId;
+      if (family.oauth) touchOAuthGrant(auth, family.oauth.grantId, recorded.metadata.time);
       family.tokenIds.push(event.data.successorId);
       auth.refreshTokens.set(event.data.successorId, {
         id: event.data.successorId,
@@ -206,10 +218,11 @@ function evolveApiKey(auth: AuthState, recorded: RecordedEvent, event: AuthEvent
   }
 }
 
-/** Folds one event of the `session` or `apikey` category (others are ignored). */
+/** Folds one event of the `session`, `apikey` or `oauth` category (others are ignored). */
 export function evolveAuthState(auth: AuthState, streamRevisions: Map<string, number>, recorded: RecordedEvent): void {
   const event = { type: recorded.type, data: recorded.data } as AuthEvent;
   const category = streamCategory(recorded.streamId);
   if (category === 'session') evolveSession(auth, streamRevisions, recorded, event);
   else if (category === 'apikey') evolveApiKey(auth, recorded, event);
+  else if (category === 'oauth') evolveOAuthState(auth, recorded);
 }

@@ -31,7 +31,7 @@ export type SystemState = AuthState & WebhookState & {
 
 /** Categories and event types the system state folds (pass to EventStore.readAll). */
 export const systemStateFilter = {
-  categories: ['directory', 'organization', 'apikey', 'session', 'webhook'],
+  categories: ['directory', 'organization', 'apikey', 'session', 'webhook', 'oauth'],
   eventTypes: ['RevisionCommitted'],
 } as const;
 
@@ -99,7 +99,7 @@ export function evolveSystemState(state: SystemState, recorded: RecordedEvent): 
   state.streamRevisions.set(recorded.streamId, recorded.revision);
   const time = recorded.metadata.time;
   const category = streamCategory(recorded.streamId);
-  if (category === 'apikey' || category === 'session') {
+  if (category === 'apikey' || category === 'session' || category === 'oauth') {
     evolveAuthState(state, state.streamRevisions, recorded);
     return state;
   }

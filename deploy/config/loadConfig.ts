@@ -26,6 +26,8 @@ const VARIABLES = [
   'MCP_SESSION_IDLE_MS', 'MCP_SESSION_MAX_AGE_MS', 'MCP_MAX_SESSIONS', 'MCP_MAX_ANONYMOUS_SESSIONS_PER_IP',
   'MCP_ANONYMOUS_SESSION_IDLE_MS', 'SHUTDOWN_TIMEOUT_MS', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_SCHEDULE_MS',
   'WEBHOOK_DISABLE_AFTER_FAILURES', 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES', 'WEBHOOK_CONCURRENCY', 'EVENT_STREAMS_PER_PRINCIPAL',
+  'MCP_ANONYMOUS_SESSION_IDLE_MS', 'SHUTDOWN_TIMEOUT_MS', 'MCP_ANONYMOUS_SESSIONS', 'OAUTH_ENABLED',
+  'OAUTH_ACCESS_TOKEN_TTL_SECONDS', 'OAUTH_REFRESH_TOKEN_TTL_DAYS', 'OAUTH_MAX_CLIENTS', 'OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES',
 ];
 const orderOf = (variable: string): number => VARIABLES.indexOf(variable);
 const JWT_SECRET_MIN_BYTES = 32;
@@ -131,6 +133,12 @@ export function loadConfig(env: Env): StrataConfig {
     webhookAllowPrivateAddresses: r.bool('WEBHOOK_ALLOW_PRIVATE_ADDRESSES', false),
     webhookConcurrency: r.int('WEBHOOK_CONCURRENCY', 10, 1, 10_000),
     eventStreamsPerPrincipal: r.int('EVENT_STREAMS_PER_PRINCIPAL', 10, 1, 100_000),
+    mcpAnonymousSessions: r.bool('MCP_ANONYMOUS_SESSIONS', true),
+    oauthEnabled: r.bool('OAUTH_ENABLED', true),
+    oauthAccessTokenTtlSeconds: r.int('OAUTH_ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 86400),
+    oauthRefreshTokenTtlDays: r.int('OAUTH_REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),
+    oauthMaxClients: r.int('OAUTH_MAX_CLIENTS', 10_000, 1, 10_000_000),
+    oauthCimdAllowPrivateAddresses: r.bool('OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES', false),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems.toSorted((a, b) => orderOf(a.variable) - orderOf(b.variable)));
   return config;

@@ -72,6 +72,15 @@ export type StrataConfig = {
   readonly webhookConcurrency: number;
   /** Open change-feed streams per principal. */
   readonly eventStreamsPerPrincipal: number;
+  /** MCP_ANONYMOUS_SESSIONS: false → `initialize` without a credential is 401 (oauth.md §8). */
+  readonly mcpAnonymousSessions: boolean;
+  /** OAUTH_ENABLED: discovery, `/oauth/*` and OAuth tokens on /mcp (oauth.md §8). */
+  readonly oauthEnabled: boolean;
+  readonly oauthAccessTokenTtlSeconds: number;
+  readonly oauthRefreshTokenTtlDays: number;
+  readonly oauthMaxClients: number;
+  /** Allow Client ID Metadata Documents on loopback/private addresses (tests, private deployments). */
+  readonly oauthCimdAllowPrivateAddresses: boolean;
 };
 
 export type ConfigProblem = { readonly variable: string; readonly message: string };

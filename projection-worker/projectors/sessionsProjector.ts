@@ -48,7 +48,8 @@ function applySessionEvent(recorded: RecordedEvent, changes: ViewChange[]): bool
   const time = recorded.metadata.time;
   const event = { type: recorded.type, data: recorded.data } as AuthEvent | DomainEvent;
   switch (event.type) {
-    case 'RefreshFamilyStarted': {
+    case 'RefreshFamilyStarted':
+    case 'OAuthFamilyStarted': {
       const d = event.data;
       changes.push({
         op: 'upsert',

@@ -1,7 +1,8 @@
 import type { GraphQLFieldResolver } from 'graphql';
-import type { ApiKeyDirectory, Authenticator } from '../../contracts/index.ts';
+import type { ApiKeyDirectory, Authenticator, OAuthServer } from '../../contracts/index.ts';
 import { isAppError } from '../../contracts/index.ts';
 import { apiKeyReadNames, runApiKeyRead } from '../system/apiKeyReads.ts';
+import { runOAuthGrantAction } from '../system/oauthGrantActions.ts';
 import type { ResolverMap } from './systemSchema.ts';
 import { dataOf, type DataArgs, type SystemGraphqlContext } from './systemGraphqlContext.ts';
 
@@ -11,10 +12,15 @@ export type AuthResolverDeps = {
   readonly authenticator: Authenticator;
   /** API-key reads; absent: those fields answer SERVICE_UNAVAILABLE. */
   readonly apiKeys?: ApiKeyDirectory;
+  /** Connected apps; absent: those fields answer SERVICE_UNAVAILABLE. */
+  readonly oauth?: OAuthServer;
 };
 
 /** Query fields served here rather than by SystemOperations. */
-export const authQueryFields: readonly string[] = ['issueAccessToken', ...apiKeyReadNames];
+export const authQueryFields: readonly string[] = ['issueAccessToken', ...apiKeyReadNames, 'myOAuthGrants'];
+
+/** Mutation fields served here: `login` and the connected-apps revocation (oauth.md §6). */
+export const authMutationFields: readonly string[] = ['login', 'revokeOAuthGrant'];
 
 /**
  * The authentication fields of the system GraphQL API: `login` (CSRF-gated, sets the session cookies; each field of a
@@ -24,11 +30,13 @@ export function createAuthResolvers(deps: AuthResolverDeps): ResolverMap {
   const { authenticator } = deps;
   const query: Record<string, Resolver> = {
     issueAccessToken: (_root, _args, ctx) => authenticator.issueAccessToken(ctx.request.principal),
+    myOAuthGrants: (_root, args, ctx) => runOAuthGrantAction(deps.oauth, 'myOAuthGrants', ctx.request, dataOf(args)),
   };
   for (const name of apiKeyReadNames) {
     query[name] = (_root, args, ctx) => runApiKeyRead(deps.apiKeys, name, ctx.request, dataOf(args));
   }
   const mutation: Record<string, Resolver> = {
+    revokeOAuthGrant: (_root, args, ctx) => runOAuthGrantAction(deps.oauth, 'revokeOAuthGrant', ctx.request, dataOf(args)),
     login: async (_root, args, ctx) => {
       ctx.session.assertCsrf();
       const { username, password } = dataOf(args) as { username: string; password: string };

@@ -256,6 +256,24 @@ type ApiKeyWithSecret {
   secret: String!
   apiKey: ApiKey!
 }
+
+enum OAuthClientKind {
+  registered
+  metadataDocument
+}
+
+"An app connected through OAuth (oauth.md §6): a grant of one user to one client."
+type OAuthGrant {
+  id: ID!
+  clientId: String!
+  clientName: String
+  clientKind: OAuthClientKind!
+  scopes: [String!]!
+  "The organization narrowing; null = all the user's organizations."
+  organizationId: String
+  createdAt: DateTime!
+  lastUsedAt: DateTime
+}
 ${connectionTypeDefs}
 `;
 

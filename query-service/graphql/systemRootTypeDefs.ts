@@ -128,6 +128,8 @@ type Query {
   apiKeyById(id: ID!): ApiKey!
   "Status and lag of every projection (systemAdmin)."
   projections: [ProjectionStatus!]!
+  "The caller's connected apps (active OAuth grants)."
+  myOAuthGrants: [OAuthGrant!]!
 ${webhookQueryFields}}
 
 type Mutation {
@@ -173,5 +175,7 @@ type Mutation {
   rotateApiKey(id: ID!): ApiKeyWithSecret!
   "Starts a shadow rebuild of one projection or all (systemAdmin); progress is read from projections."
   rebuildProjection(name: String!): RebuildStarted!
+  "Disconnects an app: revokes every token of one of the caller's OAuth grants."
+  revokeOAuthGrant(id: ID!): OAuthGrant!
 ${webhookMutationFields}}
 `;

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { printSchema } from 'graphql';
 import type { SystemOperations } from '../operations/systemOperations.ts';
 import { isReadName } from '../system/systemReads.ts';
-import { authQueryFields, createAuthResolvers } from './authResolvers.ts';
+import { authMutationFields, authQueryFields, createAuthResolvers } from './authResolvers.ts';
 import { systemWrites } from '../system/systemWrites.ts';
 import { createMutationResolvers, dryRunQueryFields } from './mutationResolvers.ts';
 import { operatorMutationFields, operatorQueryFields } from './operatorResolvers.ts';
@@ -28,8 +28,8 @@ describe('system schema', () => {
     assert.deepEqual(Object.keys(createMutationResolvers({ gateway: unused, consistency: unused }).Query ?? {}), [...dryRunQueryFields]);
     const auth = createAuthResolvers({ authenticator: unused });
     assert.deepEqual(Object.keys(auth.Query ?? {}).sort(), [...authQueryFields].sort());
-    assert.deepEqual(Object.keys(auth.Mutation ?? {}), ['login']);
-    const mutations = Object.keys(schema.getMutationType()?.getFields() ?? {}).filter((name) => name !== 'login' && !operatorMutationFields.includes(name));
+    assert.deepEqual(Object.keys(auth.Mutation ?? {}).sort(), [...authMutationFields].sort());
+    const mutations = Object.keys(schema.getMutationType()?.getFields() ?? {}).filter((name) => !authMutationFields.includes(name) && !operatorMutationFields.includes(name));
     assert.deepEqual([...mutations].sort(), Object.keys(systemWrites).sort());
   });
 
@@ -43,7 +43,7 @@ describe('system schema', () => {
     const expected = Object.fromEntries(Object.entries(nestedFields).map(([type, fields]) => [type, [...fields].sort()]));
     assert.deepEqual(nested, expected);
     const mutation = createMutationResolvers({ gateway: unused, consistency: unused });
-    const resolved = [...Object.keys(mutation.Mutation ?? {}), 'login', ...operatorMutationFields];
+    const resolved = [...Object.keys(mutation.Mutation ?? {}), ...authMutationFields, ...operatorMutationFields];
     assert.deepEqual(resolved.sort(), Object.keys(schema.getMutationType()?.getFields() ?? {}).sort());
   });
 

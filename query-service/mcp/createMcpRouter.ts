@@ -18,6 +18,9 @@ import { createMcpSessionServer } from './createMcpSessionServer.ts';
 import { createInMemoryMcpSessionStore } from './inMemoryMcpSessionStore.ts';
 import { authenticateMcpRequest, bindingAlive, type McpRequestAuth } from './mcpAuthentication.ts';
 import { authInfoOf, type McpCallContext } from './mcpCallContext.ts';
+import { mcpInsufficientScopeChallenge, mcpUnauthorizedChallenge } from '../oauth/oauthIssuer.ts';
+import { ownOriginOf } from '../http/csrfGate.ts';
+import { authenticationRequired, gateToolCall } from './mcpToolGate.ts';
 import type { McpEndpointDocs } from './mcpEndpointDocs.ts';
 import { JSON_RPC, McpHttpError, badRequest, sendMcpError, sessionNotFound } from './mcpHttpError.ts';
 import {
@@ -55,6 +58,10 @@ export type McpConfig = {
   readonly bodyLimitText: string;
   /** Product version for `serverInfo.version`. */
   readonly version: string;
+  /** OAUTH_ENABLED: OAuth tokens for `{base}/mcp` are accepted and 401s carry `resource_metadata` (oauth.md §2.1). */
+  readonly oauthEnabled?: boolean;
+  /** MCP_ANONYMOUS_SESSIONS (default true): false → `initialize` without a credential is 401. */
+  readonly anonymousSessions?: boolean;
 };
 
 /** Defaults of operations.md §1 / mcp.md §2. */
@@ -151,7 +158,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
     message: JSONRPCMessage | null,
   ): Promise<void> {
     res.locals.principalRef = principalRef(auth.principal);
-    const call: McpCallContext = {
+    const base: McpCallContext = {
       principal: auth.principal,
       requestId: res.locals.requestId ?? 'unknown',
       clientIp: req.ip ?? '',
@@ -159,6 +166,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
       binding,
       session: sessions.control(session.id),
     };
+    const precomputed = await gateToolCall(runner, message, base);
+    const call: McpCallContext = precomputed === null ? base : { ...base, precomputed };
     (req as Request & { auth?: ReturnType<typeof authInfoOf> }).auth = authInfoOf(call);
     await session.transport.handleRequest(req, res, message ?? undefined);
     if (session.ending) {
@@ -174,7 +183,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       throw new McpHttpError(406, JSON_RPC.serverError, 'Not Acceptable: Client must accept both application/json and text/event-stream');
     }
-    const auth = await authenticateMcpRequest(authenticator, req, null);
+    const auth = await authenticateMcpRequest(authenticator, req, null, oauthResourceOf(req));
+    if (auth.principal.kind === 'anonymous' && config.anonymousSessions === false) throw authenticationRequired();
     const params = 'params' in message ? (message.params as { protocolVersion?: unknown } | undefined) : undefined;
     const session = await sessions.open(auth.newBinding, negotiateProtocolVersion(params?.protocolVersion), req.ip ?? '');
     await serve(req, res, session, auth, auth.newBinding, message);
@@ -191,10 +201,26 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
       await sessions.end(id);
       throw sessionNotFound();
     }
-    const auth = await authenticateMcpRequest(authenticator, req, found.record);
+    const auth = await authenticateMcpRequest(authenticator, req, found.record, oauthResourceOf(req));
     if (auth.newBinding !== null) await sessions.bind(id, auth.newBinding);
     await sessions.touch(id);
     await serve(req, res, found.live, auth, auth.newBinding ?? found.record.binding, message);
+  }
+
+  /** `{base}` of this request when OAuth is on (the issuer, oauth.md §1), else null. */
+  const oauthBaseOf = (req: Request): string | null => (config.oauthEnabled ? ownOriginOf(req, config.publicUrl, config.hosts) : null);
+  const oauthResourceOf = (req: Request): string | undefined => {
+    const base = oauthBaseOf(req);
+    return base === null ? undefined : `${base}/mcp`;
+  };
+  /** Every 401 carries resource_metadata, the step-up 403 its insufficient_scope challenge (oauth.md §2.1). */
+  function withChallenge(req: Request, err: McpHttpError): McpHttpError {
+    const stepUp = err.status === 403 && err.message.startsWith('Insufficient scope');
+    if (err.status !== 401 && !stepUp) return err;
+    const challenge = stepUp
+      ? mcpInsufficientScopeChallenge(oauthBaseOf(req))
+      : mcpUnauthorizedChallenge(oauthBaseOf(req), err.data !== undefined && err.data.code !== 'UNAUTHENTICATED');
+    return new McpHttpError(err.status, err.rpcCode, err.message, err.data, { ...err.headers, 'WWW-Authenticate': challenge });
   }
 
   const router = express.Router();
@@ -213,7 +239,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
       else await continueSession(req, res, message);
     } catch (err) {
       if (err instanceof McpHttpError) {
-        sendMcpError(res, err, rpcId);
+        sendMcpError(res, withChallenge(req, err), rpcId);
         return;
       }
       (req.log ?? log).error({ err }, 'mcp request failed');

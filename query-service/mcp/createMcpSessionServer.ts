@@ -25,8 +25,9 @@ export function createMcpSessionServer(options: { readonly version: string; read
     instructions: MCP_INSTRUCTIONS,
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolListing }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    options.runner.call(request.params.name, request.params.arguments, callContextOf(extra.authInfo)),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const call = callContextOf(extra.authInfo);
+    return call.precomputed ?? options.runner.call(request.params.name, request.params.arguments, call);
+  });
   return server;
 }

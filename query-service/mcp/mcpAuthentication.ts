@@ -10,8 +10,11 @@ import {
 import { badRequest, forbidden, unauthorized } from './mcpHttpError.ts';
 import type { McpBinding, McpSessionRecord } from './mcpSessionStore.ts';
 
-/** Header credentials only: cookies are never used on /mcp and query credentials were refused earlier. */
-export function mcpCredentials(req: Request): PresentedCredentials {
+/**
+ * Header credentials only: cookies are never used on /mcp and query credentials were refused earlier. With OAuth on,
+ * the credentials name this request's resource, whose audience-bound OAuth tokens are then accepted (oauth.md §5).
+ */
+export function mcpCredentials(req: Request, oauthResource?: string): PresentedCredentials {
   const header = (value: string | string[] | undefined): string | null =>
     value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   return {
@@ -19,6 +22,7 @@ export function mcpCredentials(req: Request): PresentedCredentials {
     apiKeyHeader: header(req.headers['x-api-key']),
     apiKeyQuery: null,
     accessTokenCookies: [],
+    ...(oauthResource === undefined ? {} : { oauthResource }),
   };
 }
 
@@ -84,8 +88,9 @@ export async function authenticateMcpRequest(
   authenticator: Authenticator,
   req: Request,
   record: McpSessionRecord | null,
+  oauthResource?: string,
 ): Promise<McpRequestAuth> {
-  const credentials = mcpCredentials(req);
+  const credentials = mcpCredentials(req, oauthResource);
   const binding = record?.binding ?? null;
   if (!presentsCredential(credentials)) {
     if (binding === null) return { principal: anonymousPrincipal, hasHeaderCredentials: false, newBinding: null };

@@ -1,4 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { invariant } from '../../contracts/index.ts';
 import type { RequestContext } from '../operations/systemOperations.ts';
 import type { McpBinding } from './mcpSessionStore.ts';
@@ -19,6 +20,8 @@ export type McpCallContext = RequestContext & {
   /** The session's binding as of this request. */
   readonly binding: McpBinding | null;
   readonly session: McpSessionControl;
+  /** The result of a tool call the router already ran for an anonymous session (mcpToolGate.ts): reused, not rerun. */
+  readonly precomputed?: CallToolResult;
 };
 
 /** The call context travels to the SDK's request handlers as `authInfo.extra` of the HTTP request. */

@@ -5,8 +5,8 @@ import { JSON_RPC, McpHttpError, badRequest, forbidden } from './mcpHttpError.ts
 import { MAX_JSON_DEPTH, isJsonTextTooDeep } from '../../contracts/index.ts';
 
 /** Protocol versions of mcp.md §1, preferred first. */
-export const MCP_PROTOCOL_VERSIONS: readonly string[] = ['2025-06-18', '2025-03-26'];
-export const PREFERRED_PROTOCOL_VERSION = '2025-06-18';
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];
+export const PREFERRED_PROTOCOL_VERSION = '2025-11-25';
 
 /** The version `initialize` answers: the client's when supported, else the preferred one. */
 export function negotiateProtocolVersion(requested: unknown): string {

@@ -99,7 +99,7 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
       return null;
     }
     if (action.kind === 'keyRead') return schemas.schemaOf(queryFields[action.name]!.type);
-    if (action.kind === 'operator') return schemas.schemaOf((queryFields[action.name] ?? mutationFields[action.name])!.type);
+    if (action.kind === 'operator' || action.kind === 'grant') return schemas.schemaOf((queryFields[action.name] ?? mutationFields[action.name])!.type);
     if (action.kind === 'read') {
       if (action.name === 'tableSchema') return { type: 'object', description: 'The table JSON Schema (domain.md §5)' };
       if (action.name === 'revisionEndpoints') return { type: 'array', items: schemas.schemaOf(getNamedType(queryFields.endpoint!.type)) };

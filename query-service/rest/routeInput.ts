@@ -29,6 +29,8 @@ export function routeInputType(schema: GraphQLSchema, route: RestRoute): GraphQL
       return fieldInputOf(schema, 'Mutation', action.name);
     case 'keyRead':
       return fieldInputOf(schema, 'Query', action.name);
+    case 'grant':
+      return fieldInputOf(schema, action.name === 'myOAuthGrants' ? 'Query' : 'Mutation', action.name);
     case 'session':
     case 'operator':
       return null;

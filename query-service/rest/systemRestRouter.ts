@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { AppError } from '../../contracts/index.ts';
-import type { ApiKeyDirectory, Authenticator, CommandGateway, CommandInput, CommandType, Sessions } from '../../contracts/index.ts';
+import type { ApiKeyDirectory, Authenticator, CommandGateway, CommandInput, CommandType, OAuthServer, Sessions } from '../../contracts/index.ts';
 import { authenticate, requestContextOf } from '../http/authenticate.ts';
 import { minPosition, type MinPositionOptions } from '../http/minPosition.ts';
 import { methodNotAllowed, notFound } from '../http/routeFallbacks.ts';
@@ -11,6 +11,7 @@ import { finishWrite, type WriteConsistencyOptions } from '../http/writeConsiste
 import type { OperatorOperations } from '../operations/operatorOperations.ts';
 import type { SystemOperations } from '../operations/systemOperations.ts';
 import { runApiKeyRead } from '../system/apiKeyReads.ts';
+import { runOAuthGrantAction } from '../system/oauthGrantActions.ts';
 import { restReadBody, runRead } from '../system/systemReads.ts';
 import { dryRunBody, restWriteBody, systemWrites, type WriteSpec } from '../system/systemWrites.ts';
 import { routeInput, routeInputType } from './routeInput.ts';
@@ -35,6 +36,8 @@ export type SystemRestDeps = {
   readonly sessions?: Sessions;
   /** API-key reads; absent: those routes answer 503. */
   readonly apiKeys?: ApiKeyDirectory;
+  /** Connected apps (`/oauth/grants`); absent: those routes answer 503. */
+  readonly oauth?: OAuthServer;
   /** The session cookies (default: development settings). */
   readonly cookies?: SessionCookies;
 };
@@ -47,6 +50,13 @@ function handlerOf(route: RestRoute, deps: SystemRestDeps & { readonly cookies: 
       return [loginHandler(route, type, deps)];
     case 'session':
       return [sessionHandler(action.name, deps)];
+    case 'grant':
+      return [
+        async (req: Request, res: Response) => {
+          const input = routeInput(req, route, type);
+          sendJson(res, route.status, await runOAuthGrantAction(deps.oauth, action.name, requestContextOf(res), input));
+        },
+      ];
     case 'keyRead':
       return [
         async (req: Request, res: Response) => {

@@ -1,5 +1,6 @@
 import type { OperatorOperations } from '../operations/operatorOperations.ts';
 import type { ApiKeyReadName } from '../system/apiKeyReads.ts';
+import type { OAuthGrantActionName } from '../system/oauthGrantActions.ts';
 import type { ReadName } from '../system/systemReads.ts';
 import type { WriteName } from '../system/systemWrites.ts';
 
@@ -16,6 +17,7 @@ export type SessionActionName = 'refresh' | 'logout' | 'logoutAll' | 'issueAcces
 export type RestAction =
   | { readonly kind: 'read'; readonly name: ReadName }
   | { readonly kind: 'keyRead'; readonly name: ApiKeyReadName }
+  | { readonly kind: 'grant'; readonly name: OAuthGrantActionName }
   | { readonly kind: 'write'; readonly name: WriteName }
   | { readonly kind: 'operator'; readonly name: keyof OperatorOperations }
   | { readonly kind: 'login' }
@@ -146,6 +148,8 @@ export const systemRestRoutes: readonly RestRoute[] = [
   route('POST', '/webhook/:id/ping', write('pingWebhook'), 'webhooks', 'Send a webhook.ping event'),
   route('GET', '/webhook/:webhookId/deliveries', read('webhookDeliveries'), 'webhooks', "A webhook's deliveries (newest first)"),
   route('POST', '/webhook-delivery/:deliveryId/redeliver', write('redeliverWebhook'), 'webhooks', 'Queue a new attempt of a delivery now'),
+  route('GET', '/oauth/grants', { kind: 'grant', name: 'myOAuthGrants' }, 'oauth', "The caller's connected apps (active OAuth grants)"),
+  route('DELETE', '/oauth/grants/:id', { kind: 'grant', name: 'revokeOAuthGrant' }, 'oauth', 'Disconnect an app: revoke every token of an OAuth grant'),
 ];
 
 /** Routes that need no principal and ignore presented credentials (auth.md §1, §2): served before authentication. */

@@ -44,8 +44,8 @@ before(async () => {
 after(() => system.close());
 
 describe('transport', () => {
-  test('initialize answers the client version when supported, else 2025-06-18', async () => {
-    for (const [asked, answered] of [['2025-03-26', '2025-03-26'], ['2025-06-18', '2025-06-18'], ['2099-01-01', '2025-06-18']]) {
+  test('initialize answers the client version when supported, else 2025-11-25', async () => {
+    for (const [asked, answered] of [['2025-03-26', '2025-03-26'], ['2025-06-18', '2025-06-18'], ['2025-11-25', '2025-11-25'], ['2099-01-01', '2025-11-25']]) {
       const reply = await system.raw('POST', { ...INIT, params: { ...INIT.params, protocolVersion: asked } });
       assert.equal(reply.status, 200);
       assert.equal(reply.body.result.protocolVersion, answered);
@@ -62,7 +62,7 @@ describe('transport', () => {
     rpcError(await system.raw('POST', { hello: 'world' }, { 'Mcp-Session-Id': id }), 400, -32600);
     rpcError(await system.raw('POST', ME), 400, -32000);
     rpcError(await callMe(id, { 'MCP-Protocol-Version': '1999-01-01' }), 400, -32000);
-    rpcError(await callMe(id, { 'MCP-Protocol-Version': '2025-11-25' }), 400, -32000);
+    rpcError(await callMe(id, { 'MCP-Protocol-Version': '2024-11-05' }), 400, -32000);
     rpcError(await system.raw('POST', ME, { 'Mcp-Session-Id': id }, `?api_key=svc_${'a'.repeat(22)}`), 400, -32000);
     rpcError(await system.raw('POST', ME, { 'Mcp-Session-Id': id, Origin: 'https://evil.example' }), 403, -32003);
     assert.equal((await callMe(id, { Origin: system.url })).status, 200);

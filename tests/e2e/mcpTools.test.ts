@@ -43,7 +43,7 @@ describe('initialize and tools/list', () => {
     assert.deepEqual(agent.client.getServerVersion(), { name: 'strata', version: '1.0.0' });
     assert.deepEqual(agent.client.getServerCapabilities(), { tools: { listChanged: false } });
     assert.match(agent.client.getInstructions() ?? '', /revisionId.*organizationId \+ projectName \+ branchName/s);
-    assert.equal(agent.transport.protocolVersion, '2025-06-18');
+    assert.equal(agent.transport.protocolVersion, '2025-11-25');
     assert.match(agent.transport.sessionId ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
@@ -170,17 +170,21 @@ describe('working with data', () => {
   });
 });
 
+/** The SDK's error for an HTTP 401 with JSON-RPC -32002 "Authentication required". */
+const prompt401 = (err: unknown): boolean => (err as { code?: unknown }).code === 401 && /-32002.*Authentication required/.test(String(err));
+
 describe('anonymous sessions', () => {
-  test('a second session is isolated: anonymous, reads only public projects, writes refused', async () => {
+  test('a second session is isolated: anonymous, reads only public projects; the rest is an HTTP 401 prompt', async () => {
     const guest = await system.connect();
     assert.notEqual(guest.transport.sessionId, agent.transport.sessionId);
     assert.deepEqual(ok(await call(guest, 'me')), { authenticated: false });
-    toolError(await call(guest, 'get_project', { organizationId: 'admin', projectName: 'blog' }), 'UNAUTHENTICATED');
-    toolError(await call(guest, 'create_project', { organizationId: 'admin', projectName: 'mine' }), 'UNAUTHENTICATED');
+    // oauth.md §2.1: what would be UNAUTHENTICATED is HTTP 401 (-32002) so OAuth clients start their flow.
+    await assert.rejects(call(guest, 'get_project', { organizationId: 'admin', projectName: 'blog' }), prompt401);
+    await assert.rejects(call(guest, 'create_project', { organizationId: 'admin', projectName: 'mine' }), prompt401);
     ok(await call(agent, 'update_project', { organizationId: 'admin', projectName: 'blog', isPublic: true }));
     const rows = ok(await call(guest, 'get_rows', { ...target, revision: 'head', tableId: 'posts' }));
     assert.equal(rows.totalCount, 3);
-    toolError(await call(guest, 'delete_row', { ...target, tableId: 'posts', rowId: 'p1' }), 'UNAUTHENTICATED');
+    await assert.rejects(call(guest, 'delete_row', { ...target, tableId: 'posts', rowId: 'p1' }), prompt401);
     // The logged-in session is unaffected.
     assert.equal(ok(await call(agent, 'me')).username, 'admin');
   });

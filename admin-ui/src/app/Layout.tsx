@@ -6,6 +6,7 @@ import { useSession } from './session.tsx';
 const NAV = [
   { to: '/', label: 'Organizations', active: (path: string) => path === '/' || path.startsWith('/org/') },
   { to: '/keys', label: 'API keys', active: (path: string) => path === '/keys' },
+  { to: '/connected-apps', label: 'Connected apps', active: (path: string) => path === '/connected-apps' },
   { to: '/token', label: 'Get token', active: (path: string) => path === '/token' },
   { to: '/operations', label: 'Operations', active: (path: string) => path === '/operations', adminOnly: true },
 ];

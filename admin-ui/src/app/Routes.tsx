@@ -3,6 +3,7 @@ import { Empty } from '../components/Status.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { ApiKeysPage } from '../screens/ApiKeysPage.tsx';
 import { ComparePage } from '../screens/ComparePage.tsx';
+import { ConnectedAppsPage } from '../screens/ConnectedAppsPage.tsx';
 import { EndpointsPage } from '../screens/EndpointsPage.tsx';
 import { OrganizationPage } from '../screens/OrganizationPage.tsx';
 import { OperationsPage } from '../screens/OperationsPage.tsx';
@@ -22,6 +23,7 @@ const ROUTES: readonly [string, ComponentType<ScreenProps>][] = [
   ['/', OrganizationsPage],
   ['/login', OrganizationsPage],
   ['/keys', ApiKeysPage],
+  ['/connected-apps', ConnectedAppsPage],
   ['/token', TokenPage],
   ['/operations', OperationsPage],
   ['/org/:org', OrganizationPage],

@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import type { ApiClient } from '../api/client.ts';
+import type { ScreenProps } from '../app/navigation.ts';
+import { useApi } from '../app/session.tsx';
+import { useAction } from '../app/useAction.ts';
+import { useLoad } from '../app/useLoad.ts';
+import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { PageTitle } from '../components/PageTitle.tsx';
+import { Async, Empty, ErrorBox, Notice } from '../components/Status.tsx';
+import { Time } from '../components/Time.tsx';
+
+/** oauth.md §6 `OAuthGrant`. */
+type OAuthGrant = {
+  readonly id: string;
+  readonly clientId: string;
+  readonly clientName: string | null;
+  readonly clientKind: 'registered' | 'metadataDocument';
+  readonly scopes: readonly string[];
+  readonly organizationId: string | null;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+};
+
+const GRANT_FIELDS = 'id clientId clientName clientKind scopes organizationId createdAt lastUsedAt';
+
+async function listGrants(api: ApiClient): Promise<OAuthGrant[]> {
+  return (await api.graphql<{ myOAuthGrants: OAuthGrant[] }>(`query MyOAuthGrants { myOAuthGrants { ${GRANT_FIELDS} } }`)).myOAuthGrants;
+}
+
+async function revokeGrant(api: ApiClient, id: string): Promise<OAuthGrant> {
+  const query = `mutation RevokeOAuthGrant($id: ID!) { revokeOAuthGrant(id: $id) { ${GRANT_FIELDS} } }`;
+  return (await api.graphql<{ revokeOAuthGrant: OAuthGrant }>(query, { id })).revokeOAuthGrant;
+}
+
+const nameOf = (grant: OAuthGrant): string => grant.clientName ?? grant.clientId;
+
+/** Apps connected through OAuth (MCP clients, AI agents): what they may do, and Revoke. */
+export function ConnectedAppsPage(_props: ScreenProps) {
+  const api = useApi();
+  const action = useAction();
+  const [version, setVersion] = useState(0);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [grants, reload] = useLoad(() => listGrants(api), [], version);
+
+  const revoke = async (grant: OAuthGrant): Promise<void> => {
+    setNotice(null);
+    if (await action.run(() => revokeGrant(api, grant.id))) {
+      setNotice(`“${nameOf(grant)}” was disconnected.`);
+      setVersion((v) => v + 1);
+    }
+  };
+
+  return (
+    <>
+      <PageTitle title="Connected apps" />
+      <p className="meta">Apps you allowed to act as you through OAuth, such as AI agents using the MCP endpoint. Revoking ends every token of the app at once.</p>
+      {notice && <Notice kind="success">{notice}</Notice>}
+      {action.error !== null && <ErrorBox error={action.error} />}
+      <Async value={grants} what="connected apps" onRetry={reload}>
+        {(list) =>
+          list.length === 0 ? (
+            <Empty>No connected apps.</Empty>
+          ) : (
+            <div className="grid-scroll">
+              <table className="grid">
+                <thead>
+                  <tr>
+                    <th scope="col">App</th>
+                    <th scope="col">Access</th>
+                    <th scope="col">Organization</th>
+                    <th scope="col">Connected</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((grant) => (
+                    <tr key={grant.id}>
+                      <td>
+                        {nameOf(grant)}
+                        {grant.clientKind === 'registered' && <span className="badge badge-warn">unverified</span>}
+                        <div className="path code">{grant.clientId}</div>
+                      </td>
+                      <td>{grant.scopes.includes('strata:write') ? 'Read and write' : 'Read only'}</td>
+                      <td>{grant.organizationId ?? 'All my organizations'}</td>
+                      <td>
+                        <Time value={grant.createdAt} />
+                      </td>
+                      <td>
+                        <Time value={grant.lastUsedAt} />
+                      </td>
+                      <td>
+                        <ConfirmButton label="Revoke" title={`Disconnect “${nameOf(grant)}”?`} confirmLabel="Revoke" danger disabled={action.busy} onConfirm={() => revoke(grant)}>
+                          <p>The app loses access immediately and must ask you again to reconnect.</p>
+                        </ConfirmButton>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Async>
+    </>
+  );
+}
