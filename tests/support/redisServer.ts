@@ -4,7 +4,12 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export type RedisServer = { readonly url: string; stop(): Promise<void> };
+export type RedisServer = {
+  readonly url: string;
+  stop(): Promise<void>;
+  /** SIGKILLs the server and starts a fresh one (no data: persistence is off) on the same port. */
+  restart(): Promise<void>;
+};
 
 const START_TIMEOUT_MS = 10_000;
 
@@ -12,6 +17,26 @@ const START_TIMEOUT_MS = 10_000;
 export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'strata-redis-'));
+  let server = await spawnRedis(port, dir).catch(async (err: unknown) => {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+    async restart() {
+      await server.stop('SIGKILL');
+      server = await spawnRedis(port, dir);
+    },
+  };
+}
+
+type RedisChild = { stop(signal?: NodeJS.Signals): Promise<void> };
+
+async function spawnRedis(port: number, dir: string): Promise<RedisChild> {
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
@@ -34,14 +59,16 @@ export async function startRedisServer(): Promise<RedisServer> {
   });
   failed.catch(() => undefined);
 
-  async function stop(): Promise<void> {
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
+  async function stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
+      child.kill(signal);
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(timer);
     }
-    await rm(dir, { recursive: true, force: true });
   }
 
   try {
@@ -50,10 +77,11 @@ export async function startRedisServer(): Promise<RedisServer> {
     await stop();
     throw err;
   }
-  return { url: `redis://127.0.0.1:${port}`, stop };
+  return { stop };
 }
 
-function freePort(): Promise<number> {
+/** A TCP port that was free on 127.0.0.1 a moment ago. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
