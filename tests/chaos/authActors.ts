@@ -2,18 +2,26 @@
 // tokens rotated with duplicates sent to two replicas at once, MCP sessions opened on one replica and used on others.
 import { ADMIN_PASSWORD, API_MEMBERS, type MemberName } from './cluster.ts';
 import { isOk, isUnknown, setCookies, type Reply } from './client.ts';
-import { sleep, type ChaosContext } from './context.ts';
+import { positionOf, sleep, type ChaosContext } from './context.ts';
 import type { Random } from './random.ts';
 
 /** Uses `secret` on every API process that is up; `accepted` says whether it must work. */
-async function checkKey(ctx: ChaosContext, secret: string, accepted: boolean, what: string): Promise<void> {
+async function checkKey(ctx: ChaosContext, secret: string, accepted: boolean, what: string, via: Reply): Promise<void> {
   for (const target of API_MEMBERS) {
     if (!ctx.cluster.isUp(target)) continue;
-    const reply = await ctx.client.call(target, 'GET', '/api/me', { headers: { 'x-api-key': secret } });
+    const use = (): Promise<Reply> => ctx.client.call(target, 'GET', '/api/me', { headers: { 'x-api-key': secret } });
+    const reply = await use();
     if (reply.status === 0 || reply.status === 503) continue;
     ctx.recorder.count(accepted ? 'checks:key-accepted-on-replica' : `checks:${what}-key-refused-on-replica`);
-    if (accepted && reply.status !== 200) ctx.recorder.violation('keys-work-on-every-replica-at-once', `${what} key on ${target}: ${reply.status} ${JSON.stringify(reply.body)}`);
-    if (!accepted && reply.status !== 401) ctx.recorder.violation('revoked-keys-fail-on-every-replica', `${what} key on ${target}: ${reply.status}`);
+    if ((accepted && reply.status !== 200) || (!accepted && reply.status !== 401)) {
+      const again = await use(); // tells a moment of staleness from a lasting fault
+      const member = ctx.cluster.member(target);
+      ctx.recorder.violation(
+        accepted ? 'keys-work-on-every-replica-at-once' : 'revoked-keys-fail-on-every-replica',
+        `${what} key (written on ${via.target} at ${positionOf(via) ?? '?'}) on ${target} (up ${Date.now() - member.startedAt} ms, ` +
+          `incarnation ${member.incarnation}): ${reply.status} ${JSON.stringify(reply.body)}; again: ${again.status}`,
+      );
+    }
   }
 }
 
@@ -28,13 +36,13 @@ export async function runKeyActor(ctx: ChaosContext, random: Random): Promise<vo
     ctx.recorder.count('keys:created');
     let { secret } = created.body as { secret: string };
     let id = created.body.apiKey.id as string;
-    await checkKey(ctx, secret, true, 'created');
+    await checkKey(ctx, secret, true, 'created', created);
     if (random.next() < 0.5) {
       const rotated = await ctx.client.call(ctx.client.pick(random), 'POST', `/api/api-key/${id}/rotate`, { headers: ctx.auth });
       if (isOk(rotated)) {
         ctx.recorder.count('keys:rotated');
-        await checkKey(ctx, rotated.body.secret, true, 'rotated-new');
-        await checkKey(ctx, secret, false, 'rotated-old');
+        await checkKey(ctx, rotated.body.secret, true, 'rotated-new', rotated);
+        await checkKey(ctx, secret, false, 'rotated-old', rotated);
         secret = rotated.body.secret;
         id = rotated.body.apiKey.id;
       } else if (!isUnknown(rotated)) ctx.recorder.violation('valid-writes-succeed', `rotate key: ${rotated.status}`);
@@ -50,7 +58,7 @@ export async function runKeyActor(ctx: ChaosContext, random: Random): Promise<vo
     }
     if (revoked && (isOk(revoked) || (retried && !isUnknown(revoked)))) {
       ctx.recorder.count('keys:revoked');
-      await checkKey(ctx, secret, false, 'revoked');
+      await checkKey(ctx, secret, false, 'revoked', revoked);
     } else if (revoked && !isUnknown(revoked)) ctx.recorder.violation('valid-writes-succeed', `revoke key: ${revoked.status}`);
     await sleep(ctx.pauseMs * 2);
   }

@@ -40,6 +40,9 @@ export type Cluster = {
   close(): Promise<void>;
 };
 
+/** A start on a loaded machine (compiling the TypeScript sources, opening the stores) can take a minute or more. */
+const START_TIMEOUT_MS = 180_000;
+
 /** Consistency timeout of the cluster: short, so writes answer `pending` quickly while no projector runs. */
 export const CONSISTENCY_TIMEOUT_MS = 3000;
 
@@ -83,7 +86,7 @@ export async function startCluster(): Promise<Cluster> {
 
   async function start(name: MemberName): Promise<void> {
     const m = member(name);
-    const proc = await startStrataProcess(m.env);
+    const proc = await startStrataProcess(m.env, { startTimeoutMs: START_TIMEOUT_MS });
     m.proc = proc;
     m.paused = false;
     m.expectingExit = false;
@@ -93,7 +96,7 @@ export async function startCluster(): Promise<Cluster> {
       if (m.proc === proc && !m.expectingExit) crashes.push({ name, code, signal, at: Date.now(), stderr: proc.stderr().slice(-2000) });
       if (m.proc === proc) m.proc = null;
     });
-    await until(`${name} ready`, 60_000, async () => ((await fetch(`${m.url}/health/live`)).ok ? true : undefined));
+    await until(`${name} ready`, START_TIMEOUT_MS, async () => ((await fetch(`${m.url}/health/live`)).ok ? true : undefined));
   }
 
   async function kill(name: MemberName): Promise<void> {

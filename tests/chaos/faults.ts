@@ -46,7 +46,7 @@ export async function runFaults(
       await cluster.kill(name);
       if (name.startsWith('proj')) takeover = measureTakeover(cluster, views, at);
       await sleep(random.int(200, 2000));
-      await cluster.start(name);
+      await restart(cluster, recorder, name);
     } else if (kind === 'pause') {
       const name = (await leaseHolder(cluster, views)) ?? random.pick<MemberName>(['projA', 'projB']);
       target = name;
@@ -63,7 +63,7 @@ export async function runFaults(
     } else {
       target = 'query';
       await cluster.stop('query');
-      await cluster.start('query');
+      await restart(cluster, recorder, 'query');
     }
     const record: FaultRecord = { kind, target, at, recoveryMs: Date.now() - at, takeoverMs: await takeover };
     faults.push(record);
@@ -72,6 +72,14 @@ export async function runFaults(
     await sleep(random.int(...options.gapMs));
   }
   return faults;
+}
+
+async function restart(cluster: Cluster, recorder: Recorder, name: MemberName): Promise<void> {
+  try {
+    await cluster.start(name);
+  } catch (err) {
+    recorder.violation('processes-restart', `${name} did not start again: ${String(err).slice(0, 1500)}`);
+  }
 }
 
 /** The projector process that holds every active projection lease, when one does. */

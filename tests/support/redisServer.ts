@@ -7,8 +7,10 @@ import { join } from 'node:path';
 export type RedisServer = {
   readonly url: string;
   stop(): Promise<void>;
-  /** SIGKILLs the server and starts a fresh one (no data: persistence is off) on the same port. */
+  /** SIGKILLs the server (if running) and starts a fresh one (no data: persistence is off) on the same port. */
   restart(): Promise<void>;
+  /** SIGKILLs the server and leaves it down until `restart`. */
+  kill(): Promise<void>;
 };
 
 const START_TIMEOUT_MS = 10_000;
@@ -30,6 +32,9 @@ export async function startRedisServer(): Promise<RedisServer> {
     async restart() {
       await server.stop('SIGKILL');
       server = await spawnRedis(port, dir);
+    },
+    async kill() {
+      await server.stop('SIGKILL');
     },
   };
 }

@@ -33,8 +33,11 @@ export async function until<T>(what: string, timeoutMs: number, probe: () => Pro
   throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
 }
 
-/** Spawns `strata serve` with a clean environment plus `env` (PORT defaults to 0, HOST to 127.0.0.1). */
-export async function startStrataProcess(env: Record<string, string>): Promise<StrataProcess> {
+/**
+ * Spawns `strata serve` with a clean environment plus `env` (PORT defaults to 0, HOST to 127.0.0.1) and waits up to
+ * `startTimeoutMs` (default 60 s) for its listening line.
+ */
+export async function startStrataProcess(env: Record<string, string>, options: { startTimeoutMs?: number } = {}): Promise<StrataProcess> {
   const child = spawn(process.execPath, [bin, 'serve'], {
     cwd: root,
     env: {
@@ -59,7 +62,7 @@ export async function startStrataProcess(env: Record<string, string>): Promise<S
   void exited.then(() => process.off('exit', killOnExit));
   let url: string;
   try {
-    url = await until('the listening line', 60_000, async () => {
+    url = await until('the listening line', options.startTimeoutMs ?? 60_000, async () => {
       if (child.exitCode !== null) throw new Error(`strata exited early:\n${err}${out}`);
       for (const line of out.split('\n')) {
         if (!line.startsWith('{')) continue;
@@ -71,7 +74,7 @@ export async function startStrataProcess(env: Record<string, string>): Promise<S
   } catch (startError) {
     child.kill('SIGKILL');
     await exited;
-    throw startError;
+    throw new Error(`${(startError as Error).message}\n--- stderr ---\n${err.slice(-2000)}\n--- stdout ---\n${out.slice(-2000)}`, { cause: startError });
   }
   return {
     url,
