@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { OPEN_SEQ } from '../../contracts/index.ts';
 import { DEFAULT_OPTIONS, runChaos } from './runChaos.ts';
 
 function breakRowsView(dataDir: string): { deleted: string; changed: string } {
@@ -13,7 +14,7 @@ function breakRowsView(dataDir: string): { deleted: string; changed: string } {
     db.pragma('busy_timeout = 10000');
     const { version } = db.prepare("SELECT version FROM strata_view_versions WHERE name = 'rows' AND active = 1").get() as { version: number };
     const table = `"v_rows_${version}_rows"`;
-    const live = db.prepare(`SELECT rowid AS k, rowId FROM ${table} WHERE rowId LIKE 'master-%' AND toSeq IS NULL ORDER BY rowId LIMIT 2`).all() as { k: number; rowId: string }[];
+    const live = db.prepare(`SELECT rowid AS k, rowId FROM ${table} WHERE rowId LIKE 'master-%' AND toSeq = ? ORDER BY rowId LIMIT 2`).all(OPEN_SEQ) as { k: number; rowId: string }[];
     assert.equal(live.length, 2, 'the run wrote rows on master');
     db.prepare(`DELETE FROM ${table} WHERE rowid = ?`).run(live[0]!.k);
     db.prepare(`UPDATE ${table} SET data = json_set(data, '$.n', -1) WHERE rowid = ?`).run(live[1]!.k);
@@ -27,7 +28,7 @@ test('the harness catches a view that lost a row and a view that holds a wrong v
   let broken: { deleted: string; changed: string } | null = null;
   const report = await runChaos({
     ...DEFAULT_OPTIONS,
-    durationMs: 25_000,
+    durationMs: 40_000,
     seed: 7,
     maxFaults: 1,
     pauseMs: 100,
