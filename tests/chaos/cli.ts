@@ -28,6 +28,13 @@ const program = new Command('chaos')
 program.parse();
 const opts = program.opts<{ duration: number; seed?: number; maxFaults: number; faultGap: number; report: string; quiet?: boolean }>();
 const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
+// Ctrl-C or a kill ends the run through process.exit, whose handlers SIGKILL every process the run started.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stdout.write(`chaos: interrupted (seed ${seed})\n`);
+    process.exit(130);
+  });
+}
 process.stdout.write(`chaos: seed ${seed}, duration ${opts.duration / 1000}s (replay with --seed ${seed})\n`);
 const report = await runChaos({
   ...DEFAULT_OPTIONS,
