@@ -99,25 +99,18 @@ export async function startCluster(): Promise<Cluster> {
     await until(`${name} ready`, START_TIMEOUT_MS, async () => ((await fetch(`${m.url}/health/live`)).ok ? true : undefined));
   }
 
-  async function kill(name: MemberName): Promise<void> {
+  /** SIGKILL (`kill`) or graceful SIGTERM (`stop`); a paused process is continued first so it can exit. */
+  async function halt(name: MemberName, how: 'kill' | 'stop'): Promise<void> {
     const m = member(name);
     const proc = m.proc;
     if (!proc) return;
     m.expectingExit = true;
     if (m.paused) proc.child.kill('SIGCONT');
-    await proc.kill();
+    await (how === 'kill' ? proc.kill() : proc.stop());
     m.proc = null;
   }
-
-  async function stop(name: MemberName): Promise<void> {
-    const m = member(name);
-    const proc = m.proc;
-    if (!proc) return;
-    m.expectingExit = true;
-    if (m.paused) proc.child.kill('SIGCONT');
-    await proc.stop();
-    m.proc = null;
-  }
+  const kill = (name: MemberName): Promise<void> => halt(name, 'kill');
+  const stop = (name: MemberName): Promise<void> => halt(name, 'stop');
 
   const cluster: Cluster = {
     dataDir,
