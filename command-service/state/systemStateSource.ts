@@ -14,10 +14,13 @@ export type CatchingUpSystemStateSource = SystemStateSource & {
  * head (one cheap query) and reads only the events after the folded position; concurrent callers share one
  * catch-up, and a caller whose head is beyond what a running catch-up reaches starts the next one.
  *
- * Callers in the same turn of the event loop (requests read from the network together) share one head query: they
- * see the log as it was when the first of them asked, as if they had arrived a moment earlier. Appends of this
- * process are known at once (`appended`), and a client that needs another process's write waits for its position
- * (X-Strata-Min-Position).
+ * Callers in the same macrotask (one synchronous run and the microtasks it queues) share one head query. The share
+ * must end before the process can read anything more from the network: a request that arrives after another
+ * process acknowledged a write must see that write (operations.md §4.4: a key created, rotated or revoked on one
+ * replica takes effect on the next request on every replica). Sharing until `setImmediate` was not enough: called
+ * from the check phase, `setImmediate` fires only after the next poll phase, whose requests then read a stale
+ * head (found by the chaos harness: a revoked key accepted, a new key refused, on another replica). Appends of this
+ * process are known at once (`appended`).
  */
 export function createSystemStateSource(deps: { readonly eventStore: EventStore }): CatchingUpSystemStateSource {
   const { eventStore } = deps;
@@ -53,8 +56,8 @@ export function createSystemStateSource(deps: { readonly eventStore: EventStore 
   function sharedHead(): Promise<Position | null> {
     if (headThisTurn === null) {
       headThisTurn = eventStore.headPosition();
-      // A failed read is not shared beyond this turn either.
-      setImmediate(endTurn);
+      // A failed read is not shared beyond this macrotask either.
+      queueMicrotask(endTurn);
     }
     return headThisTurn;
   }

@@ -11,7 +11,7 @@ CREATE TABLE IF NOT EXISTS strata_view_leases (name TEXT PRIMARY KEY, owner TEXT
 CREATE TABLE IF NOT EXISTS strata_view_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 INSERT OR IGNORE INTO strata_view_meta (key, value) VALUES ('generation', 0);`;
 
-/** How fresh a cached answer must be: checked against other connections now, or once per event-loop turn. */
+/** How fresh a cached answer must be: checked against other connections now, or once per macrotask. */
 type Look = 'now' | 'turn';
 
 type VersionRow = { name: string; version: number; active: number; spec: string };
@@ -90,8 +90,10 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
     }
   }
 
-  // Readers look at data_version once per event-loop turn: a read in the same turn as the last look is as fresh as
-  // one that ran at that look (a version dropped meanwhile fails the read, which retries after invalidate()).
+  // Readers look at data_version once per macrotask (one synchronous run and the microtasks it queues): the
+  // active-version and table lookups of one read share a look. The share ends before the process can read more
+  // from the network (not at setImmediate, which from the check phase fires only after the next poll phase), so a
+  // request never uses versions older than those of its arrival (see systemStateSource.ts for the same rule).
   let lookedThisTurn = false;
   const endTurn = (): void => {
     lookedThisTurn = false;
@@ -99,7 +101,7 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
   function refreshForRead(): void {
     if (lookedThisTurn) return;
     lookedThisTurn = true;
-    setImmediate(endTurn);
+    queueMicrotask(endTurn);
     refresh();
   }
 
@@ -179,7 +181,7 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
     refresh,
     invalidate,
     onInvalidate: (listener: () => void): void => void listeners.push(listener),
-    /** `look: 'turn'` (readers) checks for other connections' changes once per event-loop turn, else every call. */
+    /** `look: 'turn'` (readers) checks for other connections' changes once per macrotask, else every call. */
     tables: (name: string, version: number, look: Look = 'now'): ReadonlyMap<string, TableInfo> | null => {
       if (look === 'turn') refreshForRead();
       else refresh();

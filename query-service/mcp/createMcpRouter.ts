@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import {
+  isAppError,
   principalRef,
   systemClock,
   type Authenticator,
@@ -22,7 +23,7 @@ import { mcpInsufficientScopeChallenge, mcpUnauthorizedChallenge } from '../oaut
 import { ownOriginOf } from '../http/csrfGate.ts';
 import { authenticationRequired, gateToolCall } from './mcpToolGate.ts';
 import type { McpEndpointDocs } from './mcpEndpointDocs.ts';
-import { JSON_RPC, McpHttpError, badRequest, sendMcpError, sessionNotFound } from './mcpHttpError.ts';
+import { JSON_RPC, McpHttpError, badRequest, sendMcpError, serviceUnavailable, sessionNotFound } from './mcpHttpError.ts';
 import {
   assertNoQueryCredentials,
   assertOriginAllowed,
@@ -240,6 +241,11 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
     } catch (err) {
       if (err instanceof McpHttpError) {
         sendMcpError(res, withChallenge(req, err), rpcId);
+        return;
+      }
+      // The session store (Redis) or the event store is unreachable: a 503 the client retries, not a bug.
+      if (isAppError(err, 'SERVICE_UNAVAILABLE')) {
+        sendMcpError(res, serviceUnavailable(), rpcId);
         return;
       }
       (req.log ?? log).error({ err }, 'mcp request failed');

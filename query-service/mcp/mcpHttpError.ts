@@ -40,6 +40,10 @@ export class McpHttpError extends Error {
 
 export const sessionNotFound = (): McpHttpError => new McpHttpError(404, JSON_RPC.sessionNotFound, 'Session not found');
 
+/** A store is unreachable (errors.md §3 SERVICE_UNAVAILABLE); the client retries after a second. */
+export const serviceUnavailable = (): McpHttpError =>
+  new McpHttpError(503, JSON_RPC.serverError, 'Service unavailable', { code: 'SERVICE_UNAVAILABLE' }, { 'Retry-After': '1' });
+
 export const unauthorized = (code: ErrorCode): McpHttpError =>
   new McpHttpError(401, JSON_RPC.unauthorized, 'Unauthorized', { code }, { 'WWW-Authenticate': 'Bearer realm="strata"' });
 

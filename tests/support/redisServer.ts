@@ -5,7 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './freePort.ts';
 
-export type RedisServer = { readonly url: string; stop(): Promise<void> };
+export type RedisServer = {
+  readonly url: string;
+  stop(): Promise<void>;
+  /** SIGKILLs the server (if running) and starts a fresh one (no data: persistence is off) on the same port. */
+  restart(): Promise<void>;
+  /** SIGKILLs the server and leaves it down until `restart`. */
+  kill(): Promise<void>;
+};
 
 const START_TIMEOUT_MS = 10_000;
 
@@ -13,6 +20,29 @@ const START_TIMEOUT_MS = 10_000;
 export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'strata-redis-'));
+  let server = await spawnRedis(port, dir).catch(async (err: unknown) => {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+    async restart() {
+      await server.stop('SIGKILL');
+      server = await spawnRedis(port, dir);
+    },
+    async kill() {
+      await server.stop('SIGKILL');
+    },
+  };
+}
+
+type RedisChild = { stop(signal?: NodeJS.Signals): Promise<void> };
+
+async function spawnRedis(port: number, dir: string): Promise<RedisChild> {
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
@@ -35,14 +65,16 @@ export async function startRedisServer(): Promise<RedisServer> {
   });
   failed.catch(() => undefined);
 
-  async function stop(): Promise<void> {
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
+  async function stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
+      child.kill(signal);
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(timer);
     }
-    await rm(dir, { recursive: true, force: true });
   }
 
   try {
@@ -51,8 +83,9 @@ export async function startRedisServer(): Promise<RedisServer> {
     await stop();
     throw err;
   }
-  return { url: `redis://127.0.0.1:${port}`, stop };
+  return { stop };
 }
+
 
 async function waitForPong(port: number): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;

@@ -56,8 +56,11 @@ export function spawnStrata(args: readonly string[], env: Record<string, string>
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-/** Spawns `strata serve` with a clean environment plus `env` (PORT defaults to 0, HOST to 127.0.0.1). */
-export async function startStrataProcess(env: Record<string, string>): Promise<StrataProcess> {
+/**
+ * Spawns `strata serve` with a clean environment plus `env` (PORT defaults to 0, HOST to 127.0.0.1) and waits up to
+ * `startTimeoutMs` (default 60 s) for its listening line.
+ */
+export async function startStrataProcess(env: Record<string, string>, options: { startTimeoutMs?: number } = {}): Promise<StrataProcess> {
   const { child, stdout, stderr, exited } = spawnStrata(['serve'], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
   // A test process that dies (or times out) must not leave servers running.
   const killOnExit = (): void => void child.kill('SIGKILL');
@@ -65,7 +68,7 @@ export async function startStrataProcess(env: Record<string, string>): Promise<S
   void exited.then(() => process.off('exit', killOnExit));
   let url: string;
   try {
-    url = await until('the listening line', 60_000, async () => {
+    url = await until('the listening line', options.startTimeoutMs ?? 60_000, async () => {
       if (child.exitCode !== null) throw new Error(`strata exited early:\n${stderr()}${stdout()}`);
       for (const line of stdout().split('\n')) {
         if (!line.startsWith('{')) continue;
@@ -77,7 +80,7 @@ export async function startStrataProcess(env: Record<string, string>): Promise<S
   } catch (startError) {
     child.kill('SIGKILL');
     await exited;
-    throw startError;
+    throw new Error(`${(startError as Error).message}\n--- stderr ---\n${stderr().slice(-2000)}\n--- stdout ---\n${stdout().slice(-2000)}`, { cause: startError });
   }
   return {
     url,
