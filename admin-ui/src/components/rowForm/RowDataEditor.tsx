@@ -44,7 +44,7 @@ export function RowDataEditor({ schema, revisionId, text, onText, details, jsonL
   const showForm = mode === 'form' && parsed.ok;
   return (
     <div className="row-editor">
-      <div className="mode-toggle" role="group" aria-label="Editing mode">
+      <div className="mode-toggle" role="group" aria-label="Row editing mode">
         <button type="button" aria-pressed={showForm} disabled={!parsed.ok} onClick={() => setMode('form')}>
           Form
         </button>
