@@ -4,7 +4,8 @@
 // Screenshots in tests/.tmp/screenshots/endpoint-tools/; no console error or request to another origin.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertChromium, ensureAdminUiBuilt, openBrowser, startServer, type Server, type Session } from './support/adminUiHarness.ts';
+import type { Session } from './support/adminUiHarness.ts';
+import { openAdminUiSuite, type AdminApi, type AdminUiSuite } from './support/adminUiSuite.ts';
 
 const ARTICLES = {
   type: 'object',
@@ -15,52 +16,29 @@ const ARTICLES = {
 const NOTES = { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string', default: '' } } };
 
 describe('Admin UI: endpoint tools', { concurrency: false }, () => {
-  let server: Server;
+  let suite: AdminUiSuite;
   let s: Session;
-  let token = '';
+  let api: AdminApi;
 
-  async function api(method: string, path: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
-    const res = await fetch(`${server.url}/api${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-    return text === '' ? null : JSON.parse(text);
-  }
 
   before(async () => {
-    assertChromium();
-    ensureAdminUiBuilt();
-    server = await startServer({ LOG_LEVEL: 'warn' });
-    s = await openBrowser(server.url, 'endpoint-tools');
-    const login = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: 'admin' }),
+    suite = await openAdminUiSuite('endpoint-tools', async (call) => {
+      api = call;
+      await api('POST', '/organization/admin/projects', { projectName: 'news' });
+      const draft = (await api('GET', '/organization/admin/project/news/branch/master')).draftRevisionId as string;
+      await api('POST', `/revision/${draft}/tables`, { tableId: 'articles', schema: ARTICLES });
+      await api('POST', `/revision/${draft}/tables`, { tableId: 'notes', schema: NOTES });
+      const rows = [
+        { rowId: 'a1', data: { headline: 'Rain expected', words: 300 } },
+        { rowId: 'a2', data: { headline: 'Markets calm', words: 450 } },
+      ];
+      await api('POST', `/revision/${draft}/table/articles/rows/bulk`, { rows });
+      for (const type of ['GRAPHQL', 'REST_API']) await api('POST', `/revision/${draft}/endpoints`, { type });
     });
-    token = ((await login.json()) as { accessToken: string }).accessToken;
-    await api('POST', '/organization/admin/projects', { projectName: 'news' });
-    const draft = (await api('GET', '/organization/admin/project/news/branch/master')).draftRevisionId as string;
-    await api('POST', `/revision/${draft}/tables`, { tableId: 'articles', schema: ARTICLES });
-    await api('POST', `/revision/${draft}/tables`, { tableId: 'notes', schema: NOTES });
-    const rows = [
-      { rowId: 'a1', data: { headline: 'Rain expected', words: 300 } },
-      { rowId: 'a2', data: { headline: 'Markets calm', words: 450 } },
-    ];
-    await api('POST', `/revision/${draft}/table/articles/rows/bulk`, { rows });
-    for (const type of ['GRAPHQL', 'REST_API']) await api('POST', `/revision/${draft}/endpoints`, { type });
-    const { page } = s;
-    await page.goto('/admin/');
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill('admin');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Organizations' }).waitFor();
+    s = suite.s;
   });
   after(async () => {
-    await s?.browser.close();
-    await server?.stop();
+    await suite?.close();
   });
   afterEach(() => {
     assert.deepEqual(s.problems.splice(0), [], 'console errors or requests to other origins');

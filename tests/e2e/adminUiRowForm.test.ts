@@ -5,7 +5,8 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
-import { assertChromium, ensureAdminUiBuilt, openBrowser, startServer, type Server, type Session } from './support/adminUiHarness.ts';
+import type { Session } from './support/adminUiHarness.ts';
+import { openAdminUiSuite, type AdminApi, type AdminUiSuite } from './support/adminUiSuite.ts';
 
 const USERS = {
   type: 'object',
@@ -40,55 +41,32 @@ const POSTS = {
 const UI = '/admin/org/admin/project/blog/branch/master/draft/table/posts';
 
 describe('Admin UI: row form', { concurrency: false }, () => {
-  let server: Server;
+  let suite: AdminUiSuite;
   let s: Session;
-  let token = '';
+  let api: AdminApi;
   let draft = '';
 
-  async function api(method: string, path: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
-    const res = await fetch(`${server.url}/api${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-    return text === '' ? null : JSON.parse(text);
-  }
   const field = (scope: Page | Locator, pointer: string): Locator => scope.locator(`[data-path="${pointer}"]`).first();
   const fits = (page: Page): Promise<unknown> => page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
 
   before(async () => {
-    assertChromium();
-    ensureAdminUiBuilt();
-    server = await startServer({ LOG_LEVEL: 'warn' });
-    s = await openBrowser(server.url, 'row-form');
-    const login = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: 'admin' }),
+    suite = await openAdminUiSuite('row-form', async (call) => {
+      api = call;
+      await api('POST', '/organization/admin/projects', { projectName: 'blog' });
+      draft = (await api('GET', '/organization/admin/project/blog/branch/master')).draftRevisionId as string;
+      await api('POST', `/revision/${draft}/tables`, { tableId: 'users', schema: USERS });
+      await api('POST', `/revision/${draft}/tables`, { tableId: 'posts', schema: POSTS });
+      const users = [
+        { rowId: 'alice', data: { name: 'Alice Martin' } },
+        { rowId: 'bob', data: { name: 'Bob Stone' } },
+        { rowId: 'carol', data: { name: 'Carol Alison' } },
+      ];
+      await api('POST', `/revision/${draft}/table/users/rows/bulk`, { rows: users });
     });
-    token = ((await login.json()) as { accessToken: string }).accessToken;
-    await api('POST', '/organization/admin/projects', { projectName: 'blog' });
-    draft = (await api('GET', '/organization/admin/project/blog/branch/master')).draftRevisionId as string;
-    await api('POST', `/revision/${draft}/tables`, { tableId: 'users', schema: USERS });
-    await api('POST', `/revision/${draft}/tables`, { tableId: 'posts', schema: POSTS });
-    const users = [
-      { rowId: 'alice', data: { name: 'Alice Martin' } },
-      { rowId: 'bob', data: { name: 'Bob Stone' } },
-      { rowId: 'carol', data: { name: 'Carol Alison' } },
-    ];
-    await api('POST', `/revision/${draft}/table/users/rows/bulk`, { rows: users });
-    const { page } = s;
-    await page.goto('/admin/');
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill('admin');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Organizations' }).waitFor();
+    s = suite.s;
   });
   after(async () => {
-    await s?.browser.close();
-    await server?.stop();
+    await suite?.close();
   });
   afterEach(() => {
     assert.deepEqual(s.problems.splice(0), [], 'console errors or requests to other origins');
@@ -186,7 +164,16 @@ describe('Admin UI: row form', { concurrency: false }, () => {
     const { page } = s;
     await page.goto(`${UI}/row/p1`);
     const author = page.getByRole('combobox', { name: 'author' });
+    // An id typed without the picker is checked by the server, and its answer shows at the field.
     await author.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('nobody');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    const authorError = field(page, '/author').locator('.field-error');
+    await authorError.waitFor();
+    assert.match((await authorError.textContent()) ?? '', /nobody/);
+    await s.shot('foreign-key-error-at-field');
     await page.keyboard.press('Control+A');
     await page.keyboard.type('bo');
     await page.getByRole('option', { name: /bob/ }).waitFor();

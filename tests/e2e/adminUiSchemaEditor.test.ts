@@ -5,7 +5,8 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
-import { assertChromium, ensureAdminUiBuilt, openBrowser, startServer, type Server, type Session } from './support/adminUiHarness.ts';
+import type { Session } from './support/adminUiHarness.ts';
+import { openAdminUiSuite, type AdminApi, type AdminUiSuite } from './support/adminUiSuite.ts';
 
 const ITEMS = {
   type: 'object',
@@ -17,21 +18,11 @@ const OWNERS = { type: 'object', additionalProperties: false, required: ['label'
 const UI = '/admin/org/admin/project/store/branch/master/draft/table/items';
 
 describe('Admin UI: schema editor', { concurrency: false }, () => {
-  let server: Server;
+  let suite: AdminUiSuite;
   let s: Session;
-  let token = '';
+  let api: AdminApi;
   let draft = '';
 
-  async function api(method: string, path: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
-    const res = await fetch(`${server.url}/api${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-    return text === '' ? null : JSON.parse(text);
-  }
   /** The editor of the field at a schema pointer (its own controls come first in document order). */
   const fieldAt = (page: Page, pointer: string): Locator => page.locator(`[data-field="${pointer}"]`).first();
   const own = (scope: Locator, label: string): Locator => scope.getByLabel(label, { exact: true }).first();
@@ -39,36 +30,23 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
   const rowData = async (id: string): Promise<Record<string, unknown>> => (await api('GET', `/revision/${draft}/table/items/row/${id}`)).data;
 
   before(async () => {
-    assertChromium();
-    ensureAdminUiBuilt();
-    server = await startServer({ LOG_LEVEL: 'warn' });
-    s = await openBrowser(server.url, 'schema-editor');
-    const login = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: 'admin' }),
+    suite = await openAdminUiSuite('schema-editor', async (call) => {
+      api = call;
+      await api('POST', '/organization/admin/projects', { projectName: 'store' });
+      draft = (await api('GET', '/organization/admin/project/store/branch/master')).draftRevisionId as string;
+      await api('POST', `/revision/${draft}/tables`, { tableId: 'owners', schema: OWNERS });
+      await api('POST', `/revision/${draft}/tables`, { tableId: 'items', schema: ITEMS });
+      const rows = [
+        { rowId: 'i1', data: { name: 'Lamp', price: '12.5' } },
+        { rowId: 'i2', data: { name: 'Desk', price: 'ask' } },
+        { rowId: 'i3', data: { name: 'Chair', price: '7' } },
+      ];
+      await api('POST', `/revision/${draft}/table/items/rows/bulk`, { rows });
     });
-    token = ((await login.json()) as { accessToken: string }).accessToken;
-    await api('POST', '/organization/admin/projects', { projectName: 'store' });
-    draft = (await api('GET', '/organization/admin/project/store/branch/master')).draftRevisionId as string;
-    await api('POST', `/revision/${draft}/tables`, { tableId: 'owners', schema: OWNERS });
-    await api('POST', `/revision/${draft}/tables`, { tableId: 'items', schema: ITEMS });
-    const rows = [
-      { rowId: 'i1', data: { name: 'Lamp', price: '12.5' } },
-      { rowId: 'i2', data: { name: 'Desk', price: 'ask' } },
-      { rowId: 'i3', data: { name: 'Chair', price: '7' } },
-    ];
-    await api('POST', `/revision/${draft}/table/items/rows/bulk`, { rows });
-    const { page } = s;
-    await page.goto('/admin/');
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill('admin');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Organizations' }).waitFor();
+    s = suite.s;
   });
   after(async () => {
-    await s?.browser.close();
-    await server?.stop();
+    await suite?.close();
   });
   afterEach(() => {
     assert.deepEqual(s.problems.splice(0), [], 'console errors or requests to other origins');
@@ -156,6 +134,31 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
     await page.getByRole('group', { name: 'Schema editing mode' }).getByRole('button', { name: 'JSON' }).click();
     const json = JSON.parse(await page.getByLabel('Schema (edit and save; rows are migrated)').inputValue()) as { properties: Record<string, unknown> };
     assert.deepEqual(Object.keys(json.properties), ['price', 'title', 'lines']);
+  });
+
+  test('keyboard only: add a field, pick its type, preview and save', async () => {
+    const { page } = s;
+    await page.goto(UI);
+    await page.getByRole('button', { name: 'Add field to items' }).focus();
+    await page.keyboard.press('Enter');
+    const name = own(fieldAt(page, '/properties/field4'), 'Name');
+    await name.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('rating');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'SELECT', 'Tab reaches the type');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await own(fieldAt(page, '/properties/rating'), 'Type').inputValue(), 'number');
+    await page.getByRole('button', { name: 'Preview migration' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('region', { name: 'Migration preview' }).getByText('3 rows will change').waitFor();
+    // The button keeps the focus and now saves what was previewed.
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Save schema');
+    await page.keyboard.press('Enter');
+    await page.getByText(/Schema saved/).waitFor();
+    const { schema } = await api('GET', `/revision/${draft}/table/items`);
+    assert.deepEqual(schema.properties.rating, { type: 'number', default: 0 });
+    assert.equal((await rowData('i2')).rating, 0);
   });
 
   test('works at 390×844 without horizontal scrolling of the page', async () => {

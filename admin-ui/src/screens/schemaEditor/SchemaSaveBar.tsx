@@ -29,12 +29,16 @@ export function SchemaSaveBar({ revisionId, tableId, patch, action, onDiscard, o
   const key = JSON.stringify(patch);
   useEffect(() => setPreview(null), [key]);
   const data = { revisionId, tableId, patches: patch };
+  // The one primary button turns from "Preview migration" into "Save schema" and keeps the keyboard focus, so it is
+  // never disabled while a call runs (a disabled button would drop the focus); a second press is ignored instead.
   const runPreview = async (): Promise<void> => {
+    if (action.busy) return;
     setSaved(null);
     const result = await action.run(() => api.graphql<{ previewUpdateTable: { migration: TableMigration } }>(PREVIEW_UPDATE_TABLE, { data }));
     if (result) setPreview(result.previewUpdateTable.migration);
   };
   const save = async (): Promise<void> => {
+    if (action.busy) return;
     const done = await action.run(() => api.graphql(UPDATE_TABLE, { data }));
     if (done && patch) {
       setSaved(patch.length);
@@ -71,11 +75,11 @@ export function SchemaSaveBar({ revisionId, tableId, patch, action, onDiscard, o
       {saved !== null && <Notice kind="success">Schema saved ({saved} operation{saved === 1 ? '' : 's'}).</Notice>}
       <div className="actions">
         {preview ? (
-          <button type="button" className="primary" disabled={action.busy} onClick={() => void save()}>
+          <button type="button" className="primary" aria-busy={action.busy} onClick={() => void save()}>
             Save schema
           </button>
         ) : (
-          <button type="button" className="primary" disabled={action.busy || count === 0} onClick={() => void runPreview()}>
+          <button type="button" className="primary" aria-busy={action.busy} disabled={count === 0} onClick={() => void runPreview()}>
             Preview migration
           </button>
         )}
