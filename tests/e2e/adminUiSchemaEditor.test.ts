@@ -122,7 +122,7 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
     await s.shot('pattern-error-at-field');
     await own(name, 'Pattern').fill('');
     await own(name, 'Name').fill('title');
-    await page.getByRole('button', { name: 'Move field title down' }).click();
+    await page.getByRole('button', { name: 'Move title down in the schema' }).click();
     await page.getByRole('button', { name: 'Preview migration' }).click();
     await page.getByRole('region', { name: 'Migration preview' }).waitFor();
     await page.getByRole('button', { name: 'Save schema' }).click();

@@ -75,13 +75,13 @@ function FieldEditor({ field, pointer, index, count, onChange, onMove, onRemove 
           <TextField label="Name" value={field.name} onChange={(next) => onChange({ ...field, name: next })} error={nameProblems.get(`${pointer}/properties/#${field.key}`) ?? null} />
           <Select label="Type" value={field.node.kind} options={KINDS} onChange={(kind) => onChange({ ...field, node: newNode(kind as NodeKind, field.node) })} />
           <div className="actions">
-            <button type="button" aria-label={`Move field ${name} up`} disabled={index === 0} onClick={() => onMove(index - 1)}>
+            <button type="button" aria-label={`Move ${name} up in the schema`} disabled={index === 0} onClick={() => onMove(index - 1)}>
               ↑
             </button>
-            <button type="button" aria-label={`Move field ${name} down`} disabled={index === count - 1} onClick={() => onMove(index + 1)}>
+            <button type="button" aria-label={`Move ${name} down in the schema`} disabled={index === count - 1} onClick={() => onMove(index + 1)}>
               ↓
             </button>
-            <button type="button" className="danger" aria-label={`Remove field ${name}`} onClick={onRemove}>
+            <button type="button" className="danger" aria-label={`Remove ${name} from the schema`} onClick={onRemove}>
               Remove
             </button>
           </div>

@@ -51,7 +51,7 @@ function StringOptions({ node, onChange }: NodeOptionsProps) {
       <KeywordText node={node} onChange={onChange} keyword="pattern" label="Pattern" hint="Regular expression (RE2 subset), checked by the server." />
       <div className="field">
         <label>
-          Allowed values (one per line)
+          Enum: the allowed strings, one per line
           <textarea
             rows={3}
             value={values}
@@ -86,7 +86,7 @@ export function NodeOptions({ node, onChange }: NodeOptionsProps) {
   return (
     <div className="node-options">
       {node.kind === 'ref' && (
-        <Select label="System value" value={text(node.keywords.$ref)} options={options(SYSTEM_REFS, '')} onChange={(value) => onChange(withKeyword(node, '$ref', value))} />
+        <Select label="System field" value={text(node.keywords.$ref)} options={options(SYSTEM_REFS, '')} onChange={(value) => onChange(withKeyword(node, '$ref', value))} />
       )}
       {node.kind === 'string' && <StringOptions node={node} onChange={onChange} />}
       {node.kind === 'number' && <NumberDefault node={node} onChange={onChange} />}
