@@ -20,11 +20,13 @@ type PickerProps = {
 };
 
 /** Rows of `tableId` whose id or label field contains `search` (case-insensitive), at most LIMIT. */
-function useMatches(tableId: string, search: string, open: boolean): { options: readonly Option[]; failed: boolean } {
+type Matches = { readonly options: readonly Option[]; readonly failed: boolean; readonly answered: boolean };
+
+function useMatches(tableId: string, search: string, open: boolean): Matches {
   const api = useApi();
   const { revisionId } = useRowForm();
   const [field, setField] = useState<string | null | undefined>(undefined);
-  const [result, setResult] = useState<{ options: readonly Option[]; failed: boolean }>({ options: [], failed: false });
+  const [result, setResult] = useState<Matches>({ options: [], failed: false, answered: false });
   useEffect(() => {
     let current = true;
     api.graphql<{ table: { schema: JsonSchema } }>(TABLE, { data: { revisionId, tableId } }).then(
@@ -43,8 +45,8 @@ function useMatches(tableId: string, search: string, open: boolean): { options: 
     const where = q === '' ? undefined : field ? { OR: [byId, { data: { path: [field], string_contains: q, mode: 'insensitive' } }] } : byId;
     const timer = setTimeout(() => {
       api.graphql<{ rows: Connection<Row> }>(ROWS, { data: { revisionId, tableId, first: LIMIT, ...(where ? { where } : {}) } }).then(
-        (d) => current && setResult({ options: d.rows.edges.map(({ node }) => ({ id: node.id, text: field ? cellText((node.data as Record<string, unknown>)[field], 60) : '' })), failed: false }),
-        () => current && setResult({ options: [], failed: true }),
+        (d) => current && setResult({ options: d.rows.edges.map(({ node }) => ({ id: node.id, text: field ? cellText((node.data as Record<string, unknown>)[field], 60) : '' })), failed: false, answered: true }),
+        () => current && setResult({ options: [], failed: true, answered: true }),
       );
     }, 150);
     return () => {
@@ -64,7 +66,7 @@ export function ForeignKeyPicker({ label, node, value, path, onChange }: PickerP
   const tableId = node.foreignKey as string;
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  const { options, failed } = useMatches(tableId, value, open);
+  const { options, failed, answered } = useMatches(tableId, value, open);
   const pick = (option: Option): void => {
     onChange(option.id);
     setOpen(false);
@@ -107,8 +109,9 @@ export function ForeignKeyPicker({ label, node, value, path, onChange }: PickerP
               }
             }}
           />
-          <ul id={`${c.id}-list`} role="listbox" aria-label={`Rows of ${tableId}`} hidden={!open || (options.length === 0 && !failed)}>
+          <ul id={`${c.id}-list`} role="listbox" aria-label={`Rows of ${tableId}`} hidden={!open || !answered}>
             {failed && <li className="hint">The rows of {tableId} could not be loaded.</li>}
+            {!failed && options.length === 0 && <li className="hint">No row of {tableId} matches.</li>}
             {options.map((option, index) => (
               <li
                 key={option.id}
