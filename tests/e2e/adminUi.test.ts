@@ -74,6 +74,8 @@ describe('Admin UI in Chromium', { concurrency: false }, () => {
     await page.getByRole('heading', { name: 'Table posts' }).waitFor();
 
     await page.getByLabel('Row id').fill('hello');
+    // The row form's JSON mode (the form itself: tests/e2e/adminUiRowForm.test.ts).
+    await page.getByRole('group', { name: 'Row editing mode' }).getByRole('button', { name: 'JSON' }).click();
     await page.getByLabel('Row data (JSON)').fill('{"title": 42, "views": 10}');
     await page.getByRole('button', { name: 'Add row' }).click();
     const details = page.getByRole('list', { name: 'Validation errors' });

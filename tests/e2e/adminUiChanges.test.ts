@@ -4,7 +4,8 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
-import { assertChromium, ensureAdminUiBuilt, openBrowser, startServer, type Server, type Session } from './support/adminUiHarness.ts';
+import type { Session } from './support/adminUiHarness.ts';
+import { openAdminUiSuite, type AdminApi, type AdminUiSuite } from './support/adminUiSuite.ts';
 import { alice, authorsSchema, bob, carol } from './support/systemFixtures.ts';
 
 const EVENTS = { type: 'object', additionalProperties: false, required: ['n'], properties: { n: { type: 'number', default: 0 } } };
@@ -12,21 +13,11 @@ const P = '/organization/admin/project/shop';
 const UI = '/admin/org/admin/project/shop';
 
 describe('Admin UI: review changes, compare, row history', { concurrency: false }, () => {
-  let server: Server;
+  let suite: AdminUiSuite;
   let s: Session;
-  let token = '';
+  let api: AdminApi;
   const revs = { c1: '', c2: '', c3: '' };
 
-  async function api(method: string, path: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
-    const res = await fetch(`${server.url}/api${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-    return text === '' ? null : JSON.parse(text);
-  }
   const draftOf = async (branch: string): Promise<string> => (await api('GET', `${P}/branch/${branch}`)).draftRevisionId as string;
   const T = (revision: string, table: string): string => `/revision/${revision}/table/${table}`;
   const commit = async (branch: string, comment: string): Promise<string> => (await api('POST', `${P}/branch/${branch}/revisions`, { comment })).id as string;
@@ -41,32 +32,18 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
   }
 
   before(async () => {
-    assertChromium();
-    ensureAdminUiBuilt();
-    server = await startServer({ LOG_LEVEL: 'warn' });
-    s = await openBrowser(server.url, 'changes');
-    const login = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: 'admin' }),
+    suite = await openAdminUiSuite('changes', async (call) => {
+      api = call;
+      await api('POST', '/organization/admin/projects', { projectName: 'shop' });
+      const draft = await draftOf('master');
+      await api('POST', `/revision/${draft}/tables`, { tableId: 'authors', schema: authorsSchema });
+      await api('POST', `${T(draft, 'authors')}/rows/bulk`, { rows: [{ rowId: 'alice', data: alice }, { rowId: 'bob', data: bob }, { rowId: 'carol', data: carol }] });
+      revs.c1 = await commit('master', 'seed');
     });
-    token = ((await login.json()) as { accessToken: string }).accessToken;
-    await api('POST', '/organization/admin/projects', { projectName: 'shop' });
-    const draft = await draftOf('master');
-    await api('POST', `/revision/${draft}/tables`, { tableId: 'authors', schema: authorsSchema });
-    await api('POST', `${T(draft, 'authors')}/rows/bulk`, { rows: [{ rowId: 'alice', data: alice }, { rowId: 'bob', data: bob }, { rowId: 'carol', data: carol }] });
-    revs.c1 = await commit('master', 'seed');
-
-    const { page } = s;
-    await page.goto('/admin/');
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill('admin');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Organizations' }).waitFor();
+    s = suite.s;
   });
   after(async () => {
-    await s?.browser.close();
-    await server?.stop();
+    await suite?.close();
   });
   afterEach(() => {
     assert.deepEqual(s.problems.splice(0), [], 'console errors or requests to other origins');

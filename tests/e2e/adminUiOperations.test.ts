@@ -3,7 +3,8 @@
 // no console error or foreign request. Screenshots in tests/.tmp/screenshots/operations/.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertChromium, ensureAdminUiBuilt, openBrowser, startServer, type Server, type Session } from './support/adminUiHarness.ts';
+import type { Session } from './support/adminUiHarness.ts';
+import { openAdminUiSuite, type AdminUiSuite } from './support/adminUiSuite.ts';
 
 const SCHEMA = {
   type: 'object',
@@ -14,44 +15,25 @@ const SCHEMA = {
 const ROWS = 3000;
 const TABLE_PAGE = '/admin/org/admin/project/ops/branch/master/draft/table/posts';
 
-async function api(server: Server, token: string, method: string, path: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
-  const res = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-  return text === '' ? null : JSON.parse(text);
-}
-
 describe('Admin UI: Operations', { concurrency: false }, () => {
-  let server: Server;
+  let suite: AdminUiSuite;
   let s: Session;
 
   before(async () => {
-    assertChromium();
-    ensureAdminUiBuilt();
-    server = await startServer({ LOG_LEVEL: 'warn' });
-    s = await openBrowser(server.url, 'operations');
-    const login = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: 'admin' }),
+    suite = await openAdminUiSuite('operations', async (api) => {
+      await api('POST', '/organization/admin/projects', { projectName: 'ops' });
+      const branch = await api('GET', '/organization/admin/project/ops/branch/master');
+      const draft = branch.draftRevisionId as string;
+      await api('POST', `/revision/${draft}/tables`, { tableId: 'posts', schema: SCHEMA });
+      for (let start = 0; start < ROWS; start += 1000) {
+        const rows = Array.from({ length: 1000 }, (_, i) => ({ rowId: `p${start + i}`, data: { title: `Post ${start + i}`, views: i } }));
+        await api('POST', `/revision/${draft}/table/posts/rows/bulk`, { rows });
+      }
     });
-    const token = ((await login.json()) as { accessToken: string }).accessToken;
-    await api(server, token, 'POST', '/organization/admin/projects', { projectName: 'ops' });
-    const branch = await api(server, token, 'GET', '/organization/admin/project/ops/branch/master');
-    const draft = branch.draftRevisionId as string;
-    await api(server, token, 'POST', `/revision/${draft}/tables`, { tableId: 'posts', schema: SCHEMA });
-    for (let start = 0; start < ROWS; start += 1000) {
-      const rows = Array.from({ length: 1000 }, (_, i) => ({ rowId: `p${start + i}`, data: { title: `Post ${start + i}`, views: i } }));
-      await api(server, token, 'POST', `/revision/${draft}/table/posts/rows/bulk`, { rows });
-    }
+    s = suite.s;
   });
   after(async () => {
-    await s?.browser.close();
-    await server?.stop();
+    await suite?.close();
   });
   afterEach(() => {
     assert.deepEqual(s.problems.splice(0), [], 'console errors or requests to other origins');
@@ -59,10 +41,8 @@ describe('Admin UI: Operations', { concurrency: false }, () => {
 
   test('a systemAdmin finds Operations in the navigation and sees every projection live', async () => {
     const { page } = s;
+    // Signed in as admin by the suite.
     await page.goto('/admin/');
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill('admin');
-    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Organizations' }).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Operations' }).click();
     await page.getByRole('heading', { name: 'Operations' }).waitFor();

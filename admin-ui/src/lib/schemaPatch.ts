@@ -5,7 +5,8 @@ import { escapePointerSegment } from './jsonPointer.ts';
 export type JsonPatchOperation =
   | { readonly op: 'add'; readonly path: string; readonly value: unknown }
   | { readonly op: 'replace'; readonly path: string; readonly value: unknown }
-  | { readonly op: 'remove'; readonly path: string };
+  | { readonly op: 'remove'; readonly path: string }
+  | { readonly op: 'move'; readonly from: string; readonly path: string };
 
 /** Deep equality of JSON values: object key order ignored, array order significant. */
 export function jsonEqual(a: unknown, b: unknown): boolean {

@@ -4,7 +4,8 @@ import type { Table } from '../api/types.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { TextField } from '../components/Fields.tsx';
-import { JsonEditor, parseJson } from '../components/JsonEditor.tsx';
+import { parseJson } from '../components/JsonEditor.tsx';
+import { RowDataEditor } from '../components/rowForm/RowDataEditor.tsx';
 import { ErrorBox, Notice } from '../components/Status.tsx';
 import { defaultValue } from '../lib/schemaModel.ts';
 
@@ -12,7 +13,7 @@ const CREATE_ROW = `mutation CreateRow($data: CreateRowInput!) { createRow(data:
 
 type CreateRowProps = { readonly revisionId: string; readonly table: Table; readonly onCreated: () => void };
 
-/** A new row in the draft, starting from the schema's defaults; validation details are shown in the editor. */
+/** A new row in the draft, starting from the schema's defaults, in the schema's form or as JSON; details at their field. */
 export function CreateRowForm({ revisionId, table, onCreated }: CreateRowProps) {
   const api = useApi();
   const action = useAction();
@@ -40,12 +41,13 @@ export function CreateRowForm({ revisionId, table, onCreated }: CreateRowProps) 
     <form className="card form" onSubmit={(event) => void submit(event)} aria-labelledby="create-row-title">
       <h3 id="create-row-title">Add a row</h3>
       <TextField label="Row id" value={rowId} onChange={setRowId} required maxLength={64} />
-      <JsonEditor
-        label="Row data (JSON)"
-        value={text}
-        onChange={setText}
+      <RowDataEditor
+        schema={table.schema}
+        revisionId={revisionId}
+        jsonLabel="Row data (JSON)"
+        text={text}
+        onText={setText}
         details={action.error instanceof ApiError ? action.error.details : []}
-        rows={Math.min(16, initial.split('\n').length + 2)}
       />
       {action.error !== null && <ErrorBox error={action.error} />}
       {created && <Notice kind="success">Row {created} added.</Notice>}

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { ApiError } from '../api/apiError.ts';
-import type { Row } from '../api/types.ts';
+import type { JsonSchema, Row } from '../api/types.ts';
 import { Link, useNavigation } from '../app/router.tsx';
 import type { ScreenProps } from '../app/navigation.ts';
 import { useApi } from '../app/session.tsx';
@@ -9,18 +9,22 @@ import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { TextField } from '../components/Fields.tsx';
 import { JsonEditor, parseJson } from '../components/JsonEditor.tsx';
+import { RowDataEditor } from '../components/rowForm/RowDataEditor.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { Async, ErrorBox, Notice } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { RevisionTabs } from './RevisionTabs.tsx';
 import { addressOf, loadRevisionContext, revisionPath, type RevisionAddress } from './revisionContext.ts';
 
-const ROW = `query Row($data: GetRowInput!) { row(data: $data) { id readonly createdAt updatedAt data } }`;
+const ROW = `query Row($data: GetRowInput!, $table: GetTableInput!) {
+  row(data: $data) { id readonly createdAt updatedAt data }
+  table(data: $table) { schema }
+}`;
 const UPDATE_ROW = `mutation UpdateRow($data: UpdateRowInput!) { updateRow(data: $data) { id } }`;
 const RENAME_ROW = `mutation RenameRow($data: RenameRowInput!) { renameRow(data: $data) { id } }`;
 const DELETE_ROW = `mutation DeleteRow($data: DeleteRowInput!) { deleteRow(data: $data) }`;
 
-/** One row: its data as JSON, editable on the draft (validation details inline), read-only elsewhere. */
+/** One row: on the draft edited with the schema's form or as JSON (validation details inline), read-only elsewhere. */
 export function RowPage({ params }: ScreenProps) {
   const address = addressOf(params);
   const tableId = params.table as string;
@@ -29,8 +33,9 @@ export function RowPage({ params }: ScreenProps) {
   const [version, setVersion] = useState(0);
   const [loaded, reload] = useLoad(async () => {
     const context = await loadRevisionContext(api, address);
-    const { row } = await api.graphql<{ row: Row }>(ROW, { data: { revisionId: context.revision.id, tableId, rowId } });
-    return { context, row };
+    const revisionId = context.revision.id;
+    const { row, table } = await api.graphql<{ row: Row; table: { schema: JsonSchema } }>(ROW, { data: { revisionId, tableId, rowId }, table: { revisionId, tableId } });
+    return { context, row, schema: table.schema };
   }, [address, tableId, rowId], version);
   return (
     <>
@@ -40,7 +45,7 @@ export function RowPage({ params }: ScreenProps) {
         </Link>
       </PageTitle>
       <Async value={loaded} what="the row" onRetry={reload}>
-        {({ context, row }) => (
+        {({ context, row, schema }) => (
           <>
             <RevisionTabs address={address} context={context} />
             <p className="meta">
@@ -52,6 +57,7 @@ export function RowPage({ params }: ScreenProps) {
               revisionId={context.revision.id}
               tableId={tableId}
               row={row}
+              schema={schema}
               editable={context.editable}
               onSaved={() => setVersion((v) => v + 1)}
             />
@@ -67,11 +73,12 @@ type RowEditorProps = {
   readonly revisionId: string;
   readonly tableId: string;
   readonly row: Row;
+  readonly schema: JsonSchema;
   readonly editable: boolean;
   readonly onSaved: () => void;
 };
 
-function RowEditor({ address, revisionId, tableId, row, editable, onSaved }: RowEditorProps) {
+function RowEditor({ address, revisionId, tableId, row, schema, editable, onSaved }: RowEditorProps) {
   const api = useApi();
   const navigation = useNavigation();
   const action = useAction();
@@ -108,15 +115,16 @@ function RowEditor({ address, revisionId, tableId, row, editable, onSaved }: Row
   return (
     <>
       <form className="form" onSubmit={(event) => void save(event)} aria-label="Edit row data">
-        <JsonEditor
-          label="Row data (JSON)"
-          value={text}
-          onChange={(value) => {
+        <RowDataEditor
+          schema={schema}
+          revisionId={revisionId}
+          jsonLabel="Row data (JSON)"
+          text={text}
+          onText={(value) => {
             setText(value);
             setSaved(false);
           }}
           details={action.error instanceof ApiError ? action.error.details : []}
-          rows={Math.min(24, original.split('\n').length + 4)}
         />
         {action.error !== null && <ErrorBox error={action.error} />}
         {saved && <Notice kind="success">Row saved.</Notice>}

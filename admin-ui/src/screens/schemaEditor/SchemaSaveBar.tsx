@@ -1,0 +1,92 @@
+import { useEffect, useState } from 'react';
+import { ApiError } from '../../api/apiError.ts';
+import { useApi } from '../../app/session.tsx';
+import type { Action } from '../../app/useAction.ts';
+import { ErrorBox, Notice } from '../../components/Status.tsx';
+import type { JsonPatchOperation } from '../../lib/schemaPatch.ts';
+import { MigrationPreview, PREVIEW_UPDATE_TABLE, type TableMigration } from './MigrationPreview.tsx';
+
+const UPDATE_TABLE = `mutation UpdateTable($data: UpdateTableInput!) { updateTable(data: $data) { id } }`;
+
+type SchemaSaveBarProps = {
+  readonly revisionId: string;
+  readonly tableId: string;
+  /** The patch of the current edit; null when the edit cannot be sent (invalid JSON, a name problem). */
+  readonly patch: readonly JsonPatchOperation[] | null;
+  readonly action: Action;
+  readonly onDiscard: () => void;
+  readonly onSaved: () => void;
+};
+
+/**
+ * The JSON Patch an edit sends, its migration preview from a dry run (`previewUpdateTable`), then the save. Any
+ * further edit drops the preview, so what is saved is always what was previewed.
+ */
+export function SchemaSaveBar({ revisionId, tableId, patch, action, onDiscard, onSaved }: SchemaSaveBarProps) {
+  const api = useApi();
+  const [preview, setPreview] = useState<TableMigration | null>(null);
+  const [saved, setSaved] = useState<number | null>(null);
+  const key = JSON.stringify(patch);
+  useEffect(() => setPreview(null), [key]);
+  const data = { revisionId, tableId, patches: patch };
+  // The one primary button turns from "Preview migration" into "Save schema" and keeps the keyboard focus, so it is
+  // never disabled while a call runs (a disabled button would drop the focus); a second press is ignored instead.
+  const runPreview = async (): Promise<void> => {
+    if (action.busy) return;
+    setSaved(null);
+    const result = await action.run(() => api.graphql<{ previewUpdateTable: { migration: TableMigration } }>(PREVIEW_UPDATE_TABLE, { data }));
+    if (result) setPreview(result.previewUpdateTable.migration);
+  };
+  const save = async (): Promise<void> => {
+    if (action.busy) return;
+    const done = await action.run(() => api.graphql(UPDATE_TABLE, { data }));
+    if (done && patch) {
+      setSaved(patch.length);
+      setPreview(null);
+      onSaved();
+    }
+  };
+  const rowDetails = action.error instanceof ApiError && action.error.code === 'INVALID_DATA' ? action.error.details : [];
+  const count = patch?.length ?? 0;
+  return (
+    <div className="schema-save">
+      {count > 0 && (
+        <details className="patch-preview">
+          <summary>
+            {count} change{count === 1 ? '' : 's'} to send as JSON Patch
+          </summary>
+          <pre className="code" aria-label="JSON Patch">
+            {JSON.stringify(patch, null, 2)}
+          </pre>
+        </details>
+      )}
+      {rowDetails.length > 0 && (
+        <ul className="detail-list" aria-label="Rows that would not be valid">
+          {rowDetails.map((detail, index) => (
+            <li key={index}>
+              {detail.rowId !== undefined && <>row {detail.rowId} </>}
+              <code>{detail.path || '/'}</code>: {detail.message ?? 'invalid'}
+            </li>
+          ))}
+        </ul>
+      )}
+      {action.error !== null && <ErrorBox error={action.error} />}
+      {preview && <MigrationPreview migration={preview} />}
+      {saved !== null && <Notice kind="success">Schema saved ({saved} operation{saved === 1 ? '' : 's'}).</Notice>}
+      <div className="actions">
+        {preview ? (
+          <button type="button" className="primary" aria-busy={action.busy} onClick={() => void save()}>
+            Save schema
+          </button>
+        ) : (
+          <button type="button" className="primary" aria-busy={action.busy} disabled={count === 0} onClick={() => void runPreview()}>
+            Preview migration
+          </button>
+        )}
+        <button type="button" disabled={action.busy || count === 0} onClick={onDiscard}>
+          Discard edits
+        </button>
+      </div>
+    </div>
+  );
+}
