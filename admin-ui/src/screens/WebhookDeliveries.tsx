@@ -13,8 +13,9 @@ const POLL_MS = 1500;
 
 function outcomeOf(attempt: WebhookAttempt | undefined): string {
   if (!attempt) return 'not tried yet';
-  if (attempt.error) return attempt.responseStatus === null ? attempt.error : `${attempt.responseStatus} · ${attempt.error}`;
-  return attempt.responseStatus === null ? '—' : String(attempt.responseStatus);
+  const status = attempt.responseStatus === null ? null : String(attempt.responseStatus);
+  if (!attempt.error || (status !== null && attempt.error.includes(status))) return status ?? '—';
+  return status === null ? attempt.error : `${status} · ${attempt.error}`;
 }
 
 /** A webhook's deliveries, newest first, with their attempts; redeliver for finished ones (changes.md §6.2). */
@@ -90,14 +91,16 @@ function DeliveryRow({ delivery, busy, onRedeliver }: DeliveryRowProps) {
     <tr data-delivery={delivery.id} data-status={delivery.status}>
       <th scope="row">
         <code>{delivery.type}</code>
-        <div className="meta">
+        <div className="meta break">
           <code>{delivery.id}</code>
         </div>
       </th>
       <td>
         <span className={`status status-${delivery.status === 'succeeded' ? 'active' : delivery.status === 'failed' ? 'failed' : 'building'}`}>{delivery.status}</span>
       </td>
-      <td>{delivery.attempts.length}</td>
+      <td>
+        <Attempts attempts={delivery.attempts} />
+      </td>
       <td>{outcomeOf(last)}</td>
       <td>{last ? `${last.durationMs} ms` : '—'}</td>
       <td>
@@ -119,5 +122,22 @@ function DeliveryRow({ delivery, busy, onRedeliver }: DeliveryRowProps) {
         )}
       </td>
     </tr>
+  );
+}
+
+/** The attempt count, opening to every kept attempt with its time, response code, duration and error. */
+function Attempts({ attempts }: { readonly attempts: readonly WebhookAttempt[] }) {
+  if (attempts.length === 0) return <>0</>;
+  return (
+    <details className="attempts">
+      <summary>{attempts.length}</summary>
+      <ol>
+        {attempts.map((attempt, index) => (
+          <li key={index}>
+            <Time value={attempt.at} /> · {outcomeOf(attempt)} · {attempt.durationMs} ms
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }

@@ -116,7 +116,8 @@ function EditWebhookForm({ webhook, onSaved }: { readonly webhook: Webhook; read
     <form className="card form" onSubmit={(event) => void submit(event)} aria-labelledby="edit-webhook-title">
       <h2 id="edit-webhook-title">Settings</h2>
       <WebhookFields state={state} onChange={setState} />
-      <Checkbox label="Enabled (enabling a disabled webhook resets its failure count)" checked={active} onChange={setActive} />
+      <Checkbox label="Enabled" checked={active} onChange={setActive} />
+      <p className="hint">Enabling a disabled webhook resets its count of failed deliveries.</p>
       {action.error !== null && <ErrorBox error={action.error} />}
       {saved && <Notice kind="success">Settings saved.</Notice>}
       <button type="submit" className="primary" disabled={action.busy || !isWebhookFormValid(state)}>
