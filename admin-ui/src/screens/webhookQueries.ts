@@ -39,7 +39,7 @@ export type WebhookSettings = {
   description: string | null;
 };
 
-/** The event types of changes.md §6.3 a webhook may subscribe to. */
+/** The event types of changes.md §6.3 a webhook may subscribe to (as contracts/webhooks/changeEvents.ts; the UI imports nothing outside admin-ui). */
 export const WEBHOOK_EVENT_TYPES = [
   'revision.committed',
   'draft.reverted',
