@@ -16,6 +16,8 @@ import { RowPage } from '../screens/RowPage.tsx';
 import { ServiceKeysPage } from '../screens/ServiceKeysPage.tsx';
 import { TablePage } from '../screens/TablePage.tsx';
 import { TokenPage } from '../screens/TokenPage.tsx';
+import { WebhookPage } from '../screens/WebhookPage.tsx';
+import { WebhooksPage } from '../screens/WebhooksPage.tsx';
 import { matchPath, type ScreenProps } from './navigation.ts';
 import { Link, useLocation } from './router.tsx';
 
@@ -28,6 +30,8 @@ const ROUTES: readonly [string, ComponentType<ScreenProps>][] = [
   ['/operations', OperationsPage],
   ['/org/:org', OrganizationPage],
   ['/org/:org/keys', ServiceKeysPage],
+  ['/org/:org/webhooks', WebhooksPage],
+  ['/org/:org/webhooks/:webhook', WebhookPage],
   ['/org/:org/project/:project', ProjectPage],
   ['/org/:org/project/:project/endpoints', EndpointsPage],
   ['/org/:org/project/:project/compare', ComparePage],

@@ -19,6 +19,8 @@ const PATTERNS = [
   '/org/:org/project/:project/compare',
   '/org/:org/project/:project',
   '/org/:org/keys',
+  '/org/:org/webhooks/:webhook',
+  '/org/:org/webhooks',
   '/org/:org',
 ];
 
@@ -36,6 +38,8 @@ export function crumbsOf(path: string): Crumb[] {
   if (org === undefined) return crumbs;
   crumbs.push({ to: pathOf('org', org), label: org });
   if (screen === 'keys') here('Service keys');
+  if (screen === 'webhooks' || params.webhook !== undefined) crumbs.push({ to: pathOf('org', org, 'webhooks'), label: 'Webhooks' });
+  if (params.webhook !== undefined) here('Webhook');
   if (project === undefined) return crumbs;
   crumbs.push({ to: pathOf('org', org, 'project', project), label: project });
   if (screen === 'endpoints') here('Endpoints');

@@ -35,9 +35,14 @@ export function OrganizationPage({ params }: ScreenProps) {
     <>
       <PageTitle title={`Organization ${org}`}>
         {organization.status === 'ready' && isOrganizationManager(organization.data.myRole, user.role) && (
-          <Link to={pathOf('org', org, 'keys')} className="button-link">
-            Service API keys
-          </Link>
+          <>
+            <Link to={pathOf('org', org, 'keys')} className="button-link">
+              Service API keys
+            </Link>
+            <Link to={pathOf('org', org, 'webhooks')} className="button-link">
+              Webhooks
+            </Link>
+          </>
         )}
       </PageTitle>
       <Async value={organization} what="the organization" onRetry={reloadOrganization}>
