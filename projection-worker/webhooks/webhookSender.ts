@@ -31,6 +31,9 @@ export type WebhookSenderDeps = {
 const NAME = webhookViews.name;
 const POLL_MS = 1000;
 const DUE_PAGE = 500;
+const PRUNE_EVERY_MS = 60_000;
+/** Deliveries are kept 30 days (changes.md §6.2). */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
 /**
  * Sends pending deliveries (changes.md §6.2). Attempt state lives in the view store, so retries survive restarts and
@@ -47,6 +50,7 @@ export function createWebhookSender(deps: WebhookSenderDeps) {
   let pumping: Promise<void> | null = null;
   let again = false;
   let stopped = true;
+  let nextPruneAt = 0;
 
   /** Writes attempt state at the current checkpoint (expected = next): it fails only while the dispatcher moves it. */
   async function write(changes: readonly ViewChange[]): Promise<void> {
@@ -115,6 +119,18 @@ export function createWebhookSender(deps: WebhookSenderDeps) {
     }
   }
 
+  /** Drops settled deliveries created before the retention window; a pending one is kept until it settles. */
+  async function prune(now: number): Promise<void> {
+    const filter = {
+      kind: 'and' as const,
+      filters: [
+        { kind: 'compare' as const, ref: { field: 'appendedAt' }, op: 'lt' as const, value: now - DELIVERY_RETENTION_MS },
+        { kind: 'compare' as const, ref: { field: 'status' }, op: 'ne' as const, value: 'pending' },
+      ],
+    };
+    await write([{ op: 'delete', collection: 'deliveries', filter }]);
+  }
+
   function launch(delivery: ViewDoc): void {
     const webhookId = delivery.webhookId as string;
     inFlight.add(webhookId);
@@ -129,9 +145,17 @@ export function createWebhookSender(deps: WebhookSenderDeps) {
   }
 
   async function pump(): Promise<void> {
-    if (stopped || !deps.isLeader()) return;
-    if ((await viewStore.activeVersion(NAME)) === null) return;
+    if (stopped) return;
+    // A stand-by keeps looking: once it takes the lease over it must send what is pending even if no event follows.
+    if (!deps.isLeader() || (await viewStore.activeVersion(NAME)) === null) {
+      schedule(POLL_MS);
+      return;
+    }
     const now = clock.now();
+    if (now >= nextPruneAt) {
+      nextPruneAt = now + PRUNE_EVERY_MS;
+      await prune(now);
+    }
     const due = await viewStore.find(NAME, 'deliveries', {
       filter: {
         kind: 'and',

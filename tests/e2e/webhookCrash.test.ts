@@ -4,11 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStrataProcess, until, type StrataProcess } from '../support/strataProcess.ts';
+import { writeRowsToFailingHook } from './support/webhookCrashSetup.ts';
 import { startReceiver, type Receiver } from './support/webhookReceiver.ts';
 
 // At least once across a crash (changes.md §6.2): SIGKILL while deliveries are pending and the receiver is down;
 // after a restart on the same stores every event arrives (duplicates allowed, none missing).
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
 const PASSWORD = 'crash-e2e-admin-password';
 const env = (dir: string) => ({
   DATA_DIR: dir,
@@ -31,28 +31,7 @@ test('SIGKILL with pending deliveries and a receiver down: after restart every e
   dir = await mkdtemp(join(tmpdir(), 'strata-webhook-crash-'));
   receiver = await startReceiver();
   strata = await startStrataProcess(env(dir));
-  let token = '';
-  const ok = async (method: string, path: string, body?: unknown, status = 200): Promise<Json> => {
-    const res = await fetch(`${strata?.url}/api${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    assert.equal(res.status, status, `${method} ${path}: ${text}`);
-    return JSON.parse(text || 'null');
-  };
-  token = (await ok('POST', '/auth/login', { username: 'admin', password: PASSWORD })).accessToken;
-  await ok('POST', '/organizations', { organizationId: 'acme' }, 201);
-  await ok('POST', '/organization/acme/projects', { projectName: 'blog' }, 201);
-  const hook = await ok('POST', '/organization/acme/webhooks', { url: `${receiver.url}/crash`, types: ['rows.changed'] }, 201);
-  receiver.secrets('/crash', [hook.secret]);
-  receiver.reply('/crash', () => ({ status: 503 }));
-  const draft = (await ok('GET', '/organization/acme/project/blog/branch/master')).draftRevisionId;
-  const schema = { type: 'object', properties: { n: { type: 'number', default: 0 } }, additionalProperties: false, required: ['n'] };
-  await ok('POST', `/revision/${draft}/tables`, { tableId: 'items', schema }, 201);
-  const rowIds = Array.from({ length: 20 }, (_, i) => `r${i}`);
-  for (const rowId of rowIds) await ok('POST', `/revision/${draft}/table/items/rows`, { rowId, data: { n: 1 } }, 201);
+  const rowIds = await writeRowsToFailingHook(strata.url, PASSWORD, receiver, '/crash');
   await until('a failed attempt', 15_000, async () => (receiver?.on('/crash').some((r) => r.answered === 503) ? true : undefined));
   await strata.kill();
 
