@@ -18,7 +18,7 @@ export async function awaitConvergence(views: ViewStore, log: EventStore, timeou
   while (Date.now() - started < timeoutMs) {
     const head = await log.headPosition();
     const statuses = (await views.projectionStatuses()).filter((s) => s.active);
-    if (statuses.length === allProjectors.length && statuses.every((s) => head === null || (s.position !== null && comparePositions(s.position, head) >= 0))) {
+    if (statuses.length >= allProjectors.length && statuses.every((s) => head === null || (s.position !== null && comparePositions(s.position, head) >= 0))) {
       return Date.now() - started;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
