@@ -75,6 +75,46 @@ export type ApiKeyCreated = {
   readonly rotatedFromId: string | null;
 };
 
+/** What every read model of a key (system state, `api-keys` view) copies from its creation; never the secret hash. */
+export type ApiKeyCreatedFields = {
+  readonly id: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly type: ApiKeyType;
+  readonly userId: string | null;
+  readonly organizationId: string | null;
+  readonly projectIds: readonly string[] | null;
+  readonly branchNames: readonly string[] | null;
+  readonly tableIds: readonly string[] | null;
+  readonly readOnly: boolean;
+  readonly permissions: ApiKeyPermissions | null;
+  readonly expiresAt: string;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  readonly rotatedFromId: string | null;
+};
+
+/** The one mapping of an `ApiKeyCreated` event (recorded at `createdAt`) to a key's read-model fields. */
+export function apiKeyCreatedFields(d: ApiKeyCreated, createdAt: string): ApiKeyCreatedFields {
+  return {
+    id: d.keyId,
+    name: d.name,
+    prefix: d.prefix,
+    type: d.type,
+    userId: d.userId,
+    organizationId: d.organizationId,
+    projectIds: d.projectIds,
+    branchNames: d.branchNames,
+    tableIds: d.tableIds,
+    readOnly: d.readOnly,
+    permissions: d.permissions,
+    expiresAt: d.expiresAt,
+    createdAt,
+    createdBy: d.createdBy,
+    rotatedFromId: d.rotatedFromId,
+  };
+}
+
 export type ApiKeyRevoked = {
   readonly keyId: string;
   readonly revokedBy: string;
