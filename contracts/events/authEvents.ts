@@ -76,23 +76,7 @@ export type ApiKeyCreated = {
 };
 
 /** What every read model of a key (system state, `api-keys` view) copies from its creation; never the secret hash. */
-export type ApiKeyCreatedFields = {
-  readonly id: string;
-  readonly name: string;
-  readonly prefix: string;
-  readonly type: ApiKeyType;
-  readonly userId: string | null;
-  readonly organizationId: string | null;
-  readonly projectIds: readonly string[] | null;
-  readonly branchNames: readonly string[] | null;
-  readonly tableIds: readonly string[] | null;
-  readonly readOnly: boolean;
-  readonly permissions: ApiKeyPermissions | null;
-  readonly expiresAt: string;
-  readonly createdAt: string;
-  readonly createdBy: string;
-  readonly rotatedFromId: string | null;
-};
+export type ApiKeyCreatedFields = Omit<ApiKeyCreated, 'keyId' | 'secretHash'> & { readonly id: string; readonly createdAt: string };
 
 /** The one mapping of an `ApiKeyCreated` event (recorded at `createdAt`) to a key's read-model fields. */
 export function apiKeyCreatedFields(d: ApiKeyCreated, createdAt: string): ApiKeyCreatedFields {
