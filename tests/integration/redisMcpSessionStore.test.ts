@@ -1,9 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { isAppError } from '../../contracts/index.ts';
 import { startRedisServer, type RedisServer } from '../support/redisServer.ts';
+import { redisTestClients } from '../support/redisClients.ts';
 import { createRedisMcpSessionStore } from '../../query-service/index.ts';
 import { mcpSessionLimits as limits, mcpSessionRecord as record } from '../contract/mcpSessionStoreContract.ts';
 
@@ -11,20 +12,17 @@ import { mcpSessionLimits as limits, mcpSessionRecord as record } from '../contr
 const log = pino({ level: 'silent' });
 
 let server: RedisServer;
-const clients: Redis[] = [];
+const clients = redisTestClients();
 
 function client(url = server.url): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => null, commandTimeout: 1000 });
-  redis.on('error', () => undefined);
-  clients.push(redis);
-  return redis;
+  return clients.open(url);
 }
 
 before(async () => {
   server = await startRedisServer();
 });
 after(async () => {
-  for (const redis of clients) redis.disconnect();
+  clients.disconnectAll();
   await server.stop();
 });
 
