@@ -157,7 +157,7 @@ export type { Authenticator, LoginResult, PresentedCredentials } from './ports/a
 export { clearsSessionCookies } from './ports/sessions.ts';
 export type { RefreshResult, Sessions } from './ports/sessions.ts';
 export type { ApiKeyDirectory } from './ports/apiKeyDirectory.ts';
-export { apiKeyOwnerStreamId, organizationApiKeysStreamId, userApiKeysStreamId } from './events/authEvents.ts';
+export { apiKeyCreatedFields, apiKeyOwnerStreamId, organizationApiKeysStreamId, userApiKeysStreamId } from './events/authEvents.ts';
 export type {
   ApiKeyCreated,
   ApiKeyPermissions,

@@ -75,6 +75,30 @@ export type ApiKeyCreated = {
   readonly rotatedFromId: string | null;
 };
 
+/** What every read model of a key (system state, `api-keys` view) copies from its creation; never the secret hash. */
+export type ApiKeyCreatedFields = Omit<ApiKeyCreated, 'keyId' | 'secretHash'> & { readonly id: string; readonly createdAt: string };
+
+/** The one mapping of an `ApiKeyCreated` event (recorded at `createdAt`) to a key's read-model fields. */
+export function apiKeyCreatedFields(d: ApiKeyCreated, createdAt: string): ApiKeyCreatedFields {
+  return {
+    id: d.keyId,
+    name: d.name,
+    prefix: d.prefix,
+    type: d.type,
+    userId: d.userId,
+    organizationId: d.organizationId,
+    projectIds: d.projectIds,
+    branchNames: d.branchNames,
+    tableIds: d.tableIds,
+    readOnly: d.readOnly,
+    permissions: d.permissions,
+    expiresAt: d.expiresAt,
+    createdAt,
+    createdBy: d.createdBy,
+    rotatedFromId: d.rotatedFromId,
+  };
+}
+
 export type ApiKeyRevoked = {
   readonly keyId: string;
   readonly revokedBy: string;

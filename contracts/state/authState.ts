@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../events/envelope.ts';
+import { apiKeyCreatedFields } from '../events/authEvents.ts';
 import type {
   ApiKeyPermissions,
   ApiKeyType,
@@ -179,23 +180,9 @@ function evolveApiKey(auth: AuthState, recorded: RecordedEvent, event: AuthEvent
     case 'ApiKeyCreated': {
       const d = event.data;
       auth.apiKeys.set(d.keyId, {
-        id: d.keyId,
-        name: d.name,
-        prefix: d.prefix,
+        ...apiKeyCreatedFields(d, time),
         secretHash: d.secretHash,
-        type: d.type,
-        userId: d.userId,
-        organizationId: d.organizationId,
-        projectIds: d.projectIds,
-        branchNames: d.branchNames,
-        tableIds: d.tableIds,
-        readOnly: d.readOnly,
-        permissions: d.permissions,
-        expiresAt: d.expiresAt,
-        createdAt: time,
-        createdBy: d.createdBy,
         revokedAt: null,
-        rotatedFromId: d.rotatedFromId,
         replacedById: null,
         streamId: recorded.streamId,
       });

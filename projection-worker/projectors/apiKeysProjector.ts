@@ -1,4 +1,4 @@
-import { apiKeyViews, fieldsEqual } from '../../contracts/index.ts';
+import { apiKeyCreatedFields, apiKeyViews, fieldsEqual } from '../../contracts/index.ts';
 import type { AuthEvent, RecordedEvent, ViewChange } from '../../contracts/index.ts';
 import type { Projector } from '../runner/projector.ts';
 
@@ -26,21 +26,7 @@ function applyApiKeyEvent(recorded: RecordedEvent, changes: ViewChange[]): void 
         op: 'upsert',
         collection: 'keys',
         doc: {
-          id: d.keyId,
-          name: d.name,
-          prefix: d.prefix,
-          type: d.type,
-          userId: d.userId,
-          organizationId: d.organizationId,
-          projectIds: d.projectIds,
-          branchNames: d.branchNames,
-          tableIds: d.tableIds,
-          readOnly: d.readOnly,
-          permissions: d.permissions,
-          expiresAt: d.expiresAt,
-          createdAt: time,
-          createdBy: d.createdBy,
-          rotatedFromId: d.rotatedFromId,
+          ...apiKeyCreatedFields(d, time),
           revoked: false,
           revokedAt: null,
           revokedBy: null,

@@ -1,3 +1,32 @@
+/**
+ * The row-change shape of changes.md (§1.2 row changes, §3 `_changes`): the system schema declares it and so does
+ * every generated subgraph (there with `tableId` and `@shareable`), both from these fragments.
+ */
+export const rowChangeKindTypeDefs = `enum RowChangeKind {
+  ADDED
+  UPDATED
+  REMOVED
+  RENAMED
+}
+`;
+
+/** The fields of `RowChange` both schemas declare (a subgraph adds `tableId` before them). */
+export const rowChangeFields = `  rowId: String!
+  previousRowId: String
+  change: RowChangeKind!
+  before: JSON
+  after: JSON
+  fieldChanges: [FieldChange!]!`;
+
+/** `FieldChange`, with the directives of the schema that declares it (`@shareable` in a subgraph). */
+export const fieldChangeTypeDefs = (directives: string): string => `"A leaf difference of row data: a JSON Pointer into data."
+type FieldChange${directives} {
+  path: String!
+  before: JSON
+  after: JSON
+}
+`;
+
 /** Object types of revision changes and row history (changes.md §1-§2); their connections are in systemObjectTypeDefs. */
 export const changeTypeDefs = /* GraphQL */ `
 "Changes between a revision and a base revision (changes.md §1.1)."
@@ -10,8 +39,7 @@ type RevisionChanges {
 }
 
 enum TableChangeKind { ADDED REMOVED RENAMED MODIFIED }
-enum RowChangeKind { ADDED UPDATED REMOVED RENAMED }
-enum RowVersionChange { CREATED UPDATED RENAMED DELETED }
+${rowChangeKindTypeDefs}enum RowVersionChange { CREATED UPDATED RENAMED DELETED }
 
 type TableChange {
   tableId: String!
@@ -24,17 +52,10 @@ type TableChange {
 type RowChangeCounts { added: Int!  updated: Int!  removed: Int!  renamed: Int!  total: Int! }
 
 type RowChange {
-  rowId: String!
-  previousRowId: String
-  change: RowChangeKind!
-  before: JSON
-  after: JSON
-  fieldChanges: [FieldChange!]!
+${rowChangeFields}
 }
 
-"A leaf difference of row data: a JSON Pointer into data."
-type FieldChange { path: String!  before: JSON  after: JSON }
-
+${fieldChangeTypeDefs('')}
 type RowVersion {
   revisionId: ID!
   branchName: String!

@@ -1,9 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { isAppError } from '../../contracts/index.ts';
 import { startRedisServer, type RedisServer } from '../support/redisServer.ts';
+import { redisTestClients } from '../support/redisClients.ts';
 import {
   createInMemoryLoginThrottleStore,
   createRedisApiKeyUsageStore,
@@ -13,14 +14,11 @@ import type { LoginThrottleStore } from '../../command-service/index.ts';
 
 const log = pino({ level: 'silent' });
 let server: RedisServer;
-const clients: Redis[] = [];
+const clients = redisTestClients();
 
 /** A client per simulated replica; every store under one fresh prefix per test. */
 function client(url = server.url): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => null, commandTimeout: 1000 });
-  redis.on('error', () => undefined);
-  clients.push(redis);
-  return redis;
+  return clients.open(url);
 }
 let prefixes = 0;
 const prefix = (): string => `t${++prefixes}`;
@@ -29,7 +27,7 @@ before(async () => {
   server = await startRedisServer();
 });
 after(async () => {
-  for (const redis of clients) redis.disconnect();
+  clients.disconnectAll();
   await server.stop();
 });
 

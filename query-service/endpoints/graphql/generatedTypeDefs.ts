@@ -1,4 +1,5 @@
 import { invariant } from '../../../contracts/index.ts';
+import { fieldChangeTypeDefs, rowChangeFields, rowChangeKindTypeDefs } from '../../graphql/changeTypeDefs.ts';
 import { rowQueryTypeDefs, sharedScalarTypeDefs } from '../../graphql/rowQueryTypeDefs.ts';
 import type { GeneratedTable, ProjectNames, TableNames } from '../naming.ts';
 import { dataTypeDefs, describe, type DataTypeContext } from './dataTypeDefs.ts';
@@ -16,31 +17,14 @@ const PAGE_INFO = `type PageInfo @shareable {
 `;
 
 /** The types of the `_changes` root field (changes.md §3), shared by every subgraph like PageInfo. */
-const CHANGE_TYPES = `enum RowChangeKind {
-  ADDED
-  UPDATED
-  REMOVED
-  RENAMED
-}
-
+const CHANGE_TYPES = `${rowChangeKindTypeDefs}
 "A row changed between \`since\` and the served revision; \`before\`/\`after\` are its data."
 type RowChange @shareable {
   tableId: String!
-  rowId: String!
-  previousRowId: String
-  change: RowChangeKind!
-  before: JSON
-  after: JSON
-  fieldChanges: [FieldChange!]!
+${rowChangeFields}
 }
 
-"A leaf difference of row data: a JSON Pointer into data."
-type FieldChange @shareable {
-  path: String!
-  before: JSON
-  after: JSON
-}
-
+${fieldChangeTypeDefs(' @shareable')}
 type RowChangeConnection @shareable {
   edges: [RowChangeEdge!]!
   pageInfo: PageInfo!
