@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { staticBuild } from './viteStaticBuild.ts';
 
 // The Admin UI is served by the query role at /admin/ (spec admin-ui.md §1) with a CSP that allows no inline
 // script or style, so the build emits only external, content-hashed files and no modulepreload polyfill.
@@ -9,13 +10,7 @@ export default defineConfig({
   plugins: [react()],
   logLevel: 'warn',
   build: {
+    ...staticBuild,
     outDir: 'dist',
-    emptyOutDir: true,
-    assetsDir: 'assets',
-    assetsInlineLimit: 0,
-    modulePreload: { polyfill: false },
-    cssCodeSplit: false,
-    sourcemap: false,
-    reportCompressedSize: false,
   },
 });

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { staticBuild } from '../viteStaticBuild.ts';
 
 // The bundled GraphiQL of generated GraphQL endpoints (generated-api.md §5.3): a separate build from the Admin UI.
 // The query role serves index.html at each endpoint URL and the files under /endpoint/graphiql/ with a CSP of
@@ -11,14 +12,8 @@ export default defineConfig({
   logLevel: 'warn',
   worker: { format: 'es' },
   build: {
+    ...staticBuild,
     outDir: '../dist-graphiql',
-    emptyOutDir: true,
-    assetsDir: 'assets',
-    assetsInlineLimit: 0,
-    modulePreload: { polyfill: false },
-    cssCodeSplit: false,
-    sourcemap: false,
-    reportCompressedSize: false,
     chunkSizeWarningLimit: 8000,
     rollupOptions: {
       // GraphiQL's React-compiler output starts modules with "use no memo", which the bundler notes and drops.

@@ -7,8 +7,9 @@ import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
-import { Pager, useCursorPager } from '../components/Pager.tsx';
-import { Async, Empty, ErrorBox } from '../components/Status.tsx';
+import { PagedTable } from '../components/PagedTable.tsx';
+import { useCursorPager } from '../components/Pager.tsx';
+import { Async, ErrorBox } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { CreateEndpointForm } from './CreateEndpointForm.tsx';
 
@@ -43,58 +44,48 @@ export function EndpointsPage({ params }: ScreenProps) {
       <PageTitle title={`Endpoints of ${project}`} />
       {action.error !== null && <ErrorBox error={action.error} />}
       <Async value={endpoints} what="endpoints" onRetry={reload}>
-        {(connection) =>
-          connection.totalCount === 0 ? (
-            <Empty>No endpoints yet: create one to publish a GraphQL or REST API for a branch.</Empty>
-          ) : (
-            <>
-              <table className="grid">
-                <caption className="visually-hidden">Endpoints</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Type</th>
-                    <th scope="col">Branch</th>
-                    <th scope="col">Mode</th>
-                    <th scope="col">Open</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {connection.edges.map(({ node }) => (
-                    <tr key={node.id}>
-                      <td>{TYPE_LABELS[node.type]}</td>
-                      <td>{node.branchName}</td>
-                      <td>{node.mode === 'pinned' ? `pinned ${node.revisionId.slice(0, 8)}` : node.mode}</td>
-                      <td>
-                        <div className="links">
-                          <EndpointLinks endpoint={node} />
-                        </div>
-                      </td>
-                      <td>
-                        <Time value={node.createdAt} />
-                      </td>
-                      <td>
-                        <ConfirmButton
-                          label="Delete"
-                          title="Delete this endpoint?"
-                          confirmLabel="Delete endpoint"
-                          danger
-                          onConfirm={() => remove(node.id)}
-                        >
-                          <p>
-                            <code>{node.path}</code> stops answering. The data itself is not changed.
-                          </p>
-                        </ConfirmButton>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="endpoints" />
-            </>
-          )
-        }
+        {(connection) => (
+          <PagedTable
+            connection={connection}
+            empty="No endpoints yet: create one to publish a GraphQL or REST API for a branch."
+            caption="Endpoints"
+            head={
+              <>
+                <th scope="col">Type</th>
+                <th scope="col">Branch</th>
+                <th scope="col">Mode</th>
+                <th scope="col">Open</th>
+                <th scope="col">Created</th>
+                <th scope="col">Actions</th>
+              </>
+            }
+            row={(node) => (
+              <>
+                <td>{TYPE_LABELS[node.type]}</td>
+                <td>{node.branchName}</td>
+                <td>{node.mode === 'pinned' ? `pinned ${node.revisionId.slice(0, 8)}` : node.mode}</td>
+                <td>
+                  <div className="links">
+                    <EndpointLinks endpoint={node} />
+                  </div>
+                </td>
+                <td>
+                  <Time value={node.createdAt} />
+                </td>
+                <td>
+                  <ConfirmButton label="Delete" title="Delete this endpoint?" confirmLabel="Delete endpoint" danger onConfirm={() => remove(node.id)}>
+                    <p>
+                      <code>{node.path}</code> stops answering. The data itself is not changed.
+                    </p>
+                  </ConfirmButton>
+                </td>
+              </>
+            )}
+            pager={pager}
+            pageSize={PAGE_SIZE}
+            noun="endpoints"
+          />
+        )}
       </Async>
       <CreateEndpointForm org={org} project={project} onCreated={() => setVersion((v) => v + 1)} />
     </>

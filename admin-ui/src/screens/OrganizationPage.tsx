@@ -9,8 +9,9 @@ import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';
 import { Checkbox, TextField } from '../components/Fields.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
-import { Pager, useCursorPager } from '../components/Pager.tsx';
-import { Async, Empty, ErrorBox } from '../components/Status.tsx';
+import { PagedTable } from '../components/PagedTable.tsx';
+import { useCursorPager } from '../components/Pager.tsx';
+import { Async, ErrorBox } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { isOrganizationManager, roleLabel } from './labels.ts';
 import { MembersSection } from './MembersSection.tsx';
@@ -75,38 +76,34 @@ function ProjectsSection({ org }: { readonly org: string }) {
     <section aria-labelledby="projects-title">
       <h2 id="projects-title">Projects</h2>
       <Async value={projects} what="projects" onRetry={reload}>
-        {(connection) =>
-          connection.totalCount === 0 ? (
-            <Empty>No projects yet. Create the first one below.</Empty>
-          ) : (
-            <>
-              <table className="grid">
-                <caption className="visually-hidden">Projects of {org}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Project</th>
-                    <th scope="col">Visibility</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {connection.edges.map(({ node }) => (
-                    <tr key={node.id}>
-                      <td>
-                        <Link to={pathOf('org', org, 'project', node.name)}>{node.name}</Link>
-                      </td>
-                      <td>{node.isPublic ? 'Public' : 'Private'}</td>
-                      <td>
-                        <Time value={node.createdAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="projects" />
-            </>
-          )
-        }
+        {(connection) => (
+          <PagedTable
+            connection={connection}
+            empty="No projects yet. Create the first one below."
+            caption={<>Projects of {org}</>}
+            head={
+              <>
+                <th scope="col">Project</th>
+                <th scope="col">Visibility</th>
+                <th scope="col">Created</th>
+              </>
+            }
+            row={(node) => (
+              <>
+                <td>
+                  <Link to={pathOf('org', org, 'project', node.name)}>{node.name}</Link>
+                </td>
+                <td>{node.isPublic ? 'Public' : 'Private'}</td>
+                <td>
+                  <Time value={node.createdAt} />
+                </td>
+              </>
+            )}
+            pager={pager}
+            pageSize={PAGE_SIZE}
+            noun="projects"
+          />
+        )}
       </Async>
       <CreateProjectForm org={org} />
     </section>

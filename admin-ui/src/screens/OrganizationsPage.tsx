@@ -6,8 +6,9 @@ import type { ScreenProps } from '../app/navigation.ts';
 import { useApi } from '../app/session.tsx';
 import { useLoad } from '../app/useLoad.ts';
 import { PageTitle } from '../components/PageTitle.tsx';
-import { Pager, useCursorPager } from '../components/Pager.tsx';
-import { Async, Empty } from '../components/Status.tsx';
+import { PagedTable } from '../components/PagedTable.tsx';
+import { useCursorPager } from '../components/Pager.tsx';
+import { Async } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { roleLabel } from './labels.ts';
 
@@ -31,46 +32,35 @@ export function OrganizationsPage(_props: ScreenProps) {
     <>
       <PageTitle title="Organizations" />
       <Async value={organizations} what="organizations" onRetry={reload}>
-        {(connection) =>
-          connection.totalCount === 0 ? (
-            <Empty>You do not belong to any organization yet.</Empty>
-          ) : (
-            <>
-              <table className="grid">
-                <caption className="visually-hidden">Your organizations</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Organization</th>
-                    <th scope="col">Your role</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {connection.edges.map(({ node }) => (
-                    <tr key={node.id}>
-                      <td>
-                        <Link to={pathOf('org', node.id)}>{node.id}</Link>
-                        {node.isPersonal && <span className="badge">personal</span>}
-                      </td>
-                      <td>{roleLabel(node.myRole)}</td>
-                      <td>
-                        <Time value={node.createdAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager
-                pager={pager}
-                pageInfo={connection.pageInfo}
-                pageSize={PAGE_SIZE}
-                shown={connection.edges.length}
-                totalCount={connection.totalCount}
-                noun="organizations"
-              />
-            </>
-          )
-        }
+        {(connection) => (
+          <PagedTable
+            connection={connection}
+            empty="You do not belong to any organization yet."
+            caption="Your organizations"
+            head={
+              <>
+                <th scope="col">Organization</th>
+                <th scope="col">Your role</th>
+                <th scope="col">Created</th>
+              </>
+            }
+            row={(node) => (
+              <>
+                <td>
+                  <Link to={pathOf('org', node.id)}>{node.id}</Link>
+                  {node.isPersonal && <span className="badge">personal</span>}
+                </td>
+                <td>{roleLabel(node.myRole)}</td>
+                <td>
+                  <Time value={node.createdAt} />
+                </td>
+              </>
+            )}
+            pager={pager}
+            pageSize={PAGE_SIZE}
+            noun="organizations"
+          />
+        )}
       </Async>
     </>
   );

@@ -10,8 +10,9 @@ import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { Checkbox } from '../components/Fields.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
-import { Pager, useCursorPager } from '../components/Pager.tsx';
-import { Async, Empty, ErrorBox } from '../components/Status.tsx';
+import { PagedTable } from '../components/PagedTable.tsx';
+import { useCursorPager } from '../components/Pager.tsx';
+import { Async, ErrorBox } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { CreateBranchForm } from './CreateBranchForm.tsx';
 
@@ -117,58 +118,48 @@ function BranchesSection({ org, project, version }: { readonly org: string; read
       <h2 id="branches-title">Branches</h2>
       {action.error !== null && <ErrorBox error={action.error} />}
       <Async value={branches} what="branches" onRetry={reload}>
-        {(connection) =>
-          connection.totalCount === 0 ? (
-            <Empty>No branches.</Empty>
-          ) : (
-            <>
-              <table className="grid">
-                <caption className="visually-hidden">Branches of {project}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Branch</th>
-                    <th scope="col">HEAD</th>
-                    <th scope="col">Draft</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {connection.edges.map(({ node }) => (
-                    <tr key={node.id}>
-                      <td>
-                        <Link to={base(node.name, 'draft')}>{node.name}</Link>
-                        {node.isRoot && <span className="badge">root</span>}
-                        {node.parent && <span className="hint"> from {node.parent.branchName}</span>}
-                      </td>
-                      <td>
-                        <Link to={base(node.name, 'head')}>#{node.head.sequence}</Link> {node.head.comment && <span className="hint">{node.head.comment}</span>}{' '}
-                        <Time value={node.head.committedAt} empty="" />
-                      </td>
-                      <td>
-                        <Link to={base(node.name, 'draft')}>draft</Link>{' '}
-                        {node.draft.hasChanges ? <span className="badge badge-warn">has changes</span> : <span className="hint">no changes</span>}
-                      </td>
-                      <td>
-                        {!node.isRoot && (
-                          <ConfirmButton
-                            label="Delete"
-                            title={`Delete branch ${node.name}?`}
-                            confirmLabel="Delete branch"
-                            danger
-                            onConfirm={() => remove(node.name)}
-                          >
-                            <p>The branch, its draft and its revisions are removed.</p>
-                          </ConfirmButton>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="branches" />
-            </>
-          )
-        }
+        {(connection) => (
+          <PagedTable
+            connection={connection}
+            empty="No branches."
+            caption={<>Branches of {project}</>}
+            head={
+              <>
+                <th scope="col">Branch</th>
+                <th scope="col">HEAD</th>
+                <th scope="col">Draft</th>
+                <th scope="col">Actions</th>
+              </>
+            }
+            row={(node) => (
+              <>
+                <td>
+                  <Link to={base(node.name, 'draft')}>{node.name}</Link>
+                  {node.isRoot && <span className="badge">root</span>}
+                  {node.parent && <span className="hint"> from {node.parent.branchName}</span>}
+                </td>
+                <td>
+                  <Link to={base(node.name, 'head')}>#{node.head.sequence}</Link> {node.head.comment && <span className="hint">{node.head.comment}</span>}{' '}
+                  <Time value={node.head.committedAt} empty="" />
+                </td>
+                <td>
+                  <Link to={base(node.name, 'draft')}>draft</Link>{' '}
+                  {node.draft.hasChanges ? <span className="badge badge-warn">has changes</span> : <span className="hint">no changes</span>}
+                </td>
+                <td>
+                  {!node.isRoot && (
+                    <ConfirmButton label="Delete" title={`Delete branch ${node.name}?`} confirmLabel="Delete branch" danger onConfirm={() => remove(node.name)}>
+                      <p>The branch, its draft and its revisions are removed.</p>
+                    </ConfirmButton>
+                  )}
+                </td>
+              </>
+            )}
+            pager={pager}
+            pageSize={PAGE_SIZE}
+            noun="branches"
+          />
+        )}
       </Async>
     </section>
   );

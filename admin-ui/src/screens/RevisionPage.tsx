@@ -9,8 +9,9 @@ import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { TextField } from '../components/Fields.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
+import { PagedTable } from '../components/PagedTable.tsx';
 import { Pager, useCursorPager } from '../components/Pager.tsx';
-import { Async, Empty, ErrorBox, Notice } from '../components/Status.tsx';
+import { Async, ErrorBox, Notice } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { CreateTableForm } from './CreateTableForm.tsx';
 import { RevisionTabs } from './RevisionTabs.tsx';
@@ -115,40 +116,36 @@ function TablesSection({ address, context, version, onChanged }: SectionProps & 
     <section aria-labelledby="tables-title">
       <h2 id="tables-title">Tables</h2>
       <Async value={tables} what="tables" onRetry={reload}>
-        {(connection) =>
-          connection.totalCount === 0 ? (
-            <Empty>{context.editable ? 'No tables yet. Create one below.' : 'This revision has no tables.'}</Empty>
-          ) : (
-            <>
-              <table className="grid">
-                <caption className="visually-hidden">Tables</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Table</th>
-                    <th scope="col">Rows</th>
-                    <th scope="col">Updated</th>
-                    {context.editable && <th scope="col">State</th>}
-                  </tr>
-                </thead>
-                <tbody>
-                  {connection.edges.map(({ node }) => (
-                    <tr key={node.id}>
-                      <td>
-                        <Link to={revisionPath(address, 'table', node.id)}>{node.id}</Link>
-                      </td>
-                      <td>{node.count}</td>
-                      <td>
-                        <Time value={node.updatedAt} />
-                      </td>
-                      {context.editable && <td>{node.readonly ? <span className="hint">unchanged</span> : <span className="badge badge-warn">changed</span>}</td>}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="tables" />
-            </>
-          )
-        }
+        {(connection) => (
+          <PagedTable
+            connection={connection}
+            empty={context.editable ? 'No tables yet. Create one below.' : 'This revision has no tables.'}
+            caption="Tables"
+            head={
+              <>
+                <th scope="col">Table</th>
+                <th scope="col">Rows</th>
+                <th scope="col">Updated</th>
+                {context.editable && <th scope="col">State</th>}
+              </>
+            }
+            row={(node) => (
+              <>
+                <td>
+                  <Link to={revisionPath(address, 'table', node.id)}>{node.id}</Link>
+                </td>
+                <td>{node.count}</td>
+                <td>
+                  <Time value={node.updatedAt} />
+                </td>
+                {context.editable && <td>{node.readonly ? <span className="hint">unchanged</span> : <span className="badge badge-warn">changed</span>}</td>}
+              </>
+            )}
+            pager={pager}
+            pageSize={PAGE_SIZE}
+            noun="tables"
+          />
+        )}
       </Async>
       {context.editable && <CreateTableForm address={address} revisionId={revisionId} onCreated={onChanged} />}
     </section>

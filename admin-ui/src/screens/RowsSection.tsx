@@ -4,8 +4,9 @@ import type { Connection, Row, Table } from '../api/types.ts';
 import { Link } from '../app/router.tsx';
 import { useApi } from '../app/session.tsx';
 import { useLoad } from '../app/useLoad.ts';
-import { Pager, useCursorPager } from '../components/Pager.tsx';
-import { Async, Empty } from '../components/Status.tsx';
+import { PagedTable } from '../components/PagedTable.tsx';
+import { useCursorPager } from '../components/Pager.tsx';
+import { Async } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { dataSortKey, orderByOf, type RowFilter, type RowSort, whereOf } from '../lib/rowQuery.ts';
 import { cellText, leafColumns, valueAt } from '../lib/schemaModel.ts';
@@ -61,46 +62,41 @@ export function RowsSection({ address, revisionId, table, editable, version, onC
         </p>
       )}
       <Async value={rows} what="rows" onRetry={reload}>
-        {(connection) =>
-          connection.totalCount === 0 ? (
-            <Empty>{filter ? 'No rows match the filter.' : editable ? 'No rows yet. Add one below.' : 'This table has no rows.'}</Empty>
-          ) : (
-            <>
-              <div className="grid-scroll" tabIndex={0} role="region" aria-label="Rows table, scrollable">
-                <table className="grid">
-                  <caption className="visually-hidden">Rows of {table.id}</caption>
-                  <thead>
-                    <tr>
-                      <SortHeader sortKey="id" label="id" sort={sort} onSort={setSort} />
-                      {shownColumns.map((column) => (
-                        <SortHeader key={column.label} sortKey={dataSortKey(column)} label={column.label} sort={sort} onSort={setSort} />
-                      ))}
-                      <SortHeader sortKey="updatedAt" label="updated" sort={sort} onSort={setSort} />
-                      {editable && <th scope="col">State</th>}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {connection.edges.map(({ node }) => (
-                      <tr key={node.id}>
-                        <td>
-                          <Link to={revisionPath(address, 'table', table.id, 'row', node.id)}>{node.id}</Link>
-                        </td>
-                        {shownColumns.map((column) => (
-                          <td key={column.label}>{cellText(valueAt(node.data, column.path))}</td>
-                        ))}
-                        <td>
-                          <Time value={node.updatedAt} />
-                        </td>
-                        {editable && <td>{node.readonly ? <span className="hint">unchanged</span> : <span className="badge badge-warn">changed</span>}</td>}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="rows" />
-            </>
-          )
-        }
+        {(connection) => (
+          <PagedTable
+            connection={connection}
+            empty={filter ? 'No rows match the filter.' : editable ? 'No rows yet. Add one below.' : 'This table has no rows.'}
+            caption={<>Rows of {table.id}</>}
+            head={
+              <>
+                <SortHeader sortKey="id" label="id" sort={sort} onSort={setSort} />
+                {shownColumns.map((column) => (
+                  <SortHeader key={column.label} sortKey={dataSortKey(column)} label={column.label} sort={sort} onSort={setSort} />
+                ))}
+                <SortHeader sortKey="updatedAt" label="updated" sort={sort} onSort={setSort} />
+                {editable && <th scope="col">State</th>}
+              </>
+            }
+            row={(node) => (
+              <>
+                <td>
+                  <Link to={revisionPath(address, 'table', table.id, 'row', node.id)}>{node.id}</Link>
+                </td>
+                {shownColumns.map((column) => (
+                  <td key={column.label}>{cellText(valueAt(node.data, column.path))}</td>
+                ))}
+                <td>
+                  <Time value={node.updatedAt} />
+                </td>
+                {editable && <td>{node.readonly ? <span className="hint">unchanged</span> : <span className="badge badge-warn">changed</span>}</td>}
+              </>
+            )}
+            pager={pager}
+            pageSize={PAGE_SIZE}
+            noun="rows"
+            scrollLabel="Rows table, scrollable"
+          />
+        )}
       </Async>
       {editable && <CreateRowForm revisionId={revisionId} table={table} onCreated={onChanged} />}
     </section>
