@@ -14,7 +14,14 @@ function breakRowsView(dataDir: string): { deleted: string; changed: string } {
     db.pragma('busy_timeout = 10000');
     const { version } = db.prepare("SELECT version FROM strata_view_versions WHERE name = 'rows' AND active = 1").get() as { version: number };
     const table = `"v_rows_${version}_rows"`;
-    const live = db.prepare(`SELECT rowid AS k, rowId FROM ${table} WHERE rowId LIKE 'master-%' AND toSeq = ? ORDER BY rowId LIMIT 2`).all(OPEN_SEQ) as { k: number; rowId: string }[];
+    // Branches created from master hold copies of its rows under their own branchId: break two rows of one branch,
+    // master's (the branch with the most of them), so that both breaks land in revisions the harness checks.
+    const { branchId } = db
+      .prepare(`SELECT branchId, COUNT(*) AS n FROM ${table} WHERE rowId LIKE 'master-%' AND toSeq = ? GROUP BY branchId ORDER BY n DESC LIMIT 1`)
+      .get(OPEN_SEQ) as { branchId: string };
+    const live = db
+      .prepare(`SELECT rowid AS k, rowId FROM ${table} WHERE branchId = ? AND rowId LIKE 'master-%' AND toSeq = ? ORDER BY rowId LIMIT 2`)
+      .all(branchId, OPEN_SEQ) as { k: number; rowId: string }[];
     assert.equal(live.length, 2, 'the run wrote rows on master');
     db.prepare(`DELETE FROM ${table} WHERE rowid = ?`).run(live[0]!.k);
     db.prepare(`UPDATE ${table} SET data = json_set(data, '$.n', -1) WHERE rowid = ?`).run(live[1]!.k);

@@ -151,6 +151,8 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
     assert.equal(await targetPicker.getByLabel('Branch').inputValue(), 'feature');
     await targetPicker.getByLabel('Revision').locator(`option[value="${revs.c3}"]`).waitFor({ state: 'attached' });
     assert.equal(await targetPicker.getByLabel('Revision').inputValue(), revs.c3, 'a picked branch starts at its HEAD');
+    // Compare is disabled while a picker still loads its revisions; Tab would skip it then.
+    await page.locator('button.primary:not([disabled])', { hasText: 'Compare' }).waitFor();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Compare');
