@@ -10,7 +10,7 @@ import { createCommandService, createSqliteEventStore, createSystemStateSource }
 import type { CommandService } from './index.ts';
 import type { CommandServiceConfig } from './createCommandService.ts';
 import { ensureAdminUser } from './seedAdmin.ts';
-import { TEST_COMMAND_CONFIG } from '../tests/support/commandConfig.ts';
+import { TEST_COMMAND_CONFIG } from './testing/commandConfig.ts';
 
 const log = pino({ level: 'silent' });
 const config: CommandServiceConfig = TEST_COMMAND_CONFIG;

@@ -8,7 +8,7 @@ import type { EventStore, NewEvent } from '../contracts/index.ts';
 import { createSqliteEventStore, createSystemStateSource, findUserByUsername, hashPassword, verifyPassword } from '../command-service/index.ts';
 import { runCli } from './cli.ts';
 import type { CliIo } from './cli.ts';
-import { apiKeyCreated } from '../tests/support/apiKeyEvents.ts';
+import { apiKeyCreated } from '../contracts/testing/apiKeyEvents.ts';
 
 let dir: string;
 let store: EventStore;

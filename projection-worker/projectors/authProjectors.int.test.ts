@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { apiKeysProjector } from './apiKeysProjector.ts';
 import { sessionsProjector } from './sessionsProjector.ts';
 import { createTestLog, dumpViews, openProjectedViews } from '../testing/projectorTestKit.ts';
-import { apiKeyCreated } from '../../tests/support/apiKeyEvents.ts';
+import { apiKeyCreated } from '../../contracts/testing/apiKeyEvents.ts';
 
 const key = apiKeyCreated;
 

@@ -108,14 +108,23 @@ const layering: Readonly<Record<string, Layering>> = {
     },
   },
   'admin-ui': {
-    files: { 'src/app/App.tsx': 'shell', 'src/app/Layout.tsx': 'shell', 'src/app/Routes.tsx': 'shell', 'src/main.tsx': 'shell' },
+    files: {
+      'src/app/App.tsx': 'shell',
+      'src/app/Layout.tsx': 'shell',
+      'src/app/Routes.tsx': 'shell',
+      'src/main.tsx': 'shell',
+      // The vite build shared by the Admin UI's and the GraphiQL bundle's build scripts and configs.
+      'viteBuild.mjs': 'build',
+      'viteStaticBuild.ts': 'build',
+    },
     may: {
       'src/api': [],
       'src/lib': ['src/api'],
       'src/app': ['src/api', 'src/lib'],
       'src/components': ['src/api', 'src/app', 'src/lib'],
       'src/screens': ['src/api', 'src/app', 'src/components', 'src/lib'],
-      graphiql: [],
+      build: [],
+      graphiql: ['build'],
     },
   },
 };

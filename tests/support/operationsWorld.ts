@@ -17,7 +17,7 @@ import type { CommandService } from '../../command-service/index.ts';
 import { allProjectors, createSqliteViewStore } from '../../projection-worker/index.ts';
 import { createSystemOperations } from '../../query-service/index.ts';
 import type { RequestContext, SystemOperations } from '../../query-service/index.ts';
-import { TEST_COMMAND_CONFIG } from './commandConfig.ts';
+import { TEST_COMMAND_CONFIG } from '../../command-service/testing/commandConfig.ts';
 
 /**
  * A whole deployment in one process for read-side tests: the real command service appends events to a SQLite log,

@@ -9,7 +9,7 @@ import {
   createSqliteEventStore,
   createSystemStateSource,
 } from '../../command-service/index.ts';
-import { TEST_COMMAND_CONFIG } from './commandConfig.ts';
+import { TEST_COMMAND_CONFIG } from '../../command-service/testing/commandConfig.ts';
 
 export type SeededTable = {
   readonly organizationId: string;

@@ -20,7 +20,7 @@ import {
   createSqliteViewStore,
 } from '../../../projection-worker/index.ts';
 import { commonHeaders, createQueryService, errorHandler, notFound, requestLogger } from '../../../query-service/index.ts';
-import { TEST_COMMAND_CONFIG } from '../../support/commandConfig.ts';
+import { TEST_COMMAND_CONFIG } from '../../../command-service/testing/commandConfig.ts';
 
 type CommandDeps = Parameters<typeof createCommandService>[0];
 type QueryDeps = Parameters<typeof createQueryService>[0];

@@ -6,10 +6,10 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { sqlitePosition } from '../../contracts/index.ts';
 import type { Clock, ViewStore } from '../../contracts/index.ts';
-import { createSqlBuilder } from './sqliteViewSql.ts';
-import { tableInfo } from './sqliteViewTable.ts';
-import { createSqliteViewStore } from './sqliteViewStore.ts';
-import { keyDoc, spec, v, viewStoreSharingContract } from '../../tests/contract/viewStoreSharingContract.ts';
+import { createSqlBuilder } from '../../projection-worker/adapters/sqliteViewSql.ts';
+import { tableInfo } from '../../projection-worker/adapters/sqliteViewTable.ts';
+import { createSqliteViewStore } from '../../projection-worker/adapters/sqliteViewStore.ts';
+import { keyDoc, spec, v, viewStoreSharingContract } from './viewStoreSharingContract.ts';
 
 /** Several stores (connections, as separate processes would have) on one file, each with its own clock. */
 async function withFile(fn: (open: (clock?: Clock) => ViewStore, file: string) => Promise<void>): Promise<void> {

@@ -1,4 +1,4 @@
-import type { ApiKeyCreated } from '../../contracts/index.ts';
+import type { ApiKeyCreated } from '../index.ts';
 
 /** The data of an ApiKeyCreated event: a personal, read-only key of user u1 unless `extra` says otherwise. */
 export function apiKeyCreated(keyId: string, extra: Partial<ApiKeyCreated> = {}): ApiKeyCreated {
