@@ -12,7 +12,7 @@ CREATE TABLE IF NOT EXISTS strata_view_meta (key TEXT PRIMARY KEY, value INTEGER
 INSERT OR IGNORE INTO strata_view_meta (key, value) VALUES ('generation', 0);`;
 
 /** How fresh a cached answer must be: checked against other connections now, or once per macrotask. */
-type Look = 'now' | 'turn';
+type Look = 'now' | 'shared';
 
 type VersionRow = { name: string; version: number; active: number; spec: string };
 type StatusRow = {
@@ -94,14 +94,14 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
   // active-version and table lookups of one read share a look. The share ends before the process can read more
   // from the network (not at setImmediate, which from the check phase fires only after the next poll phase), so a
   // request never uses versions older than those of its arrival (see systemStateSource.ts for the same rule).
-  let lookedThisTurn = false;
-  const endTurn = (): void => {
-    lookedThisTurn = false;
+  let lookedThisTask = false;
+  const endTask = (): void => {
+    lookedThisTask = false;
   };
   function refreshForRead(): void {
-    if (lookedThisTurn) return;
-    lookedThisTurn = true;
-    queueMicrotask(endTurn);
+    if (lookedThisTask) return;
+    lookedThisTask = true;
+    queueMicrotask(endTask);
     refresh();
   }
 
@@ -181,9 +181,9 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
     refresh,
     invalidate,
     onInvalidate: (listener: () => void): void => void listeners.push(listener),
-    /** `look: 'turn'` (readers) checks for other connections' changes once per macrotask, else every call. */
+    /** `look: 'shared'` (readers) shares one check for other connections' changes per macrotask; 'now' checks every call. */
     tables: (name: string, version: number, look: Look = 'now'): ReadonlyMap<string, TableInfo> | null => {
-      if (look === 'turn') refreshForRead();
+      if (look === 'shared') refreshForRead();
       else refresh();
       return tables(name, version);
     },
@@ -194,7 +194,7 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
       return row === undefined ? null : (JSON.parse(row.spec) as ProjectionSpec);
     },
     activeVersion(name: string, look: Look = 'now'): number | null {
-      if (look === 'turn') refreshForRead();
+      if (look === 'shared') refreshForRead();
       else refresh();
       let version = activeCache.get(name);
       if (version === undefined) {

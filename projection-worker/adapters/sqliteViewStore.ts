@@ -169,9 +169,9 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
   function read<T>(projection: string, collection: string, empty: T, run: (table: TableInfo) => T): T {
     for (let attempt = 0; ; attempt++) {
       try {
-        const version = meta.activeVersion(projection, 'turn');
+        const version = meta.activeVersion(projection, 'shared');
         if (version === null) return empty;
-        const table = meta.tables(projection, version, 'turn')?.get(collection);
+        const table = meta.tables(projection, version, 'shared')?.get(collection);
         if (table === undefined) throw new Error(`projection ${projection} has no collection "${collection}"`);
         return run(table);
       } catch (err) {
@@ -207,7 +207,7 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     recordError: async (ref, message) => meta.recordError(ref, message),
     acquireLease: async (name, owner, ttlMs) => meta.acquireLease(name, owner, ttlMs),
     releaseLease: async (name, owner) => meta.releaseLease(name, owner),
-    activeVersion: async (name) => meta.activeVersion(name, 'turn'),
+    activeVersion: async (name) => meta.activeVersion(name, 'shared'),
     activate: async (name, version) => meta.activate(name, version),
     dropVersion: async (ref) => meta.dropVersion(ref),
     projectionStatuses: async (): Promise<ProjectionStatus[]> => meta.statuses(),
