@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
-import { MAX_KEPT_ATTEMPTS, fieldsEqual, isoTime, webhookViews } from '../../contracts/index.ts';
-import type { Clock, ViewChange, ViewDoc, ViewStore, WebhookAttemptView } from '../../contracts/index.ts';
+import { fieldsEqual, webhookViews } from '../../contracts/index.ts';
+import type { Clock, Filter, ViewDoc, ViewStore } from '../../contracts/index.ts';
+import { createAttemptRecorder } from './attemptRecorder.ts';
 import { sendWebhookRequest, type AttemptResult } from './webhookRequest.ts';
 
 /** WEBHOOK_* settings (changes.md §7). */
@@ -31,6 +32,10 @@ export type WebhookSenderDeps = {
 const NAME = webhookViews.name;
 const POLL_MS = 1000;
 const DUE_PAGE = 500;
+/** While deliveries are queued or in flight, a wake-up rescans at most this often (the queues carry the backlog). */
+const BUSY_SCAN_GAP_MS = 250;
+/** Pages per scan (each leaves out the webhooks already queued). */
+const MAX_SCAN_ROUNDS = 8;
 const PRUNE_EVERY_MS = 60_000;
 /** Deliveries are kept 30 days (changes.md §6.2). */
 export const DELIVERY_RETENTION_MS = 30 * 24 * 3600 * 1000;
@@ -40,29 +45,26 @@ export const DELIVERY_RETENTION_MS = 30 * 24 * 3600 * 1000;
  * failover; the next attempt is due at `nextAttemptAt` (the retry schedule). At most `concurrency` attempts run at
  * once and at most one per webhook, so a slow receiver holds one slot and never delays another webhook; a webhook's
  * due deliveries go in log order, and one waiting for a retry does not hold back later ones.
+ *
+ * A scan reads due deliveries into one queue per webhook; when an attempt ends, the webhook's next queued delivery
+ * starts at once, without a new scan (a backlog costs one scan per page, not one per attempt). Each attempt re-reads
+ * its delivery first, so a queued copy that went stale is skipped rather than sent twice.
  */
 export function createWebhookSender(deps: WebhookSenderDeps) {
   const { viewStore, clock, config } = deps;
   const log = deps.log.child({ component: 'webhookSender' });
-  const inFlight = new Set<string>();
+  const inFlight = new Set<string>(); // webhook ids with an attempt running
+  const sending = new Set<string>(); // delivery ids with an attempt running
+  /** Due deliveries from the last scan, per webhook in log order, not started yet. */
+  const queues = new Map<string, ViewDoc[]>();
+  let lastScanAt = 0;
   const running = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
   let pumping: Promise<void> | null = null;
   let again = false;
   let stopped = true;
   let nextPruneAt = 0;
-
-  /** Writes attempt state at the current checkpoint (expected = next): it fails only while the dispatcher moves it. */
-  async function write(changes: readonly ViewChange[]): Promise<void> {
-    for (let i = 0; i < 100; i++) {
-      const version = (await viewStore.activeVersion(NAME)) ?? webhookViews.version;
-      const ref = { name: NAME, version };
-      const checkpoint = await viewStore.checkpoint(ref);
-      if (checkpoint === null) throw new Error('webhooks projection has no checkpoint yet');
-      if (await viewStore.applyBatch(ref, checkpoint, checkpoint, changes)) return;
-    }
-    throw new Error('webhooks checkpoint keeps moving');
-  }
+  const recorder = createAttemptRecorder({ viewStore, clock, log, ...config, disable: deps.disable });
 
   function secretsOf(hook: ViewDoc, nowMs: number): string[] {
     const secrets = [deps.openSecret(hook.sealedSecret as string)];
@@ -72,13 +74,15 @@ export function createWebhookSender(deps: WebhookSenderDeps) {
     return secrets;
   }
 
-  async function attempt(delivery: ViewDoc): Promise<void> {
-    const id = delivery.id as string;
-    const webhookId = delivery.webhookId as string;
-    const hook = await viewStore.get(NAME, 'webhooks', { id: webhookId });
+  /** Sends one delivery; returns when its outcome is recorded (null: nothing was sent, the queued copy was stale). */
+  async function attempt(queued: ViewDoc): Promise<Promise<void> | null> {
+    const id = queued.id as string;
     const now = clock.now();
+    const delivery = await viewStore.get(NAME, 'deliveries', { id });
+    if (delivery === null || delivery.status !== 'pending' || ((delivery.nextAttemptAt as number | null) ?? 0) > now) return null;
+    const hook = await viewStore.get(NAME, 'webhooks', { id: queued.webhookId as string });
+    if (hook === null || hook.deleted === true) return null;
     let result: AttemptResult;
-    if (hook === null || hook.deleted === true) return;
     try {
       const body = JSON.stringify(delivery.payload);
       const request = { url: hook.url as string, messageId: id, body, secrets: secretsOf(hook, now) };
@@ -87,36 +91,8 @@ export function createWebhookSender(deps: WebhookSenderDeps) {
       result = { ok: false, status: null, durationMs: 0, error: err instanceof Error ? err.message : String(err) };
     }
     deps.onAttempt?.(result.ok ? 'succeeded' : 'failed');
-    const entry: WebhookAttemptView = { at: isoTime(now), responseStatus: result.status, durationMs: result.durationMs, error: result.error };
-    const attempts = [...((delivery.attempts as WebhookAttemptView[] | null) ?? []), entry].slice(-MAX_KEPT_ATTEMPTS);
-    const retries = (delivery.retries as number | null) ?? 0;
-    const byId = fieldsEqual({ id });
-    const hookFilter = fieldsEqual({ id: webhookId });
-    if (result.ok) {
-      if (delivery.succeededOnce !== true) deps.onDeliveryLag?.(Math.max(0, clock.now() - (delivery.appendedAt as number)) / 1000);
-      await write([
-        { op: 'update', collection: 'deliveries', filter: byId, set: { status: 'succeeded', attempts, nextAttemptAt: null, redelivery: false, succeededOnce: true } },
-        { op: 'update', collection: 'webhooks', filter: hookFilter, set: { consecutiveFailures: 0 } },
-      ]);
-      return;
-    }
-    const delay = delivery.redelivery === true ? undefined : config.retryScheduleMs[retries];
-    if (delay !== undefined) {
-      const set = { attempts, retries: retries + 1, nextAttemptAt: clock.now() + delay };
-      await write([{ op: 'update', collection: 'deliveries', filter: byId, set }]);
-      log.debug({ deliveryId: id, webhookId, error: result.error, retryInMs: delay }, 'webhook attempt failed');
-      return;
-    }
-    // The delivery failed for good: count it against the webhook.
-    const failures = ((hook.consecutiveFailures as number | null) ?? 0) + (delivery.redelivery === true ? 0 : 1);
-    await write([
-      { op: 'update', collection: 'deliveries', filter: byId, set: { status: 'failed', attempts, nextAttemptAt: null, redelivery: false } },
-      { op: 'update', collection: 'webhooks', filter: hookFilter, set: { consecutiveFailures: failures } },
-    ]);
-    log.info({ deliveryId: id, webhookId, error: result.error, consecutiveFailures: failures }, 'webhook delivery failed');
-    if (hook.active === true && failures >= config.disableAfterFailures) {
-      await deps.disable(webhookId, `${failures} consecutive failed deliveries`, failures);
-    }
+    if (result.ok && delivery.succeededOnce !== true) deps.onDeliveryLag?.(Math.max(0, clock.now() - (delivery.appendedAt as number)) / 1000);
+    return recorder.record({ delivery, result, at: now });
   }
 
   /** Drops settled deliveries created before the retention window; a pending one is kept until it settles. */
@@ -128,46 +104,92 @@ export function createWebhookSender(deps: WebhookSenderDeps) {
         { kind: 'compare' as const, ref: { field: 'status' }, op: 'ne' as const, value: 'pending' },
       ],
     };
-    await write([{ op: 'delete', collection: 'deliveries', filter }]);
+    await recorder.write([{ op: 'delete', collection: 'deliveries', filter }]);
   }
 
   function launch(delivery: ViewDoc): void {
     const webhookId = delivery.webhookId as string;
+    const id = delivery.id as string;
     inFlight.add(webhookId);
+    sending.add(id);
+    let released = false;
+    // The webhook's next queued delivery goes as soon as this one has its answer (its record is written meanwhile);
+    // a scan is needed once the webhook's queue is empty.
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      inFlight.delete(webhookId);
+      startQueued();
+      if (!queues.has(webhookId)) wake();
+    };
     const task = attempt(delivery)
-      .catch((err: unknown) => log.error({ err, deliveryId: delivery.id, webhookId }, 'webhook attempt could not be recorded'))
+      .then(async (recorded) => {
+        release();
+        await recorded;
+      })
+      .catch((err: unknown) => log.error({ err, deliveryId: id, webhookId }, 'webhook attempt could not be recorded'))
       .finally(() => {
-        inFlight.delete(webhookId);
+        sending.delete(id);
         running.delete(task);
-        wake();
+        release();
       });
     running.add(task);
+  }
+
+  /** Starts the next queued delivery of each webhook without an attempt running, up to the concurrency. */
+  function startQueued(): void {
+    for (const [webhookId, queue] of queues) {
+      if (stopped || !deps.isLeader()) break;
+      if (!inFlight.has(webhookId) && inFlight.size < config.concurrency) {
+        const next = queue.shift();
+        if (next !== undefined) launch(next);
+      }
+      if (queue.length === 0) queues.delete(webhookId);
+    }
+  }
+
+  /** Fills the queues from the due deliveries; a page full of one webhook's backlog does not hide the others. */
+  async function scan(now: number): Promise<void> {
+    queues.clear();
+    for (let round = 0; round < MAX_SCAN_ROUNDS; round++) {
+      const filters: Filter[] = [fieldsEqual({ status: 'pending' }), { kind: 'compare', ref: { field: 'nextAttemptAt' }, op: 'lte', value: now }];
+      if (queues.size > 0) filters.push({ kind: 'not', filter: { kind: 'in', ref: { field: 'webhookId' }, values: [...queues.keys()] } });
+      const due = await viewStore.find(NAME, 'deliveries', {
+        filter: { kind: 'and', filters },
+        orderBy: [{ ref: { field: 'logPosition' }, direction: 'asc' }],
+        limit: DUE_PAGE,
+      });
+      for (const delivery of due) {
+        if (sending.has(delivery.id as string)) continue;
+        const queue = queues.get(delivery.webhookId as string);
+        if (queue === undefined) queues.set(delivery.webhookId as string, [delivery]);
+        else queue.push(delivery);
+      }
+      if (due.length < DUE_PAGE) return;
+    }
   }
 
   async function pump(): Promise<void> {
     if (stopped) return;
     // A stand-by keeps looking: once it takes the lease over it must send what is pending even if no event follows.
     if (!deps.isLeader() || (await viewStore.activeVersion(NAME)) === null) {
+      queues.clear();
       schedule(POLL_MS);
       return;
     }
+    const sinceScan = performance.now() - lastScanAt;
+    if ((queues.size > 0 || running.size > 0) && sinceScan < BUSY_SCAN_GAP_MS) {
+      schedule(BUSY_SCAN_GAP_MS - sinceScan);
+      return;
+    }
+    lastScanAt = performance.now();
     const now = clock.now();
     if (now >= nextPruneAt) {
       nextPruneAt = now + PRUNE_EVERY_MS;
       await prune(now);
     }
-    const due = await viewStore.find(NAME, 'deliveries', {
-      filter: {
-        kind: 'and',
-        filters: [fieldsEqual({ status: 'pending' }), { kind: 'compare', ref: { field: 'nextAttemptAt' }, op: 'lte', value: now }],
-      },
-      orderBy: [{ ref: { field: 'logPosition' }, direction: 'asc' }],
-      limit: DUE_PAGE,
-    });
-    for (const delivery of due) {
-      if (running.size >= config.concurrency) break;
-      if (!inFlight.has(delivery.webhookId as string)) launch(delivery);
-    }
+    await scan(now);
+    startQueued();
     const [next] = await viewStore.find(NAME, 'deliveries', {
       filter: { kind: 'and', filters: [fieldsEqual({ status: 'pending' }), { kind: 'compare', ref: { field: 'nextAttemptAt' }, op: 'gt', value: now }] },
       orderBy: [{ ref: { field: 'nextAttemptAt' }, direction: 'asc' }],

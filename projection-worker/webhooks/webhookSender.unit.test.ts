@@ -122,3 +122,39 @@ test('settled deliveries older than the retention are pruned; recent and pending
     await views.close();
   }
 });
+
+test('a backlog of one webhook is sent in log order without a rescan per attempt, and does not hold back another webhook', async () => {
+  const slow = createServer((req, res) => {
+    received.push(String(req.headers['webhook-id']));
+    req.resume().on('end', () => setTimeout(() => res.writeHead(204).end(), 5));
+  });
+  slow.listen(0, '127.0.0.1');
+  await new Promise((resolve) => slow.once('listening', resolve));
+  received.length = 0;
+  const now = Date.now();
+  // 700 due deliveries of wh_1 (more than one scan page) before one of wh_2 in log order.
+  const backlog = Array.from({ length: 700 }, (_, i) => delivery(`d${i + 1}`, 'pending', now - 1000, now - 1000));
+  const views = await storeWith([...backlog, { ...delivery('d900', 'pending', now - 1000, now - 1000), webhookId: 'wh_2' }]);
+  const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
+  const second = { ...(await hook()), id: 'wh_2' };
+  assert.ok(await views.applyBatch({ name: webhookViews.name, version: webhookViews.version }, sqlitePosition(100), sqlitePosition(101), [
+    { op: 'update', collection: 'webhooks', filter: fieldsEqual({ id: 'wh_1' }), set: { url: slowUrl } },
+    { op: 'upsert', collection: 'webhooks', doc: second },
+  ]));
+  let finds = 0;
+  const counted: ViewStore = Object.create(views, { find: { value: (...args: Parameters<ViewStore['find']>) => (finds++, views.find(...args)) } });
+  const sender = senderOf(counted, () => Date.now(), () => true);
+  sender.start();
+  try {
+    await eventually('the other webhook served', async () => received.includes('d900'));
+    assert.ok(received.filter((id) => id !== 'd900').length < 50, `wh_2 waited for ${received.length - 1} attempts of wh_1`);
+    await eventually('the backlog sent', async () => received.length === 701);
+    const order = received.filter((id) => id !== 'd900');
+    assert.deepEqual(order, backlog.map((d) => d.id), 'each once, in log order');
+    assert.ok(finds < 100, `${finds} scans for 701 attempts`);
+  } finally {
+    await sender.stop();
+    await views.close();
+    slow.close();
+  }
+});

@@ -23,6 +23,8 @@ import { createTableModels } from '../readers/tableModels.ts';
 const READ_PROJECTIONS = ['schemas', 'rows'] as const;
 /** `rowIds` listed per `rows.changed` (changes.md §6.3). */
 const MAX_ROW_IDS = 1000;
+/** Described events kept by log position, so the streams and the dispatcher that read the same events describe them once. */
+const MEMO_SIZE = 2000;
 
 type Described = { type: ChangeEventType; branch: BranchRecord; data: Record<string, unknown>; tableIds: string[] | null };
 
@@ -123,39 +125,57 @@ export function createChangeEventSource(deps: {
     return { type: event.type === 'BranchCreated' ? 'branch.created' : 'branch.deleted', branch, data, tableIds: null };
   }
 
+  /** Describes events in log order (a row event's table id may come from a table event before it). */
+  async function describeFresh(events: readonly RecordedEvent[]): Promise<(RoutedChangeEvent | null)[]> {
+    const last = events.reduce<Position | null>((max, e) => maxPosition(max, e.position), null) as Position;
+    if (!(await waiter.waitFor(last, deps.timeoutMs ?? 10_000, READ_PROJECTIONS))) {
+      throw new AppError('CONSISTENCY_TIMEOUT', 'views did not reach the events to describe in time');
+    }
+    const state = await systemState.current();
+    const out: (RoutedChangeEvent | null)[] = [];
+    for (const recorded of events) {
+      const actorId = actorIdOf(state, recorded.metadata.principal);
+      const category = recorded.streamId.slice(0, recorded.streamId.indexOf('-'));
+      const branch = category === streamCategories.branch ? state.branches.get(recorded.streamId.slice('branch-'.length)) : undefined;
+      const described =
+        category === streamCategories.organization
+          ? describeOrganizationEvent(state, recorded, actorId)
+          : branch
+            ? await describeBranchEvent(state, recorded, branch, actorId)
+            : null;
+      if (described === null) {
+        out.push(null);
+        continue;
+      }
+      const project = state.projects.get(described.branch.projectId);
+      out.push({
+        payload: { type: described.type, position: recorded.position, timestamp: recorded.metadata.time, data: described.data },
+        organizationId: described.branch.organizationId,
+        projectId: described.branch.projectId,
+        projectName: project?.name ?? '',
+        branchName: described.branch.name,
+        branchIsRoot: described.branch.isRoot,
+        tableIds: described.tableIds,
+      });
+    }
+    return out;
+  }
+
+  const memo = new Map<Position, Promise<RoutedChangeEvent | null>>();
+
   return {
     categories: [streamCategories.branch, streamCategories.organization],
     async describe(events) {
-      if (events.length === 0) return [];
-      const last = events.reduce<Position | null>((max, e) => maxPosition(max, e.position), null) as Position;
-      if (!(await waiter.waitFor(last, deps.timeoutMs ?? 10_000, READ_PROJECTIONS))) {
-        throw new AppError('CONSISTENCY_TIMEOUT', 'views did not reach the events to describe in time');
+      const missing = events.filter((e) => !memo.has(e.position));
+      const fresh = missing.length > 0 ? describeFresh(missing) : null;
+      if (fresh !== null) {
+        // A failure (views not there in time) is not remembered: the next reader tries again.
+        fresh.catch(() => missing.forEach((e) => memo.delete(e.position)));
+        missing.forEach((e, i) => memo.set(e.position, fresh.then((described) => described[i] ?? null)));
+        while (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as Position);
       }
-      const state = await systemState.current();
-      const out: RoutedChangeEvent[] = [];
-      for (const recorded of events) {
-        const actorId = actorIdOf(state, recorded.metadata.principal);
-        const category = recorded.streamId.slice(0, recorded.streamId.indexOf('-'));
-        const branch = category === streamCategories.branch ? state.branches.get(recorded.streamId.slice('branch-'.length)) : undefined;
-        const described =
-          category === streamCategories.organization
-            ? describeOrganizationEvent(state, recorded, actorId)
-            : branch
-              ? await describeBranchEvent(state, recorded, branch, actorId)
-              : null;
-        if (described === null) continue;
-        const project = state.projects.get(described.branch.projectId);
-        out.push({
-          payload: { type: described.type, position: recorded.position, timestamp: recorded.metadata.time, data: described.data },
-          organizationId: described.branch.organizationId,
-          projectId: described.branch.projectId,
-          projectName: project?.name ?? '',
-          branchName: described.branch.name,
-          branchIsRoot: described.branch.isRoot,
-          tableIds: described.tableIds,
-        });
-      }
-      return out;
+      const described = await Promise.all(events.map((e) => memo.get(e.position) ?? describeFresh([e]).then(([one]) => one ?? null)));
+      return described.filter((e): e is RoutedChangeEvent => e !== null);
     },
   };
 }

@@ -8,7 +8,7 @@ import {
   projectTarget,
   toErrorBody,
 } from '../../contracts/index.ts';
-import type { Authenticator, ChangeEventSource, EventStore, Position, Principal, SystemStateSource } from '../../contracts/index.ts';
+import type { Authenticator, ChangeEventSource, EventStore, Position, Principal, RecordedEvent, SystemStateSource } from '../../contracts/index.ts';
 import { authenticate, presentedCredentials, requestContextOf } from '../http/authenticate.ts';
 import { sendError } from '../http/sendError.ts';
 import { parseFeedQuery, visiblePayload, type FeedRequest } from './feedFilter.ts';
@@ -29,6 +29,29 @@ export type ChangeFeedDeps = {
 
 const BATCH = 500;
 
+/**
+ * Log reads after a cursor, shared by the streams that read from the same cursor in the same turn of the event loop:
+ * an append wakes every stream that follows the head, and all of them ask for the same events. The reads are dropped
+ * at the next turn, so no stream ever gets an answer older than the turn it asked in.
+ */
+function createTurnReads(read: (after: Position | null) => Promise<readonly RecordedEvent[]>) {
+  let reads: Map<Position | null, Promise<readonly RecordedEvent[]>> | null = null;
+  return (after: Position | null): Promise<readonly RecordedEvent[]> => {
+    if (reads === null) {
+      const turn = new Map<Position | null, Promise<readonly RecordedEvent[]>>();
+      reads = turn;
+      setImmediate(() => {
+        if (reads === turn) reads = null;
+      });
+    }
+    const known = reads.get(after);
+    if (known !== undefined) return known;
+    const fresh = read(after);
+    reads.set(after, fresh);
+    return fresh;
+  };
+}
+
 /** The principal's budget key: a user with all of its credentials together, or a service key. */
 function principalKey(principal: Principal): string {
   return principal.kind === 'user' ? `user:${principal.userId}` : principal.kind === 'service' ? `key:${principal.keyId}` : 'anonymous';
@@ -45,6 +68,7 @@ export function createChangeFeed(deps: ChangeFeedDeps & { readonly authenticator
   const open = new Map<string, number>();
   const endings = new Set<() => void>();
   const report = (): void => deps.onActiveStreams?.(endings.size);
+  const readAfter = createTurnReads((after) => eventLog.readAll(after, { categories: changeEvents.categories, maxCount: BATCH }));
 
   async function stream(req: Request, res: Response): Promise<void> {
     const { principal } = requestContextOf(res);
@@ -95,7 +119,7 @@ export function createChangeFeed(deps: ChangeFeedDeps & { readonly authenticator
     res.write(': connected\n\n');
     try {
       while (!ended) {
-        const events = await eventLog.readAll(cursor, { categories: changeEvents.categories, maxCount: BATCH });
+        const events = await readAfter(cursor);
         if (events.length === 0) {
           await new Promise<void>((resolve) => {
             wake = resolve;
