@@ -285,7 +285,7 @@ export { changeEventTypes, webhookEventTypeNames } from './webhooks/changeEvents
 export type { ChangeEventPayload, ChangeEventSource, ChangeEventType, RoutedChangeEvent } from './webhooks/changeEvents.ts';
 export { MAX_KEPT_ATTEMPTS, MAX_WEBHOOKS_PER_ORGANIZATION, SECRET_OVERLAP_MS, deliveryIdOf, webhookIdOfDelivery } from './webhooks/webhookViews.ts';
 export type { WebhookAttemptView, WebhookDeliveryStatus, WebhookDeliveryView, WebhookView, WebhookWithSecretView } from './webhooks/webhookViews.ts';
-export { webhookViews } from './views/webhookViewSpec.ts';
+export { webhookViewOfDoc, webhookViews } from './views/webhookViewSpec.ts';
 export { assertManagesWebhooks, findManageableWebhook } from './webhooks/webhookAccess.ts';
 export { oauthClientStreamId, oauthGrantStreamId } from './events/oauthEvents.ts';
 export type { OAuthClientKind, OAuthClientRegistered, OAuthFamilyStarted, OAuthGrantApproved, OAuthGrantRevoked, OAuthTokenEndpointAuthMethod } from './events/oauthEvents.ts';

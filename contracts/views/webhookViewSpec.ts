@@ -1,4 +1,5 @@
-import type { ProjectionSpec } from '../ports/viewStore.ts';
+import type { ProjectionSpec, ViewDoc } from '../ports/viewStore.ts';
+import type { WebhookView } from '../webhooks/webhookViews.ts';
 
 /**
  * Projection `webhooks` (changes.md §6): kept by the webhook dispatcher (projection-worker/webhooks), read by the
@@ -59,3 +60,23 @@ export const webhookViews = {
     },
   ],
 } as const satisfies ProjectionSpec;
+
+/** A `webhooks` document as the API's WebhookView (the sealed secrets stay behind). */
+export function webhookViewOfDoc(doc: ViewDoc): WebhookView {
+  return {
+    id: doc.id as string,
+    organizationId: doc.organizationId as string,
+    projectName: (doc.projectName as string | null) ?? null,
+    branchNames: (doc.branchNames as string[] | null) ?? null,
+    types: doc.types as string[],
+    url: doc.url as string,
+    description: (doc.description as string | null) ?? null,
+    active: doc.active === true,
+    secretPrefix: doc.secretPrefix as string,
+    createdAt: doc.createdAt as string,
+    createdBy: doc.createdBy as string,
+    consecutiveFailures: (doc.consecutiveFailures as number | null) ?? 0,
+    disabledAt: (doc.disabledAt as string | null) ?? null,
+    disabledReason: (doc.disabledReason as string | null) ?? null,
+  };
+}

@@ -1,38 +1,20 @@
 import { createHash } from 'node:crypto';
-import { deliveryIdOf, fieldsEqual, streamCategories, webhookViews } from '../../contracts/index.ts';
+import { deliveryIdOf, fieldsEqual, streamCategories, webhookViewOfDoc, webhookViews } from '../../contracts/index.ts';
 import type {
   ChangeEventSource,
   RecordedEvent,
   RoutedChangeEvent,
   ViewChange,
-  ViewDoc,
   ViewStore,
   WebhookEvent,
+  WebhookView,
 } from '../../contracts/index.ts';
 import type { LogSubscriber } from '../runner/projector.ts';
 
 const WEBHOOKS = webhookViews.name;
 
 /** What the dispatcher needs of a webhook to route an event. */
-type Subscription = {
-  readonly id: string;
-  readonly organizationId: string;
-  readonly projectName: string | null;
-  readonly branchNames: readonly string[] | null;
-  readonly types: readonly string[];
-  readonly active: boolean;
-};
-
-function subscriptionOf(doc: ViewDoc): Subscription {
-  return {
-    id: doc.id as string,
-    organizationId: doc.organizationId as string,
-    projectName: (doc.projectName as string | null) ?? null,
-    branchNames: (doc.branchNames as string[] | null) ?? null,
-    types: doc.types as string[],
-    active: doc.active === true,
-  };
-}
+type Subscription = Pick<WebhookView, 'id' | 'organizationId' | 'projectName' | 'branchNames' | 'types' | 'active'>;
 
 export function matchesSubscription(hook: Subscription, event: RoutedChangeEvent): boolean {
   if (!hook.active || hook.organizationId !== event.organizationId) return false;
@@ -74,7 +56,7 @@ function applyWebhookEvent(recorded: RecordedEvent, hooks: Map<string, Subscript
       const { webhookId, ...d } = event.data;
       const doc = { ...d, id: webhookId, active: true, createdAt: time, consecutiveFailures: 0, deleted: false, disabledAt: null, disabledReason: null };
       changes.push({ op: 'upsert', collection: 'webhooks', doc: { ...doc, previousSealedSecret: null, previousSecretExpiresAt: null } });
-      hooks.set(webhookId, subscriptionOf(doc));
+      hooks.set(webhookId, webhookViewOfDoc(doc));
       return;
     }
     case 'WebhookUpdated': {
@@ -140,7 +122,7 @@ export function createWebhookDispatcher(deps: { readonly viewStore: ViewStore; r
     categories: [...changeEvents.categories, streamCategories.webhook],
     async apply(events) {
       const docs = await viewStore.find(WEBHOOKS, 'webhooks', { filter: fieldsEqual({ deleted: false }) });
-      const hooks = new Map(docs.map((doc) => [doc.id as string, subscriptionOf(doc)]));
+      const hooks = new Map(docs.map((doc) => [doc.id as string, webhookViewOfDoc(doc)]));
       const relevant = events.filter((e) => changeCategories.has(e.streamId.slice(0, e.streamId.indexOf('-'))));
       // Nothing to route to: skip the (view-reading) description of the batch.
       const anyHook = hooks.size > 0 || events.some((e) => e.type === 'WebhookCreated');

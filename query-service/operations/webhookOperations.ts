@@ -5,33 +5,15 @@ import {
   findManageableWebhook,
   isoTime,
   webhookIdOfDelivery,
+  webhookViewOfDoc,
   webhookViews,
 } from '../../contracts/index.ts';
-import type { CommandGateway, SystemStateSource, ViewDoc, ViewStore, WebhookDeliveryView, WebhookView } from '../../contracts/index.ts';
+import type { CommandGateway, SystemStateSource, ViewDoc, ViewStore, WebhookDeliveryView } from '../../contracts/index.ts';
 import { fieldKey, keysetPage } from '../paging/keysetPage.ts';
 import { parsePageArgs } from '../paging/pageArgs.ts';
 import type { WebhookOperations } from './operationTypes.ts';
 
 const NAME = webhookViews.name;
-
-export function webhookViewOf(doc: ViewDoc): WebhookView {
-  return {
-    id: doc.id as string,
-    organizationId: doc.organizationId as string,
-    projectName: (doc.projectName as string | null) ?? null,
-    branchNames: (doc.branchNames as string[] | null) ?? null,
-    types: doc.types as string[],
-    url: doc.url as string,
-    description: (doc.description as string | null) ?? null,
-    active: doc.active === true,
-    secretPrefix: doc.secretPrefix as string,
-    createdAt: doc.createdAt as string,
-    createdBy: doc.createdBy as string,
-    consecutiveFailures: (doc.consecutiveFailures as number | null) ?? 0,
-    disabledAt: (doc.disabledAt as string | null) ?? null,
-    disabledReason: (doc.disabledReason as string | null) ?? null,
-  };
-}
 
 export function deliveryViewOf(doc: ViewDoc): WebhookDeliveryView {
   const next = doc.nextAttemptAt as number | null;
@@ -62,13 +44,13 @@ export function createWebhookOperations(deps: { readonly viewStore: ViewStore; r
         filter: fieldsEqual({ organizationId: args.organizationId, deleted: false }),
         orderBy: [{ ref: { field: 'createdAt' }, direction: 'asc' }, { ref: { field: 'id' }, direction: 'asc' }],
       });
-      return docs.map(webhookViewOf);
+      return docs.map(webhookViewOfDoc);
     },
     async webhook(ctx, args) {
       findManageableWebhook(await systemState.current(), ctx.principal, 'read', args.id);
       const doc = await viewStore.get(NAME, 'webhooks', { id: args.id });
       if (doc === null || doc.deleted === true) throw notFound(args.id);
-      return webhookViewOf(doc);
+      return webhookViewOfDoc(doc);
     },
     async webhookDeliveries(ctx, args) {
       findManageableWebhook(await systemState.current(), ctx.principal, 'read', args.webhookId);

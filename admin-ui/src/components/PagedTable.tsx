@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import type { Connection } from '../api/types.ts';
+import { GridTable } from './GridTable.tsx';
 import { Pager, type CursorPager } from './Pager.tsx';
 import { Empty } from './Status.tsx';
 
@@ -19,33 +20,25 @@ type PagedTableProps<T extends { readonly id: string }> = {
   readonly noun: string;
   /** When set, the table scrolls sideways in a focusable region with this label. */
   readonly scrollLabel?: string;
+  /** Attributes of one item's `<tr>`. */
+  readonly rowProps?: ComponentProps<typeof GridTable<T>>['rowProps'];
 };
 
 /** One page of a connection as a grid table with its pager, or a note when the connection is empty. */
-export function PagedTable<T extends { readonly id: string }>({ connection, empty, caption, head, row, pager, pageSize, noun, scrollLabel }: PagedTableProps<T>) {
+export function PagedTable<T extends { readonly id: string }>({ connection, empty, caption, head, row, pager, pageSize, noun, scrollLabel, rowProps }: PagedTableProps<T>) {
   if (connection.totalCount === 0) return <Empty>{empty}</Empty>;
-  const table = (
-    <table className="grid">
-      <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>{head}</tr>
-      </thead>
-      <tbody>
-        {connection.edges.map(({ node }) => (
-          <tr key={node.id}>{row(node)}</tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  const items = connection.edges.map(({ node }) => node);
   return (
     <>
-      {scrollLabel === undefined ? (
-        table
-      ) : (
-        <div className="grid-scroll" tabIndex={0} role="region" aria-label={scrollLabel}>
-          {table}
-        </div>
-      )}
+      <GridTable
+        items={items}
+        rowKey={(node) => node.id}
+        caption={caption}
+        head={head}
+        row={row}
+        {...(scrollLabel === undefined ? {} : { scrollLabel })}
+        {...(rowProps === undefined ? {} : { rowProps })}
+      />
       <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={pageSize} shown={connection.edges.length} totalCount={connection.totalCount} noun={noun} />
     </>
   );

@@ -3,6 +3,7 @@ import type { RevisionChanges, TableChange } from '../api/changeTypes.ts';
 import { Link } from '../app/router.tsx';
 import { useApi } from '../app/session.tsx';
 import { useLoad } from '../app/useLoad.ts';
+import { GridTable } from '../components/GridTable.tsx';
 import { Async, Empty } from '../components/Status.tsx';
 import { REVISION_CHANGES } from './changeQueries.ts';
 import { RowChangesSection, type RowLinks } from './RowChangesSection.tsx';
@@ -87,47 +88,44 @@ function TableChangesGrid({ changes, selectedTable, tableLink }: GridProps) {
       <p className="meta" role="status">
         {tableCount} {tableCount === 1 ? 'table' : 'tables'} changed · {changes.totalRowChanges} row {changes.totalRowChanges === 1 ? 'change' : 'changes'}
       </p>
-      <div className="grid-scroll" tabIndex={0} role="region" aria-label="Changed tables, scrollable">
-        <table className="grid changes-grid">
-          <caption className="visually-hidden">Changed tables with their row change counts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Table</th>
-              <th scope="col">Change</th>
-              <th scope="col">Added</th>
-              <th scope="col">Updated</th>
-              <th scope="col">Removed</th>
-              <th scope="col">Renamed</th>
-              <th scope="col">Rows</th>
-            </tr>
-          </thead>
-          <tbody>
-            {changes.tables.map((table) => {
-              const current = table.tableId === selectedTable;
-              const counts = table.rowChanges;
-              return (
-                <tr key={table.tableId} className={current ? 'current' : undefined}>
-                  <th scope="row">
-                    <Link to={tableLink(table.tableId)} aria-current={current ? 'true' : undefined} aria-label={`Row changes of ${table.tableId}`}>
-                      {table.tableId}
-                    </Link>
-                    {table.previousTableId && <span className="hint"> (was {table.previousTableId})</span>}
-                  </th>
-                  <td>
-                    <span className={`badge change-${table.change.toLowerCase()}`}>{TABLE_CHANGE_LABELS[table.change]}</span>
-                    {table.schemaChanged && <span className="badge">schema changed</span>}
-                  </td>
-                  <td>{counts.added}</td>
-                  <td>{counts.updated}</td>
-                  <td>{counts.removed}</td>
-                  <td>{counts.renamed}</td>
-                  <td>{counts.total}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <GridTable
+        items={changes.tables}
+        rowKey={(table) => table.tableId}
+        rowProps={(table) => (table.tableId === selectedTable ? { className: 'current' } : {})}
+        caption="Changed tables with their row change counts"
+        className="changes-grid"
+        scrollLabel="Changed tables, scrollable"
+        head={
+          <>
+            <th scope="col">Table</th>
+            <th scope="col">Change</th>
+            <th scope="col">Added</th>
+            <th scope="col">Updated</th>
+            <th scope="col">Removed</th>
+            <th scope="col">Renamed</th>
+            <th scope="col">Rows</th>
+          </>
+        }
+        row={(table) => (
+          <>
+            <th scope="row">
+              <Link to={tableLink(table.tableId)} aria-current={table.tableId === selectedTable ? 'true' : undefined} aria-label={`Row changes of ${table.tableId}`}>
+                {table.tableId}
+              </Link>
+              {table.previousTableId && <span className="hint"> (was {table.previousTableId})</span>}
+            </th>
+            <td>
+              <span className={`badge change-${table.change.toLowerCase()}`}>{TABLE_CHANGE_LABELS[table.change]}</span>
+              {table.schemaChanged && <span className="badge">schema changed</span>}
+            </td>
+            <td>{table.rowChanges.added}</td>
+            <td>{table.rowChanges.updated}</td>
+            <td>{table.rowChanges.removed}</td>
+            <td>{table.rowChanges.renamed}</td>
+            <td>{table.rowChanges.total}</td>
+          </>
+        )}
+      />
     </>
   );
 }

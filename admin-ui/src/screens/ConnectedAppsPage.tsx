@@ -5,6 +5,7 @@ import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { GridTable } from '../components/GridTable.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { Async, Empty, ErrorBox, Notice } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
@@ -61,44 +62,44 @@ export function ConnectedAppsPage(_props: ScreenProps) {
           list.length === 0 ? (
             <Empty>No connected apps.</Empty>
           ) : (
-            <div className="grid-scroll">
-              <table className="grid">
-                <thead>
-                  <tr>
-                    <th scope="col">App</th>
-                    <th scope="col">Access</th>
-                    <th scope="col">Organization</th>
-                    <th scope="col">Connected</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((grant) => (
-                    <tr key={grant.id}>
-                      <td>
-                        {nameOf(grant)}
-                        {grant.clientKind === 'registered' && <span className="badge badge-warn">unverified</span>}
-                        <div className="path code">{grant.clientId}</div>
-                      </td>
-                      <td>{grant.scopes.includes('strata:write') ? 'Read and write' : 'Read only'}</td>
-                      <td>{grant.organizationId ?? 'All my organizations'}</td>
-                      <td>
-                        <Time value={grant.createdAt} />
-                      </td>
-                      <td>
-                        <Time value={grant.lastUsedAt} />
-                      </td>
-                      <td>
-                        <ConfirmButton label="Revoke" title={`Disconnect “${nameOf(grant)}”?`} confirmLabel="Revoke" danger disabled={action.busy} onConfirm={() => revoke(grant)}>
-                          <p>The app loses access immediately and must ask you again to reconnect.</p>
-                        </ConfirmButton>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <GridTable
+              items={list}
+              rowKey={(grant) => grant.id}
+              caption="Connected apps"
+              scrollLabel="Connected apps, scrollable"
+              head={
+                <>
+                  <th scope="col">App</th>
+                  <th scope="col">Access</th>
+                  <th scope="col">Organization</th>
+                  <th scope="col">Connected</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Actions</th>
+                </>
+              }
+              row={(grant) => (
+                <>
+                  <td>
+                    {nameOf(grant)}
+                    {grant.clientKind === 'registered' && <span className="badge badge-warn">unverified</span>}
+                    <div className="path code">{grant.clientId}</div>
+                  </td>
+                  <td>{grant.scopes.includes('strata:write') ? 'Read and write' : 'Read only'}</td>
+                  <td>{grant.organizationId ?? 'All my organizations'}</td>
+                  <td>
+                    <Time value={grant.createdAt} />
+                  </td>
+                  <td>
+                    <Time value={grant.lastUsedAt} />
+                  </td>
+                  <td>
+                    <ConfirmButton label="Revoke" title={`Disconnect “${nameOf(grant)}”?`} confirmLabel="Revoke" danger disabled={action.busy} onConfirm={() => revoke(grant)}>
+                      <p>The app loses access immediately and must ask you again to reconnect.</p>
+                    </ConfirmButton>
+                  </td>
+                </>
+              )}
+            />
           )
         }
       </Async>

@@ -1,14 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { REVISION_FIELDS } from '../api/fragments.ts';
-import type { Connection, RevisionSummary } from '../api/types.ts';
+import type { RevisionSummary } from '../api/types.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { Select, TextField } from '../components/Fields.tsx';
 import { Async, ErrorBox } from '../components/Status.tsx';
+import { useRevisionPicker } from './useRevisionPicker.ts';
 
-const BRANCH_NAMES = `query BranchNames($data: GetBranchesInput!) { branches(data: $data) { edges { node { name isRoot } } } }`;
-const REVISIONS = `query CommittedRevisions($data: GetRevisionsInput!) { revisions(data: $data) { edges { node { ${REVISION_FIELDS} } } } }`;
 const CREATE_BRANCH = `mutation CreateBranch($data: CreateBranchInput!) { createBranch(data: $data) { id name } }`;
 
 function revisionLabel(revision: RevisionSummary): string {
@@ -23,29 +20,9 @@ type CreateBranchProps = { readonly org: string; readonly project: string; reado
 export function CreateBranchForm({ org, project, onCreated }: CreateBranchProps) {
   const api = useApi();
   const action = useAction();
-  const [source, setSource] = useState('');
-  const [revisionId, setRevisionId] = useState('');
   const [name, setName] = useState('');
-  const [branches] = useLoad(
-    () =>
-      api
-        .graphql<{ branches: Connection<{ name: string; isRoot: boolean }> }>(BRANCH_NAMES, { data: { organizationId: org, projectName: project, first: 100 } })
-        .then((d) => d.branches.edges.map((e) => e.node.name)),
-    [org, project],
-  );
-  const sourceBranch = source || (branches.status === 'ready' ? (branches.data[0] ?? '') : '');
-  const [revisions] = useLoad(
-    () =>
-      sourceBranch === ''
-        ? Promise.resolve([])
-        : api
-            .graphql<{ revisions: Connection<RevisionSummary> }>(REVISIONS, {
-              data: { organizationId: org, projectName: project, branchName: sourceBranch, first: 50 },
-            })
-            .then((d) => d.revisions.edges.map((e) => e.node).filter((r) => !r.isDraft)),
-    [org, project, sourceBranch],
-  );
-  const chosen = revisionId || (revisions.status === 'ready' ? (revisions.data[0]?.id ?? '') : '');
+  const picker = useRevisionPicker(org, project, { revisionsWanted: true, keep: (r) => !r.isDraft });
+  const chosen = picker.revisionId;
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
@@ -57,24 +34,21 @@ export function CreateBranchForm({ org, project, onCreated }: CreateBranchProps)
   return (
     <form className="card form" onSubmit={(event) => void submit(event)} aria-labelledby="create-branch-title">
       <h3 id="create-branch-title">Create a branch</h3>
-      <Async value={branches} what="branches">
-        {(names) => (
+      <Async value={picker.branches} what="branches">
+        {(list) => (
           <div className="form-row">
             <Select
               label="From branch"
-              value={sourceBranch}
-              onChange={(value) => {
-                setSource(value);
-                setRevisionId('');
-              }}
-              options={names.map((n) => ({ value: n, label: n }))}
+              value={picker.branch?.name ?? ''}
+              onChange={picker.chooseBranch}
+              options={list.map((b) => ({ value: b.name, label: b.name }))}
             />
-            <Async value={revisions} what="revisions">
+            <Async value={picker.revisions} what="revisions">
               {(list) => (
                 <Select
                   label="Committed revision"
                   value={chosen}
-                  onChange={setRevisionId}
+                  onChange={picker.chooseRevision}
                   options={list.map((r) => ({ value: r.id, label: revisionLabel(r) }))}
                 />
               )}

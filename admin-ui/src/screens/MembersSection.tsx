@@ -7,6 +7,7 @@ import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { Select, TextField } from '../components/Fields.tsx';
+import { GridTable } from '../components/GridTable.tsx';
 import { Pager, useCursorPager } from '../components/Pager.tsx';
 import { Async, Empty, ErrorBox } from '../components/Status.tsx';
 import { ORGANIZATION_ROLES, roleLabel } from './labels.ts';
@@ -54,57 +55,57 @@ export function MembersSection({ org, canManage, isOwner }: MembersProps) {
             <Empty>No members.</Empty>
           ) : (
             <>
-              <table className="grid">
-                <caption className="visually-hidden">Members of {org}</caption>
-                <thead>
-                  <tr>
+              <GridTable
+                items={connection.edges.map(({ node }) => node)}
+                rowKey={(node) => node.user.id}
+                caption={`Members of ${org}`}
+                head={
+                  <>
                     <th scope="col">User</th>
                     <th scope="col">Role</th>
                     {canManage && <th scope="col">Actions</th>}
-                  </tr>
-                </thead>
-                <tbody>
-                  {connection.edges.map(({ node }) => {
-                    const editable = canManage && (isOwner || node.role !== 'organizationOwner');
-                    return (
-                      <tr key={node.user.id}>
-                        <td>{node.user.username}</td>
+                  </>
+                }
+                row={(node) => {
+                  const editable = canManage && (isOwner || node.role !== 'organizationOwner');
+                  return (
+                    <>
+                      <td>{node.user.username}</td>
+                      <td>
+                        {editable ? (
+                          <Select
+                            label={`Role of ${node.user.username}`}
+                            className="inline-select"
+                            value={node.role}
+                            options={roleOptions}
+                            disabled={action.busy}
+                            onChange={(role) => void changeRole(node.user.id, role)}
+                          />
+                        ) : (
+                          roleLabel(node.role)
+                        )}
+                      </td>
+                      {canManage && (
                         <td>
-                          {editable ? (
-                            <Select
-                              label={`Role of ${node.user.username}`}
-                              className="inline-select"
-                              value={node.role}
-                              options={roleOptions}
-                              disabled={action.busy}
-                              onChange={(role) => void changeRole(node.user.id, role)}
-                            />
-                          ) : (
-                            roleLabel(node.role)
+                          {editable && (
+                            <ConfirmButton
+                              label="Remove"
+                              title={`Remove ${node.user.username}?`}
+                              confirmLabel="Remove member"
+                              danger
+                              onConfirm={() => remove(node.user.id)}
+                            >
+                              <p>
+                                {node.user.username} loses their role in {org} and in its projects.
+                              </p>
+                            </ConfirmButton>
                           )}
                         </td>
-                        {canManage && (
-                          <td>
-                            {editable && (
-                              <ConfirmButton
-                                label="Remove"
-                                title={`Remove ${node.user.username}?`}
-                                confirmLabel="Remove member"
-                                danger
-                                onConfirm={() => remove(node.user.id)}
-                              >
-                                <p>
-                                  {node.user.username} loses their role in {org} and in its projects.
-                                </p>
-                              </ConfirmButton>
-                            )}
-                          </td>
-                        )}
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+                      )}
+                    </>
+                  );
+                }}
+              />
               <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="members" />
             </>
           )

@@ -1,4 +1,5 @@
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { GridTable } from '../components/GridTable.tsx';
 import { Time } from '../components/Time.tsx';
 import type { ProjectionStatus } from './operationsQueries.ts';
 
@@ -28,55 +29,56 @@ function RebuildCell({ p }: { readonly p: ProjectionStatus }) {
 /** One row per projection: live version, checkpoint, head, lag, last update, error, and the rebuild in progress. */
 export function ProjectionRows({ projections, busy, onRebuild }: Props) {
   return (
-    <div className="grid-scroll" tabIndex={0} role="region" aria-label="Projections, scrollable">
-      <table className="grid projections">
-        <caption className="visually-hidden">Projections</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Version</th>
-            <th scope="col">Status</th>
-            <th scope="col">Lag</th>
-            <th scope="col">Checkpoint / head</th>
-            <th scope="col">Updated</th>
-            <th scope="col">Rebuild</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {projections.map((p) => (
-            <tr key={p.name} data-projection={p.name}>
-              <th scope="row">{p.name}</th>
-              <td>{p.version}</td>
-              <td>
-                <span className={`status status-${p.status}`}>{p.status}</span>
-                {p.error && <p className="field-error">{p.error}</p>}
-              </td>
-              <td>{p.lag}</td>
-              <td className="path">
-                <code>{p.position ?? '—'}</code> / <code>{p.head ?? '—'}</code>
-              </td>
-              <td>
-                <Time value={p.updatedAt} empty="never" />
-              </td>
-              <td>
-                <RebuildCell p={p} />
-              </td>
-              <td>
-                <ConfirmButton
-                  label={`Rebuild ${p.name}`}
-                  title={`Rebuild ${p.name}?`}
-                  confirmLabel="Start rebuild"
-                  disabled={busy || p.rebuild !== null}
-                  onConfirm={() => onRebuild(p.name)}
-                >
-                  <p>The whole log is replayed into version {p.version + 1} while version {p.version} keeps serving; readers switch when it has caught up.</p>
-                </ConfirmButton>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <GridTable
+      items={projections}
+      rowKey={(p) => p.name}
+      rowProps={(p) => ({ 'data-projection': p.name })}
+      caption="Projections"
+      className="projections"
+      scrollLabel="Projections, scrollable"
+      head={
+        <>
+          <th scope="col">Name</th>
+          <th scope="col">Version</th>
+          <th scope="col">Status</th>
+          <th scope="col">Lag</th>
+          <th scope="col">Checkpoint / head</th>
+          <th scope="col">Updated</th>
+          <th scope="col">Rebuild</th>
+          <th scope="col">Actions</th>
+        </>
+      }
+      row={(p) => (
+        <>
+          <th scope="row">{p.name}</th>
+          <td>{p.version}</td>
+          <td>
+            <span className={`status status-${p.status}`}>{p.status}</span>
+            {p.error && <p className="field-error">{p.error}</p>}
+          </td>
+          <td>{p.lag}</td>
+          <td className="path">
+            <code>{p.position ?? '—'}</code> / <code>{p.head ?? '—'}</code>
+          </td>
+          <td>
+            <Time value={p.updatedAt} empty="never" />
+          </td>
+          <td>
+            <RebuildCell p={p} />
+          </td>
+          <td>
+            <ConfirmButton
+              label={`Rebuild ${p.name}`}
+              title={`Rebuild ${p.name}?`}
+              confirmLabel="Start rebuild"
+              disabled={busy || p.rebuild !== null}
+              onConfirm={() => onRebuild(p.name)}
+            >
+              <p>The whole log is replayed into version {p.version + 1} while version {p.version} keeps serving; readers switch when it has caught up.</p>
+            </ConfirmButton>
+          </td>
+        </>
+      )}
+    />
   );
 }

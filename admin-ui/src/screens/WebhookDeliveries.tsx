@@ -2,8 +2,9 @@ import { useEffect, useState } from 'react';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';
-import { Pager, useCursorPager } from '../components/Pager.tsx';
-import { Async, Empty, ErrorBox } from '../components/Status.tsx';
+import { PagedTable } from '../components/PagedTable.tsx';
+import { useCursorPager } from '../components/Pager.tsx';
+import { Async, ErrorBox } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { listDeliveries, redeliver, type WebhookAttempt, type WebhookDelivery } from './webhookQueries.ts';
 
@@ -47,37 +48,31 @@ export function WebhookDeliveries({ webhookId, refresh }: { readonly webhookId: 
       </div>
       {action.error !== null && <ErrorBox error={action.error} />}
       <Async value={deliveries} what="deliveries" onRetry={reload}>
-        {(connection) =>
-          connection.totalCount === 0 ? (
-            <Empty>No deliveries yet. Press Ping to send a test event.</Empty>
-          ) : (
-            <>
-              <div className="grid-scroll" tabIndex={0} role="region" aria-label="Deliveries, scrollable">
-                <table className="grid">
-                  <caption className="visually-hidden">Deliveries</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Event</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Attempts</th>
-                      <th scope="col">Last response</th>
-                      <th scope="col">Duration</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Next attempt</th>
-                      <th scope="col">Actions</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {connection.edges.map(({ node }) => (
-                      <DeliveryRow key={node.id} delivery={node} busy={action.busy} onRedeliver={again} />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="deliveries" />
-            </>
-          )
-        }
+        {(connection) => (
+          <PagedTable
+            connection={connection}
+            empty="No deliveries yet. Press Ping to send a test event."
+            caption="Deliveries"
+            scrollLabel="Deliveries, scrollable"
+            head={
+              <>
+                <th scope="col">Event</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last response</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Created</th>
+                <th scope="col">Next attempt</th>
+                <th scope="col">Actions</th>
+              </>
+            }
+            rowProps={(node) => ({ 'data-delivery': node.id, 'data-status': node.status })}
+            row={(node) => <DeliveryCells delivery={node} busy={action.busy} onRedeliver={again} />}
+            pager={pager}
+            pageSize={PAGE_SIZE}
+            noun="deliveries"
+          />
+        )}
       </Async>
     </section>
   );
@@ -85,10 +80,11 @@ export function WebhookDeliveries({ webhookId, refresh }: { readonly webhookId: 
 
 type DeliveryRowProps = { readonly delivery: WebhookDelivery; readonly busy: boolean; readonly onRedeliver: (delivery: WebhookDelivery) => Promise<void> };
 
-function DeliveryRow({ delivery, busy, onRedeliver }: DeliveryRowProps) {
+/** The cells of one delivery's row. */
+function DeliveryCells({ delivery, busy, onRedeliver }: DeliveryRowProps) {
   const last = delivery.attempts[delivery.attempts.length - 1];
   return (
-    <tr data-delivery={delivery.id} data-status={delivery.status}>
+    <>
       <th scope="row">
         <code>{delivery.type}</code>
         <div className="meta break">
@@ -121,7 +117,7 @@ function DeliveryRow({ delivery, busy, onRedeliver }: DeliveryRowProps) {
           </button>
         )}
       </td>
-    </tr>
+    </>
   );
 }
 

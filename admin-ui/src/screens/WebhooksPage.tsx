@@ -4,6 +4,7 @@ import { Link } from '../app/router.tsx';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';
+import { GridTable } from '../components/GridTable.tsx';
 import { OneTimeSecret } from '../components/OneTimeSecret.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { Async, Empty, ErrorBox } from '../components/Status.tsx';
@@ -65,40 +66,39 @@ export function webhookState(webhook: Webhook): string {
 function WebhookTable({ org, webhooks }: { readonly org: string; readonly webhooks: readonly Webhook[] }) {
   if (webhooks.length === 0) return <Empty>No webhooks yet. Create the first one below.</Empty>;
   return (
-    <div className="grid-scroll" tabIndex={0} role="region" aria-label="Webhooks, scrollable">
-      <table className="grid">
-        <caption className="visually-hidden">Webhooks of {org}</caption>
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Events</th>
-            <th scope="col">Filters</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {webhooks.map((webhook) => (
-            <tr key={webhook.id}>
-              <td>
-                <Link to={pathOf('org', org, 'webhooks', webhook.id)}>{webhook.url}</Link>
-                {webhook.description && <div className="meta">{webhook.description}</div>}
-              </td>
-              <td>{webhook.types.join(', ')}</td>
-              <td>
-                project: {webhook.projectName ?? 'all'} · branches: {webhook.branchNames?.join(', ') ?? 'all'}
-              </td>
-              <td>
-                <span className={webhook.active ? 'status status-active' : 'status status-failed'}>{webhookState(webhook)}</span>
-              </td>
-              <td>
-                <Time value={webhook.createdAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <GridTable
+      items={webhooks}
+      rowKey={(webhook) => webhook.id}
+      caption={`Webhooks of ${org}`}
+      scrollLabel="Webhooks, scrollable"
+      head={
+        <>
+          <th scope="col">URL</th>
+          <th scope="col">Events</th>
+          <th scope="col">Filters</th>
+          <th scope="col">Status</th>
+          <th scope="col">Created</th>
+        </>
+      }
+      row={(webhook) => (
+        <>
+          <td>
+            <Link to={pathOf('org', org, 'webhooks', webhook.id)}>{webhook.url}</Link>
+            {webhook.description && <div className="meta">{webhook.description}</div>}
+          </td>
+          <td>{webhook.types.join(', ')}</td>
+          <td>
+            project: {webhook.projectName ?? 'all'} · branches: {webhook.branchNames?.join(', ') ?? 'all'}
+          </td>
+          <td>
+            <span className={webhook.active ? 'status status-active' : 'status status-failed'}>{webhookState(webhook)}</span>
+          </td>
+          <td>
+            <Time value={webhook.createdAt} />
+          </td>
+        </>
+      )}
+    />
   );
 }
 
