@@ -25,7 +25,11 @@ export function firstTableField(fields: readonly Field[]): { field: string; enti
   return null;
 }
 
-/** The example document: the first rows with their scalar data fields (the whole row as `json` when none). */
+/**
+ * The example document: the first rows with their scalar data fields (the whole row as `json` when none). The
+ * operation has no name: GraphiQL sends the name it last parsed, and a document typed over the example and run at
+ * once would otherwise be sent with `operationName` of the example ("Unknown operation named …").
+ */
 export function exampleQuery(field: string, entityFields: readonly Field[]): string {
   const scalars = entityFields.filter((f) => {
     const type = named(f.type);
@@ -33,7 +37,7 @@ export function exampleQuery(field: string, entityFields: readonly Field[]): str
   });
   const data = scalars.length > 0 ? ` data { ${scalars.slice(0, MAX_FIELDS).map((f) => f.name).join(' ')} }` : ' json';
   return `# The first rows of this endpoint's first table: run with Ctrl-Enter.
-query FirstRows {
+query {
   ${field}(data: { first: 10 }) {
     totalCount
     pageInfo { hasNextPage endCursor }

@@ -51,7 +51,7 @@ describe('Admin UI: endpoint tools', { concurrency: false }, () => {
     assert.equal(href, '/endpoint/graphql/admin/news/master/draft');
     await page.goto(href);
     const editor = page.locator('.graphiql-query-editor');
-    await editor.filter({ hasText: 'FirstRows' }).waitFor({ timeout: 30_000 });
+    await editor.filter({ hasText: 'totalCount' }).waitFor({ timeout: 30_000 });
     assert.match((await editor.textContent()) ?? '', /articles\(data:/);
     await editor.locator('.monaco-editor').first().click();
     await page.keyboard.press('Control+Enter');
