@@ -74,7 +74,7 @@ export function createWebhookSender(deps: WebhookSenderDeps) {
     return secrets;
   }
 
-  /** Sends one delivery; returns when its outcome is recorded (null: nothing was sent, the queued copy was stale). */
+  /** Sends one delivery; resolves once it has its answer, with the promise of its record (null: the queued copy was stale, nothing was sent). */
   async function attempt(queued: ViewDoc): Promise<Promise<void> | null> {
     const id = queued.id as string;
     const now = clock.now();

@@ -168,13 +168,18 @@ export function createChangeEventSource(deps: {
     async describe(events) {
       const missing = events.filter((e) => !memo.has(e.position));
       const fresh = missing.length > 0 ? describeFresh(missing) : null;
+      const ours = new Map(events.map((e) => [e.position, memo.get(e.position)]));
       if (fresh !== null) {
         // A failure (views not there in time) is not remembered: the next reader tries again.
         fresh.catch(() => missing.forEach((e) => memo.delete(e.position)));
-        missing.forEach((e, i) => memo.set(e.position, fresh.then((described) => described[i] ?? null)));
+        missing.forEach((e, i) => {
+          const one = fresh.then((described) => described[i] ?? null);
+          ours.set(e.position, one);
+          memo.set(e.position, one);
+        });
         while (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as Position);
       }
-      const described = await Promise.all(events.map((e) => memo.get(e.position) ?? describeFresh([e]).then(([one]) => one ?? null)));
+      const described = await Promise.all(events.map((e) => ours.get(e.position) as Promise<RoutedChangeEvent | null>));
       return described.filter((e): e is RoutedChangeEvent => e !== null);
     },
   };

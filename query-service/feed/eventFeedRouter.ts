@@ -30,19 +30,20 @@ export type ChangeFeedDeps = {
 const BATCH = 500;
 
 /**
- * Log reads after a cursor, shared by the streams that read from the same cursor in the same turn of the event loop:
- * an append wakes every stream that follows the head, and all of them ask for the same events. The reads are dropped
- * at the next turn, so no stream ever gets an answer older than the turn it asked in.
+ * Log reads after a cursor, shared by the streams that read from the same cursor in the same macrotask: an append
+ * wakes every stream that follows the head in one notification, and all of them ask for the same events. The share
+ * ends with the macrotask (not at setImmediate, which from the check phase lasts past the next poll phase), so a
+ * stream woken by a later append never gets the answer from before it: the rule of systemStateSource.ts.
  */
 function createTurnReads(read: (after: Position | null) => Promise<readonly RecordedEvent[]>) {
   let reads: Map<Position | null, Promise<readonly RecordedEvent[]>> | null = null;
+  const endTurn = (): void => {
+    reads = null;
+  };
   return (after: Position | null): Promise<readonly RecordedEvent[]> => {
     if (reads === null) {
-      const turn = new Map<Position | null, Promise<readonly RecordedEvent[]>>();
-      reads = turn;
-      setImmediate(() => {
-        if (reads === turn) reads = null;
-      });
+      reads = new Map();
+      queueMicrotask(endTurn);
     }
     const known = reads.get(after);
     if (known !== undefined) return known;
