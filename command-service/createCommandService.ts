@@ -7,6 +7,7 @@ import type {
   CommandGateway,
   EventStore,
   OAuthServer,
+  OutboundHttp,
   Position,
   Principal,
   RoleHandle,
@@ -90,6 +91,8 @@ export type CommandServiceDeps = {
   readonly loginThrottleStore?: LoginThrottleStore;
   /** Ephemeral `lastUsedAt` of API keys; default in memory (Redis later). */
   readonly apiKeyUsageStore?: ApiKeyUsageStore;
+  /** The client for hosts outside the deployment; without it Client ID Metadata Documents are not fetched (oauth.md §3.2). */
+  readonly outboundHttp?: OutboundHttp;
   /** `strata_refresh_total{outcome}`. */
   readonly onRefreshOutcome?: (outcome: RefreshOutcome) => void;
   /** Overrides the API-key lookup (default: keys folded into the system state). */
@@ -168,7 +171,9 @@ export function createCommandService(deps: CommandServiceDeps): CommandService {
     log,
     newId,
     secret: config.jwtSecret,
-    metadataDocuments: createMetadataDocumentLookup({ clock, log, allowPrivateAddresses: config.oauthCimdAllowPrivateAddresses ?? false }),
+    ...(deps.outboundHttp
+      ? { metadataDocuments: createMetadataDocumentLookup({ clock, log, allowPrivateAddresses: config.oauthCimdAllowPrivateAddresses ?? false, outboundHttp: deps.outboundHttp }) }
+      : {}),
     config: {
       refreshTokenTtlDays: config.oauthRefreshTokenTtlDays ?? 30,
       familyMaxAgeDays: config.refreshFamilyMaxAgeDays ?? 30,

@@ -1,13 +1,5 @@
 export { createUpcaster } from './events/upcasters.ts';
-export {
-  comparePositions,
-  isPosition,
-  kurrentPosition,
-  maxPosition,
-  positionBackend,
-  sqliteGlobalPosition,
-  sqlitePosition,
-} from './events/position.ts';
+export { comparePositions, isPosition, kurrentPosition, maxPosition, positionBackend, sqliteGlobalPosition, sqlitePosition } from './events/position.ts';
 export {
   apiKeyStreamId,
   branchStreamId,
@@ -21,6 +13,7 @@ export {
 } from './events/streamIds.ts';
 export { revisionLifecycleEventTypes } from './events/domainEvents.ts';
 export { StreamConflictError, appendOneByOne, isStreamConflict } from './ports/eventStore.ts';
+export { addressLiteralOf, isPublicAddress } from './net/publicAddress.ts';
 export { fieldsEqual } from './ports/viewStore.ts';
 export { isoTime, systemClock } from './ports/clock.ts';
 export { errorCatalogue, httpStatusOf, isErrorCode } from './errors/catalogue.ts';
@@ -56,6 +49,7 @@ export type {
 export type { Queue } from './ports/queue.ts';
 export type { ProjectionOperations, ProjectionRebuildView, ProjectionStatusView } from './ports/projectionOperations.ts';
 export type { Clock } from './ports/clock.ts';
+export type { OutboundFailureKind, OutboundHttp, OutboundRequest, OutboundResult } from './ports/outboundHttp.ts';
 export type { ConsistencyWaiter } from './ports/consistency.ts';
 export type { RoleHandle } from './ports/role.ts';
 export type { ErrorCode } from './errors/catalogue.ts';

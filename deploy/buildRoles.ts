@@ -27,6 +27,7 @@ import type { StrataConfig } from './config/strataConfig.ts';
 import type { Infra } from './openInfra.ts';
 import { createWriteForwarding } from './http/forwardWrites.ts';
 import { activeStreamsGauge, webhookWorkerDeps } from './webhookWiring.ts';
+import { createOutboundHttp } from './http/outboundHttp.ts';
 
 /** A role that serves HTTP: the command and query roles (STYLE.md: `{ name, router?, start(), stop() }`). */
 export type ServingRole = RoleHandle & {
@@ -113,6 +114,7 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
     log: ctx.log,
     branchHandlers: createBranchCommandHandlers,
     onAppended: ringProjections,
+    outboundHttp: createOutboundHttp(),
     // With REDIS_URL the ephemeral state is shared by every replica (operations.md §3); else it stays in memory.
     ...(redis
       ? {

@@ -6,6 +6,7 @@ import { createCheckpointWaiter, type WebhookWorkerDeps } from '../projection-wo
 import { createChangeEventSource } from '../query-service/index.ts';
 import type { StrataConfig } from './config/strataConfig.ts';
 import type { Infra } from './openInfra.ts';
+import { createOutboundHttp } from './http/outboundHttp.ts';
 
 /** `strata_webhook_attempts_total{outcome}` and `strata_webhook_delivery_lag_seconds` (changes.md §7). */
 function webhookMetrics(registry: Registry): Pick<WebhookWorkerDeps, 'onAttempt' | 'onDeliveryLag'> {
@@ -47,6 +48,7 @@ export function webhookWorkerDeps(ctx: {
       waiter: createCheckpointWaiter({ viewStore: infra.viewStore }),
     }),
     openSecret: (sealed) => secrets.open(sealed),
+    outboundHttp: createOutboundHttp(),
     disable: createWebhookDisabler({ eventStore: infra.eventStore, systemState, clock, log: ctx.log.child({ role: 'projector' }) }),
     config: {
       timeoutMs: config.webhookTimeoutMs,

@@ -11,7 +11,7 @@ import { createWebhookDispatcher } from './webhooks/webhookDispatcher.ts';
 import { createWebhookSender, type WebhookSender, type WebhookSenderDeps } from './webhooks/webhookSender.ts';
 
 /** Webhook delivery (changes.md §6.2): the dispatcher runs as one more checkpointed runner, its leader sends. */
-export type WebhookWorkerDeps = Pick<WebhookSenderDeps, 'config' | 'openSecret' | 'disable' | 'onAttempt' | 'onDeliveryLag'> & {
+export type WebhookWorkerDeps = Pick<WebhookSenderDeps, 'config' | 'openSecret' | 'disable' | 'outboundHttp' | 'onAttempt' | 'onDeliveryLag'> & {
   readonly changeEvents: ChangeEventSource;
 };
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { fieldsEqual, webhookViews } from '../../contracts/index.ts';
-import type { Clock, Filter, ViewDoc, ViewStore } from '../../contracts/index.ts';
+import type { Clock, Filter, OutboundHttp, ViewDoc, ViewStore } from '../../contracts/index.ts';
 import { createAttemptRecorder } from './attemptRecorder.ts';
 import { sendWebhookRequest, type AttemptResult } from './webhookRequest.ts';
 
@@ -18,6 +18,8 @@ export type WebhookSenderDeps = {
   readonly clock: Clock;
   readonly log: Logger;
   readonly config: WebhookDeliveryConfig;
+  /** The client for receivers (they may be hostile: contracts/ports/outboundHttp.ts). */
+  readonly outboundHttp: OutboundHttp;
   /** Opens a sealed signing secret (the server secret's box). */
   readonly openSecret: (sealed: string) => string;
   /** Appends WebhookDisabled (the write side's disabler). */
@@ -86,7 +88,7 @@ export function createWebhookSender(deps: WebhookSenderDeps) {
     try {
       const body = JSON.stringify(delivery.payload);
       const request = { url: hook.url as string, messageId: id, body, secrets: secretsOf(hook, now) };
-      result = await sendWebhookRequest(request, { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateAddresses, nowMs: now });
+      result = await sendWebhookRequest(deps.outboundHttp, request, { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateAddresses, nowMs: now });
     } catch (err) {
       result = { ok: false, status: null, durationMs: 0, error: err instanceof Error ? err.message : String(err) };
     }

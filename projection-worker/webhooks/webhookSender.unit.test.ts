@@ -7,6 +7,7 @@ import { fieldsEqual, sqlitePosition, webhookViews } from '../../contracts/index
 import type { ViewStore } from '../../contracts/index.ts';
 import { createSqliteViewStore } from '../adapters/sqliteViewStore.ts';
 import { DELIVERY_RETENTION_MS, createWebhookSender } from './webhookSender.ts';
+import { fetchOutboundHttp } from '../testing/fetchOutboundHttp.ts';
 
 const DAY = 24 * 3600 * 1000;
 const received: string[] = [];
@@ -71,6 +72,7 @@ function senderOf(views: ViewStore, now: () => number, isLeader: () => boolean) 
     config,
     openSecret: (sealed) => sealed,
     disable: async () => true,
+    outboundHttp: fetchOutboundHttp,
     isLeader,
   });
 }
