@@ -13,6 +13,7 @@ import { runRebuildBench } from './rebuildBench.ts';
 import { runViewStoreBench } from './viewStoreBench.ts';
 import { runWebhookBench } from './webhookBench.ts';
 import { runWriteBench } from './writeBench.ts';
+import { runScaleBench } from './scaleBench.ts';
 
 export type BenchFigure = { name: string; value: number; unit: string; note?: string };
 type Suite = {
@@ -150,6 +151,14 @@ const suites: Suite[] = [
     target: 'issue 17: webhook lag p50/p99 from append to first successful attempt; feed events/s and lag over 100 streams',
     notes: webhookNotes,
     run: () => runWebhookBench(),
+  },
+  {
+    name: 'scale',
+    title: 'One table at 10,000 / 100,000 / 1,000,000 rows (strata serve, ~300-byte rows; issues 29 and 30)',
+    target:
+      '1,000,000 against 10,000 rows: branch creation <= 2x and view bytes per branch independent of size; first write on a new branch <= 2x; ' +
+      'first write after a restart <= 2x; RSS after writing to the 1M-row table <= 300 MB; get-by-id and page 50 on a child branch <= 1.5x its parent',
+    run: () => runScaleBench(),
   },
 ];
 

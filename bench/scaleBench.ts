@@ -1,0 +1,260 @@
+// `npm run bench -- scale`: one table at 10,000 / 100,000 / 1,000,000 rows (~300-byte rows) in a real `strata serve`
+// (issues 29 and 30): load rows/s, bytes per row on disk (log, views, the write side's decision state), branch
+// creation time and view bytes per branch, the first write on a new branch, the first write after a restart, steady
+// single-row writes, RSS after touching the table, get-by-id / page 1 / page 50 on HEAD, draft and a child branch,
+// and the growth ratio between sizes. Sizes: SCALE_SIZES=10000,100000 (default 10000,100000,1000000).
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import type { BenchFigure } from './run.ts';
+import { ADMIN_PASSWORD, createApiCaller, freePort, startStrata, waitFor } from './strataServer.ts';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- bench JSON
+type Call = ReturnType<typeof createApiCaller>;
+
+const BULK = 1000;
+const READS = 300;
+
+/** ~300 bytes of JSON per row: text, numbers, a nested object and an array. */
+function rowData(n: number): Json {
+  return {
+    name: `Product ${n}`,
+    sku: `SKU-${String(n).padStart(8, '0')}`,
+    category: `category-${n % 50}`,
+    price: Math.round(((n * 7919) % 100_000) / 10) / 10,
+    stock: n % 1000,
+    description: `A reasonably long description of product number ${n}, written so that each row weighs about three hundred bytes.`,
+    address: { city: `City ${n % 200}`, zip: String(10_000 + (n % 89_999)) },
+    tags: [`t${n % 7}`, `t${n % 11}`],
+  };
+}
+
+const text = { type: 'string', default: '' };
+const number = { type: 'number', default: 0 };
+export const scaleSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'sku', 'category', 'price', 'stock', 'description', 'address', 'tags'],
+  properties: {
+    name: text,
+    sku: text,
+    category: text,
+    price: number,
+    stock: number,
+    description: text,
+    address: { type: 'object', additionalProperties: false, required: ['city', 'zip'], properties: { city: text, zip: text } },
+    tags: { type: 'array', items: text },
+  },
+};
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
+async function latencies(count: number, run: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+  const ms: number[] = [];
+  for (let i = 0; i < count; i++) ms.push(await timed(() => run(i)));
+  return { p50: percentile(ms, 50), p99: percentile(ms, 99) };
+}
+
+/** Sum of the sizes of files whose name starts with `prefix` in `dir` (a SQLite file with its -wal and -shm). */
+async function bytesOf(dir: string, prefix: string): Promise<number> {
+  let total = 0;
+  for (const name of await readdir(dir)) if (name.startsWith(prefix)) total += (await stat(join(dir, name))).size;
+  return total;
+}
+
+/** Bytes of the pages a SQLite file's tables and indexes use (dbstat: free pages and the file's slack excluded). */
+async function usedBytes(dir: string, file: string): Promise<number> {
+  const { existsSync } = await import('node:fs');
+  const path = join(dir, file);
+  if (!existsSync(path)) return 0;
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT SUM(pgsize) FROM dbstat').pluck().get() as number | null) ?? 0;
+  } finally {
+    db.close();
+  }
+}
+
+async function rssBytes(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) * 1024 : Number.NaN;
+}
+
+type Server = { readonly url: string; readonly child: ChildProcess; readonly call: Call; token: string };
+
+async function boot(dir: string): Promise<Server> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = startStrata(dir, port);
+  await waitFor(`${url}/health/live`, 600_000);
+  const call = createApiCaller(url);
+  const token = (await call('POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).json.accessToken as string;
+  return { url, child, call, token };
+}
+
+async function stop(server: Server): Promise<void> {
+  server.child.kill('SIGTERM');
+  await new Promise((resolve) => server.child.once('exit', resolve));
+}
+
+/** Waits until every projection has caught up with the log. */
+async function settled(server: Server): Promise<void> {
+  for (;;) {
+    const list = (await server.call('GET', '/api/projections', undefined, server.token)).json as Json[];
+    if (list.every((p: Json) => (p.lag ?? 0) === 0)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+type SizeResult = Record<string, number>;
+
+async function measureSize(rows: number, log: (line: string) => void): Promise<SizeResult> {
+  const dir = await mkdtemp(join(tmpdir(), `strata-scale-${rows}-`));
+  const out: SizeResult = {};
+  let server = await boot(dir);
+  try {
+    const { call } = server;
+    const as = <T>(method: string, path: string, body?: unknown): Promise<T> => call(method, path, body, server.token).then((r) => r.json as T);
+    await as('POST', '/api/organizations', { organizationId: 'scale' });
+    await as('POST', '/api/organization/scale/projects', { projectName: 'shop' });
+    const branch = '/api/organization/scale/project/shop/branch/master';
+    const draft = (await as<Json>('GET', branch)).draftRevisionId as string;
+    await as('POST', `/api/revision/${draft}/tables`, { tableId: 'products', schema: scaleSchema });
+
+    // Load.
+    const loadMs = await timed(async () => {
+      for (let offset = 0; offset < rows; offset += BULK) {
+        const batch = Array.from({ length: Math.min(BULK, rows - offset) }, (_, i) => ({ rowId: `p${offset + i}`, data: rowData(offset + i) }));
+        await as('POST', `/api/revision/${draft}/table/products/rows/bulk`, { rows: batch });
+        if ((offset / BULK) % 100 === 0) log(`  loaded ${offset + batch.length}/${rows}`);
+      }
+    });
+    out.loadRowsPerSecond = rows / (loadMs / 1000);
+    await as('POST', `${branch}/revisions`, { comment: 'load' });
+    await settled(server);
+    const head = (await as<Json>('GET', branch)).headRevisionId as string;
+    const masterDraft = (await as<Json>('GET', branch)).draftRevisionId as string;
+    out.logBytesPerRow = (await bytesOf(dir, 'events.db')) / rows;
+    out.viewBytesPerRow = (await bytesOf(dir, 'views.db')) / rows;
+    out.stateBytesPerRow = (await bytesOf(dir, 'state.db')) / rows;
+
+    const rowsPath = (revision: string) => `/api/revision/${revision}/table/products`;
+    const randomId = (): string => `p${Math.floor(Math.random() * rows)}`;
+
+    // Steady single-row writes on master's draft.
+    const writes = await latencies(200, (i) => as('PUT', `${rowsPath(masterDraft)}/row/p${(i * 7919) % rows}`, { data: rowData(i + rows) }));
+    out.singleWriteP50Ms = writes.p50;
+    out.singleWriteP99Ms = writes.p99;
+    out.rssAfterWritesMB = (await rssBytes(server.child.pid as number)) / 1e6;
+
+    // Branch creation and the child's first write.
+    const viewsBefore = await usedBytes(dir, 'views.db');
+    const stateBefore = await usedBytes(dir, 'state.db');
+    out.branchCreateMs = await timed(() => as('POST', `/api/revision/${head}/branches`, { branchName: 'child' }));
+    await settled(server);
+    out.viewBytesPerBranch = (await usedBytes(dir, 'views.db')) - viewsBefore;
+    out.stateBytesPerBranch = (await usedBytes(dir, 'state.db')) - stateBefore;
+    const child = await as<Json>('GET', '/api/organization/scale/project/shop/branch/child');
+    out.firstWriteNewBranchMs = await timed(() => as('PUT', `${rowsPath(child.draftRevisionId)}/row/p1`, { data: rowData(-1) }));
+    for (let i = 2; i <= 10; i++) await as('PUT', `${rowsPath(child.draftRevisionId)}/row/p${i * 13}`, { data: rowData(-i) });
+    await settled(server);
+
+    // Reads: get-by-id, page 1 and page 50 (keyset cursors) on HEAD, master's draft and the child's draft.
+    for (const [name, revision] of [['head', head], ['draft', masterDraft], ['child', child.draftRevisionId as string]] as const) {
+      const byId = await latencies(READS, () => as('GET', `${rowsPath(revision)}/row/${randomId()}`));
+      out[`getById_${name}_p50Ms`] = byId.p50;
+      out[`getById_${name}_p99Ms`] = byId.p99;
+      const page1 = await latencies(50, () => as('GET', `${rowsPath(revision)}/rows?first=20`));
+      out[`page1_${name}_p50Ms`] = page1.p50;
+      let after: string | null = null;
+      for (let page = 1; page < 50; page++) {
+        const query: string = `${rowsPath(revision)}/rows?first=20${after === null ? '' : `&after=${encodeURIComponent(after)}`}`;
+        after = (await as<Json>('GET', query)).pageInfo.endCursor as string;
+      }
+      const page50Path = `${rowsPath(revision)}/rows?first=20&after=${encodeURIComponent(after as string)}`;
+      const page50 = await latencies(50, () => as('GET', page50Path));
+      out[`page50_${name}_p50Ms`] = page50.p50;
+    }
+    out.rssAfterReadsMB = (await rssBytes(server.child.pid as number)) / 1e6;
+
+    // Restart: the first write after it, and RSS after it.
+    await stop(server);
+    const restartMs = await timed(async () => {
+      server = await boot(dir);
+    });
+    out.restartToListeningMs = restartMs;
+    out.firstWriteAfterRestartMs = await timed(() => server.call('PUT', `${rowsPath(masterDraft)}/row/p3`, { data: rowData(-3) }, server.token));
+    out.rssAfterRestartWriteMB = (await rssBytes(server.child.pid as number)) / 1e6;
+    return out;
+  } finally {
+    await stop(server).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const FIGURES: readonly (readonly [string, string, string])[] = [
+  ['loadRowsPerSecond', 'load (bulk writes of 1,000)', 'rows/s'],
+  ['logBytesPerRow', 'log bytes per row', 'B'],
+  ['viewBytesPerRow', 'view bytes per row', 'B'],
+  ['stateBytesPerRow', 'decision state bytes per row', 'B'],
+  ['branchCreateMs', 'branch creation', 'ms'],
+  ['viewBytesPerBranch', 'view bytes per branch', 'B'],
+  ['stateBytesPerBranch', 'decision state bytes per branch', 'B'],
+  ['firstWriteNewBranchMs', 'first write on a new branch', 'ms'],
+  ['restartToListeningMs', 'restart to listening', 'ms'],
+  ['firstWriteAfterRestartMs', 'first write after a restart', 'ms'],
+  ['singleWriteP50Ms', 'steady single-row write p50', 'ms'],
+  ['singleWriteP99Ms', 'steady single-row write p99', 'ms'],
+  ['rssAfterWritesMB', 'RSS after writing to the table', 'MB'],
+  ['rssAfterRestartWriteMB', 'RSS after a restart and one write', 'MB'],
+  ['getById_head_p50Ms', 'get-by-id HEAD p50', 'ms'],
+  ['getById_head_p99Ms', 'get-by-id HEAD p99', 'ms'],
+  ['getById_draft_p50Ms', 'get-by-id draft p50', 'ms'],
+  ['getById_child_p50Ms', 'get-by-id child branch p50', 'ms'],
+  ['getById_child_p99Ms', 'get-by-id child branch p99', 'ms'],
+  ['page1_head_p50Ms', 'page 1 HEAD p50', 'ms'],
+  ['page1_draft_p50Ms', 'page 1 draft p50', 'ms'],
+  ['page1_child_p50Ms', 'page 1 child branch p50', 'ms'],
+  ['page50_head_p50Ms', 'page 50 HEAD p50', 'ms'],
+  ['page50_draft_p50Ms', 'page 50 draft p50', 'ms'],
+  ['page50_child_p50Ms', 'page 50 child branch p50', 'ms'],
+];
+
+/** Runs every size and reports each figure per size with the growth ratio of the largest size against the smallest. */
+export async function runScaleBench(): Promise<BenchFigure[]> {
+  const sizes = (process.env.SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+  const bySize = new Map<number, SizeResult>();
+  for (const rows of sizes) {
+    process.stderr.write(`scale: ${rows} rows\n`);
+    bySize.set(rows, await measureSize(rows, (line) => process.stderr.write(`${line}\n`)));
+  }
+  const smallest = bySize.get(sizes[0] as number) as SizeResult;
+  const largest = bySize.get(sizes[sizes.length - 1] as number) as SizeResult;
+  const figures: BenchFigure[] = [];
+  for (const [key, name, unit] of FIGURES) {
+    for (const rows of sizes) {
+      const value = bySize.get(rows)?.[key];
+      if (value === undefined || Number.isNaN(value)) continue;
+      figures.push({ name: `${name} @ ${rows.toLocaleString('en-US')} rows`, value: Math.round(value * 100) / 100, unit });
+    }
+    const a = smallest[key];
+    const b = largest[key];
+    if (sizes.length > 1 && a !== undefined && b !== undefined && a > 0) {
+      figures.push({ name: `${name}: growth ${sizes[sizes.length - 1]} / ${sizes[0]}`, value: Math.round((b / a) * 100) / 100, unit: '×' });
+    }
+  }
+  return figures;
+}
