@@ -30,9 +30,10 @@ export default tseslint.config(
     // which turns the code that reads it megamorphic and keeps V8 from optimizing its callers.
     files: [
       'query-service/http/**/*.ts',
-      'query-service/endpoints/serve/**/*.ts',
-      'query-service/endpoints/dataSource/**/*.ts',
-      'query-service/endpoints/graphql/**/*.ts',
+      'query-service/generatedApi/serve/**/*.ts',
+      'query-service/generatedApi/dataSource/**/*.ts',
+      'query-service/generatedApi/graphql/**/*.ts',
+      'query-service/pages/graphqlIdePage.ts',
       'query-service/readers/**/*.ts',
       'deploy/http/**/*.ts',
       'deploy/logger.ts',

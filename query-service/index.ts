@@ -10,13 +10,13 @@ export { hostGuard } from './http/hostPolicy.ts';
 export { createQueryService } from './createQueryService.ts';
 export { createChangeEventSource } from './changes/changeEventSource.ts';
 export { MCP_CONFIG_DEFAULTS } from './mcp/createMcpRouter.ts';
-export { createInMemoryMcpSessionStore } from './mcp/inMemoryMcpSessionStore.ts';
-export { createRedisMcpSessionStore } from './mcp/redisMcpSessionStore.ts';
+export { createInMemoryMcpSessionStore } from './adapters/inMemoryMcpSessionStore.ts';
+export { createRedisMcpSessionStore } from './adapters/redisMcpSessionStore.ts';
 export type { McpConfig } from './mcp/createMcpRouter.ts';
 export type { McpBinding, McpSessionLimits, McpSessionRecord, McpSessionStore } from './mcp/mcpSessionStore.ts';
 
-export { createSystemOperations, resolveConnection } from './operations/systemOperations.ts';
-export type { LazyConnection, RequestContext, SystemOperations } from './operations/systemOperations.ts';
+export { createSystemOperations, resolveConnection } from './systemApi/operations/systemOperations.ts';
+export type { LazyConnection, RequestContext, SystemOperations } from './systemApi/operations/systemOperations.ts';
 export type { HostPolicy } from './http/hostPolicy.ts';
 export type { FastRoutes } from './http/fastRoutes.ts';
-export type { GraphqlExecutionConfig } from './endpoints/serve/compiledOperations.ts';
+export type { GraphqlExecutionConfig } from './generatedApi/serve/compiledOperations.ts';

@@ -8,7 +8,7 @@ import {
   type PresentedCredentials,
   type Principal,
 } from '../../contracts/index.ts';
-import type { RequestContext } from '../operations/systemOperations.ts';
+import type { RequestContext } from '../systemApi/operations/systemOperations.ts';
 import { assertCsrf, isUnsafeMethod } from './csrfGate.ts';
 import './expressTypes.ts';
 

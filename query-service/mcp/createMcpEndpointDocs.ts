@@ -1,9 +1,9 @@
 import { AppError, findRevision, invariant, type EndpointType, type EndpointView, type SystemStateSource, type ViewStore } from '../../contracts/index.ts';
-import type { GeneratedDataSource } from '../endpoints/graphql/generatedDataSource.ts';
-import { buildGeneratedSchema } from '../endpoints/graphql/buildGeneratedSchema.ts';
-import type { GeneratedTable } from '../endpoints/naming.ts';
-import { buildOpenApi } from '../endpoints/rest/buildOpenApi.ts';
-import type { RequestContext, SystemOperations } from '../operations/systemOperations.ts';
+import type { GeneratedDataSource } from '../generatedApi/graphql/generatedDataSource.ts';
+import { buildGeneratedSchema } from '../generatedApi/graphql/buildGeneratedSchema.ts';
+import type { GeneratedTable } from '../generatedApi/naming.ts';
+import { buildOpenApi } from '../generatedApi/rest/buildOpenApi.ts';
+import type { RequestContext, SystemOperations } from '../systemApi/operations/systemOperations.ts';
 import { revisionScopeOf } from '../readers/revisionScope.ts';
 import { createSchemaReader } from '../readers/schemaReader.ts';
 import { createTableModels } from '../readers/tableModels.ts';

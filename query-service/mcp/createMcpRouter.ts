@@ -13,10 +13,10 @@ import {
 import { LOCAL_HOSTS_ONLY, type HostPolicy } from '../http/hostPolicy.ts';
 import { setRouteTemplate } from '../http/routeTemplate.ts';
 import type { WriteConsistencyOptions } from '../http/writeConsistency.ts';
-import type { SystemOperations } from '../operations/systemOperations.ts';
+import type { SystemOperations } from '../systemApi/operations/systemOperations.ts';
 import '../http/expressTypes.ts';
 import { createMcpSessionServer } from './createMcpSessionServer.ts';
-import { createInMemoryMcpSessionStore } from './inMemoryMcpSessionStore.ts';
+import { createInMemoryMcpSessionStore } from '../adapters/inMemoryMcpSessionStore.ts';
 import { authenticateMcpRequest, bindingAlive, type McpRequestAuth } from './mcpAuthentication.ts';
 import { authInfoOf, type McpCallContext } from './mcpCallContext.ts';
 import { mcpInsufficientScopeChallenge, mcpUnauthorizedChallenge } from '../oauth/oauthIssuer.ts';

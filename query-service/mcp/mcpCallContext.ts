@@ -1,7 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { invariant } from '../../contracts/index.ts';
-import type { RequestContext } from '../operations/systemOperations.ts';
+import type { RequestContext } from '../systemApi/operations/systemOperations.ts';
 import type { McpBinding } from './mcpSessionStore.ts';
 
 /** What a tool may do to its own session. */

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../operations/systemOperations.ts';
+import type { RequestContext } from '../systemApi/operations/systemOperations.ts';
 
 /**
  * The generated-API documents of an endpoint for `get_graphql_schema` and `get_openapi_spec`: authorized as

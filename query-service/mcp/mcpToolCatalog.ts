@@ -1,5 +1,5 @@
-import type { ReadName } from '../system/systemReads.ts';
-import type { WriteName } from '../system/systemWrites.ts';
+import type { ReadName } from '../systemApi/operations/systemReads.ts';
+import type { WriteName } from '../systemApi/operations/systemWrites.ts';
 
 /** JSON Schema of one tool argument (the subset the tool input schemas use). */
 export type ArgumentSchema = Readonly<Record<string, unknown>>;

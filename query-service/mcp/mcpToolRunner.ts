@@ -15,9 +15,9 @@ import {
   type UserRecord,
 } from '../../contracts/index.ts';
 import { awaitWriteConsistency, type WriteConsistencyOptions } from '../http/writeConsistency.ts';
-import type { SystemOperations } from '../operations/systemOperations.ts';
-import { restReadBody, runRead } from '../system/systemReads.ts';
-import { restWriteBody, systemWrites, type WriteSpec } from '../system/systemWrites.ts';
+import type { SystemOperations } from '../systemApi/operations/systemOperations.ts';
+import { restReadBody, runRead } from '../systemApi/operations/systemReads.ts';
+import { restWriteBody, systemWrites, type WriteSpec } from '../systemApi/operations/systemWrites.ts';
 import type { McpCallContext } from './mcpCallContext.ts';
 import type { McpEndpointDocs } from './mcpEndpointDocs.ts';
 import { JSON_RPC } from './mcpHttpError.ts';

@@ -1,5 +1,5 @@
 import { SYSTEM_REFS, compileTableModel, type PropertySchema, type TableSchema } from '../../contracts/index.ts';
-import type { GeneratedTable } from '../endpoints/naming.ts';
+import type { GeneratedTable } from '../generatedApi/naming.ts';
 
 /**
  * A fixture project for the generated-API builders and their golden files: nested objects, arrays of objects,

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../contracts/index.ts';
-import type { GeneratedDataSource, GeneratedListArgs, GeneratedRow } from '../endpoints/graphql/generatedDataSource.ts';
+import type { GeneratedDataSource, GeneratedListArgs, GeneratedRow } from '../generatedApi/graphql/generatedDataSource.ts';
 
 /** Test double of GeneratedDataSource: rows in memory, every call recorded. */
 export type FakeRequest = { readonly user: string };

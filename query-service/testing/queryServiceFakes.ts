@@ -12,7 +12,7 @@ import {
   type TableView,
   type UserView,
 } from '../../contracts/index.ts';
-import type { LazyConnection, RequestContext, SystemOperations } from '../operations/systemOperations.ts';
+import type { LazyConnection, RequestContext, SystemOperations } from '../systemApi/operations/systemOperations.ts';
 
 /** Test doubles for the query service's ports (no stores): fixed views, recorded commands and reads. */
 

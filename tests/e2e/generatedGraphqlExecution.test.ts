@@ -1,5 +1,5 @@
 // Generated GraphQL documents run on graphql-js until they repeat, then as graphql-jit compiled queries
-// (query-service/endpoints/serve/compiledOperations.ts). Over HTTP: the same documents answer and log alike on both,
+// (query-service/generatedApi/serve/compiledOperations.ts). Over HTTP: the same documents answer and log alike on both,
 // a document sent once is never compiled, a repeated one is, and compiled operations are bounded.
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';

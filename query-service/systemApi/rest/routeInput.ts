@@ -1,0 +1,108 @@
+import type { Request } from 'express';
+import {
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLInt,
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  type GraphQLInputObjectType,
+  type GraphQLSchema,
+} from 'graphql';
+import { AppError, MAX_JSON_DEPTH, isJsonTextTooDeep, type ErrorDetail } from '../../../contracts/index.ts';
+import { coerceInput } from './checkInput.ts';
+import { fieldInputOf } from '../graphql/systemSchema.ts';
+import { pathParamsOf, type RestRoute } from './systemRoutes.ts';
+
+/**
+ * The GraphQL input type a route's input is checked against: the input (`data` or plain arguments) of the GraphQL
+ * field of the same name; null for REST-only reads (their input is the path) and the body-less session routes.
+ */
+export function routeInputType(schema: GraphQLSchema, route: RestRoute): GraphQLInputObjectType | null {
+  const { action } = route;
+  switch (action.kind) {
+    case 'login':
+      return fieldInputOf(schema, 'Mutation', 'login');
+    case 'write':
+      return fieldInputOf(schema, 'Mutation', action.name);
+    case 'keyRead':
+      return fieldInputOf(schema, 'Query', action.name);
+    case 'grant':
+      return fieldInputOf(schema, action.name === 'myOAuthGrants' ? 'Query' : 'Mutation', action.name);
+    case 'session':
+    case 'operator':
+      return null;
+    case 'read': {
+      const isQueryField = schema.getQueryType()?.getFields()[action.name] !== undefined;
+      return isQueryField ? fieldInputOf(schema, 'Query', action.name) : null;
+    }
+  }
+}
+
+/** Whether the route takes its input from the query string (GET) rather than a JSON body. */
+export function readsQueryString(route: RestRoute): boolean {
+  return route.method === 'GET';
+}
+
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * Query-string values typed by the input type: numbers and booleans parsed, lists, input objects and JSON
+ * URL-encoded JSON (lists of enum values also comma-separated). Parameters that are no input field (e.g. `api_key`) are ignored; a repeated field is refused.
+ */
+function decodeQueryString(req: Request, type: GraphQLInputObjectType, omit: ReadonlySet<string>): Record<string, unknown> {
+  const url = req.originalUrl;
+  const question = url.indexOf('?');
+  const params = new URLSearchParams(question === -1 ? '' : url.slice(question + 1));
+  const fields = type.getFields();
+  const out: Record<string, unknown> = {};
+  const errors: ErrorDetail[] = [];
+  for (const name of new Set(params.keys())) {
+    const field = fields[name];
+    if (field === undefined || omit.has(name)) continue;
+    const values = params.getAll(name);
+    const text = values[0] ?? '';
+    if (values.length > 1) {
+      errors.push({ path: `/${name}`, message: `${name} must be given once` });
+      continue;
+    }
+    const named = getNamedType(field.type);
+    if (isListType(getNullableType(field.type)) && isEnumType(named) && !text.startsWith('[')) {
+      // Lists of enum values may also be written comma-separated (`changes=ADDED,UPDATED`, changes.md §1.2).
+      out[name] = text === '' ? [] : text.split(',');
+    } else if (isListType(getNullableType(field.type)) || isInputObjectType(named) || named.name === 'JSON') {
+      if (isJsonTextTooDeep(text)) {
+        errors.push({ path: `/${name}`, message: `${name} is nested deeper than ${MAX_JSON_DEPTH} levels` });
+        continue;
+      }
+      try {
+        out[name] = JSON.parse(text) as unknown;
+      } catch {
+        errors.push({ path: `/${name}`, message: `${name} must be URL-encoded JSON` });
+      }
+    } else if ((named === GraphQLInt || named === GraphQLFloat) && NUMBER.test(text)) {
+      out[name] = Number(text);
+    } else if (named === GraphQLBoolean && (text === 'true' || text === 'false')) {
+      out[name] = text === 'true';
+    } else {
+      out[name] = text;
+    }
+  }
+  if (errors.length > 0) throw new AppError('BAD_USER_INPUT', `Invalid query parameter: ${String(errors[0]?.message)}`, errors);
+  return out;
+}
+
+/**
+ * A route's checked input: the path ids plus the query string or JSON body, coerced against the route's input type
+ * minus the path ids (which the body may not repeat). 400 BAD_USER_INPUT with JSON-Pointer details on failure.
+ */
+export function routeInput(req: Request, route: RestRoute, type: GraphQLInputObjectType | null): Record<string, unknown> {
+  const ids: Record<string, string> = {};
+  for (const name of pathParamsOf(route.path)) ids[name] = String(req.params[name]);
+  if (type === null) return ids;
+  const omit = new Set(Object.keys(ids));
+  const raw = readsQueryString(route) ? decodeQueryString(req, type, omit) : (req.body as unknown);
+  return { ...coerceInput(type, raw, omit), ...ids };
+}
