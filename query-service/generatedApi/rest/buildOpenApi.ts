@@ -1,6 +1,6 @@
 import { computeNames, type GeneratedTable, type TableNames } from '../naming.ts';
-import { securitySchemes } from '../../http/securitySchemes.ts';
-import { componentRef, firstSchema, securityRequirements, sharedComponentSchemas } from './openApiSharedComponents.ts';
+import { componentRef, openApiDocument, type JsonSchema, type OpenApiDocument } from '../../http/openApi.ts';
+import { firstSchema, sharedComponentSchemas } from './openApiSharedComponents.ts';
 import {
   READ_ERRORS,
   errorResponseComponents,
@@ -9,7 +9,7 @@ import {
   tablePaths,
   type OperationOptions,
 } from './openApiTablePaths.ts';
-import { tableJsonSchema, type JsonSchema } from './tableJsonSchema.ts';
+import { tableJsonSchema } from './tableJsonSchema.ts';
 
 export type BuildOpenApiOptions = {
   readonly org: string;
@@ -26,8 +26,7 @@ export type BuildOpenApiOptions = {
   readonly tables: readonly GeneratedTable[];
 };
 
-/** An OpenAPI 3.1.0 document as plain JSON. */
-export type OpenApiDocument = { readonly openapi: '3.1.0' } & Readonly<Record<string, unknown>>;
+export type { OpenApiDocument };
 
 const rowId: JsonSchema = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' };
 const closed = (properties: Record<string, JsonSchema>): JsonSchema => ({
@@ -126,16 +125,17 @@ export function buildOpenApi(options: BuildOpenApiOptions): OpenApiDocument {
   }
   Object.assign(schemas, sharedComponentSchemas(writable));
   // A deep copy: the document shares no objects with other documents, so a consumer may mutate (dereference) it.
-  return structuredClone({
-    openapi: '3.1.0',
-    info: { title: `Strata ${org}/${projectName}/${branchName} (${segment})`, version: revisionId },
-    servers: [{ url: `/endpoint/rest/${org}/${projectName}/${branchName}/${segment}` }],
-    tags: ordered.map((table) => ({
-      name: table.id,
-      ...(table.model.root.description !== undefined ? { description: table.model.root.description } : {}),
-    })),
-    security: securityRequirements,
-    paths,
-    components: { schemas, responses: errorResponseComponents(), securitySchemes },
-  } as const);
+  return structuredClone(
+    openApiDocument({
+      info: { title: `Strata ${org}/${projectName}/${branchName} (${segment})`, version: revisionId },
+      servers: [{ url: `/endpoint/rest/${org}/${projectName}/${branchName}/${segment}` }],
+      tags: ordered.map((table) => ({
+        name: table.id,
+        ...(table.model.root.description !== undefined ? { description: table.model.root.description } : {}),
+      })),
+      paths,
+      schemas,
+      responses: errorResponseComponents(),
+    }),
+  );
 }

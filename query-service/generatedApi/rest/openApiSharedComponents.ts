@@ -1,9 +1,6 @@
-import { securitySchemes } from '../../http/securitySchemes.ts';
-import type { JsonSchema } from './tableJsonSchema.ts';
+import { componentRef, type JsonSchema } from '../../http/openApi.ts';
 
 /** Shared pieces of every generated OpenAPI document (generated-api.md §8.2–§8.3). */
-
-export const componentRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 const string = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
@@ -201,6 +198,3 @@ const writeSchemas: Record<string, JsonSchema> = {
 export function sharedComponentSchemas(writable: boolean): Record<string, JsonSchema> {
   return writable ? { ...readSchemas, ...writeSchemas } : { ...readSchemas };
 }
-
-/** The four credential alternatives (top-level `security`). */
-export const securityRequirements: readonly Record<string, readonly string[]>[] = Object.keys(securitySchemes).map((name) => ({ [name]: [] }));

@@ -1,11 +1,9 @@
 import type { TableNames } from '../naming.ts';
-import { componentRef, firstSchema, orderByListSchema, securityRequirements } from './openApiSharedComponents.ts';
-import type { JsonSchema } from './tableJsonSchema.ts';
+import { componentRef, errorResponse, jsonContent as json, securityRequirements, type JsonSchema } from '../../http/openApi.ts';
+import { firstSchema, orderByListSchema } from './openApiSharedComponents.ts';
 
 type Operation = Record<string, unknown>;
 type PathItem = Record<string, unknown>;
-
-const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
 /** Error responses by status, shared through `components.responses`. */
 const ERROR_RESPONSES: Readonly<Record<number, readonly [name: string, description: string]>> = {
@@ -20,7 +18,7 @@ const ERROR_RESPONSES: Readonly<Record<number, readonly [name: string, descripti
 /** `components.responses`: every error response, each with the shared `Error` schema. */
 export function errorResponseComponents(): Record<string, unknown> {
   return Object.fromEntries(
-    Object.values(ERROR_RESPONSES).map(([name, description]) => [name, { description, content: json(componentRef('Error')) }]),
+    Object.values(ERROR_RESPONSES).map(([name, description]) => [name, errorResponse(description)]),
   );
 }
 

@@ -1,6 +1,5 @@
 import { SYSTEM_REFS, type SystemRefUrn, type TableModel, type TableModelNode } from '../../../contracts/index.ts';
-
-export type JsonSchema = { readonly [key: string]: unknown };
+import type { JsonSchema } from '../../http/openApi.ts';
 
 const SYSTEM_REF_DESCRIPTIONS: Readonly<Record<SystemRefUrn, string>> = {
   [SYSTEM_REFS.rowId]: 'the row id',

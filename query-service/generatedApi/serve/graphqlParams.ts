@@ -1,13 +1,7 @@
 import type { Request } from 'express';
 import { AppError, isJsonTextTooDeep, isPlainObject, tooDeepJsonError } from '../../../contracts/index.ts';
+import { searchParamsOf } from '../../http/queryParams.ts';
 import type { GraphqlParams } from './executeGenerated.ts';
-
-/** The query string of a request as parameters (express's own parser is not used: it builds nested objects). */
-export function searchParamsOf(req: Request): URLSearchParams {
-  const url = req.originalUrl;
-  const question = url.indexOf('?');
-  return new URLSearchParams(question === -1 ? '' : url.slice(question + 1));
-}
 
 function badRequest(message: string): AppError {
   return new AppError('BAD_REQUEST', message);

@@ -1,10 +1,10 @@
 import type { Request } from 'express';
-import { MAX_JSON_DEPTH, isJsonTextTooDeep, isPlainObject } from '../../../contracts/index.ts';
+import { isPlainObject } from '../../../contracts/index.ts';
+import { decodeQueryParams, searchParamsOf, type QueryParamKind } from '../../http/queryParams.ts';
 import { badInput, type InputPath } from '../../rows/rowQueryError.ts';
 import type { RowChangeKind } from '../../changes/rowPairing.ts';
 import type { RowQueryInput } from '../../rows/rowQuery.ts';
 import type { GeneratedPatchInput, GeneratedPatchOperation, GeneratedRowInput } from '../graphql/generatedDataSource.ts';
-import { searchParamsOf } from './graphqlParams.ts';
 
 /**
  * Shape checks of generated REST inputs (generated-api.md §7): types and unknown or missing fields are
@@ -71,55 +71,34 @@ export const restInput = {
   query: (body: unknown): RowQueryInput => objectOf(body, [], { first: 'any', after: 'any', where: 'any', orderBy: 'any' }, false),
 };
 
-const INTEGER = /^-?\d+$/;
+/** The first query-string error of a generated REST route, as BAD_USER_INPUT with a JSON Pointer to the parameter. */
+function decodeOrThrow(req: Request, kinds: Readonly<Record<string, QueryParamKind>>): Record<string, unknown> {
+  const { values, errors } = decodeQueryParams(searchParamsOf(req), Object.keys(kinds), (name) => kinds[name]);
+  const first = errors[0];
+  if (first !== undefined) throw badInput([first.name], first.message);
+  return values;
+}
+
+const LIST_QUERY: Readonly<Record<string, QueryParamKind>> = { first: 'integer', after: 'text', where: 'json', orderBy: 'json' };
 
 /**
  * `GET rows?first&after&where&orderBy`: `first` an integer, `where`/`orderBy` URL-encoded JSON; other parameters
  * (e.g. `api_key`) are not the list's; a repeated one is refused.
  */
 export function listQueryOf(req: Request): RowQueryInput {
-  const params = searchParamsOf(req);
-  const out: Record<string, unknown> = {};
-  for (const name of ['first', 'after', 'where', 'orderBy'] as const) {
-    const values = params.getAll(name);
-    if (values.length === 0) continue;
-    if (values.length > 1) throw badInput([name], `${name} must be given once`);
-    const text = values[0] as string;
-    if (name === 'first') out.first = INTEGER.test(text) ? Number(text) : text;
-    else if (name === 'after') out.after = text;
-    else {
-      if (isJsonTextTooDeep(text)) throw badInput([name], `${name} is nested deeper than ${MAX_JSON_DEPTH} levels`);
-      try {
-        out[name] = JSON.parse(text) as unknown;
-      } catch {
-        throw badInput([name], `${name} must be URL-encoded JSON`);
-      }
-    }
-  }
-  return out;
+  return decodeOrThrow(req, LIST_QUERY);
 }
 
 const ROW_CHANGE_KINDS: readonly string[] = ['ADDED', 'UPDATED', 'REMOVED', 'RENAMED'];
+const CHANGES_QUERY: Readonly<Record<string, QueryParamKind>> = { since: 'text', first: 'integer', after: 'text', changes: 'commaList' };
 
 /**
  * `GET changes?since&first&after&changes` and `GET changes/tables?since` (changes.md §3): `changes` a comma list
  * of ADDED, UPDATED, REMOVED, RENAMED; other parameters are not the route's; a repeated one is refused.
  */
 export function changesQueryOf(req: Request): { since?: string; first?: unknown; after?: string; changes?: RowChangeKind[] } {
-  const params = searchParamsOf(req);
-  const out: { since?: string; first?: unknown; after?: string; changes?: RowChangeKind[] } = {};
-  for (const name of ['since', 'first', 'after', 'changes'] as const) {
-    const values = params.getAll(name);
-    if (values.length === 0) continue;
-    if (values.length > 1) throw badInput([name], `${name} must be given once`);
-    const text = values[0] as string;
-    if (name === 'first') out.first = INTEGER.test(text) ? Number(text) : text;
-    else if (name === 'changes') {
-      const kinds = text === '' ? [] : text.split(',');
-      const unknown = kinds.find((kind) => !ROW_CHANGE_KINDS.includes(kind));
-      if (unknown !== undefined) throw badInput(['changes'], `changes must list ${ROW_CHANGE_KINDS.join(', ')}`);
-      out.changes = kinds as RowChangeKind[];
-    } else out[name] = text;
-  }
-  return out;
+  const out = decodeOrThrow(req, CHANGES_QUERY);
+  const kinds = out.changes as string[] | undefined;
+  if (kinds?.some((kind) => !ROW_CHANGE_KINDS.includes(kind))) throw badInput(['changes'], `changes must list ${ROW_CHANGE_KINDS.join(', ')}`);
+  return out as { since?: string; first?: unknown; after?: string; changes?: RowChangeKind[] };
 }

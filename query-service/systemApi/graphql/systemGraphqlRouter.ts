@@ -6,12 +6,13 @@ import { AppError, anonymousPrincipal, isJsonTextTooDeep, principalRef, tooDeepJ
 import { authenticateRequest, requestContextOf } from '../../http/authenticate.ts';
 import { assertCsrf } from '../../http/csrfGate.ts';
 import { MIN_POSITION_HEADER, awaitMinPosition, type MinPositionOptions } from '../../http/minPosition.ts';
+import { searchParamsOf } from '../../http/queryParams.ts';
 import { notFound } from '../../http/routeFallbacks.ts';
 import { setRouteTemplate } from '../../http/routeTemplate.ts';
 import { createSessionCookies, type SessionCookies } from '../../http/sessionCookies.ts';
 import { createStrataApollo } from './createStrataApollo.ts';
 import { sendGraphqlError } from '../../graphqlKit/graphqlErrors.ts';
-import { createGraphqlIde } from '../../pages/graphqlIde.ts';
+import { createGraphqlIde } from '../../pages/graphqlIdePage.ts';
 import { isLoginOnlyRequest } from './loginOnlyRequest.ts';
 import { assertQueryText } from '../../graphqlKit/queryLimits.ts';
 import type { SystemGraphqlContext } from './systemGraphqlContext.ts';
@@ -35,11 +36,7 @@ export type SystemGraphql = {
 
 const ALLOWED = 'GET, HEAD, POST';
 
-function searchParamOf(req: Request, name: string): string | undefined {
-  const question = req.originalUrl.indexOf('?');
-  if (question === -1) return undefined;
-  return new URLSearchParams(req.originalUrl.slice(question + 1)).get(name) ?? undefined;
-}
+const searchParamOf = (req: Request, name: string): string | undefined => searchParamsOf(req).get(name) ?? undefined;
 
 const queryParamOf = (req: Request): string | undefined => searchParamOf(req, 'query');
 

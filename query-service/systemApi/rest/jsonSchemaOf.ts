@@ -14,10 +14,7 @@ import {
   type GraphQLNamedType,
   type GraphQLType,
 } from 'graphql';
-
-export type JsonSchema = { readonly [key: string]: unknown };
-
-export const componentRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+import { componentRef, type JsonSchema } from '../../http/openApi.ts';
 
 function scalarSchema(name: string): JsonSchema {
   switch (name) {

@@ -2,12 +2,10 @@ import { getNamedType, getNullableType, isInputObjectType, isListType, isNonNull
 import { errorCatalogue, invariant } from '../../../contracts/index.ts';
 import { nestedFields } from '../graphql/systemObjectTypeDefs.ts';
 import { systemWrites } from '../operations/systemWrites.ts';
-import { securitySchemes } from '../../http/securitySchemes.ts';
-import { componentRef, createJsonSchemas, type JsonSchema } from './jsonSchemaOf.ts';
+import { componentRef, errorResponse, jsonContent, openApiDocument, securityRequirements, type JsonSchema } from '../../http/openApi.ts';
+import { createJsonSchemas } from './jsonSchemaOf.ts';
 import { readsQueryString, routeInputType } from './routeInput.ts';
 import { pathParamsOf, type RestRoute } from './systemRoutes.ts';
-
-const anyCredential = Object.keys(securitySchemes).map((name) => ({ [name]: [] }));
 
 /** Shared error responses, referenced by status. */
 const errorResponses: Readonly<Record<string, string>> = {
@@ -138,7 +136,7 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
       if (Object.keys(body.properties as object).length > 0) {
         requestBody = {
           required: (body.required as string[]).length > 0,
-          content: { 'application/json': { schema: body } },
+          content: jsonContent(body),
         };
       }
     }
@@ -156,7 +154,7 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
       [String(route.status)]: {
         description: { 201: 'Created', 202: 'Accepted', 204: 'No Content' }[route.status as number] ?? 'OK',
         ...(route.action.kind === 'write' ? { headers: { 'X-Strata-Position': { $ref: '#/components/headers/Position' } } } : {}),
-        ...(okSchema === null ? {} : { content: { 'application/json': { schema: okSchema } } }),
+        ...(okSchema === null ? {} : { content: jsonContent(okSchema) }),
       },
     };
     for (const status of errorStatuses(route, requestBody !== undefined)) responses[status] = { $ref: `#/components/responses/E${status}` };
@@ -164,7 +162,7 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
       operationId: route.operationId,
       summary: route.summary,
       tags: [route.tag],
-      ...(isPublic(route) ? { security: [] } : route.action.kind === 'read' ? { security: [...anyCredential, {}] } : {}),
+      ...(isPublic(route) ? { security: [] } : route.action.kind === 'read' ? { security: [...securityRequirements, {}] } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses,
@@ -177,8 +175,7 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route) };
   }
   const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({ name }));
-  return {
-    openapi: '3.1.0',
+  return openApiDocument({
     info: {
       title: 'Strata system API',
       version: '1.0.0',
@@ -187,20 +184,11 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
     },
     servers: [{ url: '/api' }],
     tags,
-    security: anyCredential,
     paths,
-    components: {
-      schemas: { ...schemas.components, ...errorSchemas, ...sessionSchemas },
-      responses: Object.fromEntries(
-        Object.entries(errorResponses).map(([status, description]) => [
-          `E${status}`,
-          { description, content: { 'application/json': { schema: componentRef('Error') } } },
-        ]),
-      ),
-      headers: {
-        Position: { description: 'Event-log position of the write (operations.md §4)', schema: { type: 'string' } },
-      },
-      securitySchemes,
+    schemas: { ...schemas.components, ...errorSchemas, ...sessionSchemas },
+    responses: Object.fromEntries(Object.entries(errorResponses).map(([status, description]) => [`E${status}`, errorResponse(description)])),
+    headers: {
+      Position: { description: 'Event-log position of the write (operations.md §4)', schema: { type: 'string' } },
     },
-  };
+  });
 }

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validate } from '@readme/openapi-parser';
 import { buildSystemSchema } from '../graphql/systemSchema.ts';
-import { securitySchemes } from '../../http/securitySchemes.ts';
+import { securitySchemes } from '../../http/openApi.ts';
 import { buildSystemOpenApi } from './openapi.ts';
 import { systemRestRoutes } from './systemRoutes.ts';
 

@@ -11,7 +11,8 @@ import {
   type GraphQLInputObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { AppError, MAX_JSON_DEPTH, isJsonTextTooDeep, type ErrorDetail } from '../../../contracts/index.ts';
+import { AppError, type ErrorDetail } from '../../../contracts/index.ts';
+import { decodeQueryParams, searchParamsOf, type QueryParamKind } from '../../http/queryParams.ts';
 import { coerceInput } from './checkInput.ts';
 import { fieldInputOf } from '../graphql/systemSchema.ts';
 import { pathParamsOf, type RestRoute } from './systemRoutes.ts';
@@ -46,52 +47,32 @@ export function readsQueryString(route: RestRoute): boolean {
   return route.method === 'GET';
 }
 
-const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+/** How the query string carries a field of the input type (URL-encoded JSON for lists, input objects and JSON). */
+function kindOf(type: GraphQLInputObjectType, omit: ReadonlySet<string>, name: string): QueryParamKind | undefined {
+  const field = type.getFields()[name];
+  if (field === undefined || omit.has(name)) return undefined;
+  const named = getNamedType(field.type);
+  const isList = isListType(getNullableType(field.type));
+  // Lists of enum values may also be written comma-separated (`changes=ADDED,UPDATED`, changes.md §1.2).
+  if (isList && isEnumType(named)) return 'commaListOrJson';
+  if (isList || isInputObjectType(named) || named.name === 'JSON') return 'json';
+  if (named === GraphQLInt || named === GraphQLFloat) return 'number';
+  if (named === GraphQLBoolean) return 'boolean';
+  return 'text';
+}
 
 /**
  * Query-string values typed by the input type: numbers and booleans parsed, lists, input objects and JSON
  * URL-encoded JSON (lists of enum values also comma-separated). Parameters that are no input field (e.g. `api_key`) are ignored; a repeated field is refused.
  */
 function decodeQueryString(req: Request, type: GraphQLInputObjectType, omit: ReadonlySet<string>): Record<string, unknown> {
-  const url = req.originalUrl;
-  const question = url.indexOf('?');
-  const params = new URLSearchParams(question === -1 ? '' : url.slice(question + 1));
-  const fields = type.getFields();
-  const out: Record<string, unknown> = {};
-  const errors: ErrorDetail[] = [];
-  for (const name of new Set(params.keys())) {
-    const field = fields[name];
-    if (field === undefined || omit.has(name)) continue;
-    const values = params.getAll(name);
-    const text = values[0] ?? '';
-    if (values.length > 1) {
-      errors.push({ path: `/${name}`, message: `${name} must be given once` });
-      continue;
-    }
-    const named = getNamedType(field.type);
-    if (isListType(getNullableType(field.type)) && isEnumType(named) && !text.startsWith('[')) {
-      // Lists of enum values may also be written comma-separated (`changes=ADDED,UPDATED`, changes.md §1.2).
-      out[name] = text === '' ? [] : text.split(',');
-    } else if (isListType(getNullableType(field.type)) || isInputObjectType(named) || named.name === 'JSON') {
-      if (isJsonTextTooDeep(text)) {
-        errors.push({ path: `/${name}`, message: `${name} is nested deeper than ${MAX_JSON_DEPTH} levels` });
-        continue;
-      }
-      try {
-        out[name] = JSON.parse(text) as unknown;
-      } catch {
-        errors.push({ path: `/${name}`, message: `${name} must be URL-encoded JSON` });
-      }
-    } else if ((named === GraphQLInt || named === GraphQLFloat) && NUMBER.test(text)) {
-      out[name] = Number(text);
-    } else if (named === GraphQLBoolean && (text === 'true' || text === 'false')) {
-      out[name] = text === 'true';
-    } else {
-      out[name] = text;
-    }
+  const params = searchParamsOf(req);
+  const { values, errors } = decodeQueryParams(params, new Set(params.keys()), (name) => kindOf(type, omit, name));
+  if (errors.length > 0) {
+    const details: ErrorDetail[] = errors.map(({ name, message }) => ({ path: `/${name}`, message }));
+    throw new AppError('BAD_USER_INPUT', `Invalid query parameter: ${String(details[0]?.message)}`, details);
   }
-  if (errors.length > 0) throw new AppError('BAD_USER_INPUT', `Invalid query parameter: ${String(errors[0]?.message)}`, errors);
-  return out;
+  return values;
 }
 
 /**
