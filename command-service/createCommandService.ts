@@ -15,20 +15,20 @@ import type {
   SystemState,
   SystemStateSource,
 } from '../contracts/index.ts';
-import { createApiKeyDirectory } from './auth/apiKeyDirectory.ts';
-import { createApiKeyHandlers } from './auth/apiKeyHandlers.ts';
-import type { ApiKeyCommandType } from './auth/apiKeyHandlers.ts';
-import { createApiKeyResolver } from './auth/apiKeyResolver.ts';
-import { createInMemoryApiKeyUsageStore } from './auth/apiKeyUsage.ts';
-import type { ApiKeyUsageStore } from './auth/apiKeyUsage.ts';
-import { createAuthenticator } from './auth/authenticator.ts';
-import { createAccessTokens } from './auth/jwt.ts';
-import type { LoginThrottleStore } from './auth/loginThrottle.ts';
-import { createOAuthAccessTokens } from './auth/oauthAccessTokens.ts';
-import { createMetadataDocumentLookup } from './auth/oauthMetadataDocuments.ts';
-import { createOAuthServer } from './auth/oauthServer.ts';
-import { createSessionService } from './auth/sessionService.ts';
-import type { RefreshOutcome } from './auth/sessionService.ts';
+import { createApiKeyDirectory } from './apiKeys/apiKeyDirectory.ts';
+import { createApiKeyHandlers } from './apiKeys/apiKeyHandlers.ts';
+import type { ApiKeyCommandType } from './apiKeys/apiKeyHandlers.ts';
+import { createApiKeyResolver } from './apiKeys/apiKeyResolver.ts';
+import { createInMemoryApiKeyUsageStore } from './apiKeys/apiKeyUsage.ts';
+import type { ApiKeyUsageStore } from './apiKeys/apiKeyUsage.ts';
+import { createAuthenticator } from './authenticator.ts';
+import { createAccessTokens } from './sessions/jwt.ts';
+import type { LoginThrottleStore } from './sessions/loginThrottle.ts';
+import { createOAuthAccessTokens } from './oauth/oauthAccessTokens.ts';
+import { createMetadataDocumentLookup } from './oauth/oauthMetadataDocuments.ts';
+import { createOAuthServer } from './oauth/oauthServer.ts';
+import { createSessionService } from './sessions/sessionService.ts';
+import type { RefreshOutcome } from './sessions/sessionService.ts';
 import { createCommandGateway } from './commandGateway.ts';
 import type { CommandHandlers, HandlerDeps } from './commandHandler.ts';
 import { createDirectoryHandlers } from './handlers/directoryHandlers.ts';

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { directoryStreamId, isStreamConflict, isoTime } from '../contracts/index.ts';
 import type { Clock, DomainEvent, EventStore, NewEvent, SystemStateSource } from '../contracts/index.ts';
-import { findUserByUsername } from './auth/authenticator.ts';
-import { hashPassword, verifyPassword } from './auth/passwords.ts';
-import { auditUserEvent } from './auth/userAudit.ts';
+import { findUserByUsername } from './state/findUserByUsername.ts';
+import { hashPassword, verifyPassword } from './sessions/passwords.ts';
+import { auditUserEvent } from './audit/userAudit.ts';
 import { EVENT_SCHEMA_VERSION } from './commandHandler.ts';
 import { newEventId, newId as defaultNewId } from './ids.ts';
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { ApiKeyUsageStore } from '../auth/apiKeyUsage.ts';
+import type { ApiKeyUsageStore } from '../apiKeys/apiKeyUsage.ts';
 import { redisScript } from './redisScript.ts';
 
 export type RedisApiKeyUsageStoreDeps = {

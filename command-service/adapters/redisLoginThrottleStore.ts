@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { AppError } from '../../contracts/index.ts';
-import type { LoginThrottleStore, ThrottleWindow } from '../auth/loginThrottle.ts';
+import type { LoginThrottleStore, ThrottleWindow } from '../sessions/loginThrottle.ts';
 import { redisScript } from './redisScript.ts';
 
 export type RedisLoginThrottleStoreDeps = {

@@ -10,8 +10,8 @@ import {
 import type { CommandContext, CommandOutcome, DomainEvent, SuccessView, SystemState } from '../../contracts/index.ts';
 import { appendWithRetry, buildEvents } from '../commandHandler.ts';
 import type { CommandHandlers, HandlerDeps } from '../commandHandler.ts';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { auditUserEvent } from '../auth/userAudit.ts';
+import { hashPassword, verifyPassword } from '../sessions/passwords.ts';
+import { auditUserEvent } from '../audit/userAudit.ts';
 import { assertPasswordOwner, directoryDecider } from '../domain/directoryDecider.ts';
 import type { DirectoryCommand } from '../domain/directoryDecider.ts';
 import { assertMayWrite, requireUser } from '../domain/resolveTargets.ts';

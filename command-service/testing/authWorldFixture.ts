@@ -9,7 +9,7 @@ import { createCommandService } from '../createCommandService.ts';
 import type { CommandService, CommandServiceConfig } from '../createCommandService.ts';
 import { newId } from '../ids.ts';
 import { createSystemStateSource } from '../state/systemStateSource.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../sessions/passwords.ts';
 
 /**
  * Test support (imported by *.int.test.ts only): command services over one real SQLite log with a controllable

@@ -1,5 +1,6 @@
 import { streamCategories } from '../../contracts/index.ts';
-import type { ApiKeyCreated, ApiKeyRevoked, ApiKeyType, EventStore, Position, RecordedEvent } from '../../contracts/index.ts';
+import type { ApiKeyCreated, ApiKeyRevoked, ApiKeyType, EventStore, RecordedEvent } from '../../contracts/index.ts';
+import { formatAuditJsonLines, formatAuditTable, readAuditEntries } from './auditLog.ts';
 
 /** One line of `strata audit api-keys` (operations.md §5). Never holds a secret or a hash. */
 export type ApiKeyAuditEntry = {
@@ -24,18 +25,6 @@ export type ApiKeyAuditFilter = {
   readonly sinceMs?: number;
   readonly untilMs?: number;
 };
-
-const READ_BATCH = 1000;
-const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-
-/** `T` of the CLI: ISO 8601 (`2025-03-01`, `2025-03-01T09:30:00Z`) or a duration back from now (`7d`, `12h`). */
-export function parseAuditTime(text: string, nowMs: number): number | null {
-  const relative = /^(\d+)([smhdw])$/.exec(text);
-  if (relative) return nowMs - Number(relative[1]) * (UNIT_MS[relative[2] as string] as number);
-  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text)) return null;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? null : ms;
-}
 
 type KeyFacts = Pick<ApiKeyAuditEntry, 'prefix' | 'type' | 'userId' | 'organizationId'>;
 
@@ -76,21 +65,6 @@ function matches(entry: ApiKeyAuditEntry, filter: ApiKeyAuditFilter): boolean {
   return true;
 }
 
-/** Every event of `categories`, read from the log itself in batches and in log order, to the entries `toEntry` makes. */
-export async function readAuditEntries<T>(eventStore: EventStore, categories: readonly string[], toEntry: (recorded: RecordedEvent) => T | null): Promise<T[]> {
-  const entries: T[] = [];
-  let after: Position | null = null;
-  for (;;) {
-    const batch = await eventStore.readAll(after, { categories, maxCount: READ_BATCH });
-    if (batch.length === 0) return entries;
-    for (const recorded of batch) {
-      const entry = toEntry(recorded);
-      if (entry !== null) entries.push(entry);
-    }
-    after = batch[batch.length - 1]?.position ?? after;
-  }
-}
-
 /** API-key events read from the event log itself (not views), in log order, filtered. */
 export async function readApiKeyAudit(eventStore: EventStore, filter: ApiKeyAuditFilter = {}): Promise<ApiKeyAuditEntry[]> {
   const keys = new Map<string, KeyFacts>();
@@ -102,22 +76,19 @@ export async function readApiKeyAudit(eventStore: EventStore, filter: ApiKeyAudi
 
 /** `--json`: one object per line with the keys of operations.md §5. */
 export function formatApiKeyAuditJsonLines(entries: readonly ApiKeyAuditEntry[]): string {
-  return entries
-    .map((e) =>
-      JSON.stringify({
-        time: e.time,
-        event: e.event,
-        keyId: e.keyId,
-        prefix: e.prefix,
-        type: e.type,
-        userId: e.userId,
-        organizationId: e.organizationId,
-        actorId: e.actorId,
-        details: e.details,
-      }),
-    )
-    .map((line) => `${line}\n`)
-    .join('');
+  return formatAuditJsonLines(
+    entries.map((e) => ({
+      time: e.time,
+      event: e.event,
+      keyId: e.keyId,
+      prefix: e.prefix,
+      type: e.type,
+      userId: e.userId,
+      organizationId: e.organizationId,
+      actorId: e.actorId,
+      details: e.details,
+    })),
+  );
 }
 
 /** DETAILS column: scope arrays comma-joined (`*` = unrestricted), the name quoted, empty links left out. */
@@ -148,7 +119,5 @@ export function formatApiKeyAuditTable(entries: readonly ApiKeyAuditEntry[]): st
     e.actorId,
     detailsText(e.details),
   ]);
-  const all = [[...HEADERS], ...rows];
-  const widths = HEADERS.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
-  return all.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+  return formatAuditTable(HEADERS, rows);
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { AppError, isAppError, isStreamConflict, isoTime, sessionStreamId } from '../../contracts/index.ts';
 import type { AuthEvent, Clock, EventStore, Position, RefreshFamilyRecord, RefreshFamilyRevokeReason, SystemStateSource, UserRecord } from '../../contracts/index.ts';
-import { authEventEnvelope } from './authEventEnvelope.ts';
+import { authEventEnvelope } from '../authEventEnvelope.ts';
 import { decideRefresh } from './refreshDecision.ts';
 import type { RefreshTokenCodec } from './refreshTokens.ts';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { AppError, anonymousPrincipal, isJwtUser } from '../../contracts/index.ts';
+import { AppError, anonymousPrincipal, isJwtUser } from '../contracts/index.ts';
 import type {
   Authenticator,
   Clock,
@@ -8,17 +8,17 @@ import type {
   Principal,
   SystemState,
   SystemStateSource,
-  UserRecord,
-} from '../../contracts/index.ts';
-import { createAccessTokens } from './jwt.ts';
-import type { AccessTokens } from './jwt.ts';
-import { authenticateOAuthToken, isOAuthAudience } from './oauthAuthentication.ts';
-import type { OAuthAccessTokens } from './oauthAccessTokens.ts';
-import { createInMemoryLoginThrottleStore, createLoginThrottle } from './loginThrottle.ts';
-import type { LoginThrottleConfig, LoginThrottleStore } from './loginThrottle.ts';
-import { createPasswordVerifier } from './passwords.ts';
-import { selectCredential } from './selectCredential.ts';
-import type { SessionService } from './sessionService.ts';
+} from '../contracts/index.ts';
+import { createAccessTokens } from './sessions/jwt.ts';
+import type { AccessTokens } from './sessions/jwt.ts';
+import { authenticateOAuthToken, isOAuthAudience } from './oauth/oauthAuthentication.ts';
+import type { OAuthAccessTokens } from './oauth/oauthAccessTokens.ts';
+import { createInMemoryLoginThrottleStore, createLoginThrottle } from './sessions/loginThrottle.ts';
+import type { LoginThrottleConfig, LoginThrottleStore } from './sessions/loginThrottle.ts';
+import { createPasswordVerifier } from './sessions/passwords.ts';
+import { selectCredential } from './sessions/selectCredential.ts';
+import type { SessionService } from './sessions/sessionService.ts';
+import { findUserByUsername } from './state/findUserByUsername.ts';
 
 export type AuthenticatorOptions = {
   readonly systemState: SystemStateSource;
@@ -45,14 +45,6 @@ export type AuthenticatorOptions = {
   /** OAuth access tokens, accepted only where the credentials name their resource (/mcp, oauth.md §5). */
   readonly oauthAccessTokens?: OAuthAccessTokens;
 };
-
-/** Exact-username lookup through the shared case-insensitive namespace (no scan of all users). */
-export function findUserByUsername(state: SystemState, username: string): UserRecord | null {
-  const entry = state.namespace.get(username.toLowerCase());
-  if (entry?.kind !== 'user') return null;
-  const user = state.users.get(entry.id);
-  return user && user.username === username ? user : null;
-}
 
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator & { readonly accessTokens: AccessTokens } {
   const { systemState, clock, log, newId } = options;

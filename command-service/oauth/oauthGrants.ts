@@ -12,7 +12,7 @@ import type {
   SystemStateSource,
 } from '../../contracts/index.ts';
 import { sha256Hex } from './oauthClients.ts';
-import type { RefreshRotation } from './refreshRotation.ts';
+import type { RefreshRotation } from '../sessions/refreshRotation.ts';
 
 /** oauth.md §4: an authorization code is valid 60 s. */
 export const CODE_TTL_MS = 60_000;

@@ -1,9 +1,9 @@
 import jwt from 'jsonwebtoken';
 import { AppError, OAUTH_WRITE_SCOPE } from '../../contracts/index.ts';
 import type { Principal, SystemState } from '../../contracts/index.ts';
-import { JWT_AUDIENCE } from './jwt.ts';
+import { JWT_AUDIENCE } from '../sessions/jwt.ts';
 import type { OAuthAccessTokens } from './oauthAccessTokens.ts';
-import { isFamilyRevokedIn } from './refreshDecision.ts';
+import { isFamilyRevokedIn } from '../sessions/refreshDecision.ts';
 
 /** Whether a JWT claims an audience other than Strata's own (then it can only be an OAuth token). */
 export function isOAuthAudience(token: string): boolean {

@@ -1,5 +1,5 @@
 import { streamCategories } from '../../contracts/index.ts';
-import { readAuditEntries } from './apiKeyAudit.ts';
+import { formatAuditJsonLines, formatAuditTable, readAuditEntries } from './auditLog.ts';
 import type {
   EventStore,
   OAuthClientRegistered,
@@ -86,7 +86,7 @@ export async function readOAuthAudit(eventStore: EventStore, filter: OAuthAuditF
 
 /** `--json`: JSON Lines `{time, event, clientId, userId, details}`. */
 export function formatOAuthAuditJsonLines(entries: readonly OAuthAuditEntry[]): string {
-  return entries.map((e) => `${JSON.stringify({ time: e.time, event: e.event, clientId: e.clientId, userId: e.userId, details: e.details })}\n`).join('');
+  return formatAuditJsonLines(entries.map((e) => ({ time: e.time, event: e.event, clientId: e.clientId, userId: e.userId, details: e.details })));
 }
 
 const HEADERS = ['TIME', 'EVENT', 'CLIENT', 'USER', 'DETAILS'] as const;
@@ -99,7 +99,5 @@ export function formatOAuthAuditTable(entries: readonly OAuthAuditEntry[]): stri
       .map(([key, value]) => `${key}=${key === 'clientName' ? JSON.stringify(value) : String(value)}`)
       .join(' ');
   const rows = entries.map((e) => [e.time, e.event, e.clientId ?? '-', e.userId ?? '-', details(e.details)]);
-  const all = [[...HEADERS], ...rows];
-  const widths = HEADERS.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
-  return all.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+  return formatAuditTable(HEADERS, rows);
 }

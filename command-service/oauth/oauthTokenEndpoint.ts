@@ -13,8 +13,8 @@ import type {
 } from '../../contracts/index.ts';
 import type { OAuthAccessTokens } from './oauthAccessTokens.ts';
 import { sha256Hex, type AuthenticatedClient, type OAuthClientRegistry } from './oauthClients.ts';
-import type { RefreshRotation } from './refreshRotation.ts';
-import type { RefreshTokenCodec } from './refreshTokens.ts';
+import type { RefreshRotation } from '../sessions/refreshRotation.ts';
+import type { RefreshTokenCodec } from '../sessions/refreshTokens.ts';
 
 const DAY_MS = 86_400_000;
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;

@@ -1,7 +1,7 @@
-import { isoTime } from '../../contracts/index.ts';
-import type { AuthEvent, NewEvent, PrincipalRef } from '../../contracts/index.ts';
-import { EVENT_SCHEMA_VERSION } from '../commandHandler.ts';
-import { newEventId } from '../ids.ts';
+import { isoTime } from '../contracts/index.ts';
+import type { AuthEvent, NewEvent, PrincipalRef } from '../contracts/index.ts';
+import { EVENT_SCHEMA_VERSION } from './commandHandler.ts';
+import { newEventId } from './ids.ts';
 
 /** Wraps auth events in the envelope (one time for the batch), as buildEvents does for domain events. */
 export function authEventEnvelope(

@@ -4,9 +4,9 @@ import type { Clock, EventStore, NewEvent, Position } from '../../contracts/inde
 import { EVENT_SCHEMA_VERSION, appendWithRetry } from '../commandHandler.ts';
 import { newEventId, newId } from '../ids.ts';
 import { createSystemStateSource } from '../state/systemStateSource.ts';
-import { findUserByUsername } from './authenticator.ts';
+import { findUserByUsername } from '../state/findUserByUsername.ts';
 import { hashPassword } from './passwords.ts';
-import { auditPasswordChanged } from './userAudit.ts';
+import { auditPasswordChanged } from '../audit/userAudit.ts';
 
 /**
  * `strata users set-password <username>` (operations.md §5): sets the password of a user found by exact username,

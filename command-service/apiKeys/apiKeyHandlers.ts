@@ -33,7 +33,7 @@ import {
   parsePermissionRules,
   parseReadOnly,
 } from './apiKeyValidation.ts';
-import { authEventEnvelope } from './authEventEnvelope.ts';
+import { authEventEnvelope } from '../authEventEnvelope.ts';
 import { createKeyedLock } from './keyedLock.ts';
 
 export type ApiKeyCommandType = 'CreatePersonalApiKey' | 'CreateServiceApiKey' | 'RevokeApiKey' | 'RotateApiKey';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ApiKeyWithSecretView, Principal } from '../../contracts/index.ts';
-import { formatApiKeyAuditJsonLines, formatApiKeyAuditTable, parseAuditTime, readApiKeyAudit } from './apiKeyAudit.ts';
+import { formatApiKeyAuditJsonLines, formatApiKeyAuditTable, readApiKeyAudit } from './apiKeyAudit.ts';
+import { parseAuditTime } from './auditLog.ts';
 import { START_MS, as, openAuthWorld } from '../testing/authWorldFixture.ts';
 import type { AuthWorld } from '../testing/authWorldFixture.ts';
 

@@ -8,7 +8,7 @@ import {
   validateClientMetadata,
 } from '../../contracts/index.ts';
 import type { AuthEvent, Clock, OAuthClientCredentials, OAuthClientRecord, OAuthClientView, SystemStateSource } from '../../contracts/index.ts';
-import type { RefreshRotation } from './refreshRotation.ts';
+import type { RefreshRotation } from '../sessions/refreshRotation.ts';
 
 const HOUR_MS = 3_600_000;
 /** oauth.md §3.1: registration requests (accepted or not) per client IP per hour. */

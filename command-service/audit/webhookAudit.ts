@@ -1,5 +1,6 @@
 import { streamCategories } from '../../contracts/index.ts';
-import type { EventStore, Position, RecordedEvent, WebhookEvent } from '../../contracts/index.ts';
+import type { EventStore, RecordedEvent, WebhookEvent } from '../../contracts/index.ts';
+import { formatAuditJsonLines, formatAuditTable, readAuditEntries } from './auditLog.ts';
 
 /** One line of `strata audit webhooks` (operations.md §5). Never holds a secret, sealed or not. */
 export type WebhookAuditEntry = {
@@ -77,22 +78,15 @@ function matches(entry: WebhookAuditEntry, filter: WebhookAuditFilter): boolean 
 /** Webhook events read from the event log itself (not views), in log order, filtered. */
 export async function readWebhookAudit(eventStore: EventStore, filter: WebhookAuditFilter = {}): Promise<WebhookAuditEntry[]> {
   const hooks = new Map<string, Facts>();
-  const entries: WebhookAuditEntry[] = [];
-  let after: Position | null = null;
-  for (;;) {
-    const batch = await eventStore.readAll(after, { categories: [streamCategories.webhook], maxCount: 1000 });
-    if (batch.length === 0) return entries;
-    for (const recorded of batch) {
-      const entry = toEntry(recorded, hooks);
-      if (entry && matches(entry, filter)) entries.push(entry);
-    }
-    after = batch.at(-1)?.position ?? after;
-  }
+  return readAuditEntries(eventStore, [streamCategories.webhook], (recorded) => {
+    const entry = toEntry(recorded, hooks);
+    return entry && matches(entry, filter) ? entry : null;
+  });
 }
 
 /** `--json`: one object per line. */
 export function formatWebhookAuditJsonLines(entries: readonly WebhookAuditEntry[]): string {
-  return entries.map((e) => `${JSON.stringify(e)}\n`).join('');
+  return formatAuditJsonLines(entries);
 }
 
 const HEADERS = ['TIME', 'EVENT', 'WEBHOOK ID', 'PREFIX', 'ORGANIZATION', 'ACTOR', 'DETAILS'] as const;
@@ -107,7 +101,5 @@ function detailsText(details: Readonly<Record<string, unknown>>): string {
 /** The default table: one header line, columns padded to their widest value. */
 export function formatWebhookAuditTable(entries: readonly WebhookAuditEntry[]): string {
   const rows = entries.map((e) => [e.time, e.event, e.webhookId, e.secretPrefix ?? '-', e.organizationId ?? '-', e.actorId, detailsText(e.details)]);
-  const all = [[...HEADERS], ...rows];
-  const widths = HEADERS.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
-  return all.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+  return formatAuditTable(HEADERS, rows);
 }

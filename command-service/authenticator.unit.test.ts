@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { pino } from 'pino';
-import { isAppError } from '../../contracts/index.ts';
-import type { ErrorCode, PresentedCredentials, Principal, SystemState } from '../../contracts/index.ts';
-import { givenState } from '../testing/systemDeciderSpec.ts';
-import { userEvents } from '../testing/systemFixtures.ts';
+import { isAppError } from '../contracts/index.ts';
+import type { ErrorCode, PresentedCredentials, Principal, SystemState } from '../contracts/index.ts';
+import { givenState } from './testing/systemDeciderSpec.ts';
+import { userEvents } from './testing/systemFixtures.ts';
 import { createAuthenticator } from './authenticator.ts';
 import type { AuthenticatorOptions } from './authenticator.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPassword } from './sessions/passwords.ts';
 
 const secret = 'a-test-secret-that-is-at-least-32-bytes-long';
 const KEY = 'svc_0123456789abcdefghijkl';

@@ -5,7 +5,7 @@ import { createOAuthFormTokens } from './oauthFormTokens.ts';
 import { createOAuthClientRegistry, type MetadataDocumentLookup } from './oauthClients.ts';
 import { createOAuthGrantService } from './oauthGrants.ts';
 import { createOAuthTokenEndpoint } from './oauthTokenEndpoint.ts';
-import type { SessionService } from './sessionService.ts';
+import type { SessionService } from '../sessions/sessionService.ts';
 
 export type OAuthServerConfig = {
   /** OAUTH_REFRESH_TOKEN_TTL_DAYS. */

@@ -2,7 +2,7 @@ import { createSecretKey, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AppError } from '../../contracts/index.ts';
 import type { Clock, OAuthFamilyLink, UserRecord } from '../../contracts/index.ts';
-import { JWT_CLOCK_TOLERANCE_SECONDS, JWT_TYPE } from './jwt.ts';
+import { JWT_CLOCK_TOLERANCE_SECONDS, JWT_TYPE } from '../sessions/jwt.ts';
 
 /** Claims of an OAuth access token (oauth.md §5). */
 export type OAuthAccessClaims = {

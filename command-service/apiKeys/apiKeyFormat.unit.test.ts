@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { API_KEY_ALPHABET, generateApiKey, hashApiKey } from './apiKeyFormat.ts';
-import { API_KEY_PATTERN } from './selectCredential.ts';
+import { API_KEY_PATTERN } from '../sessions/selectCredential.ts';
 
 test('svc_ + 22 base-62 characters; prefix = svc_ + the first 6; SHA-256 hex at rest', () => {
   const { secret, prefix, secretHash } = generateApiKey();
