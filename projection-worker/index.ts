@@ -1,5 +1,5 @@
-export { createSqliteViewStore } from './adapters/sqliteViewStore.ts';
-export { createMongoViewStore } from './adapters/mongoViewStore.ts';
+export { createSqliteViewStore } from './adapters/sqlite/sqliteViewStore.ts';
+export { createMongoViewStore } from './adapters/mongo/mongoViewStore.ts';
 export { createProjectionWorker } from './projectionWorker.ts';
 export { createProjectionRunner } from './runner/projectionRunner.ts';
 export { rebuildProjection } from './runner/rebuildProjection.ts';
@@ -7,8 +7,8 @@ export { createCheckpointWaiter } from './runner/checkpointWaiter.ts';
 export { describeAllProjections } from './runner/describeProjections.ts';
 export { createProjectionOperations } from './runner/projectionOperations.ts';
 export { projectionTopic } from './runner/projector.ts';
-export { createInProcessQueue } from './adapters/inProcessQueue.ts';
-export { createBullmqQueue } from './adapters/bullmqQueue.ts';
+export { createInProcessQueue } from './adapters/queue/inProcessQueue.ts';
+export { createBullmqQueue } from './adapters/queue/bullmqQueue.ts';
 export { allProjectors } from './projectors/allProjectors.ts';
 export { catalogProjector } from './projectors/catalogProjector.ts';
 export { schemasProjector } from './projectors/schemasProjector.ts';

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import { systemClock } from '../../contracts/index.ts';
 import type { Position, Queue } from '../../contracts/index.ts';
-import { createInProcessQueue } from '../adapters/inProcessQueue.ts';
+import { createInProcessQueue } from '../adapters/queue/inProcessQueue.ts';
 import { createFakeEventStore, createFakeViewStore } from '../testing/fakePorts.ts';
 import type { FakeEventStore, FakeViewStore } from '../testing/fakePorts.ts';
 import { createProjectionRunner } from './projectionRunner.ts';

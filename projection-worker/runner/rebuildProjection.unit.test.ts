@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import { systemClock } from '../../contracts/index.ts';
-import { createInProcessQueue } from '../adapters/inProcessQueue.ts';
+import { createInProcessQueue } from '../adapters/queue/inProcessQueue.ts';
 import { createFakeEventStore, createFakeViewStore } from '../testing/fakePorts.ts';
 import { createProjectionRunner } from './projectionRunner.ts';
 import type { Projector } from './projector.ts';

@@ -10,7 +10,7 @@ import type {
   UpcastFn,
   ViewStore,
 } from '../../contracts/index.ts';
-import { createSqliteViewStore } from '../adapters/sqliteViewStore.ts';
+import { createSqliteViewStore } from '../adapters/sqlite/sqliteViewStore.ts';
 
 /**
  * Ports for the runner's tests without files: an in-memory EventStore and an in-memory SQLite ViewStore. Both pass

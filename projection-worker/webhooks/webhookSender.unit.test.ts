@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { fieldsEqual, sqlitePosition, webhookViews } from '../../contracts/index.ts';
 import type { ViewStore } from '../../contracts/index.ts';
-import { createSqliteViewStore } from '../adapters/sqliteViewStore.ts';
+import { createSqliteViewStore } from '../adapters/sqlite/sqliteViewStore.ts';
 import { DELIVERY_RETENTION_MS, createWebhookSender } from './webhookSender.ts';
 import { fetchOutboundHttp } from '../testing/fetchOutboundHttp.ts';
 

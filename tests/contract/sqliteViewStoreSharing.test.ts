@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { sqlitePosition } from '../../contracts/index.ts';
 import type { Clock, ViewStore } from '../../contracts/index.ts';
-import { createSqlBuilder } from '../../projection-worker/adapters/sqliteViewSql.ts';
-import { tableInfo } from '../../projection-worker/adapters/sqliteViewTable.ts';
-import { createSqliteViewStore } from '../../projection-worker/adapters/sqliteViewStore.ts';
+import { createSqlBuilder } from '../../projection-worker/adapters/sqlite/sqliteViewSql.ts';
+import { tableInfo } from '../../projection-worker/adapters/sqlite/sqliteViewTable.ts';
+import { createSqliteViewStore } from '../../projection-worker/adapters/sqlite/sqliteViewStore.ts';
 import { keyDoc, spec, v, viewStoreSharingContract } from './viewStoreSharingContract.ts';
 
 /** Several stores (connections, as separate processes would have) on one file, each with its own clock. */

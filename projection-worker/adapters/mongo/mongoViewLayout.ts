@@ -1,6 +1,6 @@
 import type { Document } from 'mongodb';
-import type { CollectionSpec, FieldType, Scalar, ViewDoc } from '../../contracts/index.ts';
-import { assertCollectionSpec, assertFieldValue, versionedCollectionName } from './viewCollectionSpec.ts';
+import type { CollectionSpec, FieldType, Scalar, ViewDoc } from '../../../contracts/index.ts';
+import { assertCollectionSpec, assertFieldValue, versionedCollectionName } from '../viewCollectionSpec.ts';
 
 /** What reads and writes need to know about one stored collection of a projection version. */
 export type CollectionLayout = {

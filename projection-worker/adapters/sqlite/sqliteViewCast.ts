@@ -1,5 +1,5 @@
-import { castValue, isCast } from '../../contracts/index.ts';
-import type { CastResult } from '../../contracts/index.ts';
+import { castValue, isCast } from '../../../contracts/index.ts';
+import type { CastResult } from '../../../contracts/index.ts';
 
 /**
  * The SQL function `strata_cast(cast, value, type)` applies castValue inside queries. `type` is a json_type()

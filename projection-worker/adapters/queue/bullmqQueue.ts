@@ -1,7 +1,7 @@
 import { Queue as BullQueue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Queue } from '../../contracts/index.ts';
+import type { Queue } from '../../../contracts/index.ts';
 
 export type BullmqQueueDeps = {
   /** `redis://[user:password@]host:port[/db]` */

@@ -1,8 +1,8 @@
 import { MongoClient } from 'mongodb';
 import type { Document } from 'mongodb';
 import type { Logger } from 'pino';
-import { systemClock } from '../../contracts/index.ts';
-import type { Clock, Filter, FindQuery, Position, ProjectionRef, ViewChange, ViewDoc, ViewStore } from '../../contracts/index.ts';
+import { systemClock } from '../../../contracts/index.ts';
+import type { Clock, Filter, FindQuery, Position, ProjectionRef, ViewChange, ViewDoc, ViewStore } from '../../../contracts/index.ts';
 import { UnknownFieldError, createQueryBuilder } from './mongoViewFilter.ts';
 import type { Query } from './mongoViewFilter.ts';
 import { decodeDoc, lookupId } from './mongoViewLayout.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { castValue } from '../../contracts/index.ts';
-import type { Cast, PathSegment } from '../../contracts/index.ts';
+import { castValue } from '../../../contracts/index.ts';
+import type { Cast, PathSegment } from '../../../contracts/index.ts';
 import { castExpr, navigate } from './mongoViewCast.ts';
 import { encodeJson } from './mongoViewLayout.ts';
 

@@ -1,4 +1,4 @@
-import type { FieldType, JsonPathSegment, JsonTest } from '../../contracts/index.ts';
+import type { FieldType, JsonPathSegment, JsonTest } from '../../../contracts/index.ts';
 
 type Param = (value: string | number | null) => string;
 

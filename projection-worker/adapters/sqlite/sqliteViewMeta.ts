@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Clock, Position, ProjectionRef, ProjectionSpec, ProjectionStatus } from '../../contracts/index.ts';
+import type { Clock, Position, ProjectionRef, ProjectionSpec, ProjectionStatus } from '../../../contracts/index.ts';
 import { addColumnSql, createIndexSqls, createTableSql, tableInfo } from './sqliteViewTable.ts';
 import type { TableInfo } from './sqliteViewTable.ts';
 

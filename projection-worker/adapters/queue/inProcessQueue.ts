@@ -1,4 +1,4 @@
-import type { Queue } from '../../contracts/index.ts';
+import type { Queue } from '../../../contracts/index.ts';
 
 type Subscription = {
   readonly handler: () => Promise<void>;

@@ -1,4 +1,4 @@
-import type { Cast, PathSegment } from '../../contracts/index.ts';
+import type { Cast, PathSegment } from '../../../contracts/index.ts';
 import { encodeKey } from './mongoViewLayout.ts';
 
 /** A MongoDB aggregation expression. */

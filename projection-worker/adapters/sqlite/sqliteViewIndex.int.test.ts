@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { Filter, FindQuery, ProjectionSpec, SortIndex, SortKey, ViewChange } from '../../contracts/index.ts';
+import type { Filter, FindQuery, ProjectionSpec, SortIndex, SortKey, ViewChange } from '../../../contracts/index.ts';
 import { createSqliteViewStore, type SqliteViewStore } from './sqliteViewStore.ts';
 
 const spec = {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { invariant } from '../../contracts/index.ts';
-import type { ViewChange } from '../../contracts/index.ts';
+import { invariant } from '../../../contracts/index.ts';
+import type { ViewChange } from '../../../contracts/index.ts';
 import { toColumn, upsertSql } from './sqliteViewTable.ts';
 import type { TableInfo } from './sqliteViewTable.ts';
 

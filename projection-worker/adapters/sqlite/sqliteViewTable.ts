@@ -1,5 +1,5 @@
-import type { CollectionSpec, FieldType } from '../../contracts/index.ts';
-import { assertCollectionSpec, assertFieldValue, versionedCollectionName } from './viewCollectionSpec.ts';
+import type { CollectionSpec, FieldType } from '../../../contracts/index.ts';
+import { assertCollectionSpec, assertFieldValue, versionedCollectionName } from '../viewCollectionSpec.ts';
 
 /** The SQLite table of one view collection: its columns, DDL, upsert statement and column value conversions. */
 

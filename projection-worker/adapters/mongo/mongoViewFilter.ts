@@ -1,6 +1,6 @@
 import { BSONRegExp } from 'mongodb';
-import { castValue, isCast } from '../../contracts/index.ts';
-import type { CompareOp, FieldRef, FieldType, Filter, JsonPathSegment, JsonTest, Scalar } from '../../contracts/index.ts';
+import { castValue, isCast } from '../../../contracts/index.ts';
+import type { CompareOp, FieldRef, FieldType, Filter, JsonPathSegment, JsonTest, Scalar } from '../../../contracts/index.ts';
 import { castExpr, navigate } from './mongoViewCast.ts';
 import type { Expr } from './mongoViewCast.ts';
 import { encodeJson, encodeKey } from './mongoViewLayout.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import type { FindQuery, ProjectionSpec, SortKey, ViewChange } from '../../contracts/index.ts';
+import type { FindQuery, ProjectionSpec, SortKey, ViewChange } from '../../../contracts/index.ts';
 import { createSqliteViewStore } from './sqliteViewStore.ts';
 
 const spec = (version: number): ProjectionSpec => ({

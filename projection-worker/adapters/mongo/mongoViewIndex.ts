@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IndexDescription } from 'mongodb';
-import type { SortIndex } from '../../contracts/index.ts';
+import type { SortIndex } from '../../../contracts/index.ts';
 import { createQueryBuilder } from './mongoViewFilter.ts';
 import type { CollectionLayout } from './mongoViewLayout.ts';
 import { sortPlan } from './mongoViewSort.ts';

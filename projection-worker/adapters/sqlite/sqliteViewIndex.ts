@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SortIndex } from '../../contracts/index.ts';
+import type { SortIndex } from '../../../contracts/index.ts';
 import { createSqlBuilder } from './sqliteViewSql.ts';
 import { quoteId } from './sqliteViewTable.ts';
 import type { TableInfo } from './sqliteViewTable.ts';

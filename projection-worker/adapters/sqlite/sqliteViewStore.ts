@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { systemClock } from '../../contracts/index.ts';
+import { systemClock } from '../../../contracts/index.ts';
 import type {
   Clock,
   Filter,
@@ -12,7 +12,7 @@ import type {
   ViewChange,
   ViewDoc,
   ViewStore,
-} from '../../contracts/index.ts';
+} from '../../../contracts/index.ts';
 import { createApplyGroup } from './sqliteApplyGroup.ts';
 import { sqlCast } from './sqliteViewCast.ts';
 import { createSqlBuilder } from './sqliteViewSql.ts';

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { ProjectionRef } from '../../contracts/index.ts';
+import type { ProjectionRef } from '../../../contracts/index.ts';
 import { isSortIndexName } from './mongoViewIndex.ts';
 import { indexesOf } from './mongoViewMeta.ts';
 import type { MongoViewMeta } from './mongoViewMeta.ts';

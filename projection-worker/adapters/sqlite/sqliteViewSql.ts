@@ -1,5 +1,5 @@
-import type { FieldRef, FieldType, Filter, PathSegment, Scalar, SortKey } from '../../contracts/index.ts';
-import { castValue, isCast } from '../../contracts/index.ts';
+import type { FieldRef, FieldType, Filter, PathSegment, Scalar, SortKey } from '../../../contracts/index.ts';
+import { castValue, isCast } from '../../../contracts/index.ts';
 import { jsonTestSql, pathText } from './sqliteViewJsonFilter.ts';
 import { quoteId, toColumn, type TableInfo } from './sqliteViewTable.ts';
 

@@ -1,7 +1,7 @@
 import { MongoServerError } from 'mongodb';
 import type { ClientSession, Db, IndexDescription, MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
-import type { Clock, Position, ProjectionRef, ProjectionSpec, ProjectionStatus } from '../../contracts/index.ts';
+import type { Clock, Position, ProjectionRef, ProjectionSpec, ProjectionStatus } from '../../../contracts/index.ts';
 import { NULLS, collectionLayout } from './mongoViewLayout.ts';
 import type { CollectionLayout } from './mongoViewLayout.ts';
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Position, ProjectionRef, ViewChange } from '../../contracts/index.ts';
+import type { Position, ProjectionRef, ViewChange } from '../../../contracts/index.ts';
 
 /** Applies one batch inside the caller's transaction: false when the checkpoint compare-and-set fails. */
 export type ApplyInTransaction = (ref: ProjectionRef, expected: Position | null, next: Position, changes: readonly ViewChange[]) => boolean;

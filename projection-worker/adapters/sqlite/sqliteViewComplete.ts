@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import type { ProjectionRef } from '../../contracts/index.ts';
+import type { ProjectionRef } from '../../../contracts/index.ts';
 import { copiedSortIndexSql } from './sqliteViewIndex.ts';
 import type { SqliteViewMeta } from './sqliteViewMeta.ts';
 import { createIndexSqls } from './sqliteViewTable.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { castValue, parseTimestamp } from '../../contracts/index.ts';
+import { castValue, parseTimestamp } from '../../../contracts/index.ts';
 import { sqlCast } from './sqliteViewCast.ts';
 import { jsonPath } from './sqliteViewSql.ts';
 

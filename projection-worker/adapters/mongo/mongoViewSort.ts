@@ -1,4 +1,4 @@
-import type { SortKey } from '../../contracts/index.ts';
+import type { SortKey } from '../../../contracts/index.ts';
 import type { Expr } from './mongoViewCast.ts';
 import type { createQueryBuilder } from './mongoViewFilter.ts';
 import { NULLS } from './mongoViewLayout.ts';

@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, ClientSession, Db, Document } from 'mongodb';
-import type { ProjectionRef, ViewChange, ViewDoc } from '../../contracts/index.ts';
+import type { ProjectionRef, ViewChange, ViewDoc } from '../../../contracts/index.ts';
 import { createQueryBuilder } from './mongoViewFilter.ts';
 import type { Query } from './mongoViewFilter.ts';
 import { NULLS, decodeDoc, encodeDoc, encodeValue } from './mongoViewLayout.ts';
