@@ -37,7 +37,8 @@ import { buildSystemOpenApi } from './systemApi/rest/openapi.ts';
 import { createSystemDocsRouter } from './systemApi/rest/systemDocsRouter.ts';
 import { createSystemRestRouter } from './systemApi/rest/systemRestRouter.ts';
 import { systemRestRoutes } from './systemApi/rest/systemRoutes.ts';
-import { MCP_CONFIG_DEFAULTS, createMcpRouter, type McpConfig } from './mcp/createMcpRouter.ts';
+import { MCP_CONFIG_DEFAULTS, createMcpRouter, mcpSessionLimitsOf, type McpConfig } from './mcp/createMcpRouter.ts';
+import { createInMemoryMcpSessionStore } from './adapters/inMemoryMcpSessionStore.ts';
 import { createMcpEndpointDocs } from './mcp/createMcpEndpointDocs.ts';
 import type { McpEndpointDocs } from './mcp/mcpEndpointDocs.ts';
 import type { McpSessionStore } from './mcp/mcpSessionStore.ts';
@@ -168,6 +169,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   });
 
   const bodyLimitText = config.bodyLimitText ?? `${config.bodyLimitBytes}b`;
+  const mcpConfig: McpConfig = { ...MCP_CONFIG_DEFAULTS, version: '1.0.0', ...origins, ...config.mcp, oauthEnabled: oauth !== undefined, bodyLimitBytes: config.bodyLimitBytes, bodyLimitText };
   const mcp = createMcpRouter({
     operations,
     gateway,
@@ -175,8 +177,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     systemState: deps.systemState,
     consistency,
     log,
-    config: { ...MCP_CONFIG_DEFAULTS, version: '1.0.0', ...origins, ...config.mcp, oauthEnabled: oauth !== undefined, bodyLimitBytes: config.bodyLimitBytes, bodyLimitText },
-    ...(deps.mcpSessionStore ? { store: deps.mcpSessionStore } : {}),
+    config: mcpConfig,
+    store: deps.mcpSessionStore ?? createInMemoryMcpSessionStore(mcpSessionLimitsOf(mcpConfig)),
     docs: deps.mcpDocs ?? createMcpEndpointDocs({ operations, viewStore: deps.viewStore, systemState: deps.systemState }),
   });
 

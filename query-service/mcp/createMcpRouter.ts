@@ -16,7 +16,6 @@ import type { WriteConsistencyOptions } from '../http/writeConsistency.ts';
 import type { SystemOperations } from '../systemApi/operations/systemOperations.ts';
 import '../http/expressTypes.ts';
 import { createMcpSessionServer } from './createMcpSessionServer.ts';
-import { createInMemoryMcpSessionStore } from '../adapters/inMemoryMcpSessionStore.ts';
 import { authenticateMcpRequest, bindingAlive, type McpRequestAuth } from './mcpAuthentication.ts';
 import { authInfoOf, type McpCallContext } from './mcpCallContext.ts';
 import { mcpInsufficientScopeChallenge, mcpUnauthorizedChallenge } from '../oauth/oauthIssuer.ts';
@@ -32,7 +31,7 @@ import {
   readJsonRpcMessage,
 } from './mcpRequestChecks.ts';
 import { createMcpSessionRegistry, type LiveSession } from './mcpSessionRegistry.ts';
-import type { McpBinding, McpSessionStore } from './mcpSessionStore.ts';
+import type { McpBinding, McpSessionLimits, McpSessionStore } from './mcpSessionStore.ts';
 import { createMcpToolRunner } from './mcpToolRunner.ts';
 
 export type McpConfig = {
@@ -86,8 +85,8 @@ export type McpRouterDeps = {
   readonly consistency: Omit<WriteConsistencyOptions, 'projections'>;
   readonly log: Logger;
   readonly config: McpConfig;
-  /** Session records (default: in memory; a Redis store when REDIS_URL is set). */
-  readonly store?: McpSessionStore;
+  /** Session records (in memory, or a Redis store when REDIS_URL is set), kept within `mcpSessionLimitsOf(config)`. */
+  readonly store: McpSessionStore;
   readonly clock?: Clock;
   /** Documents of generated endpoints for get_graphql_schema / get_openapi_spec. */
   readonly docs?: McpEndpointDocs;
@@ -116,6 +115,18 @@ function afterResponse(res: Response, run: () => void): void {
   else res.once('close', run);
 }
 
+/** The session limits of `config`, for the in-memory session store. */
+export function mcpSessionLimitsOf(config: McpConfig): McpSessionLimits {
+  return {
+    idleMs: config.sessionIdleMs,
+    maxAgeMs: config.sessionMaxAgeMs,
+    maxSessions: config.maxSessions,
+    maxPerPrincipal: config.maxSessionsPerPrincipal,
+    anonymousIdleMs: config.anonymousSessionIdleMs,
+    maxAnonymousPerIp: config.maxAnonymousSessionsPerIp,
+  };
+}
+
 /**
  * The MCP endpoint (mcp.md): Streamable HTTP with one SDK transport and server per session, session records in an
  * McpSessionStore, header or password-login authentication re-checked on every request, and tools over the same
@@ -125,16 +136,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoint {
   const { config, authenticator, systemState } = deps;
   const log = deps.log.child({ component: 'mcp' });
   const clock = deps.clock ?? systemClock;
-  const store =
-    deps.store ??
-    createInMemoryMcpSessionStore({
-      idleMs: config.sessionIdleMs,
-      maxAgeMs: config.sessionMaxAgeMs,
-      maxSessions: config.maxSessions,
-      maxPerPrincipal: config.maxSessionsPerPrincipal,
-      anonymousIdleMs: config.anonymousSessionIdleMs,
-      maxAnonymousPerIp: config.maxAnonymousSessionsPerIp,
-    });
+  const { store } = deps;
   const originPolicy = { publicUrl: config.publicUrl, corsOrigins: config.corsOrigins, hosts: config.hosts };
   const runner = createMcpToolRunner({ ...deps, log });
   const sessions = createMcpSessionRegistry({
