@@ -64,47 +64,67 @@ function violation(from: string, to: string, isTest: boolean): string | null {
 
 /**
  * The layers inside each role and the Admin UI, as their READMEs describe them: a layer imports itself and the
- * layers listed for it. A file is in the layer of its first folder; files at the top of the role are its composition
- * (index.ts, create<Role>.ts: may import any layer) unless listed under `files`. `testing/` may import any layer.
+ * layers listed for it. A file is in the layer of its first folder, or of its first two inside a folder listed under
+ * `nested` (`systemApi/rest`; a file directly in such a folder is in the folder's layer); files at the top of the
+ * role are its composition (index.ts, create<Role>.ts: may import any layer) unless listed under `files`.
+ * `testing/` may import any layer.
  */
-type Layering = { readonly files: Readonly<Record<string, string>>; readonly may: Readonly<Record<string, readonly string[]>> };
+type Layering = {
+  readonly files: Readonly<Record<string, string>>;
+  readonly nested?: readonly string[];
+  readonly may: Readonly<Record<string, readonly string[]>>;
+};
 
 const layering: Readonly<Record<string, Layering>> = {
   'command-service': {
-    files: { 'commandHandler.ts': 'kernel', 'ids.ts': 'kernel' },
+    files: { 'commandHandler.ts': 'kernel', 'ids.ts': 'kernel', 'authEventEnvelope.ts': 'kernel', 'authenticator.ts': 'authenticator' },
     may: {
       domain: [],
       kernel: [],
       state: [],
-      auth: ['kernel', 'state'],
+      audit: [],
+      sessions: ['audit', 'kernel', 'state'],
+      apiKeys: ['kernel'],
+      oauth: ['kernel', 'sessions'],
+      authenticator: ['oauth', 'sessions', 'state'],
       branches: ['domain', 'kernel'],
-      handlers: ['domain', 'kernel', 'auth'],
-      adapters: ['auth'],
+      handlers: ['audit', 'domain', 'kernel', 'sessions'],
+      adapters: ['apiKeys', 'sessions'],
       webhooks: ['kernel'],
     },
   },
   'projection-worker': {
     files: {},
-    may: { runner: [], projectors: ['runner'], adapters: [], webhooks: ['runner'] },
+    nested: ['adapters'],
+    may: {
+      runner: [],
+      projectors: ['runner'],
+      webhooks: ['runner'],
+      adapters: [],
+      'adapters/sqlite': ['adapters'],
+      'adapters/mongo': ['adapters'],
+      'adapters/queue': [],
+    },
   },
   'query-service': {
     files: {},
+    nested: ['systemApi'],
     may: {
       paging: [],
       rows: ['paging'],
       readers: ['paging', 'rows'],
       changes: ['paging', 'readers'],
-      operations: ['changes', 'paging', 'readers', 'rows'],
-      system: ['operations'],
-      http: ['operations'],
-      graphql: ['http', 'operations', 'system'],
-      rest: ['graphql', 'http', 'operations', 'system'],
-      endpoints: ['changes', 'graphql', 'http', 'paging', 'readers', 'rows'],
-      mcp: ['endpoints', 'http', 'oauth', 'operations', 'readers', 'system'],
+      'systemApi/operations': ['changes', 'paging', 'readers', 'rows'],
+      http: ['systemApi/operations'],
+      graphqlKit: ['http'],
+      pages: ['http'],
+      'systemApi/graphql': ['graphqlKit', 'http', 'pages', 'systemApi/operations'],
+      'systemApi/rest': ['http', 'systemApi/graphql', 'systemApi/operations'],
+      generatedApi: ['changes', 'graphqlKit', 'http', 'pages', 'paging', 'readers', 'rows'],
+      mcp: ['generatedApi', 'http', 'oauth', 'readers', 'systemApi/operations'],
+      adapters: ['mcp'],
       oauth: ['http'],
-      admin: ['http'],
-      getToken: ['http'],
-      feed: ['changes', 'http', 'operations'],
+      feed: ['changes', 'http', 'systemApi/operations'],
     },
   },
   'admin-ui': {
@@ -141,6 +161,7 @@ function layerOf(top: string, file: string): string {
   if (parts.length === 1) return COMPOSITION;
   if (parts[0] === 'src' && parts.length > 2) return `src/${parts[1]}`;
   if (parts[0] === 'src') return COMPOSITION;
+  if (parts.length > 2 && rules.nested?.includes(parts[0] ?? '')) return `${parts[0]}/${parts[1]}`;
   return parts[0] ?? COMPOSITION;
 }
 
@@ -255,13 +276,28 @@ test('the checker itself detects a forbidden edge', () => {
 
 test('the checker itself detects an edge against the layering', () => {
   const qs = (...parts: string[]) => join(root, 'query-service', ...parts);
-  assert.ok(layerViolation(qs('readers', 'a.ts'), qs('graphql', 'b.ts')));
+  assert.ok(layerViolation(qs('readers', 'a.ts'), qs('graphqlKit', 'b.ts')));
   assert.ok(layerViolation(qs('newFolder', 'a.ts'), qs('http', 'b.ts')));
-  assert.equal(layerViolation(qs('graphql', 'a.ts'), qs('http', 'b.ts')), null);
+  assert.equal(layerViolation(qs('graphqlKit', 'a.ts'), qs('http', 'b.ts')), null);
   assert.equal(layerViolation(qs('createQueryService.ts'), qs('mcp', 'b.ts')), null);
+  assert.ok(layerViolation(qs('systemApi', 'operations', 'a.ts'), qs('systemApi', 'graphql', 'b.ts')));
+  assert.ok(layerViolation(qs('generatedApi', 'serve', 'a.ts'), qs('systemApi', 'rest', 'b.ts')));
+  assert.ok(layerViolation(qs('graphqlKit', 'a.ts'), qs('generatedApi', 'graphql', 'b.ts')));
+  assert.ok(layerViolation(qs('mcp', 'a.ts'), qs('adapters', 'b.ts')));
+  assert.ok(layerViolation(qs('systemApi', 'newFolder', 'a.ts'), qs('http', 'b.ts')));
+  assert.equal(layerViolation(qs('systemApi', 'rest', 'a.ts'), qs('systemApi', 'graphql', 'b.ts')), null);
+  assert.equal(layerViolation(qs('generatedApi', 'serve', 'a.ts'), qs('graphqlKit', 'b.ts')), null);
   const cs = (...parts: string[]) => join(root, 'command-service', ...parts);
   assert.ok(layerViolation(cs('domain', 'a.ts'), cs('commandHandler.ts')));
-  assert.equal(layerViolation(cs('auth', 'a.ts'), cs('commandHandler.ts')), null);
+  assert.equal(layerViolation(cs('sessions', 'a.ts'), cs('commandHandler.ts')), null);
+  assert.ok(layerViolation(cs('sessions', 'a.ts'), cs('oauth', 'b.ts')));
+  assert.ok(layerViolation(cs('oauth', 'a.ts'), cs('authenticator.ts')));
+  assert.ok(layerViolation(cs('apiKeys', 'a.ts'), cs('sessions', 'b.ts')));
+  assert.equal(layerViolation(cs('authenticator.ts'), cs('oauth', 'b.ts')), null);
+  const pw = (...parts: string[]) => join(root, 'projection-worker', ...parts);
+  assert.ok(layerViolation(pw('adapters', 'sqlite', 'a.ts'), pw('adapters', 'mongo', 'b.ts')));
+  assert.ok(layerViolation(pw('adapters', 'viewCollectionSpec.ts'), pw('adapters', 'sqlite', 'b.ts')));
+  assert.equal(layerViolation(pw('adapters', 'mongo', 'a.ts'), pw('adapters', 'viewCollectionSpec.ts')), null);
   const ui = (...parts: string[]) => join(root, 'admin-ui', 'src', ...parts);
   assert.ok(layerViolation(ui('screens', 'A.tsx'), ui('app', 'Routes.tsx')));
   assert.equal(layerViolation(ui('app', 'Routes.tsx'), ui('screens', 'A.tsx')), null);
