@@ -16,7 +16,7 @@ import { createOutboundHttp } from '../../deploy/http/outboundHttp.ts';
 import { TEST_COMMAND_CONFIG } from '../../command-service/testing/commandConfig.ts';
 import { activeResources, hostileCases, startHostileServer, waitUntil, type HostileCase, type HostileServer } from '../support/hostileServer.ts';
 
-const TIMEOUT_MS = 1500;
+const TIMEOUT_MS = 3000;
 const MAX_BYTES = 5 * 1024;
 
 /** The outcome each case must have with `bodyHandling: keep` (a 5 KiB document) and with `discard` (a webhook). */

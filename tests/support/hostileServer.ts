@@ -114,7 +114,7 @@ export async function startHostileServer(): Promise<HostileServer> {
         const chunk = Buffer.alloc(64 * 1024, 0x20);
         let sent = 0;
         const pump = (): void => {
-          while (sent < 256 && !res.destroyed) {
+          while (sent < 64 && !res.destroyed) {
             sent += 1;
             if (!res.write(chunk)) return void res.once('drain', pump);
           }
