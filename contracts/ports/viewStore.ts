@@ -98,11 +98,24 @@ export type SortKey = { readonly ref: FieldRef; readonly direction: 'asc' | 'des
 /** An index for finds with equality on `equal` fields, sorted by `sort` (ViewStore.ensureIndex). */
 export type SortIndex = { readonly equal: readonly string[]; readonly sort: readonly SortKey[] };
 
+/** The documents of a versioned collection's branch `branchId` valid at sequence `seq` (`fromSeq <= seq < toSeq`). */
+export type VersionLayer = { readonly branchId: string; readonly seq: number };
+
+/**
+ * A read of a versioned collection (fields `branchId`, `fromSeq`, `toSeq`, `tombstone`) as a revision sees it
+ * (docs/reference/versioned-storage.md §1): `layers` from the revision's own branch down to the project's root
+ * branch. A document of a layer is visible when no layer above it holds a document (version or tombstone) with
+ * equal `identity` fields valid at that layer's sequence; tombstones are never returned. `identity` names key fields.
+ */
+export type VersionedRead = { readonly layers: readonly VersionLayer[]; readonly identity: readonly string[] };
+
 export type FindQuery = {
   readonly filter?: Filter;
   readonly orderBy?: readonly SortKey[];
   readonly limit?: number;
   readonly offset?: number;
+  /** A layered read: `filter`, `orderBy`, `limit` and `offset` apply to the visible documents. */
+  readonly versions?: VersionedRead;
 };
 
 /** A change to one collection of a projection. Applying the same batch twice is prevented by the checkpoint CAS. */
@@ -120,7 +133,9 @@ export type ViewChange =
   /** Deletes every matching document. */
   | { readonly op: 'delete'; readonly collection: string; readonly filter: Filter }
   /** Inserts a copy of every matching document with `set` applied (replacing documents with the same key). */
-  | { readonly op: 'copy'; readonly collection: string; readonly filter: Filter; readonly set: ViewDoc };
+  | { readonly op: 'copy'; readonly collection: string; readonly filter: Filter; readonly set: ViewDoc }
+  /** Inserts `doc` unless a document with the same key exists (which is left as it is). */
+  | { readonly op: 'insertIfAbsent'; readonly collection: string; readonly doc: ViewDoc };
 
 export type ProjectionStatus = {
   readonly name: string;
@@ -176,8 +191,8 @@ export interface ViewStore {
   get(projection: string, collection: string, key: Readonly<Record<string, Scalar>>): Promise<ViewDoc | null>;
   /** Matching documents of the active version. */
   find(projection: string, collection: string, query?: FindQuery): Promise<ViewDoc[]>;
-  /** Number of matching documents of the active version. */
-  count(projection: string, collection: string, filter?: Filter): Promise<number>;
+  /** Number of matching documents of the active version; with `versions`, of the visible ones (FindQuery.versions). */
+  count(projection: string, collection: string, filter?: Filter, versions?: VersionedRead): Promise<number>;
   /**
    * Creates, if missing, an index of the active version of `collection` for finds that filter the `equal` fields by
    * equality and sort by `sort` (as `find` orders), so that they read it instead of sorting. Idempotent and cheap to

@@ -149,6 +149,8 @@ export const schemaViews = {
         count: 'integer',
         createdAt: 'text',
         updatedAt: 'text',
+        /** A deletion (docs/reference/versioned-storage.md §1): hides the table in lower layers, never read itself. */
+        tombstone: 'boolean',
       },
       indexes: [{ fields: ['branchId', 'tableId', 'fromSeq'] }, { fields: ['branchId', 'toSeq'] }],
     },
@@ -173,6 +175,8 @@ export const rowViews = {
         updatedAt: 'text',
         /** Who wrote this version: the event's principal (`user:<id>`, `key:<id>`, `system`). */
         actor: 'text',
+        /** A deletion or the old id of a rename (docs/reference/versioned-storage.md §1): hides the row in lower layers. */
+        tombstone: 'boolean',
       },
       indexes: [
         // Row lists sorted by creation or update time. The rows projector's changes reach their rows as fast through

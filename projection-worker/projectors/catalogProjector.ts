@@ -1,8 +1,6 @@
-import { catalogViews, fieldsEqual } from '../../contracts/index.ts';
-import type { BranchRevisions, RecordedEvent, ViewChange, ViewDoc } from '../../contracts/index.ts';
+import { catalogViews, createChangeList, fieldsEqual } from '../../contracts/index.ts';
+import type { BranchRevisions, ChangeList, RecordedEvent, ViewChange, ViewDoc } from '../../contracts/index.ts';
 import type { Projector } from '../runner/projector.ts';
-import { createChangeList } from './changeList.ts';
-import type { ChangeList } from './changeList.ts';
 import { domainEventOf, streamEntityId } from './projectorSupport.ts';
 
 /**

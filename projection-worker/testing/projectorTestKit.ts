@@ -13,7 +13,7 @@ import type {
 } from '../../contracts/index.ts';
 import { createSqliteViewStore } from '../index.ts';
 import type { Projector } from '../index.ts';
-import { visibleAt } from '../projectors/versionChanges.ts';
+import { visibleAt } from '../../contracts/index.ts';
 
 /** Support for the projector integration tests (real SQLite view store, events built in memory). */
 

@@ -63,6 +63,7 @@ export function createMongoViewStore(options: MongoViewStoreOptions): ViewStore 
   }
 
   async function select(layout: CollectionLayout, query: FindQuery): Promise<ViewDoc[]> {
+    if (query.versions !== undefined) throw new Error('layered reads are not implemented yet');
     const builder = createQueryBuilder(layout);
     const where: Query = builder.where(query.filter ?? { kind: 'all' });
     const limit = count(query.limit);
@@ -122,10 +123,11 @@ export function createMongoViewStore(options: MongoViewStoreOptions): ViewStore 
         return doc === null ? null : decodeDoc(layout, doc);
       }),
     find: (projection, collection, query = {}) => read(projection, collection, [], (layout) => select(layout, query)),
-    count: (projection, collection, filter: Filter = { kind: 'all' }) =>
-      read(projection, collection, 0, (layout) =>
-        db.collection<StoredDoc>(layout.name).countDocuments(createQueryBuilder(layout).where(filter)),
-      ),
+    count: (projection, collection, filter: Filter = { kind: 'all' }, versions) =>
+      read(projection, collection, 0, (layout) => {
+        if (versions !== undefined) throw new Error('layered reads are not implemented yet');
+        return db.collection<StoredDoc>(layout.name).countDocuments(createQueryBuilder(layout).where(filter));
+      }),
     ensureIndex: (projection, collection, spec) =>
       read(projection, collection, undefined, async (layout) => {
         const index = sortIndexOf(layout, spec);

@@ -153,6 +153,11 @@ export async function applyChanges(
       case 'delete':
         await queue(layout, { deleteMany: { filter: where(layout, change.filter) } });
         break;
+      case 'insertIfAbsent': {
+        const { _id, ...fields } = encodeDoc(layout, change.doc);
+        await queue(layout, { updateOne: { filter: { _id } as Query, update: { $setOnInsert: fields }, upsert: true } });
+        break;
+      }
       case 'update':
         await flush();
         await update(layout, change);

@@ -17,7 +17,7 @@ import { createApplyGroup } from './sqliteApplyGroup.ts';
 import { sqlCast } from './sqliteViewCast.ts';
 import { createSqlBuilder } from './sqliteViewSql.ts';
 import type { Params } from './sqliteViewSql.ts';
-import { conflictSql, fromColumn, quoteId } from './sqliteViewTable.ts';
+import { conflictSql, fromColumn, insertIfAbsentSql, quoteId, toColumn } from './sqliteViewTable.ts';
 import type { TableInfo } from './sqliteViewTable.ts';
 import { createSqliteViewMeta } from './sqliteViewMeta.ts';
 import { sortIndexSql } from './sqliteViewIndex.ts';
@@ -129,6 +129,9 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
       case 'delete':
         prepare(`DELETE FROM ${table.table} WHERE ${b.where(change.filter)}`).run(b.params);
         return;
+      case 'insertIfAbsent':
+        prepare(insertIfAbsentSql(table)).run(table.fields.map(([name, type]) => toColumn(table, name, type, change.doc[name])));
+        return;
       case 'copy': {
         const overrides = b.assign(change.set);
         const select = table.fields.map(([name]) => overrides.get(name) ?? quoteId(name)).join(', ');
@@ -193,6 +196,7 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
   }
 
   function select(table: TableInfo, query: FindQuery): ViewDoc[] {
+    if (query.versions !== undefined) throw new Error('layered reads are not implemented yet');
     const { sql, params } = selectSql(table, query);
     const rows = prepare(sql).raw(true).all(params) as Row[];
     return rows.map((row) => decode(table, row));
@@ -220,8 +224,9 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
         return select(table, { filter, limit: 1 })[0] ?? null;
       }),
     find: async (projection, collection, query = {}) => read(projection, collection, [], (table) => select(table, query)),
-    count: async (projection, collection, filter = { kind: 'all' }) =>
+    count: async (projection, collection, filter = { kind: 'all' }, versions) =>
       read(projection, collection, 0, (table) => {
+        if (versions !== undefined) throw new Error('layered reads are not implemented yet');
         const b = createSqlBuilder(table);
         const sql = `SELECT COUNT(*) FROM ${table.table} WHERE ${b.where(filter)}`;
         return prepare(sql).pluck(true).get(b.params) as number;

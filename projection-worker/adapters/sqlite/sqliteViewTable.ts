@@ -78,6 +78,11 @@ export function upsertSql(info: TableInfo, rows = 1): string {
   return `INSERT INTO ${info.table} (${info.columns}) VALUES ${values} ${conflictSql(info)}`;
 }
 
+/** Insert of one document that leaves an existing document with the same key as it is. */
+export function insertIfAbsentSql(info: TableInfo): string {
+  return `INSERT INTO ${info.table} (${info.columns}) VALUES (${info.fields.map(() => '?').join(', ')}) ON CONFLICT (${info.key.map(quoteId).join(', ')}) DO NOTHING`;
+}
+
 /** Converts a document value to what its column stores; throws on a value of the wrong type. */
 export function toColumn(info: TableInfo, field: string, type: FieldType, value: unknown): string | number | null {
   if (value === null || value === undefined) return null;

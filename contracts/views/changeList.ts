@@ -1,4 +1,4 @@
-import type { ViewChange } from '../../contracts/index.ts';
+import type { ViewChange } from '../ports/viewStore.ts';
 
 /**
  * Ordered view changes of one batch where a change registered under a slot key is superseded by the next change

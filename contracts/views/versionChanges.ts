@@ -1,9 +1,7 @@
-import { OPEN_SEQ, fieldsEqual } from '../../contracts/index.ts';
-import type { Filter, ViewChange } from '../../contracts/index.ts';
-import { and, compare } from './projectorSupport.ts';
-
-/** Readers' visibility filter lives in contracts (shared with query-service); re-exported for the projector test kit. */
-export { visibleAt } from '../../contracts/index.ts';
+import { fieldsEqual } from '../ports/viewStore.ts';
+import type { Filter, ViewChange } from '../ports/viewStore.ts';
+import { and, compare } from './projectionSupport.ts';
+import { OPEN_SEQ } from './viewSpecs.ts';
 
 /**
  * View changes on versioned documents (table and row versions, contracts/views/viewSpecs.ts): a version is visible

@@ -1,0 +1,162 @@
+import type { TableFacts } from '../events/domainEvents.ts';
+import type { RecordedEvent } from '../events/envelope.ts';
+import { fieldsEqual } from '../ports/viewStore.ts';
+import type { ViewChange, ViewDoc } from '../ports/viewStore.ts';
+import { createChangeList } from './changeList.ts';
+import type { ChangeList } from './changeList.ts';
+import { domainEventOf, streamEntityId } from './projectionSupport.ts';
+import { OPEN_SEQ } from './viewSpecs.ts';
+import { closeShared, copyBranchVersions, forkShared, removeFromDraft, restoreShared } from './versionChanges.ts';
+
+const TABLES = 'tables';
+
+/**
+ * The view changes of the `schemas` projection (contracts/views/viewSpecs.ts `schemaViews`) for `events` of the
+ * streams `branch-*` and `organization-*` (branch creation and deletion): table versions per branch. The first
+ * change of a table in a draft forks the shared version into a draft version (`fromSeq = D`); later changes update
+ * that draft version; `equalsHead` (from the decider) restores the shared version. Pure and deterministic: the
+ * projection worker and the write side's decision store apply the same changes.
+ */
+export function schemasViewChanges(events: readonly RecordedEvent[]): ViewChange[] {
+  const batch: SchemasBatch = { changes: createChangeList(), drafted: new Set() };
+  for (const recorded of events) applySchemasEvent(recorded, batch);
+  return batch.changes.list();
+}
+
+type SchemasBatch = {
+  /**
+   * Row events only change a draft table's count: of several in one batch only the last count update of a draft
+   * table version is kept (slot `draftKey`); an update that also sets other fields overwrites the count and drops
+   * the pending one. Every other change is kept in order.
+   */
+  readonly changes: ChangeList;
+  /**
+   * Draft table versions this batch already created and has not removed since (key: branch, table, D): forking
+   * them again would match nothing, so the fork is skipped. Never read from the view, so results do not depend on
+   * where batches split.
+   */
+  readonly drafted: Set<string>;
+};
+
+const draftKey = (branchId: string, tableKey: string, draftSeq: number): string =>
+  JSON.stringify([branchId, tableKey, draftSeq]);
+
+const tableScope = (branchId: string, tableKey: string) => fieldsEqual({ branchId, tableKey });
+
+function pushAll(changes: ChangeList, list: readonly ViewChange[]): void {
+  for (const change of list) changes.push(change);
+}
+
+/**
+ * Applies a change of one table in the draft: fork on first change, then set the facts, or restore HEAD. A
+ * count-only update (`set` empty: a row event) replaces the pending count update of the same draft version.
+ */
+function changeTable(batch: SchemasBatch, branchId: string, draftSeq: number, facts: TableFacts, set: ViewDoc): void {
+  const { changes, drafted } = batch;
+  const scope = tableScope(branchId, facts.tableKey);
+  const key = draftKey(branchId, facts.tableKey, draftSeq);
+  if (facts.equalsHead) {
+    pushAll(changes, restoreShared(TABLES, scope, draftSeq));
+    drafted.delete(key);
+    return;
+  }
+  if (!drafted.has(key)) {
+    pushAll(changes, forkShared(TABLES, scope, draftSeq));
+    drafted.add(key);
+  }
+  const update: ViewChange = {
+    op: 'update',
+    collection: TABLES,
+    filter: fieldsEqual({ branchId, tableKey: facts.tableKey, fromSeq: draftSeq }),
+    set: { ...set, count: facts.count },
+  };
+  if (Object.keys(set).length === 0) {
+    changes.pushLatest(key, update);
+  } else {
+    changes.dropLatest(key);
+    changes.push(update);
+  }
+}
+
+function forgetBranch(batch: SchemasBatch, branchId: string): void {
+  for (const key of batch.drafted) {
+    if ((JSON.parse(key) as unknown[])[0] === branchId) batch.drafted.delete(key);
+  }
+}
+
+function applySchemasEvent(recorded: RecordedEvent, batch: SchemasBatch): void {
+  const time = recorded.metadata.time;
+  const { changes } = batch;
+  const event = domainEventOf(recorded);
+  const branchId = streamEntityId(recorded.streamId);
+  switch (event.type) {
+    case 'TableCreated': {
+      const d = event.data;
+      if (d.table.equalsHead) {
+        changeTable(batch, branchId, d.draftSeq, d.table, {});
+        return;
+      }
+      changes.push(closeShared(TABLES, tableScope(branchId, d.tableKey), d.draftSeq));
+      changes.push({
+        op: 'upsert',
+        collection: TABLES,
+        doc: {
+          branchId,
+          tableKey: d.tableKey,
+          fromSeq: d.draftSeq,
+          toSeq: OPEN_SEQ,
+          tableId: d.tableId,
+          schema: d.schema,
+          count: d.table.count,
+          createdAt: time,
+          updatedAt: time,
+        },
+      });
+      batch.drafted.add(draftKey(branchId, d.tableKey, d.draftSeq));
+      return;
+    }
+    case 'TableSchemaUpdated': {
+      const d = event.data;
+      changeTable(batch, branchId, d.draftSeq, d.table, { tableId: d.tableId, schema: d.schema, updatedAt: time });
+      return;
+    }
+    case 'TableRenamed': {
+      const d = event.data;
+      changeTable(batch, branchId, d.draftSeq, d.table, { tableId: d.tableId, updatedAt: time });
+      for (const rewrite of d.schemaRewrites) {
+        changeTable(batch, branchId, d.draftSeq, rewrite.table, { schema: rewrite.schema, updatedAt: time });
+      }
+      return;
+    }
+    case 'RowsCreated':
+    case 'RowsUpdated':
+    case 'RowsDeleted':
+    case 'RowRenamed':
+      // Rows change the count (and the table's equality with HEAD), never updatedAt.
+      changeTable(batch, branchId, event.data.draftSeq, event.data.table, {});
+      return;
+    case 'TableDeleted': {
+      const d = event.data;
+      pushAll(changes, removeFromDraft(TABLES, tableScope(branchId, d.tableKey), d.draftSeq));
+      batch.drafted.delete(draftKey(branchId, d.tableKey, d.draftSeq));
+      return;
+    }
+    case 'DraftReverted':
+      pushAll(changes, restoreShared(TABLES, fieldsEqual({ branchId }), event.data.draftSeq));
+      forgetBranch(batch, branchId);
+      return;
+    case 'BranchCreated': {
+      const d = event.data;
+      changes.push(copyBranchVersions(TABLES, d.sourceBranchId, d.sourceSeq, d.branchId));
+      return;
+    }
+    case 'BranchDeleted':
+      // A deleted branch's revisions can never be read or branched from again.
+      changes.push({ op: 'delete', collection: TABLES, filter: fieldsEqual({ branchId: event.data.branchId }) });
+      forgetBranch(batch, event.data.branchId);
+      return;
+    default:
+      // RevisionCommitted moves no version: the draft's versions simply become HEAD's.
+      return;
+  }
+}
