@@ -70,6 +70,7 @@ export type {
   EndpointMode,
   EndpointType,
   JsonObject,
+  MergeRecorded,
   OrganizationCreated,
   OrganizationMemberRemoved,
   OrganizationMemberSet,
@@ -147,6 +148,9 @@ export type {
 } from './api/views.ts';
 export { MAX_JSON_DEPTH, isJsonTextTooDeep, parseRequestJson, tooDeepJsonError } from './api/jsonNesting.ts';
 export type { CommandInput, CommandMap, CommandResult, CommandType } from './commands/commands.ts';
+export { MAX_DRAFT_ROW_CHANGES } from './commands/draftChanges.ts';
+export type { ApplyDraftChangesInput, DraftChangesResult, DraftMergeRecord } from './commands/draftChanges.ts';
+export type { DraftOperation, DraftOperationResult, DraftOperationType, InvalidDraftRow } from './commands/draftChanges.ts';
 export type { CommandContext, CommandGateway, CommandOutcome } from './ports/commandGateway.ts';
 export type { SystemStateSource } from './ports/systemStateSource.ts';
 export type { Authenticator, LoginResult, PresentedCredentials } from './ports/authenticator.ts';

@@ -1,5 +1,5 @@
-import { AppError, assertRowId, assertTableId } from '../../contracts/index.ts';
-import type { CommandInput } from '../../contracts/index.ts';
+import { AppError, MAX_DRAFT_ROW_CHANGES, assertRowId, assertTableId } from '../../contracts/index.ts';
+import type { CommandInput, DraftOperation } from '../../contracts/index.ts';
 import { assertPatchList } from '../domain/tables/patchOperations.ts';
 import type { RowValidatorCache } from '../domain/tables/rowValidator.ts';
 import type { TableModelCache } from './tableModelCache.ts';
@@ -40,6 +40,7 @@ export type BranchCommandData = {
   PatchRows: Omit<CommandInput<'PatchRows'>, 'revisionId'>;
   RenameRow: Omit<CommandInput<'RenameRow'>, 'revisionId'>;
   DeleteRows: Omit<CommandInput<'DeleteRows'>, 'revisionId'>;
+  ApplyDraftChanges: Omit<CommandInput<'ApplyDraftChanges'>, 'revisionId'>;
   CreateRevision: { readonly comment: string };
   RevertChanges: Record<string, never>;
 };
@@ -63,9 +64,9 @@ function badInput(path: string, message: string): AppError {
   return new AppError('BAD_USER_INPUT', message, [{ path, message }]);
 }
 
-function assertBulkSize(length: number, path: string): void {
-  if (length < 1 || length > MAX_BULK_ROWS) {
-    throw badInput(path, `${path.slice(1)} must hold 1 to ${MAX_BULK_ROWS} items`);
+function assertBulkSize(length: number, path: string, max = MAX_BULK_ROWS, min = 1): void {
+  if (length < min || length > max) {
+    throw badInput(path, `${path.slice(path.lastIndexOf('/') + 1)} must hold ${min} to ${max} items`);
   }
 }
 
@@ -81,6 +82,80 @@ function assertNewId(current: string, next: string, path: string): void {
   if (current === next) throw badInput(path, 'New ID must be different from current');
 }
 
+/** Row lists of one command: size, ids (syntax for new rows, no duplicates), patch lists. */
+function assertRowList(
+  rows: readonly { readonly rowId: string; readonly patches?: unknown }[],
+  at: string,
+  kind: 'create' | 'patch' | 'replace',
+  max: number,
+  min: number,
+): void {
+  assertBulkSize(rows.length, `${at}/rows`, max, min);
+  if (kind === 'create') for (const row of rows) assertRowId(row.rowId);
+  if (kind === 'patch') for (const row of rows) assertPatchList(row.patches);
+  assertUniqueIds(
+    rows.map((row) => row.rowId),
+    (index) => `${at}/rows/${index}/rowId`,
+  );
+}
+
+/** One operation of ApplyDraftChanges, at `/operations/{index}`: the checks of its single command, any list size. */
+function validateDraftOperation(op: DraftOperation, at: string, max: number): void {
+  switch (op.type) {
+    case 'CreateTable':
+      assertTableId(op.tableId);
+      return;
+    case 'RenameTable':
+      assertTableId(op.nextTableId);
+      assertNewId(op.tableId, op.nextTableId, `${at}/nextTableId`);
+      return;
+    case 'UpdateTable':
+      assertPatchList(op.patches);
+      return;
+    case 'DeleteTable':
+      return;
+    case 'CreateRows':
+    case 'UpsertRows':
+      assertRowList(op.rows, at, 'create', max, 0);
+      return;
+    case 'UpdateRows':
+      assertRowList(op.rows, at, 'replace', max, 0);
+      return;
+    case 'PatchRows':
+      assertRowList(op.rows, at, 'patch', max, 0);
+      return;
+    case 'DeleteRows':
+      assertBulkSize(op.rowIds.length, `${at}/rowIds`, max, 0);
+      assertUniqueIds(op.rowIds, (index) => `${at}/rowIds/${index}`);
+      return;
+    case 'RenameRow':
+      assertRowId(op.nextRowId);
+      assertNewId(op.rowId, op.nextRowId, `${at}/nextRowId`);
+      return;
+    default: {
+      const unknown: never = op;
+      throw badInput(`${at}/type`, `Unknown draft operation ${JSON.stringify((unknown as { type?: unknown }).type)}`);
+    }
+  }
+}
+
+function validateDraftChanges(data: BranchCommandData['ApplyDraftChanges']): void {
+  data.operations.forEach((op, index) => validateDraftOperation(op, `/operations/${index}`, MAX_DRAFT_ROW_CHANGES));
+  const expected = data.expectedStreamRevision;
+  if (expected !== undefined && expected !== null && expected !== 'no_stream' && !(Number.isInteger(expected) && expected >= 0)) {
+    throw badInput('/expectedStreamRevision', 'expectedStreamRevision must be a stream revision (an integer >= 0) or "no_stream"');
+  }
+  const merge = data.merge;
+  if (merge !== undefined && merge !== null) {
+    if (!Number.isInteger(merge.totalRowChanges) || merge.totalRowChanges < 0) {
+      throw badInput('/merge/totalRowChanges', 'totalRowChanges must be an integer >= 0');
+    }
+    for (const field of ['sourceRevisionId', 'baseRevisionId'] as const) {
+      if (merge[field] === '') throw badInput(`/merge/${field}`, `${field} must not be empty`);
+    }
+  }
+}
+
 /**
  * Input checks that need no state (auth.md §10 step 9): id syntax of new ids, bulk sizes, duplicate ids, renames
  * to the same id, patch list sizes, comment length. Schema and row data are validated by the decision (they need the draft).
@@ -88,37 +163,27 @@ function assertNewId(current: string, next: string, path: string): void {
 export function validateBranchCommand(command: BranchCommandBody): void {
   switch (command.type) {
     case 'CreateTable':
-      assertTableId(command.data.tableId);
-      return;
     case 'RenameTable':
-      assertTableId(command.data.nextTableId);
-      assertNewId(command.data.tableId, command.data.nextTableId, '/nextTableId');
-      return;
     case 'UpdateTable':
-      assertPatchList(command.data.patches);
-      return;
     case 'DeleteTable':
+    case 'RenameRow':
+      validateDraftOperation({ type: command.type, ...command.data } as DraftOperation, '', MAX_BULK_ROWS);
       return;
     case 'CreateRows':
-    case 'UpdateRows':
-    case 'PatchRows': {
-      const { rows } = command.data;
-      assertBulkSize(rows.length, '/rows');
-      if (command.type === 'CreateRows') for (const row of rows) assertRowId(row.rowId);
-      if (command.type === 'PatchRows') for (const row of command.data.rows) assertPatchList(row.patches);
-      assertUniqueIds(
-        rows.map((row) => row.rowId),
-        (index) => `/rows/${index}/rowId`,
-      );
+      assertRowList(command.data.rows, '', 'create', MAX_BULK_ROWS, 1);
       return;
-    }
-    case 'RenameRow':
-      assertRowId(command.data.nextRowId);
-      assertNewId(command.data.rowId, command.data.nextRowId, '/nextRowId');
+    case 'UpdateRows':
+      assertRowList(command.data.rows, '', 'replace', MAX_BULK_ROWS, 1);
+      return;
+    case 'PatchRows':
+      assertRowList(command.data.rows, '', 'patch', MAX_BULK_ROWS, 1);
       return;
     case 'DeleteRows':
       assertBulkSize(command.data.rowIds.length, '/rowIds');
       assertUniqueIds(command.data.rowIds, (index) => `/rowIds/${index}`);
+      return;
+    case 'ApplyDraftChanges':
+      validateDraftChanges(command.data);
       return;
     case 'CreateRevision':
       if ([...command.data.comment].length > MAX_COMMENT_LENGTH) {

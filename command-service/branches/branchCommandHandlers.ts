@@ -1,9 +1,11 @@
-import { AppError, isDraftRevision, isoTime } from '../../contracts/index.ts';
+import { AppError, invariant, isDraftRevision, isoTime } from '../../contracts/index.ts';
 import type {
   BranchRecord,
   CommandContext,
   CommandInput,
   CommandOutcome,
+  DraftChangesResult,
+  DraftOperation,
   RevisionView,
   SystemState,
 } from '../../contracts/index.ts';
@@ -29,6 +31,7 @@ export type BranchCommandHandlerDeps = HandlerDeps & {
 };
 
 type BranchCommandName =
+  | 'ApplyDraftChanges'
   | 'CreateTable'
   | 'UpdateTable'
   | 'PreviewUpdateTable'
@@ -57,6 +60,46 @@ function tableAccess(action: WriteAction): Access {
 
 function rowAccess(action: WriteAction): Access {
   return { read: 'Row', action, subject: 'Row' };
+}
+
+/** The permissions of each draft operation (those of its single command; an upsert may create and update). */
+function draftOperationAccess(op: DraftOperation): Access[] {
+  switch (op.type) {
+    case 'CreateTable':
+      return [tableAccess('create')];
+    case 'UpdateTable':
+    case 'RenameTable':
+      return [tableAccess('update')];
+    case 'DeleteTable':
+      return [tableAccess('delete')];
+    case 'CreateRows':
+      return [rowAccess('create')];
+    case 'UpsertRows':
+      return [rowAccess('create'), rowAccess('update')];
+    case 'UpdateRows':
+    case 'PatchRows':
+    case 'RenameRow':
+      return [rowAccess('update')];
+    case 'DeleteRows':
+      return [rowAccess('delete')];
+    default: {
+      const never: never = op;
+      return never;
+    }
+  }
+}
+
+/** Distinct permissions and table ids (old and new) of ApplyDraftChanges; a change without operations writes rows. */
+function draftChangesTargets(operations: readonly DraftOperation[]): { access: Access[]; tableIds: string[] } {
+  const access = new Map<string, Access>();
+  const tableIds = new Set<string>();
+  for (const op of operations) {
+    for (const one of draftOperationAccess(op)) access.set(`${one.subject}:${one.action}`, one);
+    tableIds.add(op.tableId);
+    if (op.type === 'RenameTable') tableIds.add(op.nextTableId);
+  }
+  if (access.size === 0) access.set('Row:update', rowAccess('update'));
+  return { access: [...access.values()], tableIds: [...tableIds] };
 }
 
 /**
@@ -100,9 +143,9 @@ export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): Bra
     type: K,
     input: CommandInput<K>,
     context: CommandContext,
-    access: Access,
+    access: Access | readonly Access[],
     tableIds: readonly string[],
-    answer: (state: BranchContent) => T,
+    answer: Answer<T>,
   ): Promise<CommandOutcome<T>> {
     const system = await deps.systemState.current();
     const { branch, revision } = resolveRevisionTarget(system, context.principal, input.revisionId, tableIds, access);
@@ -113,10 +156,20 @@ export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): Bra
     return run(system, branch, context, body, answer);
   }
 
+  function draftChanges(input: CommandInput<'ApplyDraftChanges'>, context: CommandContext): Promise<CommandOutcome<DraftChangesResult>> {
+    const { access, tableIds } = draftChangesTargets(input.operations);
+    return onDraft('ApplyDraftChanges', input, context, access, tableIds, (state, decided) => {
+      const report = decided.report;
+      invariant(report, 'ApplyDraftChanges is decided with a report');
+      return { dryRun: input.dryRun === true, streamRevision: state.streamRevision, ...report };
+    });
+  }
+
   const views = (state: BranchContent, tableId: string, rowIds: readonly string[]) =>
     draftRowViews(state, tableId, rowIds, tools.models);
 
   return {
+    ApplyDraftChanges: draftChanges,
     CreateTable: (input, context) =>
       onDraft('CreateTable', input, context, tableAccess('create'), [input.tableId], (state) =>
         draftTableView(state, input.tableId),

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../../contracts/index.ts';
 import { createBranchContent, type BranchContent } from './branchContent.ts';
 import { validateBranchCommand, type BranchCommand, type BranchDeciderTools } from './branchCommand.ts';
+import { decideDraftChanges, type DraftChangesReport } from './draftChangesDecision.ts';
 import { evolveBranchContent } from './evolveBranchContent.ts';
 import { decideCommit, decideRevert } from './revisionDecisions.ts';
 import { decideDeleteRows, decideRenameRow } from './rowRenameDeleteDecisions.ts';
@@ -34,6 +35,8 @@ export function decideBranchCommand(command: BranchCommand, state: BranchContent
       return decideRenameRow(state, command.data, meta, tools);
     case 'DeleteRows':
       return decideDeleteRows(state, command.data, meta, tools);
+    case 'ApplyDraftChanges':
+      return decideDraftChanges(state, command.data, meta, tools).events;
     case 'CreateRevision':
       return decideCommit(state, command.data, meta);
     case 'RevertChanges':
@@ -43,6 +46,23 @@ export function decideBranchCommand(command: BranchCommand, state: BranchContent
       return never;
     }
   }
+}
+
+/** A decision with what the caller's answer needs beyond the events. */
+export type BranchDecision = {
+  readonly events: DomainEvent[];
+  /** ApplyDraftChanges: what each operation did. */
+  readonly report?: DraftChangesReport;
+  /** Decided like a real run; nothing is appended. */
+  readonly dryRun?: boolean;
+};
+
+/** decideBranchCommand with the report of ApplyDraftChanges (the group commit answers from it). */
+export function decideBranch(command: BranchCommand, state: BranchContent, tools: BranchDeciderTools): BranchDecision {
+  if (command.type !== 'ApplyDraftChanges') return { events: decideBranchCommand(command, state, tools) };
+  validateBranchCommand(command);
+  const { events, report } = decideDraftChanges(state, command.data, command.metadata, tools);
+  return { events, report, dryRun: command.data.dryRun === true };
 }
 
 /** The branch-content decider in Emmett's shape. */

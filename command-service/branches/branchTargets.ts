@@ -23,21 +23,22 @@ function checkAccess(system: SystemState, principal: Principal, branch: BranchRe
 
 /**
  * Steps 4-8 of auth.md §10 for a write naming a revision: resolve it (REVISION_NOT_FOUND), organization, project
- * and branch scope, table scope by id string (before the table's existence), read access, write access.
+ * and branch scope, table scope by id string (before the table's existence), read access, write access (each
+ * permission of a write that needs several).
  */
 export function resolveRevisionTarget(
   system: SystemState,
   principal: Principal,
   revisionId: string,
   tableIds: readonly string[],
-  access: Access,
+  access: Access | readonly Access[],
 ): { readonly branch: BranchRecord; readonly revision: RevisionRecord } {
   const revision = findRevision(system, revisionId);
   const branch = revision ? system.branches.get(revision.branchId) : undefined;
   if (!revision || !branch) throw new AppError('REVISION_NOT_FOUND');
   assertBranchScope(principal, system, branch);
   for (const tableId of tableIds) assertTableScope(principal, tableId);
-  checkAccess(system, principal, branch, access);
+  for (const one of Array.isArray(access) ? (access as readonly Access[]) : [access as Access]) checkAccess(system, principal, branch, one);
   return { branch, revision };
 }
 

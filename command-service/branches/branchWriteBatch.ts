@@ -15,11 +15,20 @@ import { buildEvents, MAX_APPEND_RETRIES } from '../commandHandler.ts';
 import type { BranchContent } from './branchContent.ts';
 import type { BranchCommand, BranchCommandBody, BranchCommandMetadata, BranchDeciderTools } from './branchCommand.ts';
 import type { BranchContentStore } from './branchContentStore.ts';
-import { decideBranchCommand } from './branchDecider.ts';
+import { decideBranch, type BranchDecision } from './branchDecider.ts';
+import type { DraftChangesReport } from './draftChangesDecision.ts';
 import { evolveBranchContent, undoChanges, type UndoLog } from './evolveBranchContent.ts';
 
-/** What one decision produced: the events (empty = no-op), its time and the HEAD it was taken against. */
-export type Decided = { readonly events: DomainEvent[]; readonly now: number; readonly headBefore: string };
+/**
+ * What one decision produced: the events (empty = no-op; a dry run's are not appended), its time, the HEAD it was
+ * taken against and, for ApplyDraftChanges, its report.
+ */
+export type Decided = {
+  readonly events: DomainEvent[];
+  readonly now: number;
+  readonly headBefore: string;
+  readonly report?: DraftChangesReport;
+};
 
 /**
  * Builds a command's result from the state right after its own events were folded (or right after a no-op
@@ -116,15 +125,16 @@ export function createBranchWriteBatch(deps: BranchWriteBatchDeps): BranchWriteB
         projectId: branch.projectId,
         tableInScope: (tableId) => tableInScope(job.context.principal, tableId),
       };
-      let events: DomainEvent[];
+      let decision: BranchDecision;
       try {
-        events = decideBranchCommand({ ...job.body, metadata } as BranchCommand, state, tools);
+        decision = decideBranch({ ...job.body, metadata } as BranchCommand, state, tools);
       } catch (error) {
         planned.push({ kind: 'refused', job, error });
         continue;
       }
-      const decided: Decided = { events, now, headBefore: state.headRevisionId };
-      if (events.length === 0) {
+      const { events, report } = decision;
+      const decided: Decided = { events, now, headBefore: state.headRevisionId, ...(report ? { report } : {}) };
+      if (events.length === 0 || decision.dryRun === true) {
         planned.push({ kind: 'noop', job, answered: answerNow(job, state, decided) });
         continue;
       }

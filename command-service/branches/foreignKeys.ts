@@ -35,6 +35,75 @@ export function foreignKeyValues(data: unknown, dataPath: DataPath): ForeignKeyV
 
 export type RowToCheck = { readonly rowId: string; readonly data: JsonObject; readonly index?: number };
 
+/** Whether a row with this id exists in the table with this id (as the check sees the draft). */
+export type RowExists = (tableId: string, rowId: string) => boolean;
+
+/** A FOREIGN_KEY_NOT_FOUND refusal in the making: the details and the first failure, for the message. */
+export type ForeignKeyFailures = {
+  readonly details: ErrorDetail[];
+  first: { readonly rowId: string; readonly path: string; readonly tableId: string; readonly missing: readonly string[] } | null;
+};
+
+/**
+ * Adds to `failures` the foreign-key values of `row` (in `fields`) naming no existing row (`""` never does):
+ * `{path, tableId, missingRowIds, rowId?, index?}` details. Returns whether the row had any.
+ */
+export function collectMissingForeignKeys(
+  failures: ForeignKeyFailures,
+  row: RowToCheck,
+  fields: readonly ForeignKeyField[],
+  exists: RowExists,
+  withRowId: boolean,
+): boolean {
+  let found = false;
+  for (const field of fields) {
+    const missingByPath = new Map<string, string[]>();
+    for (const { pointer, value } of foreignKeyValues(row.data, field.dataPath)) {
+      if (value !== '' && exists(field.tableId, value)) continue;
+      const missing = missingByPath.get(pointer) ?? [];
+      if (!missing.includes(value)) missing.push(value);
+      missingByPath.set(pointer, missing);
+    }
+    for (const [path, missing] of missingByPath) {
+      found = true;
+      failures.first ??= { rowId: row.rowId, path, tableId: field.tableId, missing };
+      failures.details.push({
+        path,
+        tableId: field.tableId,
+        missingRowIds: missing,
+        ...(withRowId ? { rowId: row.rowId } : {}),
+        ...(row.index !== undefined ? { index: row.index } : {}),
+      });
+    }
+  }
+  return found;
+}
+
+/** The FOREIGN_KEY_NOT_FOUND refusal of the failures collected for rows of `tableId`, or null when there are none. */
+export function foreignKeyError(tableId: string, failures: ForeignKeyFailures): AppError | null {
+  const { first, details } = failures;
+  if (first === null) return null;
+  const ids = first.missing.map((id) => `"${id}"`).join(', ');
+  const message =
+    details.length === 1
+      ? `Foreign key error at "${first.path}" in table "${tableId}" for row "${first.rowId}": ${ids} not found in table "${first.tableId}"`
+      : `Foreign key check failed with ${details.length} errors in table "${tableId}"`;
+  return new AppError('FOREIGN_KEY_NOT_FOUND', message, details);
+}
+
+/** Row existence in the draft's tables, looking each target table up once. */
+export function draftRowExists(state: BranchContent): RowExists {
+  const targets = new Map<string, DraftTable | null>();
+  return (tableId, rowId) => {
+    let target = targets.get(tableId);
+    if (target === undefined) {
+      target = draftTableById(state, tableId);
+      targets.set(tableId, target);
+    }
+    return target !== null && draftRow(target, rowId) !== null;
+  };
+}
+
 /**
  * domain.md §7: every foreign-key value must name an existing row of the target table in the draft (`""` never
  * does). Throws FOREIGN_KEY_NOT_FOUND with `{path, tableId, missingRowIds, rowId?, index?}` details. `only`
@@ -50,42 +119,11 @@ export function assertForeignKeysExist(
 ): void {
   const fields = only ?? models(table.schema).foreignKeys;
   if (fields.length === 0) return;
-  const targets = new Map<string, DraftTable | null>();
-  const targetOf = (tableId: string): DraftTable | null => {
-    if (!targets.has(tableId)) targets.set(tableId, draftTableById(state, tableId));
-    return targets.get(tableId) ?? null;
-  };
-  const details: ErrorDetail[] = [];
-  let first: { rowId: string; path: string; tableId: string; missing: string[] } | null = null;
-  for (const row of rows) {
-    for (const field of fields) {
-      const target = targetOf(field.tableId);
-      const missingByPath = new Map<string, string[]>();
-      for (const { pointer, value } of foreignKeyValues(row.data, field.dataPath)) {
-        if (value !== '' && target !== null && draftRow(target, value) !== null) continue;
-        const missing = missingByPath.get(pointer) ?? [];
-        if (!missing.includes(value)) missing.push(value);
-        missingByPath.set(pointer, missing);
-      }
-      for (const [path, missing] of missingByPath) {
-        first ??= { rowId: row.rowId, path, tableId: field.tableId, missing };
-        details.push({
-          path,
-          tableId: field.tableId,
-          missingRowIds: missing,
-          ...(withRowId ? { rowId: row.rowId } : {}),
-          ...(row.index !== undefined ? { index: row.index } : {}),
-        });
-      }
-    }
-  }
-  if (first === null) return;
-  const ids = first.missing.map((id) => `"${id}"`).join(', ');
-  const message =
-    details.length === 1
-      ? `Foreign key error at "${first.path}" in table "${table.tableId}" for row "${first.rowId}": ${ids} not found in table "${first.tableId}"`
-      : `Foreign key check failed with ${details.length} errors in table "${table.tableId}"`;
-  throw new AppError('FOREIGN_KEY_NOT_FOUND', message, details);
+  const exists = draftRowExists(state);
+  const failures: ForeignKeyFailures = { details: [], first: null };
+  for (const row of rows) collectMissingForeignKeys(failures, row, fields, exists, withRowId);
+  const error = foreignKeyError(table.tableId, failures);
+  if (error) throw error;
 }
 
 export type ReferencingTable = { readonly table: DraftTable; readonly fields: readonly ForeignKeyField[] };

@@ -1,10 +1,10 @@
 import { AppError } from '../../contracts/index.ts';
 import type { DomainEvent, JsonObject, RowWrite } from '../../contracts/index.ts';
-import { draftRows, type BranchContent } from './branchContent.ts';
+import { draftRows, type BranchContent, type DraftTable } from './branchContent.ts';
 import type { BranchCommandData, BranchCommandMetadata, BranchDeciderTools } from './branchCommand.ts';
 import { createDraftRefs, requireTable } from './draftRefs.ts';
 import { assertRowsNotReferenced, referencesAny, referencingTables, rewriteForeignKeyValue } from './foreignKeys.ts';
-import { rowsAlreadyExist, rowsNotFound } from './rowWriteDecisions.ts';
+import { assertRowsExist, rowsAlreadyExist, rowsNotFound } from './rowErrors.ts';
 import { createTableEdit } from './tableEdit.ts';
 
 /**
@@ -62,12 +62,16 @@ export function decideDeleteRows(
   tools: BranchDeciderTools,
 ): DomainEvent[] {
   const table = requireTable(state, data.tableId);
-  const edit = createTableEdit(table);
-  const missing = data.rowIds.filter((rowId) => edit.row(rowId) === null);
-  if (missing.length > 0) throw rowsNotFound(table, missing, data.bulk);
+  assertRowsExist(table, data.rowIds, data.bulk);
   assertRowsNotReferenced(state, table, new Set(data.rowIds), tools.models);
-  for (const rowId of data.rowIds) edit.remove(rowId);
+  return rowsDeletedEvents(state, table, data.rowIds, meta);
+}
+
+/** The RowsDeleted of existing rows (the checks are the caller's). */
+export function rowsDeletedEvents(state: BranchContent, table: DraftTable, rowIds: readonly string[], meta: BranchCommandMetadata): DomainEvent[] {
+  const edit = createTableEdit(table);
+  for (const rowId of rowIds) edit.remove(rowId);
   const facts = edit.facts();
   const ref = createDraftRefs(state, meta.projectId).afterTables([facts]);
-  return [{ type: 'RowsDeleted', data: { ...ref, tableKey: table.tableKey, rowIds: [...data.rowIds], table: facts } }];
+  return [{ type: 'RowsDeleted', data: { ...ref, tableKey: table.tableKey, rowIds: [...rowIds], table: facts } }];
 }

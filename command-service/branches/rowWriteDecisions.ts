@@ -5,31 +5,11 @@ import type { DraftTable, BranchContent } from './branchContent.ts';
 import type { BranchCommandData, BranchCommandMetadata, BranchDeciderTools } from './branchCommand.ts';
 import { createDraftRefs, requireTable } from './draftRefs.ts';
 import { assertForeignKeysExist, type RowToCheck } from './foreignKeys.ts';
+import { assertRowsExist, rowsAlreadyExist } from './rowErrors.ts';
 import { createTableEdit } from './tableEdit.ts';
 
-/** Ids named in one error message (the details list up to 100). */
-const MAX_IDS_IN_MESSAGE = 20;
-
-export function idList(ids: readonly string[]): string {
-  const shown = ids.slice(0, MAX_IDS_IN_MESSAGE).join(', ');
-  return ids.length > MAX_IDS_IN_MESSAGE ? `${shown}, …` : shown;
-}
-
-export function rowsNotFound(table: DraftTable, missing: readonly string[], bulk: boolean): AppError {
-  const [first] = missing;
-  const message =
-    missing.length === 1 && first !== undefined
-      ? `Row "${first}" not found in table "${table.tableId}"`
-      : `Rows not found in table "${table.tableId}": ${idList(missing)}`;
-  return new AppError('ROW_NOT_FOUND', message, bulk ? missing.map((rowId) => ({ rowId })) : undefined);
-}
-
-export function rowsAlreadyExist(existing: readonly string[]): AppError {
-  return new AppError('ROW_ALREADY_EXISTS', `Rows already exist: ${idList(existing)}`, existing.map((rowId) => ({ rowId })));
-}
-
 /** Validates (INVALID_DATA) and normalizes one row's data; bulk errors carry `rowId` and `index`. */
-function checkedData(
+export function checkedData(
   table: DraftTable,
   tools: BranchDeciderTools,
   rowId: string,
@@ -84,7 +64,7 @@ function replaceRows(
 }
 
 /** Applies one row's patch operations; in a bulk request the INVALID_PATCH details also name the row. */
-function patchedData(current: unknown, rowId: string, patches: unknown, bulk: boolean): unknown {
+export function patchedData(current: unknown, rowId: string, patches: unknown, bulk: boolean): unknown {
   try {
     return applyRowPatches(current, patches);
   } catch (err) {
@@ -92,12 +72,6 @@ function patchedData(current: unknown, rowId: string, patches: unknown, bulk: bo
     const details = (err.details ?? []).map((detail) => ({ ...detail, rowId }));
     throw new AppError('INVALID_PATCH', `Row "${rowId}": ${err.message}`, details);
   }
-}
-
-function assertRowsExist(table: DraftTable, rowIds: readonly string[], bulk: boolean): void {
-  const edit = createTableEdit(table);
-  const missing = rowIds.filter((rowId) => edit.row(rowId) === null);
-  if (missing.length > 0) throw rowsNotFound(table, missing, bulk);
 }
 
 /** updateRows: full replacement; data validated first (input), then existence (ROW_NOT_FOUND lists every id). */

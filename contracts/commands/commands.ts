@@ -13,6 +13,7 @@ import type {
   UserView,
 } from '../api/views.ts';
 import type { ApiKeyView, ApiKeyWithSecretView } from '../api/apiKeyViews.ts';
+import type { ApplyDraftChangesInput, DraftChangesResult } from './draftChanges.ts';
 import type { WebhookDeliveryView, WebhookView, WebhookWithSecretView } from '../webhooks/webhookViews.ts';
 
 type Cmd<TInput, TResult> = { readonly input: TInput; readonly result: TResult };
@@ -64,6 +65,8 @@ export type CommandMap = {
   PatchRows: Cmd<TableTarget & { rows: readonly { rowId: string; patches: unknown }[]; bulk: boolean }, RowView[]>;
   RenameRow: Cmd<TableTarget & { rowId: string; nextRowId: string }, RowView>;
   DeleteRows: Cmd<TableTarget & { rowIds: readonly string[]; bulk: boolean }, BulkResultView>;
+  /** Several draft operations in one append (merge, restore, imports): docs/reference/versioned-storage.md §3. */
+  ApplyDraftChanges: Cmd<ApplyDraftChangesInput, DraftChangesResult>;
   CreateEndpoint: Cmd<{ revisionId: string; type: EndpointType }, EndpointView>;
   DeleteEndpoint: Cmd<{ endpointId: string }, SuccessView>;
   CreatePersonalApiKey: Cmd<ApiKeyOptions & { name: string; organizationId?: string | null }, ApiKeyWithSecretView>;

@@ -209,6 +209,17 @@ export type DraftReverted = {
   readonly draftSeq: number;
 };
 
+/**
+ * A merge was applied to the draft (merge.md §5): the table and row events of the same append made the draft equal
+ * to the merge result; this records the source and base for the revision graph and `branch.merged`.
+ * `totalRowChanges` is what the merge changed in the draft (merge.md §3).
+ */
+export type MergeRecorded = DraftRef & {
+  readonly sourceRevisionId: string;
+  readonly baseRevisionId: string;
+  readonly totalRowChanges: number;
+};
+
 /** Event type -> data. Versioned names (`XxxV2`) are added here when a shape changes. */
 export type DomainEventMap = {
   UserCreated: UserCreated;
@@ -238,6 +249,7 @@ export type DomainEventMap = {
   RowRenamed: RowRenamed;
   RevisionCommitted: RevisionCommitted;
   DraftReverted: DraftReverted;
+  MergeRecorded: MergeRecorded;
 };
 
 export type DomainEventType = keyof DomainEventMap;

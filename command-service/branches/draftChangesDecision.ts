@@ -1,0 +1,202 @@
+import { AppError, MAX_DRAFT_ROW_CHANGES } from '../../contracts/index.ts';
+import type { DomainEvent, DraftOperation, DraftOperationResult } from '../../contracts/index.ts';
+import { draftHasChanges, draftRow, draftTable, type BranchContent } from './branchContent.ts';
+import type { BranchCommandData, BranchCommandMetadata, BranchDeciderTools } from './branchCommand.ts';
+import { requireTable } from './draftRefs.ts';
+import { decideRowWrites, emptyResult } from './draftRowWrites.ts';
+import { evolveBranchContent, undoChanges, type UndoLog } from './evolveBranchContent.ts';
+import { assertForeignKeysExist, assertRowsNotReferenced } from './foreignKeys.ts';
+import { assertRowsExist } from './rowErrors.ts';
+import { decideRenameRow, rowsDeletedEvents } from './rowRenameDeleteDecisions.ts';
+import { decideCreateTable, decideDeleteTable, decideRenameTable } from './tableDecisions.ts';
+import { decideUpdateTable } from './updateTableDecision.ts';
+
+/** What ApplyDraftChanges did besides its events (the caller's answer is built from it). */
+export type DraftChangesReport = {
+  readonly draftRevisionId: string;
+  readonly hasChanges: boolean;
+  readonly rowChanges: number;
+  readonly operations: readonly DraftOperationResult[];
+};
+
+export type DraftChangesDecision = { readonly events: DomainEvent[]; readonly report: DraftChangesReport };
+
+/** tableKey -> row ids. */
+type RowKeys = Map<string, Set<string>>;
+
+/** One decision in progress: operations decided so far are folded into `state` (taken back at the end). */
+type Work = {
+  readonly state: BranchContent;
+  readonly meta: BranchCommandMetadata;
+  readonly tools: BranchDeciderTools;
+  readonly undo: UndoLog;
+  readonly events: DomainEvent[];
+  /** Rows written by operations that fail on invalid rows: their foreign keys are checked on the final draft. */
+  readonly written: RowKeys;
+  /** Rows deleted: that nothing references them is checked on the final draft. */
+  readonly removed: RowKeys;
+  rowChanges: number;
+};
+
+
+function addKeys(keys: RowKeys, tableKey: string, rowIds: Iterable<string>): void {
+  let set = keys.get(tableKey);
+  if (set === undefined) keys.set(tableKey, (set = new Set()));
+  for (const rowId of rowIds) set.add(rowId);
+}
+
+/** Row versions an event writes or removes (the unit of the MAX_DRAFT_ROW_CHANGES limit). */
+function rowChangesOf(event: DomainEvent | undefined): number {
+  switch (event?.type) {
+    case 'RowsCreated':
+    case 'RowsUpdated':
+    case 'TableSchemaUpdated':
+      return event.data.rows.length;
+    case 'RowsDeleted':
+      return event.data.rowIds.length;
+    case 'RowRenamed':
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+function assertRowChangeLimit(count: number): void {
+  if (count > MAX_DRAFT_ROW_CHANGES) {
+    throw new AppError('LIMIT_EXCEEDED', `A draft change can write at most ${MAX_DRAFT_ROW_CHANGES} row changes`);
+  }
+}
+
+/** Folds an operation's events into the draft (with undo) so the next operation is decided on top of them. */
+function fold(work: Work, events: readonly DomainEvent[]): void {
+  const { state, undo, meta } = work;
+  for (const event of events) {
+    work.rowChanges += rowChangesOf(event);
+    assertRowChangeLimit(work.rowChanges);
+    evolveBranchContent(state, event, { revision: (state.streamRevision ?? -1) + 1, time: meta.now, undo });
+    work.events.push(event);
+  }
+}
+
+function decideOperation(work: Work, op: DraftOperation, index: number): { events: DomainEvent[]; result: DraftOperationResult } {
+  const { state, meta, tools } = work;
+  switch (op.type) {
+    case 'CreateTable': {
+      // Each created table needs its own key: the command's fresh id, suffixed by the operation's index.
+      const events = decideCreateTable(state, { tableId: op.tableId, schema: op.schema }, { ...meta, newId: `${meta.newId}-${index}` });
+      return { events, result: emptyResult(op.type, op.tableId) };
+    }
+    case 'UpdateTable': {
+      const events = decideUpdateTable(state, { tableId: op.tableId, patches: op.patches }, meta, tools);
+      const migrated = events.reduce((sum, event) => sum + rowChangesOf(event), 0);
+      return { events, result: { ...emptyResult(op.type, op.tableId), updated: migrated } };
+    }
+    case 'RenameTable':
+      return {
+        events: decideRenameTable(state, { tableId: op.tableId, nextTableId: op.nextTableId }, meta, tools),
+        result: emptyResult(op.type, op.nextTableId),
+      };
+    case 'DeleteTable':
+      return { events: decideDeleteTable(state, { tableId: op.tableId }, meta, tools), result: emptyResult(op.type, op.tableId) };
+    case 'CreateRows':
+    case 'UpdateRows':
+    case 'UpsertRows':
+    case 'PatchRows': {
+      const { events, result, written } = decideRowWrites(state, op, meta, tools);
+      assertRowChangeLimit(work.rowChanges + rowChangesOf(events[0]) + rowChangesOf(events[1]));
+      if (written) addKeys(work.written, written.tableKey, written.rowIds);
+      return { events, result };
+    }
+    case 'DeleteRows': {
+      const table = requireTable(state, op.tableId);
+      assertRowsExist(table, op.rowIds, true);
+      addKeys(work.removed, table.tableKey, op.rowIds);
+      const events = op.rowIds.length > 0 ? rowsDeletedEvents(state, table, op.rowIds, meta) : [];
+      return { events, result: { ...emptyResult(op.type, op.tableId), deleted: op.rowIds.length } };
+    }
+    case 'RenameRow': {
+      const events = decideRenameRow(state, { tableId: op.tableId, rowId: op.rowId, nextRowId: op.nextRowId }, meta, tools);
+      return { events, result: { ...emptyResult(op.type, op.tableId), renamed: 1 } };
+    }
+    default: {
+      const never: never = op;
+      return never;
+    }
+  }
+}
+
+/**
+ * Foreign keys are checked on the final draft, as a deferred constraint: rows may reference rows created by later
+ * operations, and rows referencing each other may be deleted in any order. Deleted rows first: a deletion that
+ * strands a written row is FOREIGN_KEY_IN_USE, as the single command would answer.
+ */
+function assertFinalForeignKeys(work: Work): void {
+  const { state, tools } = work;
+  for (const [tableKey, rowIds] of work.removed) {
+    const table = draftTable(state, tableKey);
+    if (table === null) continue;
+    const gone = new Set([...rowIds].filter((rowId) => draftRow(table, rowId) === null));
+    if (gone.size > 0) assertRowsNotReferenced(state, table, gone, tools.models);
+  }
+  for (const [tableKey, rowIds] of work.written) {
+    const table = draftTable(state, tableKey);
+    if (table === null) continue;
+    const rows = [...rowIds].flatMap((rowId) => {
+      const row = draftRow(table, rowId);
+      return row ? [{ rowId, data: row.data }] : [];
+    });
+    assertForeignKeysExist(state, table, rows, tools.models, true);
+  }
+}
+
+function assertExpectedRevision(state: BranchContent, expected: BranchCommandData['ApplyDraftChanges']['expectedStreamRevision']): void {
+  if (expected === undefined || expected === null) return;
+  const actual = state.streamRevision ?? 'no_stream';
+  if (expected !== actual) {
+    throw new AppError('CONCURRENT_MODIFICATION', `The draft was modified concurrently (stream revision ${String(actual)}, expected ${String(expected)}); retry the request`);
+  }
+}
+
+/**
+ * ApplyDraftChanges (docs/reference/versioned-storage.md §3): the operations are decided in order, each on the
+ * draft as the previous ones left it (their events are folded with an undo record and taken back at the end, so
+ * `state` is unchanged); foreign keys are checked on the result; a merge record closes the events. Any refusal
+ * refuses the whole command.
+ */
+export function decideDraftChanges(
+  state: BranchContent,
+  data: BranchCommandData['ApplyDraftChanges'],
+  meta: BranchCommandMetadata,
+  tools: BranchDeciderTools,
+): DraftChangesDecision {
+  assertExpectedRevision(state, data.expectedStreamRevision);
+  const work: Work = { state, meta, tools, undo: [], events: [], written: new Map(), removed: new Map(), rowChanges: 0 };
+  try {
+    const operations = data.operations.map((op, index) => {
+      const { events, result } = decideOperation(work, op, index);
+      fold(work, events);
+      return result;
+    });
+    assertFinalForeignKeys(work);
+    const hasChanges = draftHasChanges(state);
+    const { merge } = data;
+    if (merge) {
+      work.events.push({
+        type: 'MergeRecorded',
+        data: {
+          projectId: meta.projectId,
+          draftRevisionId: state.draftRevisionId,
+          draftSeq: state.headSeq + 1,
+          draftHasChanges: hasChanges,
+          sourceRevisionId: merge.sourceRevisionId,
+          baseRevisionId: merge.baseRevisionId,
+          totalRowChanges: merge.totalRowChanges,
+        },
+      });
+    }
+    const report = { draftRevisionId: state.draftRevisionId, hasChanges, rowChanges: work.rowChanges, operations };
+    return { events: work.events, report };
+  } finally {
+    undoChanges(work.undo);
+  }
+}

@@ -1,0 +1,93 @@
+import type { ErrorDetail } from '../errors/appError.ts';
+import type { ErrorCode } from '../errors/catalogue.ts';
+
+/**
+ * `ApplyDraftChanges` (docs/reference/versioned-storage.md §3): an ordered list of draft operations decided in
+ * order, then appended to the branch stream in one append; any refusal refuses the whole command. Merge, restore,
+ * table import and bundle import send it. The operations have the shapes of the single commands (without
+ * `revisionId` and `bulk`); row lists are not limited to 1000 items, the whole command is (MAX_DRAFT_ROW_CHANGES).
+ */
+export type DraftOperation =
+  | { readonly type: 'CreateTable'; readonly tableId: string; readonly schema: unknown }
+  | { readonly type: 'UpdateTable'; readonly tableId: string; readonly patches: unknown }
+  | { readonly type: 'RenameTable'; readonly tableId: string; readonly nextTableId: string }
+  | { readonly type: 'DeleteTable'; readonly tableId: string }
+  | RowWriteOperation<'CreateRows' | 'UpdateRows' | 'UpsertRows', { readonly rowId: string; readonly data: unknown }>
+  | RowWriteOperation<'PatchRows', { readonly rowId: string; readonly patches: unknown }>
+  | { readonly type: 'DeleteRows'; readonly tableId: string; readonly rowIds: readonly string[] }
+  | { readonly type: 'RenameRow'; readonly tableId: string; readonly rowId: string; readonly nextRowId: string };
+
+/**
+ * A row write. `UpsertRows` creates the rows that do not exist and replaces the data of those that do.
+ * `onInvalidRow: 'skip'` leaves out the rows that fail their own checks (data, patches, existence, foreign keys
+ * against the draft with the operation's accepted rows) and reports them; `'fail'` (default) refuses the command.
+ */
+type RowWriteOperation<TType extends string, TRow> = {
+  readonly type: TType;
+  readonly tableId: string;
+  readonly rows: readonly TRow[];
+  readonly onInvalidRow?: 'fail' | 'skip';
+};
+
+export type DraftOperationType = DraftOperation['type'];
+
+/** A merge's record, appended as `MergeRecorded` after the operations' events (merge.md §5). */
+export type DraftMergeRecord = {
+  readonly sourceRevisionId: string;
+  readonly baseRevisionId: string;
+  readonly totalRowChanges: number;
+};
+
+export type ApplyDraftChangesInput = {
+  /** The branch's draft revision (REVISION_NOT_DRAFT otherwise). */
+  readonly revisionId: string;
+  readonly operations: readonly DraftOperation[];
+  /**
+   * The branch stream's revision the caller computed the operations against (`no_stream`: the branch has no
+   * content event yet); another revision when the command is decided → 409 CONCURRENT_MODIFICATION, nothing
+   * appended. Omitted or null: no check (the operations are decided against the draft as it is then).
+   */
+  readonly expectedStreamRevision?: number | 'no_stream' | null;
+  readonly merge?: DraftMergeRecord | null;
+  /** Decide everything and answer the same, append nothing. */
+  readonly dryRun?: boolean | null;
+};
+
+/** A row an `onInvalidRow: 'skip'` operation left out: its index in `rows`, its id and why. */
+export type InvalidDraftRow = {
+  readonly index: number;
+  readonly rowId: string;
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details?: readonly ErrorDetail[];
+};
+
+/** What one operation did. Table operations count no rows; `RenameRow` counts its row as renamed. */
+export type DraftOperationResult = {
+  readonly type: DraftOperationType;
+  /** The table's id after the operation. */
+  readonly tableId: string;
+  readonly created: number;
+  readonly updated: number;
+  readonly unchanged: number;
+  readonly deleted: number;
+  readonly renamed: number;
+  /** Rows left out by `onInvalidRow: 'skip'`, in `rows` order. */
+  readonly invalid: readonly InvalidDraftRow[];
+};
+
+export type DraftChangesResult = {
+  readonly dryRun: boolean;
+  /** The branch's draft revision the changes went to (would go to, in a dry run). */
+  readonly draftRevisionId: string;
+  /** The branch stream's revision after the append (in a dry run or a no-op: the revision decided against). */
+  readonly streamRevision: number | null;
+  /** Whether the draft differs from HEAD afterwards. */
+  readonly hasChanges: boolean;
+  /** Row versions written or removed by the append (migrations and foreign-key rewrites included). */
+  readonly rowChanges: number;
+  readonly operations: readonly DraftOperationResult[];
+};
+
+/** Row changes one ApplyDraftChanges may append (merge.md §3: 409 LIMIT_EXCEEDED beyond). */
+export const MAX_DRAFT_ROW_CHANGES = 100_000;
