@@ -140,6 +140,7 @@ export type {
   RevisionView,
   RowView,
   SuccessView,
+  TableMigrationLossView,
   TableMigrationView,
   TableUpdatePreviewView,
   TableView,

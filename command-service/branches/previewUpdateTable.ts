@@ -1,15 +1,38 @@
-import { isoTime, tableInScope } from '../../contracts/index.ts';
-import type { BranchRecord, CommandContext, JsonObject, TableMigrationView, TableUpdatePreviewView } from '../../contracts/index.ts';
+import { isoTime, tableInScope, toJsonPointer } from '../../contracts/index.ts';
+import type {
+  BranchRecord,
+  CommandContext,
+  JsonObject,
+  TableMigrationLossView,
+  TableMigrationView,
+  TableUpdatePreviewView,
+} from '../../contracts/index.ts';
 import type { Clock } from '../../contracts/index.ts';
 import { draftRow, draftTableById, type BranchContent } from './branchContent.ts';
 import type { BranchCommandData, BranchDeciderTools } from './branchCommand.ts';
 import type { BranchContentStore } from './branchContentStore.ts';
 import { draftTableView } from './branchViews.ts';
 import { evolveBranchContent, undoChanges, type UndoLog } from './evolveBranchContent.ts';
-import { decideUpdateTable } from './updateTableDecision.ts';
+import { decideUpdateTable, type RowLossListener } from './updateTableDecision.ts';
 
-/** Changed rows shown in a dry run's `sample` (domain.md §6 rule 6). */
+/** Changed rows shown in a dry run's `sample`, and lost values in its `lossySample` (domain.md §6 rule 6). */
 const SAMPLE_SIZE = 5;
+
+/** Counts the rows with a value the migration could not keep and keeps the first loss of the first few of them. */
+function createLossCollector(): { readonly onLoss: RowLossListener; readonly rowsLossy: () => number; readonly sample: TableMigrationLossView[] } {
+  const rows = new Set<string>();
+  const sample: TableMigrationLossView[] = [];
+  return {
+    onLoss(rowId, path, before, after) {
+      if (rows.has(rowId)) return;
+      rows.add(rowId);
+      // Copies: later migration steps change the row data the values belong to.
+      if (sample.length < SAMPLE_SIZE) sample.push({ rowId, path: toJsonPointer(path), before: structuredClone(before), after: structuredClone(after) });
+    },
+    rowsLossy: () => rows.size,
+    sample,
+  };
+}
 
 export type PreviewDeps = {
   readonly store: BranchContentStore;
@@ -39,7 +62,8 @@ export function previewUpdateTable(
       tableInScope: (tableId: string) => tableInScope(context.principal, tableId),
     };
     const total = draftTableById(state, data.tableId)?.count ?? 0;
-    const events = decideUpdateTable(state, data, meta, deps.tools);
+    const losses = createLossCollector();
+    const events = decideUpdateTable(state, data, meta, deps.tools, losses.onLoss);
     const [event] = events;
     const changed = event?.type === 'TableSchemaUpdated' ? event.data.rows.map((row) => row.rowId) : [];
     // Read the "before" rows first: folding changes the draft's row maps in place.
@@ -53,7 +77,13 @@ export function previewUpdateTable(
         const next = after.get(rowId);
         return next ? [{ rowId, before: data, after: next }] : [];
       });
-      const migration: TableMigrationView = { rowsChanged: changed.length, rowsUnchanged: total - changed.length, sample };
+      const migration: TableMigrationView = {
+        rowsChanged: changed.length,
+        rowsUnchanged: total - changed.length,
+        rowsLossy: losses.rowsLossy(),
+        sample,
+        lossySample: losses.sample,
+      };
       return { table: draftTableView(state, data.tableId), migration };
     } finally {
       undoChanges(undo);

@@ -1,6 +1,7 @@
 import { AppError, MAX_ERROR_DETAILS, jsonDeepEqual, normalizeRowData } from '../../contracts/index.ts';
 import type { DomainEvent, ErrorDetail, ForeignKeyField, JsonObject, RowWrite } from '../../contracts/index.ts';
 import { applySchemaPatch } from '../domain/tables/applySchemaPatch.ts';
+import type { DataPath } from '../domain/tables/convertValue.ts';
 import { assertValidTableSchema } from '../domain/tables/validateTableSchema.ts';
 import { draftRows, draftTables, type BranchContent } from './branchContent.ts';
 import type { BranchCommandData, BranchCommandMetadata, BranchDeciderTools } from './branchCommand.ts';
@@ -24,19 +25,23 @@ function invalidMigratedData(tableId: string, violations: readonly Violation[], 
   return new AppError('INVALID_DATA', message, details);
 }
 
+/** A value of row `rowId` the migration could not keep (domain.md §6 rule 6), at `path` in the row data. */
+export type RowLossListener = (rowId: string, path: DataPath, before: unknown, after: unknown) => void;
+
 const fieldKey = (field: ForeignKeyField): string => `${field.dataPath.join('/')}>${field.tableId}`;
 
 /**
  * updateTable (domain.md §6): the patched schema must be valid; every row is migrated, then validated (INVALID_DATA
  * with `rowId`), and foreign keys are checked on the migrated data (all of them when data moved, else the added or
  * retargeted ones). Rows whose data changed get a new `updatedAt`; all of it is one event. A patch that changes
- * neither schema nor data appends nothing.
+ * neither schema nor data appends nothing. The dry run passes `onLoss` to hear of the values no conversion could keep.
  */
 export function decideUpdateTable(
   state: BranchContent,
   data: BranchCommandData['UpdateTable'],
   meta: BranchCommandMetadata,
   tools: BranchDeciderTools,
+  onLoss?: RowLossListener,
 ): DomainEvent[] {
   const table = requireTable(state, data.tableId);
   const patched = applySchemaPatch(table.schema, data.patches);
@@ -54,7 +59,8 @@ export function decideUpdateTable(
   const failedRows = new Set<string>();
   let total = 0;
   for (const [rowId, row] of draftRows(table)) {
-    const next = patched.changesData ? patched.migrate(row.data) : row.data;
+    const listener = onLoss && ((path: DataPath, before: unknown, after: unknown) => onLoss(rowId, path, before, after));
+    const next = patched.changesData ? patched.migrate(row.data, listener) : row.data;
     const found = tools.rowValidators.check(schema, next);
     if (found.length > 0) {
       total += found.length;

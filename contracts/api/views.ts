@@ -62,12 +62,20 @@ export type TableView = {
   readonly createdAt: string;
   readonly updatedAt: string;
 };
-/** What a schema change would do to the rows (domain.md §6 rule 6); `sample` holds at most 5 changed rows. */
+/**
+ * What a schema change would do to the rows (domain.md §6 rule 6): `sample` holds at most 5 changed rows;
+ * `rowsLossy` counts rows where a conversion could not keep a value and used its rule's fallback, `lossySample`
+ * shows at most 5 such values (the first of each of the first lossy rows) with their JSON Pointer in the row data.
+ */
 export type TableMigrationView = {
   readonly rowsChanged: number;
   readonly rowsUnchanged: number;
+  readonly rowsLossy: number;
   readonly sample: readonly { readonly rowId: string; readonly before: JsonObject; readonly after: JsonObject }[];
+  readonly lossySample: readonly TableMigrationLossView[];
 };
+/** One value a migration could not keep. */
+export type TableMigrationLossView = { readonly rowId: string; readonly path: string; readonly before: unknown; readonly after: unknown };
 /** A dry run of updateTable: the table as it would be, and its migration. */
 export type TableUpdatePreviewView = { readonly table: TableView; readonly migration: TableMigrationView };
 export type RowView = {

@@ -51,7 +51,7 @@ describe('updateTable dry run', () => {
   test('a keyword change touches no row; dryRun=false is a real run', async () => {
     const patches = [{ op: 'add', path: '/properties/name/description', value: 'Full name' }];
     const preview = await admin.rest('PATCH', `${T()}?dryRun=true`, { patches });
-    assert.deepEqual(preview.body.migration, { rowsChanged: 0, rowsUnchanged: 3, sample: [] });
+    assert.deepEqual(preview.body.migration, { rowsChanged: 0, rowsUnchanged: 3, rowsLossy: 0, sample: [], lossySample: [] });
     const real = await admin.rest('PATCH', `${T()}?dryRun=false`, { patches });
     assert.equal(real.status, 200);
     assert.equal(real.body.migration, undefined);
@@ -106,5 +106,78 @@ describe('updateTable dry run', () => {
     const edith = system.as(await system.login('edith', 'edith-password'));
     assertRestError(await edith.rest('PATCH', `${T()}?dryRun=true`, { patches: zipToString }), 403, 'FORBIDDEN');
     assertRestError(await system.as(null).rest('PATCH', `${T()}?dryRun=true`, { patches: zipToString }), 401, 'UNAUTHENTICATED');
+  });
+});
+
+describe('lossy migrations in the dry run (rowsLossy, lossySample)', () => {
+  const P = () => `/revision/${draft}/table/people`;
+  const peopleSchema = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'age', 'tags', 'address'],
+    properties: {
+      name: { type: 'string', default: '' },
+      age: { type: 'string', default: '' },
+      tags: { type: 'array', items: { type: 'string', default: '' } },
+      address: { type: 'object', additionalProperties: false, required: ['city'], properties: { city: { type: 'string', default: '' } } },
+    },
+  };
+  const people = [
+    { rowId: 'p1', data: { name: 'Ann', age: '42', tags: ['a'], address: { city: 'Paris' } } },
+    { rowId: 'p2', data: { name: 'Ben', age: 'forty', tags: ['a', 'b'], address: { city: 'Lyon' } } },
+    { rowId: 'p3', data: { name: 'Cy', age: '7', tags: [], address: { city: 'Nice' } } },
+  ];
+  const ageAndTags = [
+    { op: 'replace', path: '/properties/age', value: { type: 'number', default: 0 } },
+    { op: 'replace', path: '/properties/tags', value: { type: 'string', default: '' } },
+  ];
+
+  before(async () => {
+    assert.equal((await admin.rest('POST', `/revision/${draft}/tables`, { tableId: 'people', schema: peopleSchema })).status, 201);
+    assert.equal((await admin.rest('POST', `${P()}/rows/bulk`, { rows: people })).status, 201);
+  });
+
+  test('REST counts the rows whose values fell back and shows the first lost value of each', async () => {
+    const head = await system.headPosition();
+    const reply = await admin.rest('PATCH', `${P()}?dryRun=true`, { patches: ageAndTags });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    const { migration } = reply.body;
+    assert.deepEqual(
+      { rowsChanged: migration.rowsChanged, rowsUnchanged: migration.rowsUnchanged, rowsLossy: migration.rowsLossy },
+      { rowsChanged: 3, rowsUnchanged: 0, rowsLossy: 1 },
+    );
+    // p2 lost two values ("forty" -> 0 and the tail of its tags); the sample shows the first of them.
+    assert.deepEqual(migration.lossySample, [{ rowId: 'p2', path: '/age', before: 'forty', after: 0 }]);
+    assert.deepEqual(migration.sample[1], { rowId: 'p2', before: people[1]?.data, after: { name: 'Ben', age: 0, tags: 'a', address: { city: 'Lyon' } } });
+    assert.equal(await system.headPosition(), head);
+  });
+
+  test('an object replaced by a default is lost in every row; at most 5 samples', async () => {
+    const extra = Array.from({ length: 4 }, (_, i) => ({ rowId: `q${i}`, data: { name: `Q${i}`, age: '1', tags: [], address: { city: `C${i}` } } }));
+    assert.equal((await admin.rest('POST', `${P()}/rows/bulk`, { rows: extra })).status, 201);
+    const patches = [{ op: 'replace', path: '/properties/address', value: { type: 'string', default: '?' } }];
+    const { migration } = (await admin.rest('PATCH', `${P()}?dryRun=true`, { patches })).body;
+    assert.equal(migration.rowsLossy, 7);
+    assert.equal(migration.lossySample.length, 5);
+    assert.deepEqual(migration.lossySample[0], { rowId: 'p1', path: '/address', before: { city: 'Paris' }, after: '?' });
+    assert.equal((await admin.rest('DELETE', `${P()}/rows/bulk`, { rowIds: extra.map((row) => row.rowId) })).status, 200);
+  });
+
+  test('GraphQL previewUpdateTable answers the same rowsLossy and lossySample', async () => {
+    const rest = (await admin.rest('PATCH', `${P()}?dryRun=true`, { patches: ageAndTags })).body.migration;
+    const reply = await admin.gql(
+      `query($d: UpdateTableInput!) { previewUpdateTable(data: $d) {
+        migration { rowsChanged rowsUnchanged rowsLossy sample { rowId before after } lossySample { rowId path before after } } } }`,
+      { d: { revisionId: draft, tableId: 'people', patches: ageAndTags } },
+    );
+    assert.deepEqual(gqlData(reply).previewUpdateTable.migration, rest);
+  });
+
+  test('a lossy change is not refused: the real run applies what the dry run showed', async () => {
+    const preview = (await admin.rest('PATCH', `${P()}?dryRun=true`, { patches: ageAndTags })).body;
+    const real = await admin.rest('PATCH', P(), { patches: ageAndTags });
+    assert.equal(real.status, 200, JSON.stringify(real.body));
+    assert.deepEqual(real.body.schema, preview.schema);
+    assert.deepEqual((await admin.rest('GET', `${P()}/row/p2`)).body.data, preview.migration.sample[1].after);
   });
 });

@@ -1,4 +1,5 @@
 import { parseJsonPointer, type JsonObject, type TableSchema } from '../../../contracts/index.ts';
+import type { LossListener } from './convertValue.ts';
 import { addAt, getAt, removeAt, replaceAt, setOwn } from './jsonPatchValue.ts';
 import {
   addDefaultStep,
@@ -15,8 +16,11 @@ export type SchemaPatchResult = {
   readonly schema: TableSchema;
   /** False when every operation only changed keywords: rows stay as they are. */
   readonly changesData: boolean;
-  /** Migrates one row's data through every operation in order; returns a new value (the input is not changed). */
-  migrate(data: unknown): unknown;
+  /**
+   * Migrates one row's data through every operation in order; returns a new value (the input is not changed).
+   * `onLoss` hears of every value a conversion could not keep (domain.md §6 rule 6), with its path in the data.
+   */
+  migrate(data: unknown, onLoss?: LossListener): unknown;
 };
 
 type Json = Record<string, unknown>;
@@ -159,9 +163,9 @@ export function applySchemaPatch(schema: TableSchema | JsonObject, patches: unkn
   return {
     schema: working as TableSchema,
     changesData: steps.length > 0,
-    migrate(data) {
+    migrate(data, onLoss) {
       const out = structuredClone(data);
-      for (const step of steps) step(out);
+      for (const step of steps) step(out, onLoss);
       return out;
     },
   };

@@ -5,9 +5,26 @@ import { setOwn } from './jsonPatchValue.ts';
  * Data conversions of domain.md §6 for `replace` at a node path. They work on raw (not yet validated) schema
  * nodes, because a patch may pass through invalid intermediate schemas; the final schema and rows are validated
  * afterwards. The old kind is read from the value itself, which equals the old node's kind for valid rows.
+ *
+ * A conversion that cannot keep a value and uses its rule's fallback reports a loss (domain.md §6 rule 6, the dry
+ * run's `rowsLossy`): a string that is no number → 0, a string other than "true"/"false" → false, a number other
+ * than 0/1 → boolean, a dropped array tail, an object (or a value replaced by an object) → the new default, a value
+ * replaced by a system ref. Values that hold nothing (an empty array, an empty object) lose nothing. Each rule
+ * reports where it falls back, so a new kind (e.g. `integer`: a truncated fraction, a value outside the safe range or
+ * the node's bounds) adds its rule in `convertPrimitive` and reports there.
  */
 
 type NodeKind = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'systemRef' | 'unknown';
+type Primitive = string | number | boolean;
+
+/** A data path below the converted value: property names and array indexes. */
+export type DataPath = readonly (string | number)[];
+
+/** Called for each value a conversion could not keep: where (below the converted value), the value, its replacement. */
+export type LossListener = (path: DataPath, before: unknown, after: unknown) => void;
+
+/** Loss reporting of one conversion in progress; null when nobody listens (the real run). */
+type Tracker = { readonly report: LossListener; readonly path: DataPath } | null;
 
 export function nodeKind(node: unknown): NodeKind {
   if (!isPlainObject(node)) return 'unknown';
@@ -51,58 +68,127 @@ function zeroFix(n: number): number {
   return n === 0 ? 0 : n;
 }
 
-/** string -> number: a non-empty finite decimal literal after trimming, else 0. */
-export function parseDecimal(text: string): number {
+/** The number a string holds: a non-empty finite decimal literal after trimming, else null. */
+function decimalOf(text: string): number | null {
   const trimmed = text.trim();
-  if (!DECIMAL.test(trimmed)) return 0;
+  if (!DECIMAL.test(trimmed)) return null;
   const n = Number(trimmed);
-  return Number.isFinite(n) ? zeroFix(n) : 0;
+  return Number.isFinite(n) ? zeroFix(n) : null;
 }
 
-function convertPrimitive(value: string | number | boolean, to: 'string' | 'number' | 'boolean'): string | number | boolean {
+/** string -> number: a non-empty finite decimal literal after trimming, else 0. */
+export function parseDecimal(text: string): number {
+  return decimalOf(text) ?? 0;
+}
+
+function lost(tracker: Tracker, before: unknown, after: unknown): void {
+  if (tracker !== null) tracker.report(tracker.path, before, after);
+}
+
+function below(tracker: Tracker, segment: string | number): Tracker {
+  return tracker === null ? null : { report: tracker.report, path: [...tracker.path, segment] };
+}
+
+/**
+ * Converts a part of `value` (an element) whose losses are reported for `value` as a whole: `[x]` from a primitive
+ * and the first element of an array stand for the converted value, not for a place in it.
+ */
+function convertPart(part: unknown, to: unknown, tracker: Tracker): { readonly value: unknown; readonly lost: boolean } {
+  if (tracker === null) return { value: convert(part, to, null), lost: false };
+  let partLost = false;
+  const value = convert(part, to, { report: () => void (partLost = true), path: [] });
+  return { value, lost: partLost };
+}
+
+function convertPrimitive(value: Primitive, to: 'string' | 'number' | 'boolean', tracker: Tracker): Primitive {
   switch (to) {
     case 'string':
       return typeof value === 'string' ? value : String(value);
-    case 'number':
+    case 'number': {
       if (typeof value === 'number') return zeroFix(value);
-      return typeof value === 'boolean' ? (value ? 1 : 0) : parseDecimal(value);
-    case 'boolean':
+      if (typeof value === 'boolean') return value ? 1 : 0;
+      const n = decimalOf(value);
+      if (n !== null) return n;
+      lost(tracker, value, 0);
+      return 0;
+    }
+    case 'boolean': {
       if (typeof value === 'boolean') return value;
-      return typeof value === 'number' ? value !== 0 : value === 'true';
+      // 0/1 and "true"/"false" are what boolean -> number/string give back; anything else cannot be kept.
+      if (typeof value === 'number') {
+        if (value !== 0 && value !== 1) lost(tracker, value, true);
+        return value !== 0;
+      }
+      if (value !== 'true' && value !== 'false') lost(tracker, value, false);
+      return value === 'true';
+    }
   }
 }
 
-function isPrimitive(value: unknown): value is string | number | boolean {
+function isPrimitive(value: unknown): value is Primitive {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
-/** Converts a stored value to the kind of node `to` (the conversion table of domain.md §6). */
-export function convertValue(value: unknown, to: unknown): unknown {
+/** Whether replacing `value` by a default loses anything: not for an empty array or object (or a missing value). */
+function holdsData(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  if (isPlainObject(value)) return Object.keys(value).length > 0;
+  return value !== null && value !== undefined;
+}
+
+function replacedByDefault(value: unknown, to: unknown, tracker: Tracker): unknown {
+  const fallback = rawDefault(to);
+  if (holdsData(value)) lost(tracker, value, fallback);
+  return fallback;
+}
+
+function convert(value: unknown, to: unknown, tracker: Tracker): unknown {
   const kind = nodeKind(to);
   const node = isPlainObject(to) ? to : {};
   switch (kind) {
     case 'unknown':
       return value;
     case 'systemRef':
+      // System fields are stored as "" and filled in on reads: whatever the row held is gone.
+      if (value !== '' && holdsData(value)) lost(tracker, value, '');
       return '';
     case 'object': {
-      if (!isPlainObject(value)) return rawDefault(to);
+      if (!isPlainObject(value)) return replacedByDefault(value, to, tracker);
       const out: Record<string, unknown> = {};
       if (isPlainObject(node.properties)) {
         for (const [name, child] of Object.entries(node.properties)) {
           const has = Object.prototype.hasOwnProperty.call(value, name);
-          setOwn(out, name, has ? convertValue(value[name], child) : rawDefault(child));
+          setOwn(out, name, has ? convert(value[name], child, below(tracker, name)) : rawDefault(child));
         }
       }
       return out;
     }
-    case 'array':
-      if (Array.isArray(value)) return value.map((item: unknown) => convertValue(item, node.items));
-      return isPrimitive(value) ? [convertValue(value, node.items)] : [];
+    case 'array': {
+      if (Array.isArray(value)) return value.map((item: unknown, index) => convert(item, node.items, below(tracker, index)));
+      if (!isPrimitive(value)) return replacedByDefault(value, to, tracker);
+      const element = convertPart(value, node.items, tracker);
+      const out = [element.value];
+      if (element.lost) lost(tracker, value, out);
+      return out;
+    }
     case 'string':
     case 'number':
-    case 'boolean':
-      if (Array.isArray(value)) return value.length > 0 ? convertValue(value[0], to) : rawDefault(to);
-      return isPrimitive(value) ? convertPrimitive(value, kind) : rawDefault(to);
+    case 'boolean': {
+      if (Array.isArray(value)) {
+        if (value.length === 0) return rawDefault(to);
+        const first = convertPart(value[0], to, tracker);
+        if (first.lost || value.length > 1) lost(tracker, value, first.value);
+        return first.value;
+      }
+      return isPrimitive(value) ? convertPrimitive(value, kind, tracker) : replacedByDefault(value, to, tracker);
+    }
   }
+}
+
+/**
+ * Converts a stored value to the kind of node `to` (the conversion table of domain.md §6). With `onLoss`, every
+ * value the conversion could not keep is reported with its path below `value`.
+ */
+export function convertValue(value: unknown, to: unknown, onLoss?: LossListener): unknown {
+  return convert(value, to, onLoss ? { report: onLoss, path: [] } : null);
 }

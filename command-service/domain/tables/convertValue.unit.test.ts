@@ -107,3 +107,88 @@ describe('convertValue helpers', () => {
     assert.ok(Object.is(rawDefault({ type: 'number', default: -0 }), 0));
   });
 });
+
+type Loss = { path: string; before: unknown; after: unknown };
+
+/** Like `convert`, with the losses reported for the row `{p: value}` (paths as JSON Pointers). */
+function losses(from: Json, to: Json, value: unknown): Loss[] {
+  const found: Loss[] = [];
+  const result = applySchemaPatch(obj({ p: from }), [{ op: 'replace', path: '/properties/p', value: to }]);
+  result.migrate({ p: value }, (path, before, after) => found.push({ path: `/${path.join('/')}`, before, after }));
+  return found;
+}
+
+describe('lossy conversions (domain.md §6 rule 6)', () => {
+  test('string -> number: a string that is no number falls back to 0', () => {
+    assert.deepEqual(losses(str(), num(), 'abc'), [{ path: '/p', before: 'abc', after: 0 }]);
+    assert.deepEqual(losses(str(), num(), ''), [{ path: '/p', before: '', after: 0 }]);
+    assert.deepEqual(losses(str(), num(), '1e400'), [{ path: '/p', before: '1e400', after: 0 }]);
+    for (const kept of ['42', ' 3.5 ', '-0', '.5', '1e3']) assert.deepEqual(losses(str(), num(), kept), [], kept);
+  });
+  test('string -> boolean: a string other than "true" or "false" falls back to false', () => {
+    assert.deepEqual(losses(str(), bool(), 'yes'), [{ path: '/p', before: 'yes', after: false }]);
+    assert.deepEqual(losses(str(), bool(), 'TRUE'), [{ path: '/p', before: 'TRUE', after: false }]);
+    assert.deepEqual(losses(str(), bool(), 'true'), []);
+    assert.deepEqual(losses(str(), bool(), 'false'), []);
+  });
+  test('number -> boolean: a number other than 0 or 1 cannot be kept', () => {
+    assert.deepEqual(losses(num(), bool(), 5), [{ path: '/p', before: 5, after: true }]);
+    assert.deepEqual(losses(num(), bool(), -0.5), [{ path: '/p', before: -0.5, after: true }]);
+    assert.deepEqual(losses(num(), bool(), 0), []);
+    assert.deepEqual(losses(num(), bool(), 1), []);
+  });
+  test('conversions that keep the value report nothing', () => {
+    assert.deepEqual(losses(num(), str(), 0.1 + 0.2), []);
+    assert.deepEqual(losses(bool(), str(), false), []);
+    assert.deepEqual(losses(bool(), num(), true), []);
+    assert.deepEqual(losses(str(), str('x'), 'kept'), []);
+    assert.deepEqual(losses(obj({ a: str() }), obj({ a: str(), b: num() }), { a: 'A' }), []);
+    assert.deepEqual(losses(obj({ a: str(), gone: str() }), obj({ a: str() }), { a: 'A', gone: 'g' }), [], 'dropping a property is a removal');
+  });
+  test('array -> primitive: a dropped tail, or a lossy first element', () => {
+    assert.deepEqual(losses(arr(str()), str(), ['a', 'b']), [{ path: '/p', before: ['a', 'b'], after: 'a' }]);
+    assert.deepEqual(losses(arr(str()), num(), ['x']), [{ path: '/p', before: ['x'], after: 0 }]);
+    assert.deepEqual(losses(arr(str()), num(), ['7']), []);
+    assert.deepEqual(losses(arr(str()), num(9), []), [], 'an empty array holds nothing');
+  });
+  test('primitive -> array: the element conversion decides', () => {
+    assert.deepEqual(losses(str(), arr(num()), 'x'), [{ path: '/p', before: 'x', after: [0] }]);
+    assert.deepEqual(losses(str(), arr(num()), '7'), []);
+    assert.deepEqual(losses(str(), arr(obj({ a: num(1) })), 'x'), [{ path: '/p', before: 'x', after: [{ a: 1 }] }]);
+  });
+  test('object <-> anything else: replaced by the default', () => {
+    const o = obj({ a: num(1) });
+    assert.deepEqual(losses(o, str('d'), { a: 2 }), [{ path: '/p', before: { a: 2 }, after: 'd' }]);
+    assert.deepEqual(losses(o, arr(num()), { a: 2 }), [{ path: '/p', before: { a: 2 }, after: [] }]);
+    assert.deepEqual(losses(str(), o, 'x'), [{ path: '/p', before: 'x', after: { a: 1 } }]);
+    assert.deepEqual(losses(arr(num()), o, [1]), [{ path: '/p', before: [1], after: { a: 1 } }]);
+    assert.deepEqual(losses(arr(num()), o, []), []);
+  });
+  test('a value replaced by a system ref is lost', () => {
+    assert.deepEqual(losses(str(), { $ref: SYSTEM_REFS.rowId }, 'abc'), [{ path: '/p', before: 'abc', after: '' }]);
+    assert.deepEqual(losses(str(), { $ref: SYSTEM_REFS.rowId }, ''), []);
+  });
+  test('nested losses carry the path of the value: properties and array indexes', () => {
+    const from = obj({ inner: obj({ x: str(), y: str() }), list: arr(str()) });
+    const to = obj({ inner: obj({ x: num(), y: bool() }), list: arr(num()) });
+    assert.deepEqual(losses(from, to, { inner: { x: 'a', y: 'true' }, list: ['1', 'two', 'three'] }), [
+      { path: '/p/inner/x', before: 'a', after: 0 },
+      { path: '/p/list/1', before: 'two', after: 0 },
+      { path: '/p/list/2', before: 'three', after: 0 },
+    ]);
+  });
+  test('a replace at an items path reports each element by index', () => {
+    const result = applySchemaPatch(obj({ tags: arr(str()) }), [{ op: 'replace', path: '/properties/tags/items', value: num() }]);
+    const found: unknown[] = [];
+    const migrated = result.migrate({ tags: ['1', 'x', '2', 'y'] }, (path, before, after) => found.push([path, before, after]));
+    assert.deepEqual(migrated, { tags: [1, 0, 2, 0] });
+    assert.deepEqual(found, [
+      [['tags', 1], 'x', 0],
+      [['tags', 3], 'y', 0],
+    ]);
+  });
+  test('without a listener the conversion is the same', () => {
+    const result = applySchemaPatch(obj({ p: str() }), [{ op: 'replace', path: '/properties/p', value: num() }]);
+    assert.deepEqual(result.migrate({ p: 'x' }), result.migrate({ p: 'x' }, () => undefined));
+  });
+});

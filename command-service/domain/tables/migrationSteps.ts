@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../../contracts/index.ts';
-import { convertValue, rawDefault } from './convertValue.ts';
+import { convertValue, rawDefault, type DataPath, type LossListener } from './convertValue.ts';
 import { setOwn } from './jsonPatchValue.ts';
 import { splitArrayContext } from './schemaLocation.ts';
 
@@ -8,32 +8,40 @@ import { splitArrayContext } from './schemaLocation.ts';
  * made by `migrate`). Rows that do not have the expected shape at a path are left alone there; the migrated rows
  * are validated afterwards.
  */
-export type MigrationStep = (data: unknown) => void;
+export type MigrationStep = (data: unknown, onLoss?: LossListener) => void;
 
 type Slot = { readonly container: Record<string, unknown> | unknown[]; readonly key: string | number };
 
+/** Where a value sits in the row data (array indexes included), built only when losses are reported. */
+type Where = DataPath | null;
+
+const next = (where: Where, segment: string | number): Where => (where === null ? null : [...where, segment]);
+
 const hasOwn = (value: object, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
 
-/** Calls `fn` for each value reached by `path` (`'*'` = every element of an array). */
-function forEachAt(value: unknown, path: readonly string[], index: number, fn: (value: unknown) => void): void {
-  if (index === path.length) return fn(value);
+/** Calls `fn` for each value reached by `path` (`'*'` = every element of an array), with where it sits. */
+function forEachAt(value: unknown, path: readonly string[], index: number, where: Where, fn: (value: unknown, where: Where) => void): void {
+  if (index === path.length) return fn(value, where);
   const segment = path[index] as string;
   if (segment === '*') {
-    if (Array.isArray(value)) for (const item of value) forEachAt(item, path, index + 1, fn);
+    if (Array.isArray(value)) value.forEach((item: unknown, i) => forEachAt(item, path, index + 1, next(where, i), fn));
   } else if (isPlainObject(value) && hasOwn(value, segment)) {
-    forEachAt(value[segment], path, index + 1, fn);
+    forEachAt(value[segment], path, index + 1, next(where, segment), fn);
   }
 }
 
-/** The slots (container + key) a data path names: object properties, or every element for a trailing `'*'`. */
-function forEachSlot(data: unknown, path: readonly string[], fn: (slot: Slot) => void): void {
+/**
+ * The slots (container + key) a data path names: object properties, or every element for a trailing `'*'`. With
+ * `where` (the path of `data`), each slot comes with its own path.
+ */
+function forEachSlot(data: unknown, path: readonly string[], fn: (slot: Slot, where: Where) => void, where: Where = null): void {
   const last = path[path.length - 1];
   if (last === undefined) return;
-  forEachAt(data, path.slice(0, -1), 0, (container) => {
+  forEachAt(data, path.slice(0, -1), 0, where, (container, at) => {
     if (last === '*') {
-      if (Array.isArray(container)) for (let i = 0; i < container.length; i++) fn({ container, key: i });
+      if (Array.isArray(container)) for (let i = 0; i < container.length; i++) fn({ container, key: i }, next(at, i));
     } else if (isPlainObject(container)) {
-      fn({ container, key: last });
+      fn({ container, key: last }, next(at, last));
     }
   });
 }
@@ -54,13 +62,24 @@ export function addDefaultStep(dataPath: readonly string[], node: unknown): Migr
   return (data) => forEachSlot(data, dataPath, (slot) => write(slot, rawDefault(node)));
 }
 
-/** `replace` (or `add` onto an existing node): every value converted to the new node; missing ones get its default. */
+/**
+ * `replace` (or `add` onto an existing node): every value converted to the new node; missing ones get its default.
+ * Values the conversion could not keep go to `onLoss` with their path in the row data.
+ */
 export function convertStep(dataPath: readonly string[], node: unknown): MigrationStep {
-  return (data) =>
-    forEachSlot(data, dataPath, (slot) => {
-      const current = read(slot);
-      write(slot, current.found ? convertValue(current.value, node) : rawDefault(node));
-    });
+  return (data, onLoss) =>
+    forEachSlot(
+      data,
+      dataPath,
+      (slot, where) => {
+        const current = read(slot);
+        if (!current.found) return write(slot, rawDefault(node));
+        const listener: LossListener | undefined =
+          onLoss && where !== null ? (path, before, after) => onLoss([...where, ...path], before, after) : undefined;
+        write(slot, convertValue(current.value, node, listener));
+      },
+      onLoss ? [] : null,
+    );
 }
 
 export function removeStep(dataPath: readonly string[]): MigrationStep {
@@ -78,7 +97,7 @@ export function transferStep(from: readonly string[], to: readonly string[], mod
   const { context, rest: fromRest } = splitArrayContext(from);
   const toRest = to.slice(context.length);
   return (data) =>
-    forEachAt(data, context, 0, (element) => {
+    forEachAt(data, context, 0, null, (element) => {
       let value: unknown;
       let found = false;
       forEachSlot(element, fromRest, (slot) => {

@@ -9,12 +9,24 @@ type TableUpdatePreview {
 type TableMigration {
   rowsChanged: Int!
   rowsUnchanged: Int!
+  "Rows where a conversion could not keep a value and used its rule's fallback (e.g. a string that is no number became 0)."
+  rowsLossy: Int!
   "At most 5 changed rows with their data before and after the migration."
   sample: [TableMigrationSample!]!
+  "At most 5 values the migration could not keep (the first of each of the first lossy rows)."
+  lossySample: [TableMigrationLoss!]!
 }
 
 type TableMigrationSample {
   rowId: String!
+  before: JSON!
+  after: JSON!
+}
+
+"A value a migration could not keep: where it is in the row data (JSON Pointer), what it was and what replaces it."
+type TableMigrationLoss {
+  rowId: String!
+  path: String!
   before: JSON!
   after: JSON!
 }
