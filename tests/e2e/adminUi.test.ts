@@ -89,9 +89,9 @@ describe('Admin UI in Chromium', { concurrency: false }, () => {
     await page.getByRole('button', { name: 'Add row' }).click();
     await page.getByText('1–2 of 2 rows').waitFor();
 
-    await page.getByLabel('Field').selectOption('views');
-    await page.getByLabel('Operator').selectOption('gte');
-    await page.getByLabel('Value').fill('5');
+    await page.getByLabel('Field', { exact: true }).selectOption('views');
+    await page.getByLabel('Operator', { exact: true }).selectOption('gte');
+    await page.getByLabel('Value', { exact: true }).fill('5');
     await page.getByRole('button', { name: 'Apply filter' }).click();
     await page.getByText('1–1 of 1 rows').waitFor();
     await s.shot('table-filtered');
@@ -286,6 +286,8 @@ describe('Admin UI in Chromium', { concurrency: false }, () => {
     for (const [path, heading] of [
       ['/admin/org/admin/project/blog/branch/master/draft/table/posts', 'Table posts'],
       ['/admin/org/admin/project/blog', 'Project blog'],
+      ['/admin/org/admin/project/blog/endpoints', 'Endpoints of blog'],
+      ['/admin/no/such/screen', 'Page not found'],
     ] as const) {
       await page.goto(path);
       await page.getByRole('heading', { name: heading }).waitFor();

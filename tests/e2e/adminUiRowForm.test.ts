@@ -97,20 +97,21 @@ describe('Admin UI: row form', { concurrency: false }, () => {
     await s.shot('picker-open');
     await option.click();
     assert.equal(await author.inputValue(), 'carol');
-    // Arrays: add three, remove one, reorder.
+    // Arrays: add three (Add moves the focus into the new item: what is typed next lands there), remove one, reorder.
     const addTag = form.getByRole('button', { name: 'Add to tags' });
     for (const [i, tag] of ['one', 'two', 'three'].entries()) {
       await addTag.click();
-      await form.getByLabel(`tags ${i + 1}`, { exact: true }).fill(tag);
+      await page.keyboard.type(tag);
+      assert.equal(await form.getByLabel(`tags ${i + 1}`, { exact: true }).inputValue(), tag, `typing after Add fills tags ${i + 1}`);
     }
     await form.getByRole('button', { name: 'Remove tags 2' }).click();
     await form.getByRole('button', { name: 'Move tags 2 up' }).click();
     // Nested fieldsets; the read-only field is shown but cannot be edited.
     const meta = form.getByRole('group', { name: 'meta' });
-    const slug = meta.getByLabel('slug', { exact: true });
+    const slug = meta.getByLabel('slug in meta', { exact: true });
     assert.equal(await slug.inputValue(), 'computed');
     assert.equal(await slug.getAttribute('readonly'), '');
-    await meta.getByRole('group', { name: 'source' }).getByLabel('name', { exact: true }).fill('newsroom');
+    await meta.getByRole('group', { name: 'source in meta' }).getByLabel('name in meta › source', { exact: true }).fill('newsroom');
 
     await form.getByRole('button', { name: 'Add row' }).click();
     const titleError = field(form, '/title').locator('.field-error');

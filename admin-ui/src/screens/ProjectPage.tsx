@@ -138,7 +138,7 @@ function BranchesSection({ org, project, version }: { readonly org: string; read
                 </td>
                 <td>
                   {!node.isRoot && (
-                    <ConfirmButton label="Delete" title={`Delete branch ${node.name}?`} confirmLabel="Delete branch" danger onConfirm={() => remove(node.name)}>
+                    <ConfirmButton label="Delete" labelContext={`branch ${node.name}`} title={`Delete branch ${node.name}?`} confirmLabel="Delete branch" danger onConfirm={() => remove(node.name)}>
                       <p>The branch, its draft and its revisions are removed.</p>
                     </ConfirmButton>
                   )}

@@ -46,10 +46,10 @@ export function RowDataEditor({ schema, revisionId, text, onText, details, jsonL
     <div className="row-editor">
       <div className="mode-toggle" role="group" aria-label="Row editing mode">
         <button type="button" aria-pressed={showForm} disabled={!parsed.ok} onClick={() => setMode('form')}>
-          Form
+          <span className="visually-hidden">Row as </span>Form
         </button>
         <button type="button" aria-pressed={!showForm} onClick={() => setMode('json')}>
-          JSON
+          <span className="visually-hidden">Row as </span>JSON
         </button>
         {!parsed.ok && <span className="hint">Fix the JSON to use the form.</span>}
       </div>
@@ -65,7 +65,7 @@ export function RowDataEditor({ schema, revisionId, text, onText, details, jsonL
             </ul>
           )}
           <div className="row-form">
-            <PropertyControls node={schema} value={value} path={[]} onChange={(next) => onText(JSON.stringify(next, null, 2))} />
+            <PropertyControls node={schema} value={value} path={[]} trail="" owner="" onChange={(next) => onText(JSON.stringify(next, null, 2))} />
           </div>
         </RowFormContext.Provider>
       ) : (
