@@ -1,15 +1,21 @@
 import { useId, useLayoutEffect, useRef } from 'react';
 import type { JsonSchema } from '../../api/types.ts';
 import { pointerOf } from '../../lib/jsonPointer.ts';
-import { moveItem, setIn } from '../../lib/formValue.ts';
+import { extraProperties, moveItem, setIn, valueMismatch, withoutProperty } from '../../lib/formValue.ts';
 import { defaultValue } from '../../lib/schemaModel.ts';
+import { JsonValue } from '../JsonValue.tsx';
 import { LabelText } from '../Fields.tsx';
 import { FieldErrors, fieldName, trailContext, useFieldErrors } from './FieldFrame.tsx';
 import { BooleanControl, NumberControl, StringControl, SystemControl, type LeafProps } from './LeafControls.tsx';
 
-/** The control for one schema node: a leaf input, a fieldset for an object, an editable list for an array. */
+/**
+ * The control for one schema node: a leaf input, a fieldset for an object, an editable list for an array. A value
+ * the control cannot show as it is (a string in a number field, a missing value) is shown as it is and flagged.
+ */
 export function FieldControl(props: LeafProps) {
   const { node } = props;
+  const mismatch = valueMismatch(node, props.value);
+  if (mismatch !== null) return <MismatchedValue {...props} problem={mismatch} />;
   if (node.$ref !== undefined) return <SystemControl {...props} />;
   switch (node.type) {
     case 'object':
@@ -30,7 +36,7 @@ type PropertyControlsProps = Omit<LeafProps, 'label'> & {
   readonly owner: string;
 };
 
-/** One control per property, in schema order. */
+/** One control per property, in schema order, then the properties the schema does not declare. */
 export function PropertyControls({ node, value, path, trail, owner, onChange }: PropertyControlsProps) {
   const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   const inner = owner === '' ? trail : trail === '' ? owner : `${trail} › ${owner}`;
@@ -47,7 +53,76 @@ export function PropertyControls({ node, value, path, trail, owner, onChange }: 
           onChange={(next) => onChange(setIn(record, [name], next))}
         />
       ))}
+      <ExtraProperties node={node} record={record} path={path} trail={inner} onChange={onChange} />
     </>
+  );
+}
+
+type ExtraPropertiesProps = {
+  readonly node: JsonSchema;
+  readonly record: Readonly<Record<string, unknown>>;
+  readonly path: LeafProps['path'];
+  readonly trail: string;
+  readonly onChange: (next: unknown) => void;
+};
+
+/** Properties of the row that the schema does not declare: sent as they are (and refused), each with Remove. */
+function ExtraProperties({ node, record, path, trail, onChange }: ExtraPropertiesProps) {
+  const id = useId();
+  const extra = extraProperties(node, record);
+  if (extra.length === 0) return null;
+  const where = trail === '' ? 'the row' : trail;
+  return (
+    <div className="extra-properties" role="group" aria-labelledby={`${id}-title`} aria-describedby={`${id}-note`} data-path={pointerOf(path)}>
+      <p className="extra-title" id={`${id}-title`}>
+        Not in the schema{trail === '' ? '' : ` (${trail})`}
+      </p>
+      <p className="field-error" id={`${id}-note`}>
+        The schema does not declare {extra.length === 1 ? 'this property' : 'these properties'} of {where}. {extra.length === 1 ? 'It is' : 'They are'} sent
+        as {extra.length === 1 ? 'it is' : 'they are'} and the server refuses the row: remove {extra.length === 1 ? 'it' : 'them'}.
+      </p>
+      <ul className="extra-list">
+        {extra.map((name) => (
+          <li key={name} data-path={pointerOf([...path, name])}>
+            <code>{name}</code>: <JsonValue value={record[name]} missing="null" />
+            <button type="button" onClick={() => onChange(withoutProperty(record, name))}>
+              Remove {name}
+              <span className="visually-hidden"> from {where}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A value its field's control cannot show: the value as it is, what is wrong, and a button to replace it. */
+function MismatchedValue({ label, trail, node, value, path, onChange, problem }: LeafProps & { readonly problem: string }) {
+  const id = useId();
+  const messages = useFieldErrors(path);
+  const replacement = defaultValue(node);
+  const name = fieldName(label, trail);
+  const missing = value === undefined;
+  const shown = typeof replacement === 'object' && replacement !== null && !Array.isArray(replacement) ? 'its default' : JSON.stringify(replacement);
+  const describedBy = messages.length > 0 ? `${id}-problem ${id}-error` : `${id}-problem`;
+  return (
+    <div className="field form-field field-mismatch" role="group" aria-labelledby={`${id}-label`} aria-describedby={describedBy} data-path={pointerOf(path)}>
+      <span className="mismatch-label" id={`${id}-label`}>
+        <LabelText label={label} labelContext={trailContext(trail)} />
+      </span>
+      {!missing && (
+        <span className="mismatch-value">
+          <JsonValue value={value} missing="null" />
+        </span>
+      )}
+      <span className="field-error" id={`${id}-problem`}>
+        {problem} {missing ? 'The server refuses the row without it.' : 'It is sent as it is, so the server may refuse the row.'}
+      </span>
+      <FieldErrors id={`${id}-error`} messages={messages} />
+      <button type="button" onClick={() => onChange(replacement)}>
+        {missing ? 'Add' : 'Replace'} {name} with {shown}
+      </button>
+    </div>
   );
 }
 
