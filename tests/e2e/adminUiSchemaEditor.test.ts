@@ -1,8 +1,8 @@
 // The visual schema editor (admin-ui.md §3.1 Schema editor, domain.md §5-§6) in Debian's Chromium against a real
-// `strata serve`: a type change previewed with the dry run then saved (rows converted); a nested array of objects
-// added; rename, reorder, a pattern the server rejects shown at its field, foreign keys offered from the revision's
-// tables; JSON mode as a second tab; every control named by its field's path; 390×844. Screenshots in
-// tests/.tmp/screenshots/schema-editor/.
+// `strata serve`: a lossy type change previewed with the dry run (the rows that lose data counted and shown), saved
+// only after an explicit confirmation (rows converted); a nested array of objects added; rename, reorder, a pattern
+// the server rejects shown at its field, foreign keys offered from the revision's tables; JSON mode as a second tab;
+// every control named by its field's path; 390×844. Screenshots in tests/.tmp/screenshots/schema-editor/.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
@@ -54,7 +54,7 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
     assert.deepEqual(s.problems.splice(0), [], 'console errors or requests to other origins');
   });
 
-  test("changes a field's type with the migration preview, then saves and sees converted rows", async () => {
+  test("a lossy type change shows the rows that lose data and saves only after an explicit confirmation", async () => {
     const { page } = s;
     await page.goto(UI);
     await control(page, 'Type of field price').selectOption('number');
@@ -64,11 +64,25 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
     await page.getByRole('button', { name: 'Preview migration' }).click();
     const preview = page.getByRole('region', { name: 'Migration preview' });
     await preview.getByText('3 rows will change').waitFor();
+    // "ask" is no number: it becomes 0 (domain.md §6), the one row of three that loses data.
+    await preview.getByRole('alert').getByText('1 row will lose data.').waitFor();
+    const lost = preview.getByRole('table', { name: 'Data lost' });
+    assert.deepEqual(await lost.getByRole('rowheader').allTextContents(), ['i2']);
+    const [path, before, after] = await lost.getByRole('row').nth(1).getByRole('cell').allTextContents();
+    assert.match(path ?? '', /price/);
+    assert.deepEqual([before, after], ['"ask"', '0']);
     const sample = preview.getByRole('table', { name: 'Row i2 before and after' });
     assert.deepEqual(await sample.getByRole('cell').allTextContents(), ['"ask"', '0']);
     assert.equal((await rowData('i1')).price, '12.5', 'the dry run changed nothing');
-    await s.shot('type-change-preview');
-    await page.getByRole('button', { name: 'Save schema' }).click();
+    // Save is not offered as usual: it waits for the confirmation, which has the focus.
+    const save = page.getByRole('button', { name: 'Save schema' });
+    const understood = page.getByRole('checkbox', { name: 'I understand that 1 row will lose data' });
+    assert.equal(await save.isDisabled(), true, 'Save waits for the confirmation');
+    assert.equal(await page.evaluate('document.activeElement?.labels?.[0]?.textContent'), 'I understand that 1 row will lose data', 'the focus is on the confirmation');
+    await s.shot('lossy-change-preview');
+    await understood.check();
+    assert.equal(await save.isEnabled(), true);
+    await save.click();
     await page.getByText('Schema saved (1 operation).').waitFor();
     const grid = page.getByRole('region', { name: 'Rows table, scrollable' });
     await grid.getByRole('cell', { name: '12.5', exact: true }).waitFor();
@@ -91,7 +105,11 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
     await control(page, 'Type of field lines item › qty').selectOption('number');
     await control(page, 'Default of field lines item › qty').fill('1');
     await page.getByRole('button', { name: 'Preview migration' }).click();
-    await page.getByRole('region', { name: 'Migration preview' }).getByText('3 rows will change').waitFor();
+    const preview = page.getByRole('region', { name: 'Migration preview' });
+    await preview.getByText('3 rows will change').waitFor();
+    // Adding a field loses nothing: Save is offered at once.
+    assert.equal(await preview.getByRole('alert').count(), 0);
+    assert.equal(await page.getByRole('checkbox', { name: /will lose data/ }).count(), 0);
     await s.shot('nested-array-preview');
     await page.getByRole('button', { name: 'Save schema' }).click();
     await page.getByText(/Schema saved/).waitFor();
