@@ -112,6 +112,11 @@ describe('Admin UI in Chromium', { concurrency: false }, () => {
     await page.getByRole('link', { name: 'HEAD #1' }).click();
     await page.getByText(/^Read-only/).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Commit' }).count(), 0, 'no commit on HEAD');
+    await s.shot('head-read-only');
+    await page.getByRole('link', { name: 'posts' }).click();
+    await page.getByRole('heading', { name: 'Table posts' }).waitFor();
+    await page.getByLabel('Schema (read-only)').waitFor();
+    await s.shot('table-read-only');
   });
 
   test('creates GraphQL and REST endpoints with working links', async () => {
