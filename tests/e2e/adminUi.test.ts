@@ -89,9 +89,9 @@ describe('Admin UI in Chromium', { concurrency: false }, () => {
     await page.getByRole('button', { name: 'Add row' }).click();
     await page.getByText('1–2 of 2 rows').waitFor();
 
-    await page.getByLabel('Field').selectOption('views');
-    await page.getByLabel('Operator').selectOption('gte');
-    await page.getByLabel('Value').fill('5');
+    await page.getByLabel('Field', { exact: true }).selectOption('views');
+    await page.getByLabel('Operator', { exact: true }).selectOption('gte');
+    await page.getByLabel('Value', { exact: true }).fill('5');
     await page.getByRole('button', { name: 'Apply filter' }).click();
     await page.getByText('1–1 of 1 rows').waitFor();
     await s.shot('table-filtered');
@@ -112,6 +112,11 @@ describe('Admin UI in Chromium', { concurrency: false }, () => {
     await page.getByRole('link', { name: 'HEAD #1' }).click();
     await page.getByText(/^Read-only/).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Commit' }).count(), 0, 'no commit on HEAD');
+    await s.shot('head-read-only');
+    await page.getByRole('link', { name: 'posts' }).click();
+    await page.getByRole('heading', { name: 'Table posts' }).waitFor();
+    await page.getByLabel('Schema (read-only)').waitFor();
+    await s.shot('table-read-only');
   });
 
   test('creates GraphQL and REST endpoints with working links', async () => {
@@ -133,6 +138,55 @@ describe('Admin UI in Chromium', { concurrency: false }, () => {
     assert.ok(openapi);
     assert.equal((await page.request.get(openapi)).status(), 200);
     await s.shot('endpoints');
+  });
+
+  test('visibility is a status; Make public… asks first, saying who reads what; Make private… names the endpoints', async () => {
+    const { page } = s;
+    const anonymousRead = async (): Promise<number> => {
+      const res = await fetch(`${server.url}/endpoint/graphql/admin/blog/master/head`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: '{ posts { totalCount } }' }),
+      });
+      return res.status;
+    };
+    await page.goto('/admin/org/admin/project/blog');
+    const visibility = page.getByRole('region', { name: 'Visibility' });
+    await visibility.getByText('Private', { exact: true }).waitFor();
+    await visibility.getByText(/Only members of the organization and of this project/).waitFor();
+    assert.equal(await page.getByRole('checkbox').count(), 0, 'visibility is a status, not a checkbox');
+    assert.equal(await anonymousRead(), 401);
+
+    // Making data public asks first, names who will read what, and starts on Cancel.
+    await visibility.getByRole('button', { name: 'Make public…' }).click();
+    const publish = page.getByRole('dialog', { name: 'Make project blog public?' });
+    await publish.getByText('Anyone will be able to read all data of blog without signing in').waitFor();
+    await publish.getByText(/every branch, revision, table and row of blog, including each branch's uncommitted draft/).waitFor();
+    await publish.getByRole('list', { name: 'Endpoints of blog' }).getByText('/endpoint/graphql/admin/blog/master/head').waitFor();
+    assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Cancel', 'the safe choice has the focus');
+    await s.shot('make-public-confirm');
+    await publish.getByRole('button', { name: 'Cancel' }).click();
+    await visibility.getByText('Private', { exact: true }).waitFor();
+    assert.equal(await anonymousRead(), 401, 'Cancel changes nothing');
+
+    await visibility.getByRole('button', { name: 'Make public…' }).click();
+    await publish.getByRole('button', { name: 'Make public' }).click();
+    await visibility.getByText('Project blog is now public.').waitFor();
+    await visibility.getByText('Public', { exact: true }).waitFor();
+    assert.equal(await anonymousRead(), 200);
+    await s.shot('project-public');
+
+    // Making it private names the endpoints that stop answering anonymous readers.
+    await visibility.getByRole('button', { name: 'Make private…' }).click();
+    const unpublish = page.getByRole('dialog', { name: 'Make project blog private?' });
+    const endpoints = unpublish.getByRole('list', { name: 'Endpoints of blog' });
+    await endpoints.getByText('/endpoint/graphql/admin/blog/master/head').waitFor();
+    await endpoints.getByText('/endpoint/rest/admin/blog/master/head').waitFor();
+    await unpublish.getByText(/anonymous readers get 401/).waitFor();
+    await s.shot('make-private-confirm');
+    await unpublish.getByRole('button', { name: 'Make private' }).click();
+    await visibility.getByText('Project blog is now private.').waitFor();
+    assert.equal(await anonymousRead(), 401);
   });
 
   test('an API key secret is shown once (gone after reload); rotate shows a new one; revoke stops it', async () => {
@@ -237,6 +291,8 @@ describe('Admin UI in Chromium', { concurrency: false }, () => {
     for (const [path, heading] of [
       ['/admin/org/admin/project/blog/branch/master/draft/table/posts', 'Table posts'],
       ['/admin/org/admin/project/blog', 'Project blog'],
+      ['/admin/org/admin/project/blog/endpoints', 'Endpoints of blog'],
+      ['/admin/no/such/screen', 'Page not found'],
     ] as const) {
       await page.goto(path);
       await page.getByRole('heading', { name: heading }).waitFor();

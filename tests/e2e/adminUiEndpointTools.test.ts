@@ -56,7 +56,9 @@ describe('Admin UI: endpoint tools', { concurrency: false }, () => {
     await editor.locator('.monaco-editor').first().click();
     await page.keyboard.press('Control+Enter');
     await page.locator('.graphiql-response', { hasText: 'Markets calm' }).first().waitFor({ timeout: 20_000 });
-    await s.shot('graphiql-example');
+    // Left to upstream: GraphiQL's tab bar puts the close button inside the role="tab" element (nested-interactive), and
+    // its Monaco editors' theme has line numbers and number tokens below 4.5:1 (color-contrast).
+    await s.shot('graphiql-example', { thirdParty: { reason: 'GraphiQL (graphiql package)', axeExclude: ['.graphiql-tabs', '.monaco-editor'] } });
     assert.equal(await page.locator('.graphiql-response', { hasText: 'error' }).count(), 0);
   });
 
@@ -69,6 +71,8 @@ describe('Admin UI: endpoint tools', { concurrency: false }, () => {
     await page.goto(href);
     assert.equal((await documentLoaded).status(), 200);
     await page.locator('.swagger-ui .opblock-summary-path', { hasText: '/articles' }).first().waitFor({ timeout: 20_000 });
-    await s.shot('swagger-ui');
+    // Swagger UI's markup (swagger-ui-express) fails axe-core in ways only upstream can fix: method badges below 4.5:1,
+    // copy buttons inside the operation buttons, an unlabelled URL box and servers select. Checked apart from it.
+    await s.shot('swagger-ui', { thirdParty: { reason: 'Swagger UI (swagger-ui-express)', axeExclude: ['.swagger-ui'] } });
   });
 });

@@ -97,20 +97,21 @@ describe('Admin UI: row form', { concurrency: false }, () => {
     await s.shot('picker-open');
     await option.click();
     assert.equal(await author.inputValue(), 'carol');
-    // Arrays: add three, remove one, reorder.
+    // Arrays: add three (Add moves the focus into the new item: what is typed next lands there), remove one, reorder.
     const addTag = form.getByRole('button', { name: 'Add to tags' });
     for (const [i, tag] of ['one', 'two', 'three'].entries()) {
       await addTag.click();
-      await form.getByLabel(`tags ${i + 1}`, { exact: true }).fill(tag);
+      await page.keyboard.type(tag);
+      assert.equal(await form.getByLabel(`tags ${i + 1}`, { exact: true }).inputValue(), tag, `typing after Add fills tags ${i + 1}`);
     }
     await form.getByRole('button', { name: 'Remove tags 2' }).click();
     await form.getByRole('button', { name: 'Move tags 2 up' }).click();
     // Nested fieldsets; the read-only field is shown but cannot be edited.
     const meta = form.getByRole('group', { name: 'meta' });
-    const slug = meta.getByLabel('slug', { exact: true });
+    const slug = meta.getByLabel('slug in meta', { exact: true });
     assert.equal(await slug.inputValue(), 'computed');
     assert.equal(await slug.getAttribute('readonly'), '');
-    await meta.getByRole('group', { name: 'source' }).getByLabel('name', { exact: true }).fill('newsroom');
+    await meta.getByRole('group', { name: 'source in meta' }).getByLabel('name in meta › source', { exact: true }).fill('newsroom');
 
     await form.getByRole('button', { name: 'Add row' }).click();
     const titleError = field(form, '/title').locator('.field-error');
@@ -158,6 +159,50 @@ describe('Admin UI: row form', { concurrency: false }, () => {
     await page.getByRole('button', { name: 'Form' }).click();
     assert.equal(await page.getByLabel('views', { exact: true }).inputValue(), '42');
     assert.equal(await page.getByLabel('tags 1', { exact: true }).inputValue(), 'json');
+  });
+
+  test('form and JSON are one document: a value the form cannot show is shown as it is and flagged; unknown properties can be removed', async () => {
+    const { page } = s;
+    await page.goto(`${UI}/row/p1`);
+    const mode = page.getByRole('group', { name: 'Row editing mode' });
+    await mode.getByRole('button', { name: 'JSON' }).click();
+    const editor = page.getByLabel('Row data (JSON)');
+    const data = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
+    const meta = data.meta as Record<string, unknown>;
+    await editor.fill(JSON.stringify({ ...data, views: 'cheap', featured: 'yes', extra: 1, meta: { ...meta, note: 'x' } }, null, 2));
+    await mode.getByRole('button', { name: 'Form' }).click();
+
+    // The number field shows "cheap" as it is (never a stand-in 0), says what is wrong and offers a replacement.
+    const views = page.getByRole('group', { name: 'views', exact: true });
+    await views.getByText('"cheap"').waitFor();
+    assert.match((await views.locator('.field-error').first().textContent()) ?? '', /Expected a number; the row holds a string/);
+    assert.equal(await page.getByRole('spinbutton', { name: 'views' }).count(), 0, 'no number input pretends a value');
+    assert.equal(await page.getByRole('group', { name: 'featured', exact: true }).getByText('"yes"').count(), 1);
+    // Properties the schema does not declare, at the top and inside meta, each with Remove.
+    const unknownTop = page.getByRole('group', { name: 'Not in the schema', exact: true });
+    assert.deepEqual(await unknownTop.locator('li > code:first-child').allTextContents(), ['extra']);
+    await page.getByRole('group', { name: 'Not in the schema (meta)' }).getByText('note', { exact: true }).waitFor();
+    await s.shot('form-flags-json-values');
+
+    // Saved as it is, the server refuses it and its answer lands at the flagged field.
+    await page.getByRole('button', { name: 'Save row' }).click();
+    await views.locator('.field-error', { hasText: /number/ }).nth(1).waitFor();
+
+    await page.getByRole('button', { name: 'Remove extra from the row' }).click();
+    await page.getByRole('button', { name: 'Remove note from meta' }).click();
+    await page.getByRole('button', { name: 'Replace featured with false' }).click();
+    await page.getByRole('button', { name: 'Replace views with 0' }).click();
+    const number = page.getByLabel('views', { exact: true });
+    assert.equal(await number.inputValue(), '0');
+    await number.fill('7');
+    assert.equal(await page.getByRole('group', { name: /Not in the schema/ }).count(), 0);
+    // The JSON shows exactly what the form shows.
+    await mode.getByRole('button', { name: 'JSON' }).click();
+    assert.deepEqual(JSON.parse(await editor.inputValue()), { ...data, views: 7, featured: false });
+    await page.getByRole('button', { name: 'Save row' }).click();
+    await page.getByText('Row saved.').waitFor();
+    assert.deepEqual((await api('GET', `/revision/${draft}/table/posts/row/p1`)).data, { ...data, views: 7, featured: false });
+    await mode.getByRole('button', { name: 'Form' }).click();
   });
 
   test('keyboard only: the foreign key picker and saving', async () => {

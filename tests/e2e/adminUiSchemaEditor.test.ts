@@ -1,7 +1,8 @@
 // The visual schema editor (admin-ui.md §3.1 Schema editor, domain.md §5-§6) in Debian's Chromium against a real
-// `strata serve`: a type change previewed with the dry run then saved (rows converted); a nested array of objects
-// added; rename, reorder, a pattern the server rejects shown at its field, foreign keys offered from the revision's
-// tables; JSON mode as a second tab; 390×844. Screenshots in tests/.tmp/screenshots/schema-editor/.
+// `strata serve`: a lossy type change previewed with the dry run (the rows that lose data counted and shown), saved
+// only after an explicit confirmation (rows converted); a nested array of objects added; rename, reorder, a pattern
+// the server rejects shown at its field, foreign keys offered from the revision's tables; JSON mode as a second tab;
+// every control named by its field's path; 390×844. Screenshots in tests/.tmp/screenshots/schema-editor/.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
@@ -23,9 +24,10 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
   let api: AdminApi;
   let draft = '';
 
-  /** The editor of the field at a schema pointer (its own controls come first in document order). */
+  /** The editor of the field at a schema pointer. */
   const fieldAt = (page: Page, pointer: string): Locator => page.locator(`[data-field="${pointer}"]`).first();
-  const own = (scope: Locator, label: string): Locator => scope.getByLabel(label, { exact: true }).first();
+  /** A control by its whole accessible name, unique on the screen ("Type of field lines item › qty"). */
+  const control = (page: Page, name: string): Locator => page.getByLabel(name, { exact: true });
   const fits = (page: Page): Promise<unknown> => page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
   const rowData = async (id: string): Promise<Record<string, unknown>> => (await api('GET', `/revision/${draft}/table/items/row/${id}`)).data;
 
@@ -52,22 +54,35 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
     assert.deepEqual(s.problems.splice(0), [], 'console errors or requests to other origins');
   });
 
-  test("changes a field's type with the migration preview, then saves and sees converted rows", async () => {
+  test("a lossy type change shows the rows that lose data and saves only after an explicit confirmation", async () => {
     const { page } = s;
     await page.goto(UI);
-    const price = fieldAt(page, '/properties/price');
-    await own(price, 'Type').selectOption('number');
+    await control(page, 'Type of field price').selectOption('number');
     await page.getByText('1 change to send as JSON Patch').click();
     const patch = JSON.parse((await page.getByLabel('JSON Patch').textContent()) ?? '[]') as unknown[];
     assert.deepEqual(patch, [{ op: 'replace', path: '/properties/price', value: { type: 'number', default: 0 } }]);
     await page.getByRole('button', { name: 'Preview migration' }).click();
     const preview = page.getByRole('region', { name: 'Migration preview' });
     await preview.getByText('3 rows will change').waitFor();
+    // "ask" is no number: it becomes 0 (domain.md §6), the one row of three that loses data.
+    await preview.getByRole('alert').getByText('1 row will lose data.').waitFor();
+    const lost = preview.getByRole('table', { name: 'Data lost' });
+    assert.deepEqual(await lost.getByRole('rowheader').allTextContents(), ['i2']);
+    const [path, before, after] = await lost.getByRole('row').nth(1).getByRole('cell').allTextContents();
+    assert.match(path ?? '', /price/);
+    assert.deepEqual([before, after], ['"ask"', '0']);
     const sample = preview.getByRole('table', { name: 'Row i2 before and after' });
     assert.deepEqual(await sample.getByRole('cell').allTextContents(), ['"ask"', '0']);
     assert.equal((await rowData('i1')).price, '12.5', 'the dry run changed nothing');
-    await s.shot('type-change-preview');
-    await page.getByRole('button', { name: 'Save schema' }).click();
+    // Save is not offered as usual: it waits for the confirmation, which has the focus.
+    const save = page.getByRole('button', { name: 'Save schema' });
+    const understood = page.getByRole('checkbox', { name: 'I understand that 1 row will lose data' });
+    assert.equal(await save.isDisabled(), true, 'Save waits for the confirmation');
+    assert.equal(await page.evaluate('document.activeElement?.labels?.[0]?.textContent'), 'I understand that 1 row will lose data', 'the focus is on the confirmation');
+    await s.shot('lossy-change-preview');
+    await understood.check();
+    assert.equal(await save.isEnabled(), true);
+    await save.click();
     await page.getByText('Schema saved (1 operation).').waitFor();
     const grid = page.getByRole('region', { name: 'Rows table, scrollable' });
     await grid.getByRole('cell', { name: '12.5', exact: true }).waitFor();
@@ -79,20 +94,22 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
     const { page } = s;
     await page.goto(UI);
     await page.getByRole('button', { name: 'Add field to items' }).click();
-    const added = fieldAt(page, '/properties/field3');
-    await own(added, 'Name').fill('lines');
+    await control(page, 'Name of field field3').fill('lines');
+    await control(page, 'Type of field lines').selectOption('array');
     const lines = fieldAt(page, '/properties/lines');
-    await own(lines, 'Type').selectOption('array');
-    await lines.getByLabel('Item type of lines').selectOption('object');
+    await control(page, 'Item type of lines').selectOption('object');
     await lines.getByRole('button', { name: 'Add field to lines item' }).click();
-    await own(fieldAt(page, '/properties/lines/items/properties/field1'), 'Name').fill('sku');
+    await control(page, 'Name of field lines item › field1').fill('sku');
     await lines.getByRole('button', { name: 'Add field to lines item' }).click();
-    const qty = fieldAt(page, '/properties/lines/items/properties/field2');
-    await own(qty, 'Name').fill('qty');
-    await own(fieldAt(page, '/properties/lines/items/properties/qty'), 'Type').selectOption('number');
-    await own(fieldAt(page, '/properties/lines/items/properties/qty'), 'Default').fill('1');
+    await control(page, 'Name of field lines item › field2').fill('qty');
+    await control(page, 'Type of field lines item › qty').selectOption('number');
+    await control(page, 'Default of field lines item › qty').fill('1');
     await page.getByRole('button', { name: 'Preview migration' }).click();
-    await page.getByRole('region', { name: 'Migration preview' }).getByText('3 rows will change').waitFor();
+    const preview = page.getByRole('region', { name: 'Migration preview' });
+    await preview.getByText('3 rows will change').waitFor();
+    // Adding a field loses nothing: Save is offered at once.
+    assert.equal(await preview.getByRole('alert').count(), 0);
+    assert.equal(await page.getByRole('checkbox', { name: /will lose data/ }).count(), 0);
     await s.shot('nested-array-preview');
     await page.getByRole('button', { name: 'Save schema' }).click();
     await page.getByText(/Schema saved/).waitFor();
@@ -113,15 +130,16 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
     const { page } = s;
     await page.goto(UI);
     const name = fieldAt(page, '/properties/name');
-    await own(name, 'Foreign key').locator('option', { hasText: 'owners' }).waitFor({ state: 'attached' });
-    const fkOptions = await own(name, 'Foreign key').locator('option').allTextContents();
+    const foreignKey = control(page, 'Foreign key of field name');
+    await foreignKey.locator('option', { hasText: 'owners' }).waitFor({ state: 'attached' });
+    const fkOptions = await foreignKey.locator('option').allTextContents();
     assert.deepEqual(fkOptions, ['(none)', 'owners'], 'other tables of the revision, not the table itself');
-    await own(name, 'Pattern').fill('^(a)\\1$');
+    await control(page, 'Pattern of field name').fill('^(a)\\1$');
     await page.getByRole('button', { name: 'Preview migration' }).click();
     await name.getByRole('list', { name: 'Problems at /properties/name' }).getByText('/properties/name/pattern').waitFor();
     await s.shot('pattern-error-at-field');
-    await own(name, 'Pattern').fill('');
-    await own(name, 'Name').fill('title');
+    await control(page, 'Pattern of field name').fill('');
+    await control(page, 'Name of field name').fill('title');
     await page.getByRole('button', { name: 'Move title down in the schema' }).click();
     await page.getByRole('button', { name: 'Preview migration' }).click();
     await page.getByRole('region', { name: 'Migration preview' }).waitFor();
@@ -136,19 +154,18 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
     assert.deepEqual(Object.keys(json.properties), ['price', 'title', 'lines']);
   });
 
-  test('keyboard only: add a field, pick its type, preview and save', async () => {
+  test('keyboard only: add a field (the focus moves to its name), pick its type, preview and save', async () => {
     const { page } = s;
     await page.goto(UI);
     await page.getByRole('button', { name: 'Add field to items' }).focus();
     await page.keyboard.press('Enter');
-    const name = own(fieldAt(page, '/properties/field4'), 'Name');
-    await name.focus();
-    await page.keyboard.press('Control+A');
+    // The new field's name has the focus, selected: what is typed replaces it.
     await page.keyboard.type('rating');
+    assert.equal(await control(page, 'Name of field rating').inputValue(), 'rating');
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate('document.activeElement?.tagName'), 'SELECT', 'Tab reaches the type');
     await page.keyboard.press('ArrowDown');
-    assert.equal(await own(fieldAt(page, '/properties/rating'), 'Type').inputValue(), 'number');
+    assert.equal(await control(page, 'Type of field rating').inputValue(), 'number');
     await page.getByRole('button', { name: 'Preview migration' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('region', { name: 'Migration preview' }).getByText('3 rows will change').waitFor();

@@ -1,8 +1,11 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { LabelText } from './Fields.tsx';
 
 type ConfirmButtonProps = {
   /** Text of the button that opens the dialog. */
   readonly label: string;
+  /** Words after the label, read by screen readers only, that tell this button from its neighbours (table rows). */
+  readonly labelContext?: string;
   readonly title: string;
   readonly children: ReactNode;
   /** Text of the confirming button inside the dialog. */
@@ -52,7 +55,7 @@ export function ConfirmButton(props: ConfirmButtonProps) {
         disabled={props.disabled}
         onClick={() => setOpen(true)}
       >
-        {props.label}
+        <LabelText label={props.label} labelContext={props.labelContext} />
       </button>
       <dialog ref={dialog} aria-labelledby={titleId} onClose={() => setOpen(false)}>
         <h2 id={titleId}>{props.title}</h2>

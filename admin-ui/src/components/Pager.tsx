@@ -43,14 +43,14 @@ export function Pager({ pager, pageInfo, pageSize, shown, totalCount, noun }: Pa
         {totalCount === 0 ? `No ${noun}` : `${from}–${to} of ${totalCount} ${noun}`}
       </span>
       <button type="button" onClick={pager.previous} disabled={pager.page === 0}>
-        Previous
+        Previous<span className="visually-hidden"> page of {noun}</span>
       </button>
       <button
         type="button"
         onClick={() => pageInfo.endCursor && pager.next(pageInfo.endCursor)}
         disabled={!pageInfo.hasNextPage || !pageInfo.endCursor}
       >
-        Next
+        Next<span className="visually-hidden"> page of {noun}</span>
       </button>
     </nav>
   );

@@ -79,3 +79,55 @@ export function isFormPointer(schema: JsonSchema, value: unknown, pointer: strin
   }
   return node !== undefined;
 }
+
+/** What a JSON value is, in words: "a string", "a number", "an object", "null", ... ("nothing" when missing). */
+export function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Why the control of `node` cannot show `value` exactly as the row holds it, or null when it can. The form never
+ * shows a stand-in (a `0` for `"cheap"`): a value it cannot show is flagged at its field instead.
+ */
+export function valueMismatch(node: JsonSchema, value: unknown): string | null {
+  if (value === undefined) return 'Missing: the row has no value here.';
+  const expect = (expected: string, fits: boolean): string | null => (fits ? null : `Expected ${expected}; the row holds ${kindOf(value)}.`);
+  if (node.$ref !== undefined) return expect('a string', typeof value === 'string');
+  switch (node.type) {
+    case 'object':
+      return expect('an object', isRecord(value));
+    case 'array':
+      return expect('an array', Array.isArray(value));
+    case 'number':
+      return expect('a number', typeof value === 'number');
+    case 'boolean':
+      return expect('true or false', typeof value === 'boolean');
+    default: {
+      if (typeof value !== 'string') return expect('a string', false);
+      const kind = stringControlKind(node);
+      // The pickers can show only what they can parse; anything else would be shown empty while it is still sent.
+      if (kind === 'date-time' && value !== '' && toDateTimeInput(value) === '') return 'Not a date and time the picker can show.';
+      if (kind === 'date' && value !== '' && !DATE.test(value)) return 'Not a date the picker can show (YYYY-MM-DD).';
+      return null;
+    }
+  }
+}
+
+/** The properties of an object value that its schema node does not declare, in the value's order. */
+export function extraProperties(node: JsonSchema, value: unknown): string[] {
+  if (!isRecord(value)) return [];
+  const declared = node.properties ?? {};
+  return Object.keys(value).filter((name) => !Object.hasOwn(declared, name));
+}
+
+/** `record` without the property `name` (a copy; the input is never changed). */
+export function withoutProperty(record: Readonly<Record<string, unknown>>, name: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => key !== name));
+}

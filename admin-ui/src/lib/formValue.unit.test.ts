@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonSchema } from '../api/types.ts';
-import { fromDateTimeInput, isFormPointer, labelField, moveItem, setIn, stringControlKind, toDateTimeInput } from './formValue.ts';
+import { extraProperties, fromDateTimeInput, isFormPointer, kindOf, labelField, moveItem, setIn, stringControlKind, toDateTimeInput, valueMismatch, withoutProperty } from './formValue.ts';
 
 const schema: JsonSchema = {
   type: 'object',
@@ -44,4 +44,34 @@ test('an error pointer is placed at a field only when the form shows that place'
   assert.equal(isFormPointer(schema, value, '/lines/1'), false);
   assert.equal(isFormPointer(schema, value, '/extra'), false);
   assert.equal(isFormPointer(schema, value, ''), false);
+});
+
+test('a value its control cannot show is a mismatch, named by what the row holds ("cheap" in a number field is never 0)', () => {
+  const price: JsonSchema = { type: 'number', default: 0 };
+  assert.equal(valueMismatch(price, 12.5), null);
+  assert.equal(valueMismatch(price, 'cheap'), 'Expected a number; the row holds a string.');
+  assert.equal(valueMismatch(price, '12'), 'Expected a number; the row holds a string.', 'a numeric string is still a string');
+  assert.equal(valueMismatch(price, null), 'Expected a number; the row holds null.');
+  assert.equal(valueMismatch(price, undefined), 'Missing: the row has no value here.');
+  assert.equal(valueMismatch({ type: 'boolean', default: false }, 'yes'), 'Expected true or false; the row holds a string.');
+  assert.equal(valueMismatch({ type: 'string', default: '' }, 3), 'Expected a string; the row holds a number.');
+  assert.equal(valueMismatch({ type: 'array', items: { type: 'string', default: '' } }, 'a'), 'Expected an array; the row holds a string.');
+  assert.equal(valueMismatch({ type: 'object', properties: {} }, []), 'Expected an object; the row holds an array.');
+  assert.equal(valueMismatch({ $ref: 'urn:jsonschema:io:strata:row-id-schema:1.0.0' }, 1), 'Expected a string; the row holds a number.');
+  // An enum select shows an unknown value as an extra option, so it is not a mismatch; the pickers show only what they parse.
+  assert.equal(valueMismatch({ type: 'string', default: 'a', enum: ['a'] }, 'zz'), null);
+  assert.equal(valueMismatch({ type: 'string', default: '', format: 'date-time' }, ''), null);
+  assert.equal(valueMismatch({ type: 'string', default: '', format: 'date-time' }, '2025-03-01T09:30:15Z'), null);
+  assert.match(valueMismatch({ type: 'string', default: '', format: 'date-time' }, 'soon') ?? '', /date and time/);
+  assert.match(valueMismatch({ type: 'string', default: '', format: 'date' }, '01/03/2025') ?? '', /YYYY-MM-DD/);
+  assert.deepEqual([kindOf([]), kindOf({}), kindOf(true), kindOf(undefined)], ['an array', 'an object', 'a boolean', 'nothing']);
+});
+
+test('properties the schema does not declare are listed in order and removed without touching the input', () => {
+  const value = { name: 'x', extra: 1, author: 'a', other: null };
+  assert.deepEqual(extraProperties(schema, value), ['extra', 'other']);
+  assert.deepEqual(extraProperties(schema, 'not an object'), []);
+  assert.deepEqual(extraProperties({ type: 'object' }, { a: 1 }), ['a']);
+  assert.deepEqual(withoutProperty(value, 'extra'), { name: 'x', author: 'a', other: null });
+  assert.equal(value.extra, 1);
 });

@@ -102,8 +102,8 @@ function CompareForm({ org, project, branches, initial, onCompare }: CompareForm
   return (
     <form className="card form compare-form" onSubmit={submit} aria-label="Revisions to compare">
       <div className="compare-pickers">
-        <RevisionPicker legend="Base (before)" org={org} project={project} branches={branches} value={base} onChange={setBase} />
-        <RevisionPicker legend="Compared (after)" org={org} project={project} branches={branches} value={target} onChange={setTarget} />
+        <RevisionPicker legend="Base (before)" labelContext="(before)" org={org} project={project} branches={branches} value={base} onChange={setBase} />
+        <RevisionPicker legend="Compared (after)" labelContext="(after)" org={org} project={project} branches={branches} value={target} onChange={setTarget} />
       </div>
       <div className="actions">
         <button type="submit" className="primary" disabled={base.revisionId === '' || target.revisionId === ''}>

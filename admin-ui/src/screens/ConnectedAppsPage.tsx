@@ -93,7 +93,7 @@ export function ConnectedAppsPage(_props: ScreenProps) {
                     <Time value={grant.lastUsedAt} />
                   </td>
                   <td>
-                    <ConfirmButton label="Revoke" title={`Disconnect “${nameOf(grant)}”?`} confirmLabel="Revoke" danger disabled={action.busy} onConfirm={() => revoke(grant)}>
+                    <ConfirmButton label="Revoke" labelContext={`${nameOf(grant)}, ${grant.organizationId ?? "all organizations"}`} title={`Disconnect “${nameOf(grant)}”?`} confirmLabel="Revoke" danger disabled={action.busy} onConfirm={() => revoke(grant)}>
                       <p>The app loses access immediately and must ask you again to reconnect.</p>
                     </ConfirmButton>
                   </td>

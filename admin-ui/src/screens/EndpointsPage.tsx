@@ -49,6 +49,7 @@ export function EndpointsPage({ params }: ScreenProps) {
             connection={connection}
             empty="No endpoints yet: create one to publish a GraphQL or REST API for a branch."
             caption="Endpoints"
+            scrollLabel="Endpoints, scrollable"
             head={
               <>
                 <th scope="col">Type</th>
@@ -73,7 +74,7 @@ export function EndpointsPage({ params }: ScreenProps) {
                   <Time value={node.createdAt} />
                 </td>
                 <td>
-                  <ConfirmButton label="Delete" title="Delete this endpoint?" confirmLabel="Delete endpoint" danger onConfirm={() => remove(node.id)}>
+                  <ConfirmButton label="Delete" labelContext={`endpoint ${node.path}`} title="Delete this endpoint?" confirmLabel="Delete endpoint" danger onConfirm={() => remove(node.id)}>
                     <p>
                       <code>{node.path}</code> stops answering. The data itself is not changed.
                     </p>

@@ -90,6 +90,7 @@ export function MembersSection({ org, canManage, isOwner }: MembersProps) {
                           {editable && (
                             <ConfirmButton
                               label="Remove"
+                              labelContext={node.user.username}
                               title={`Remove ${node.user.username}?`}
                               confirmLabel="Remove member"
                               danger

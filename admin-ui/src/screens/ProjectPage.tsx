@@ -8,18 +8,17 @@ import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
-import { Checkbox } from '../components/Fields.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { PagedTable } from '../components/PagedTable.tsx';
 import { useCursorPager } from '../components/Pager.tsx';
 import { Async, ErrorBox } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { CreateBranchForm } from './CreateBranchForm.tsx';
+import { ProjectVisibility } from './ProjectVisibility.tsx';
 
 const PAGE_SIZE = 20;
 const PROJECT = `query Project($data: GetProjectInput!) { project(data: $data) { id organizationId name isPublic createdAt } }`;
 const BRANCHES = `query Branches($data: GetBranchesInput!) { branches(data: $data) { ${PAGE_INFO} edges { node { ${BRANCH_FIELDS} } } } }`;
-const UPDATE_PROJECT = `mutation UpdateProject($data: UpdateProjectInput!) { updateProject(data: $data) { id isPublic } }`;
 const DELETE_PROJECT = `mutation DeleteProject($data: DeleteProjectInput!) { deleteProject(data: $data) }`;
 const DELETE_BRANCH = `mutation DeleteBranch($data: DeleteBranchInput!) { deleteBranch(data: $data) }`;
 
@@ -36,10 +35,6 @@ export function ProjectPage({ params }: ScreenProps) {
   );
   const [branchesVersion, setBranchesVersion] = useState(0);
 
-  const setVisibility = async (isPublic: boolean): Promise<void> => {
-    const done = await action.run(() => api.graphql(UPDATE_PROJECT, { data: { organizationId: org, projectName, isPublic } }));
-    if (done) reloadProject();
-  };
   const deleteProject = async (): Promise<void> => {
     const done = await action.run(() => api.graphql(DELETE_PROJECT, { data: { organizationId: org, projectName } }));
     if (done) navigation.navigate(pathOf('org', org));
@@ -61,13 +56,8 @@ export function ProjectPage({ params }: ScreenProps) {
             <p className="meta">
               In <Link to={pathOf('org', org)}>{org}</Link> · created <Time value={p.createdAt} />
             </p>
+            <ProjectVisibility org={org} project={projectName} isPublic={p.isPublic} onChanged={reloadProject} />
             <div className="card toolbar">
-              <Checkbox
-                label={p.isPublic ? 'Public: anyone may read this project' : 'Private: only members may read this project'}
-                checked={p.isPublic}
-                disabled={action.busy}
-                onChange={(checked) => void setVisibility(checked)}
-              />
               <ConfirmButton
                 label="Delete project"
                 title={`Delete project ${projectName}?`}
@@ -148,7 +138,7 @@ function BranchesSection({ org, project, version }: { readonly org: string; read
                 </td>
                 <td>
                   {!node.isRoot && (
-                    <ConfirmButton label="Delete" title={`Delete branch ${node.name}?`} confirmLabel="Delete branch" danger onConfirm={() => remove(node.name)}>
+                    <ConfirmButton label="Delete" labelContext={`branch ${node.name}`} title={`Delete branch ${node.name}?`} confirmLabel="Delete branch" danger onConfirm={() => remove(node.name)}>
                       <p>The branch, its draft and its revisions are removed.</p>
                     </ConfirmButton>
                   )}

@@ -22,6 +22,8 @@ export function revisionOptionLabel(revision: RevisionSummary): string {
 
 type RevisionPickerProps = {
   readonly legend: string;
+  /** Makes the controls' accessible names unique when two pickers share a screen: "(before)". */
+  readonly labelContext: string;
   readonly org: string;
   readonly project: string;
   readonly branches: readonly Branch[];
@@ -30,7 +32,7 @@ type RevisionPickerProps = {
 };
 
 /** Picks a branch, then one of its revisions (newest first, the draft on top); a new branch starts at its HEAD. */
-export function RevisionPicker({ legend, org, project, branches, value, onChange }: RevisionPickerProps) {
+export function RevisionPicker({ legend, labelContext, org, project, branches, value, onChange }: RevisionPickerProps) {
   const api = useApi();
   const legendId = useId();
   const [revisions, reload] = useLoad(
@@ -57,9 +59,10 @@ export function RevisionPicker({ legend, org, project, branches, value, onChange
   return (
     <fieldset className="revision-picker" aria-labelledby={legendId}>
       <legend id={legendId}>{legend}</legend>
-      <Select label="Branch" value={value.branch} onChange={pickBranch} options={branches.map((b) => ({ value: b.name, label: b.name }))} />
+      <Select label="Branch" labelContext={labelContext} value={value.branch} onChange={pickBranch} options={branches.map((b) => ({ value: b.name, label: b.name }))} />
       <Select
         label="Revision"
+        labelContext={labelContext}
         value={value.revisionId}
         onChange={(revisionId) => onChange({ ...value, revisionId })}
         options={revisions.status === 'loading' ? [{ value: value.revisionId, label: 'Loading revisions…' }] : options}

@@ -76,15 +76,15 @@ export function SchemaSection({ revisionId, table, editable, onSaved }: SchemaSe
       <h2 id="schema-title">Schema</h2>
       <div className="mode-toggle" role="group" aria-label="Schema editing mode">
         <button type="button" aria-pressed={mode === 'visual'} onClick={() => switchTo('visual')} disabled={mode === 'json' && !parsed.ok}>
-          Fields
+          <span className="visually-hidden">Schema as </span>Fields
         </button>
         <button type="button" aria-pressed={mode === 'json'} onClick={() => switchTo('json')}>
-          JSON
+          <span className="visually-hidden">Schema as </span>JSON
         </button>
       </div>
       {mode === 'visual' ? (
         <SchemaEditorContext.Provider value={context}>
-          <FieldList fields={draft.fields} pointer="" owner={table.id} onChange={(fields) => setDraft({ ...draft, fields })} />
+          <FieldList fields={draft.fields} pointer="" owner={table.id} trail="" onChange={(fields) => setDraft({ ...draft, fields })} />
         </SchemaEditorContext.Provider>
       ) : (
         <JsonEditor

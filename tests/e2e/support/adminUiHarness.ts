@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freePort } from '../../support/freePort.ts';
+import { checkScreen, type ScreenCheckOptions } from './screenChecks.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -68,8 +69,12 @@ export type Session = {
   readonly page: Page;
   /** Console errors, page errors and requests to other origins seen so far (each test asserts none). */
   readonly problems: string[];
-  /** Saves a full-page screenshot of the current screen as tests/.tmp/screenshots/[folder/]NN-name.png. */
-  shot(name: string): Promise<void>;
+  /**
+   * Saves a full-page screenshot of the current screen as tests/.tmp/screenshots/[folder/]NN-name.png, then checks
+   * the screen at 1280×800 and 390×844 (`checkScreen`: axe-core, overflow, unique control names) and fails on a
+   * problem.
+   */
+  shot(name: string, options?: ScreenCheckOptions): Promise<void>;
 };
 
 /**
@@ -109,9 +114,10 @@ export async function openBrowser(origin: string, folder = ''): Promise<Session>
     context,
     page,
     problems,
-    async shot(name) {
+    async shot(name, options) {
       count += 1;
       await page.screenshot({ path: join(screenshots, `${String(count).padStart(2, '0')}-${name}.png`), fullPage: true });
+      await checkScreen(page, folder === '' ? name : `${folder}/${name}`, options);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import type { JsonSchema } from '../../api/types.ts';
 import { pointerOf } from '../../lib/jsonPointer.ts';
+import { LabelText } from '../Fields.tsx';
 import type { PathSegment } from '../../lib/formValue.ts';
 import { useRowForm } from './rowFormContext.ts';
 
@@ -9,6 +10,7 @@ export type ControlProps = { readonly id: string; readonly describedBy: string |
 
 type FieldFrameProps = {
   readonly label: string;
+  readonly trail: string;
   readonly node: JsonSchema;
   readonly path: readonly PathSegment[];
   /** Extra words after the description (e.g. "UTC"). */
@@ -27,12 +29,22 @@ export function FieldErrors({ id, messages }: { readonly id: string; readonly me
   );
 }
 
+/** The words after a field's label that make its accessible name unique on the screen: "in meta › source". */
+export function trailContext(trail: string): string | undefined {
+  return trail === '' ? undefined : `in ${trail}`;
+}
+
+/** A field's label with its trail, as buttons that act on the field name it: "tags 1 in meta". */
+export function fieldName(label: string, trail: string): string {
+  return trail === '' ? label : `${label} in ${trail}`;
+}
+
 export function useFieldErrors(path: readonly PathSegment[]): readonly string[] {
   return useRowForm().errors.get(pointerOf(path)) ?? [];
 }
 
 /** A label, the field's description and `readOnly` note, the control, and the server's errors at this path. */
-export function FieldFrame({ label, node, path, hint, checkbox, children }: FieldFrameProps) {
+export function FieldFrame({ label, trail, node, path, hint, checkbox, children }: FieldFrameProps) {
   const id = useId();
   const messages = useFieldErrors(path);
   const readOnly = node.readOnly === true;
@@ -44,7 +56,9 @@ export function FieldFrame({ label, node, path, hint, checkbox, children }: Fiel
   return (
     <div className={checkbox ? 'field checkbox form-field' : 'field form-field'} data-path={pointerOf(path)}>
       {checkbox && control}
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id}>
+        <LabelText label={label} labelContext={trailContext(trail)} />
+      </label>
       {!checkbox && control}
       {notes && (
         <span className="hint" id={`${id}-hint`}>

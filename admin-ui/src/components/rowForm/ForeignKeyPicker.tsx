@@ -13,6 +13,7 @@ const LIMIT = 8;
 type Option = { readonly id: string; readonly text: string };
 type PickerProps = {
   readonly label: string;
+  readonly trail: string;
   readonly node: JsonSchema;
   readonly value: string;
   readonly path: readonly PathSegment[];
@@ -62,7 +63,7 @@ function useMatches(tableId: string, search: string, open: boolean): Matches {
  * text field; arrows move through the matches, Enter or a click picks one, Escape closes the list. The typed text
  * is the value until a row is picked, so an id can also be entered directly (the server checks it).
  */
-export function ForeignKeyPicker({ label, node, value, path, onChange }: PickerProps) {
+export function ForeignKeyPicker({ label, trail, node, value, path, onChange }: PickerProps) {
   const tableId = node.foreignKey as string;
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -73,7 +74,7 @@ export function ForeignKeyPicker({ label, node, value, path, onChange }: PickerP
     setActive(-1);
   };
   return (
-    <FieldFrame label={label} node={node} path={path} hint={`A row id of table ${tableId}: type to search.`}>
+    <FieldFrame label={label} trail={trail} node={node} path={path} hint={`A row id of table ${tableId}: type to search.`}>
       {(c) => (
         <div className="combobox">
           <input

@@ -6,6 +6,8 @@ import { ForeignKeyPicker } from './ForeignKeyPicker.tsx';
 
 export type LeafProps = {
   readonly label: string;
+  /** Where the field sits, for its accessible name ("meta › source"); '' at the top of the row. */
+  readonly trail: string;
   readonly node: JsonSchema;
   readonly value: unknown;
   readonly path: readonly PathSegment[];
@@ -13,12 +15,12 @@ export type LeafProps = {
 };
 
 /** A number input; what the user types stays on screen until it is a finite number, which is then stored. */
-export function NumberControl({ label, node, value, path, onChange }: LeafProps) {
+export function NumberControl({ label, trail, node, value, path, onChange }: LeafProps) {
   const stored = typeof value === 'number' ? value : 0;
   const [text, setText] = useState(String(stored));
   useEffect(() => setText((current) => (Number(current) === stored && current.trim() !== '' ? current : String(stored))), [stored]);
   return (
-    <FieldFrame label={label} node={node} path={path}>
+    <FieldFrame label={label} trail={trail} node={node} path={path}>
       {(c) => (
         <input
           id={c.id}
@@ -40,9 +42,9 @@ export function NumberControl({ label, node, value, path, onChange }: LeafProps)
   );
 }
 
-export function BooleanControl({ label, node, value, path, onChange }: LeafProps) {
+export function BooleanControl({ label, trail, node, value, path, onChange }: LeafProps) {
   return (
-    <FieldFrame label={label} node={node} path={path} checkbox>
+    <FieldFrame label={label} trail={trail} node={node} path={path} checkbox>
       {(c) => (
         <input
           id={c.id}
@@ -70,13 +72,13 @@ const HINTS: Partial<Record<string, string>> = {
 };
 
 /** A string field: select for `enum`, picker for `foreignKey`, date pickers by `format`, text area by media type. */
-export function StringControl({ label, node, value, path, onChange }: LeafProps) {
+export function StringControl({ label, trail, node, value, path, onChange }: LeafProps) {
   const text = typeof value === 'string' ? value : '';
   const kind = stringControlKind(node);
-  if (kind === 'foreignKey') return <ForeignKeyPicker label={label} node={node} value={text} path={path} onChange={onChange} />;
+  if (kind === 'foreignKey') return <ForeignKeyPicker label={label} trail={trail} node={node} value={text} path={path} onChange={onChange} />;
   const hint = HINTS[kind] ?? (typeof node.contentMediaType === 'string' ? HINTS[node.contentMediaType] : undefined);
   return (
-    <FieldFrame label={label} node={node} path={path} {...(hint ? { hint } : {})}>
+    <FieldFrame label={label} trail={trail} node={node} path={path} {...(hint ? { hint } : {})}>
       {(c) => {
         const common = { id: c.id, 'aria-invalid': c.invalid || undefined, 'aria-describedby': c.describedBy };
         if (kind === 'enum') {
@@ -113,9 +115,9 @@ export function StringControl({ label, node, value, path, onChange }: LeafProps)
 }
 
 /** A system field (`$ref`, domain.md §5.3): the server fills it on read and stores "". */
-export function SystemControl({ label, node, value, path }: LeafProps) {
+export function SystemControl({ label, trail, node, value, path }: LeafProps) {
   return (
-    <FieldFrame label={label} node={node} path={path} hint="Filled by the server.">
+    <FieldFrame label={label} trail={trail} node={node} path={path} hint="Filled by the server.">
       {(c) => <input id={c.id} value={typeof value === 'string' ? value : ''} readOnly aria-describedby={c.describedBy} />}
     </FieldFrame>
   );

@@ -40,18 +40,21 @@ export function RowDataEditor({ schema, revisionId, text, onText, details, jsonL
   }, [details]);
   const context = useMemo(() => ({ revisionId, errors }), [revisionId, errors]);
   const value = parsed.ok ? parsed.value : null;
-  const unplaced = details.filter((detail) => !parsed.ok || !isFormPointer(schema, value, detail.path ?? ''));
-  const showForm = mode === 'form' && parsed.ok;
+  // The form shows a row as it is; a document that is not a JSON object has no fields to show.
+  const formable = parsed.ok && typeof value === 'object' && value !== null && !Array.isArray(value);
+  const unplaced = details.filter((detail) => !formable || !isFormPointer(schema, value, detail.path ?? ''));
+  const showForm = mode === 'form' && formable;
   return (
     <div className="row-editor">
       <div className="mode-toggle" role="group" aria-label="Row editing mode">
-        <button type="button" aria-pressed={showForm} disabled={!parsed.ok} onClick={() => setMode('form')}>
-          Form
+        <button type="button" aria-pressed={showForm} disabled={!formable} onClick={() => setMode('form')}>
+          <span className="visually-hidden">Row as </span>Form
         </button>
         <button type="button" aria-pressed={!showForm} onClick={() => setMode('json')}>
-          JSON
+          <span className="visually-hidden">Row as </span>JSON
         </button>
         {!parsed.ok && <span className="hint">Fix the JSON to use the form.</span>}
+        {parsed.ok && !formable && <span className="hint">The row must be a JSON object to use the form.</span>}
       </div>
       {showForm ? (
         <RowFormContext.Provider value={context}>
@@ -65,7 +68,7 @@ export function RowDataEditor({ schema, revisionId, text, onText, details, jsonL
             </ul>
           )}
           <div className="row-form">
-            <PropertyControls node={schema} value={value} path={[]} onChange={(next) => onText(JSON.stringify(next, null, 2))} />
+            <PropertyControls node={schema} value={value} path={[]} trail="" owner="" onChange={(next) => onText(JSON.stringify(next, null, 2))} />
           </div>
         </RowFormContext.Provider>
       ) : (

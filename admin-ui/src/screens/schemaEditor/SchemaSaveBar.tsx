@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/apiError.ts';
 import { useApi } from '../../app/session.tsx';
 import type { Action } from '../../app/useAction.ts';
+import { Checkbox } from '../../components/Fields.tsx';
 import { ErrorBox, Notice } from '../../components/Status.tsx';
+import { lossConfirmation, maySave } from '../../lib/migrationLoss.ts';
 import type { JsonPatchOperation } from '../../lib/schemaPatch.ts';
 import { MigrationPreview, PREVIEW_UPDATE_TABLE, type TableMigration } from './MigrationPreview.tsx';
 
@@ -20,14 +22,23 @@ type SchemaSaveBarProps = {
 
 /**
  * The JSON Patch an edit sends, its migration preview from a dry run (`previewUpdateTable`), then the save. Any
- * further edit drops the preview, so what is saved is always what was previewed.
+ * further edit drops the preview, so what is saved is always what was previewed. When the migration loses data
+ * (`rowsLossy`), Save stays disabled until the user ticks a confirmation naming the row count.
  */
 export function SchemaSaveBar({ revisionId, tableId, patch, action, onDiscard, onSaved }: SchemaSaveBarProps) {
   const api = useApi();
   const [preview, setPreview] = useState<TableMigration | null>(null);
   const [saved, setSaved] = useState<number | null>(null);
+  const [confirmed, setConfirmed] = useState(false);
+  const confirmation = useRef<HTMLDivElement>(null);
   const key = JSON.stringify(patch);
   useEffect(() => setPreview(null), [key]);
+  useEffect(() => setConfirmed(false), [preview]);
+  const loss = preview ? lossConfirmation(preview) : null;
+  // The preview button turns into a Save that is disabled until confirmed: the focus goes to the confirmation.
+  useEffect(() => {
+    if (loss !== null) confirmation.current?.querySelector('input')?.focus();
+  }, [loss, preview]);
   const data = { revisionId, tableId, patches: patch };
   // The one primary button turns from "Preview migration" into "Save schema" and keeps the keyboard focus, so it is
   // never disabled while a call runs (a disabled button would drop the focus); a second press is ignored instead.
@@ -38,7 +49,7 @@ export function SchemaSaveBar({ revisionId, tableId, patch, action, onDiscard, o
     if (result) setPreview(result.previewUpdateTable.migration);
   };
   const save = async (): Promise<void> => {
-    if (action.busy) return;
+    if (action.busy || (preview && !maySave(preview, confirmed))) return;
     const done = await action.run(() => api.graphql(UPDATE_TABLE, { data }));
     if (done && patch) {
       setSaved(patch.length);
@@ -72,10 +83,21 @@ export function SchemaSaveBar({ revisionId, tableId, patch, action, onDiscard, o
       )}
       {action.error !== null && <ErrorBox error={action.error} />}
       {preview && <MigrationPreview migration={preview} />}
+      {loss !== null && (
+        <div className="loss-confirmation" ref={confirmation}>
+          <Checkbox label={loss} checked={confirmed} onChange={setConfirmed} />
+        </div>
+      )}
       {saved !== null && <Notice kind="success">Schema saved ({saved} operation{saved === 1 ? '' : 's'}).</Notice>}
       <div className="actions">
         {preview ? (
-          <button type="button" className="primary" aria-busy={action.busy} onClick={() => void save()}>
+          <button
+            type="button"
+            className={loss === null ? 'primary' : 'danger'}
+            aria-busy={action.busy}
+            disabled={!maySave(preview, confirmed)}
+            onClick={() => void save()}
+          >
             Save schema
           </button>
         ) : (
