@@ -21,6 +21,12 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: 300 }] },
   },
   {
+    // A role's or contracts' door is one explicit export list (STYLE.md: no `export *`); it grows with what the
+    // roles share and has no seam to split along, so it gets more room than a file of code.
+    files: ['contracts/index.ts', '*/index.ts'],
+    rules: { 'max-lines': ['error', { max: 450 }] },
+  },
+  {
     files: ['deploy/bin/**', 'bench/**', 'tests/run.ts'],
     rules: { 'no-console': 'off' },
   },
