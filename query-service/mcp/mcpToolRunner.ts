@@ -9,6 +9,7 @@ import {
   toErrorBody,
   type Authenticator,
   type CommandGateway,
+  type CommandInput,
   type CommandType,
   type SystemState,
   type SystemStateSource,
@@ -17,7 +18,7 @@ import {
 import { awaitWriteConsistency, type WriteConsistencyOptions } from '../http/writeConsistency.ts';
 import type { SystemOperations } from '../systemApi/operations/systemOperations.ts';
 import { restReadBody, runRead } from '../systemApi/operations/systemReads.ts';
-import { restWriteBody, systemWrites, type WriteSpec } from '../systemApi/operations/systemWrites.ts';
+import { dryRunBody, restWriteBody, systemWrites, type WriteSpec } from '../systemApi/operations/systemWrites.ts';
 import type { McpCallContext } from './mcpCallContext.ts';
 import type { McpEndpointDocs } from './mcpEndpointDocs.ts';
 import { JSON_RPC } from './mcpHttpError.ts';
@@ -147,7 +148,16 @@ export function createMcpToolRunner(deps: McpToolRunnerDeps): McpToolRunner {
         return read(spec, action.name, input, call);
       case 'write': {
         const write: WriteSpec<CommandType> = systemWrites[action.name];
-        const outcome = await gateway.execute(write.command, write.toCommand(input), { principal: call.principal, correlationId: call.requestId });
+        const { dryRun, ...rest } = input;
+        if (write.dryRun !== undefined && dryRun === true) {
+          // The same command as REST `?dryRun=true`: decided like a real run, nothing appended (domain.md §6 rule 6).
+          const preview = await gateway.execute(write.dryRun, write.toCommand(rest) as CommandInput<typeof write.dryRun>, {
+            principal: call.principal,
+            correlationId: call.requestId,
+          });
+          return dryRunBody(preview.result) as Args;
+        }
+        const outcome = await gateway.execute(write.command, write.toCommand(rest), { principal: call.principal, correlationId: call.requestId });
         if (outcome.position !== null) await awaitWriteConsistency(outcome.position, { ...deps.consistency, projections: outcome.projections });
         return restWriteBody(write.output, outcome.result) as Args;
       }
