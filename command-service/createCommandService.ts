@@ -67,6 +67,8 @@ export type CommandServiceConfig = {
   readonly oauthMaxClients?: number;
   /** OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES, default false. */
   readonly oauthCimdAllowPrivateAddresses?: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES, default false: webhook URLs naming a non-public IP are refused. */
+  readonly webhookAllowPrivateAddresses?: boolean;
 };
 
 /** Commands on branch content (tables, rows, commits, reverts), handled by command-service/branches. */
@@ -132,7 +134,11 @@ export function createCommandService(deps: CommandServiceDeps): CommandService {
       usage,
       limits: { maxPersonalPerUser: config.apiKeyMaxPerUser ?? 10, maxServicePerOrganization: config.apiKeyMaxServicePerOrg ?? 100 },
     }),
-    ...createWebhookHandlers({ ...handlerDeps, secrets: createWebhookSecretBox(config.jwtSecret) }),
+    ...createWebhookHandlers({
+      ...handlerDeps,
+      secrets: createWebhookSecretBox(config.jwtSecret),
+      addressRules: { allowPrivateAddresses: config.webhookAllowPrivateAddresses ?? false },
+    }),
   };
   const appended = (position: Position): void => {
     systemState.appended?.(position);

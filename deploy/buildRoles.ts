@@ -139,6 +139,7 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
       oauthRefreshTokenTtlDays: config.oauthRefreshTokenTtlDays,
       oauthMaxClients: config.oauthMaxClients,
       oauthCimdAllowPrivateAddresses: config.oauthCimdAllowPrivateAddresses,
+      webhookAllowPrivateAddresses: config.webhookAllowPrivateAddresses,
     },
   });
   const query = createQueryService({

@@ -15,7 +15,7 @@ import type { CommandHandlers, HandlerDeps } from '../commandHandler.ts';
 import { newEventId } from '../ids.ts';
 import { webhookViewOf } from './webhookView.ts';
 import { generateWebhookSecret, type WebhookSecretBox } from './webhookSecrets.ts';
-import { parseWebhookSettings } from './webhookValidation.ts';
+import { parseWebhookSettings, type WebhookAddressRules } from './webhookValidation.ts';
 
 export type WebhookCommandType =
   | 'CreateWebhook'
@@ -25,7 +25,7 @@ export type WebhookCommandType =
   | 'PingWebhook'
   | 'RedeliverWebhook';
 
-export type WebhookHandlerDeps = HandlerDeps & { readonly secrets: WebhookSecretBox };
+export type WebhookHandlerDeps = HandlerDeps & { readonly secrets: WebhookSecretBox; readonly addressRules: WebhookAddressRules };
 
 /** The projection that must see a webhook write before it answers (WRITE_CONSISTENCY=projected). */
 export const WEBHOOKS_PROJECTION = 'webhooks';
@@ -48,7 +48,7 @@ export function webhookEventEnvelope(events: readonly WebhookEvent[], principal:
  * limit holds under parallel creates.
  */
 export function createWebhookHandlers(deps: WebhookHandlerDeps): Pick<CommandHandlers, WebhookCommandType> {
-  const { systemState, clock, log, newId, secrets } = deps;
+  const { systemState, clock, log, newId, secrets, addressRules } = deps;
 
   async function append<T>(
     context: CommandContext,
@@ -92,7 +92,7 @@ export function createWebhookHandlers(deps: WebhookHandlerDeps): Pick<CommandHan
       const generated = generateWebhookSecret();
       const outcome = await append(context, organizationId, (state, now) => {
         assertManagesWebhooks(state, context.principal, 'create', organizationId);
-        const settings = parseWebhookSettings(input);
+        const settings = parseWebhookSettings(input, addressRules);
         const count = [...state.webhooks.values()].filter((w) => w.organizationId === organizationId && !w.deleted).length;
         if (count >= MAX_WEBHOOKS_PER_ORGANIZATION) {
           throw new AppError('LIMIT_EXCEEDED', `An organization can have at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks`);
@@ -116,7 +116,7 @@ export function createWebhookHandlers(deps: WebhookHandlerDeps): Pick<CommandHan
       const organizationId = await organizationOf(context, 'update', input.id);
       const outcome = await append(context, organizationId, (state) => {
         const hook = findManageableWebhook(state, context.principal, 'update', input.id);
-        const settings = parseWebhookSettings(input, hook);
+        const settings = parseWebhookSettings(input, addressRules, hook);
         if (input.active !== undefined && input.active !== null && typeof input.active !== 'boolean') {
           throw new AppError('BAD_USER_INPUT', 'active must be a boolean', [{ path: '/active', message: 'must be a boolean' }]);
         }

@@ -1,4 +1,4 @@
-import { AppError, isReservedBranchName, isValidName, webhookEventTypeNames } from '../../contracts/index.ts';
+import { AppError, addressLiteralOf, isPublicAddress, isReservedBranchName, isValidName, webhookEventTypeNames } from '../../contracts/index.ts';
 import type { WebhookSettings } from '../../contracts/index.ts';
 
 export const WEBHOOK_URL_MAX_LENGTH = 2000;
@@ -9,8 +9,19 @@ function badInput(field: string, message: string): AppError {
   return new AppError('BAD_USER_INPUT', `${field} ${message}`, [{ path: `/${field}`, message }]);
 }
 
-/** Absolute `http(s)://` URL, at most 2000 characters, without credentials (changes.md §6.1). */
-export function parseWebhookUrl(value: unknown): string {
+/** What the write side knows of the delivery address rules (changes.md §6.1). */
+export type WebhookAddressRules = {
+  /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: loopback and private receivers may be reached. */
+  readonly allowPrivateAddresses: boolean;
+};
+
+/**
+ * Absolute `http(s)://` URL, at most 2000 characters, without credentials (changes.md §6.1). A host that is a
+ * non-public IP literal is refused unless private addresses are allowed: every delivery attempt would fail with
+ * "disallowed address". Host names are left to delivery time, where the connected address is checked (a name may
+ * resolve differently later).
+ */
+export function parseWebhookUrl(value: unknown, rules: WebhookAddressRules): string {
   if (typeof value !== 'string' || value.length === 0) throw badInput('url', 'must be an absolute http:// or https:// URL');
   if (value.length > WEBHOOK_URL_MAX_LENGTH) throw badInput('url', `must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`);
   let url: URL;
@@ -21,6 +32,14 @@ export function parseWebhookUrl(value: unknown): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badInput('url', 'must be an absolute http:// or https:// URL');
   if (url.username !== '' || url.password !== '') throw badInput('url', 'must not contain credentials');
+  const literal = addressLiteralOf(url);
+  if (literal !== null && !rules.allowPrivateAddresses && !isPublicAddress(literal)) {
+    throw badInput(
+      'url',
+      `must not point to a loopback, private or reserved address (${literal}): every delivery would be refused ` +
+        'as "disallowed address"; the server allows such receivers only with WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true',
+    );
+  }
   return value;
 }
 
@@ -68,10 +87,14 @@ export function parseDescription(value: unknown): string | null {
 }
 
 /** Settings of a new webhook, or of an update over `current` (omitted fields keep their value). */
-export function parseWebhookSettings(input: Readonly<Record<string, unknown>>, current?: WebhookSettings): WebhookSettings {
+export function parseWebhookSettings(
+  input: Readonly<Record<string, unknown>>,
+  rules: WebhookAddressRules,
+  current?: WebhookSettings,
+): WebhookSettings {
   const has = (field: string): boolean => current === undefined || Object.hasOwn(input, field);
   return {
-    url: has('url') ? parseWebhookUrl(input.url) : (current as WebhookSettings).url,
+    url: has('url') ? parseWebhookUrl(input.url, rules) : (current as WebhookSettings).url,
     types: has('types') ? parseWebhookTypes(input.types) : (current as WebhookSettings).types,
     projectName: has('projectName') ? parseProjectFilter(input.projectName) : (current as WebhookSettings).projectName,
     branchNames: has('branchNames') ? parseBranchFilter(input.branchNames) : (current as WebhookSettings).branchNames,

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strataApi } from '../support/strataApi.ts';
 import { startStrataProcess, until, type StrataProcess } from '../support/strataProcess.ts';
 import { startReceiver, type Receiver } from './support/webhookReceiver.ts';
 
@@ -267,24 +268,58 @@ describe('strata audit webhooks (operations.md §5)', () => {
 });
 
 describe('address rules (changes.md §6.1)', () => {
-  test('without WEBHOOK_ALLOW_PRIVATE_ADDRESSES a loopback receiver is refused: disallowed address', async () => {
+  test('without WEBHOOK_ALLOW_PRIVATE_ADDRESSES a non-public IP literal is refused at creation and update; a name that resolves to loopback fails at delivery: disallowed address', async () => {
     const other = await startStrataProcess({ DATA_DIR: join(dir, 'private'), ADMIN_PASSWORD: PASSWORD, WEBHOOK_RETRY_SCHEDULE_MS: '100' });
+    let bearer = '';
+    const privateApi = strataApi(() => other.url, () => bearer);
+    const graphql = async (query: string, variables: Record<string, unknown>): Promise<Json> => {
+      const res = await fetch(`${other.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+        body: JSON.stringify({ query, variables }),
+      });
+      return res.json();
+    };
+    const assertRefusedUrl = (reply: { status: number; body: Json }, url: string): void => {
+      assert.equal(reply.status, 400, `${url}: ${JSON.stringify(reply.body)}`);
+      assert.equal(reply.body.code, 'BAD_USER_INPUT');
+      assert.deepEqual(reply.body.details.map((d: Json) => d.path), ['/url']);
+      assert.match(reply.body.message, /disallowed address.*WEBHOOK_ALLOW_PRIVATE_ADDRESSES/);
+    };
     try {
-      const call = async (method: string, path: string, body?: unknown, bearer?: string) => {
-        const res = await fetch(`${other.url}/api${path}`, { method, headers: { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
-        return (await res.json()) as Json;
-      };
-      const bearer = (await call('POST', '/auth/login', { username: 'admin', password: PASSWORD })).accessToken;
-      await call('POST', '/organizations', { organizationId: 'acme' }, bearer);
-      for (const url of [`${receiver.url}/private`, `http://localhost:${new URL(receiver.url).port}/private`]) {
-        const created = await call('POST', '/organization/acme/webhooks', { url, types: ['webhook.ping'] }, bearer);
-        await call('POST', `/webhook/${created.webhook.id}/ping`, undefined, bearer);
-        const delivery = await until('the refused delivery', 15_000, async () => {
-          const node = (await call('GET', `/webhook/${created.webhook.id}/deliveries`, undefined, bearer)).edges[0]?.node;
-          return node?.status === 'failed' ? node : undefined;
-        });
-        assert.deepEqual(delivery.attempts.map((a: Json) => a.error), ['disallowed address', 'disallowed address']);
+      bearer = (await privateApi.ok('POST', '/auth/login', { username: 'admin', password: PASSWORD })).accessToken;
+      await privateApi.ok('POST', '/organizations', { organizationId: 'acme' }, 201);
+      const port = new URL(receiver.url).port;
+      const literals = [`${receiver.url}/private`, `http://[::1]:${port}/private`, 'http://10.20.30.40/hook', 'http://169.254.169.254/latest'];
+      for (const url of literals) {
+        assertRefusedUrl(await privateApi.call('POST', '/organization/acme/webhooks', { url, types: ['webhook.ping'] }), url);
       }
+      const viaGraphql = await graphql('mutation($d: CreateWebhookInput!) { createWebhook(data: $d) { secret } }', {
+        d: { organizationId: 'acme', url: `${receiver.url}/private`, types: ['webhook.ping'] },
+      });
+      assert.equal(viaGraphql.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', JSON.stringify(viaGraphql));
+      assert.match(viaGraphql.errors[0].message, /WEBHOOK_ALLOW_PRIVATE_ADDRESSES/);
+      assert.deepEqual(await privateApi.ok('GET', '/organization/acme/webhooks'), []);
+
+      // A host name may resolve differently later: it is accepted, and refused on the connected address.
+      const byName = `http://localhost:${port}/private`;
+      const created = await privateApi.ok('POST', '/organization/acme/webhooks', { url: byName, types: ['webhook.ping'] }, 201);
+      await privateApi.ok('POST', `/webhook/${created.webhook.id}/ping`);
+      const delivery = await until('the refused delivery', 15_000, async () => {
+        const node = (await privateApi.ok('GET', `/webhook/${created.webhook.id}/deliveries`)).edges[0]?.node;
+        return node?.status === 'failed' ? node : undefined;
+      });
+      assert.deepEqual(delivery.attempts.map((a: Json) => a.error), ['disallowed address', 'disallowed address']);
+
+      // Changing the URL to a literal is refused the same way and changes nothing.
+      for (const url of literals) assertRefusedUrl(await privateApi.call('PATCH', `/webhook/${created.webhook.id}`, { url }), url);
+      const update = await graphql('mutation($id: ID!, $d: UpdateWebhookInput) { updateWebhook(id: $id, data: $d) { url } }', {
+        id: created.webhook.id,
+        d: { url: `http://127.0.0.1:${port}/private` },
+      });
+      assert.equal(update.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', JSON.stringify(update));
+      assert.equal((await privateApi.ok('GET', `/webhook/${created.webhook.id}`)).url, byName);
+      assert.equal((await privateApi.ok('PATCH', `/webhook/${created.webhook.id}`, { description: 'url untouched' })).url, byName);
       assert.equal(receiver.on('/private').length, 0);
     } finally {
       await other.stop();
