@@ -12,8 +12,10 @@ export type OpenApiDocument = { readonly openapi: '3.1.0' } & Readonly<Record<st
 
 export const componentRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
-/** The `content` of a JSON request body or response. */
-export const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } });
+/** The `content` of a JSON request body, response or parameter; `example` is what Swagger UI's "Try it out" sends. */
+export const jsonContent = (schema: JsonSchema, example?: unknown) => ({
+  'application/json': example === undefined ? { schema } : { schema, example },
+});
 
 /** An error response of `components.responses`: its description and the document's `Error` schema. */
 export const errorResponse = (description: string) => ({ description, content: jsonContent(componentRef('Error')) });

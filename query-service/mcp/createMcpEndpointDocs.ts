@@ -1,4 +1,14 @@
-import { AppError, findRevision, invariant, type EndpointType, type EndpointView, type SystemStateSource, type ViewStore } from '../../contracts/index.ts';
+import {
+  AppError,
+  findRevision,
+  invariant,
+  isAppError,
+  tableInScope,
+  type EndpointType,
+  type EndpointView,
+  type SystemStateSource,
+  type ViewStore,
+} from '../../contracts/index.ts';
 import type { GeneratedDataSource } from '../generatedApi/graphql/generatedDataSource.ts';
 import { buildGeneratedSchema } from '../generatedApi/graphql/buildGeneratedSchema.ts';
 import type { GeneratedTable } from '../generatedApi/naming.ts';
@@ -7,6 +17,7 @@ import type { RequestContext, SystemOperations } from '../systemApi/operations/s
 import { revisionScopeOf } from '../readers/revisionScope.ts';
 import { createSchemaReader } from '../readers/schemaReader.ts';
 import { createTableModels } from '../readers/tableModels.ts';
+import { restReadBody, runRead } from '../systemApi/operations/systemReads.ts';
 import type { McpEndpointDocs } from './mcpEndpointDocs.ts';
 
 export type McpEndpointDocsDeps = {
@@ -57,6 +68,23 @@ export function createMcpEndpointDocs(deps: McpEndpointDocsDeps): McpEndpointDoc
     return { endpoint, tables };
   }
 
+  /** The first row of each table the caller may read (the document's examples name them, as on `B/openapi.json`). */
+  async function exampleRowIds(ctx: RequestContext, revisionId: string, tables: readonly GeneratedTable[]): Promise<Map<string, string>> {
+    const ids = new Map<string, string>();
+    for (const { id: tableId } of tables) {
+      if (!tableInScope(ctx.principal, tableId)) continue;
+      try {
+        const page = (await restReadBody(await runRead(operations, 'rows', ctx, { revisionId, tableId, first: 1 }))) as { edges: { node: { id: string } }[] };
+        const first = page.edges[0];
+        if (first !== undefined) ids.set(tableId, first.node.id);
+      } catch (err) {
+        // A caller who may read the tables but not their rows gets a document without row examples.
+        if (!isAppError(err, 'FORBIDDEN')) throw err;
+      }
+    }
+    return ids;
+  }
+
   return {
     async graphqlSchema(ctx, endpointId) {
       const { endpoint, tables } = await endpointWithTables(ctx, endpointId, 'GRAPHQL');
@@ -82,6 +110,7 @@ export function createMcpEndpointDocs(deps: McpEndpointDocsDeps): McpEndpointDoc
         mode: endpoint.mode,
         isPublic: project.isPublic,
         tables,
+        exampleRowIds: await exampleRowIds(ctx, endpoint.revisionId, tables),
       });
     },
   };

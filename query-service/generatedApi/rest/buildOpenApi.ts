@@ -1,5 +1,6 @@
 import { computeNames, type GeneratedTable, type TableNames } from '../naming.ts';
 import { componentRef, openApiDocument, type JsonSchema, type OpenApiDocument } from '../../http/openApi.ts';
+import { tableExamples } from './openApiExamples.ts';
 import { firstSchema, sharedComponentSchemas } from './openApiSharedComponents.ts';
 import {
   READ_ERRORS,
@@ -24,6 +25,11 @@ export type BuildOpenApiOptions = {
   readonly isPublic: boolean;
   /** Every table of the revision, regardless of the caller's scope. */
   readonly tables: readonly GeneratedTable[];
+  /**
+   * A row id of each table the caller may read that has rows: the examples of reads of one row and of foreign keys
+   * name them, so Swagger UI's "Try it out" finds the row (openApiExamples.ts). Default: none.
+   */
+  readonly exampleRowIds?: ReadonlyMap<string, string>;
 };
 
 export type { OpenApiDocument };
@@ -71,7 +77,9 @@ function tableComponents(table: GeneratedTable, n: TableNames, writable: boolean
   };
 }
 
-function endpointPaths(options: OperationOptions): Record<string, unknown> {
+function endpointPaths(options: OperationOptions, revisionId: string): Record<string, unknown> {
+  // The served revision itself is a valid `since` (no changes): Swagger UI sends it as is.
+  const sinceParameter = { ...sinceSchema, example: revisionId };
   const ok = (description: string, schema: string) => responses({ status: 200, description, schema: componentRef(schema) }, READ_ERRORS);
   return {
     '/': {
@@ -100,7 +108,7 @@ function endpointPaths(options: OperationOptions): Record<string, unknown> {
 }
 
 const query = (name: string, description: string, schema: JsonSchema, required = false) => ({ name, in: 'query', required, description, schema });
-const sinceParameter = query('since', 'The served revision or one of its ancestors (the base of the changes).', { type: 'string' }, true);
+const sinceSchema = query('since', 'The served revision or one of its ancestors (the base of the changes).', { type: 'string' }, true);
 const firstParameter = query('first', 'Page size.', firstSchema);
 const afterParameter = query('after', 'The endCursor of the previous page.', { type: 'string' });
 const changesParameter = query('changes', 'Comma-separated kinds to list: ADDED, UPDATED, REMOVED, RENAMED.', { type: 'string', pattern: '^(ADDED|UPDATED|REMOVED|RENAMED)(,(ADDED|UPDATED|REMOVED|RENAMED))*$' });
@@ -111,16 +119,17 @@ const changesParameter = query('changes', 'Comma-separated kinds to list: ADDED,
  */
 export function buildOpenApi(options: BuildOpenApiOptions): OpenApiDocument {
   const { org, projectName, branchName, segment, revisionId, mode, isPublic, tables } = options;
+  const exampleRowIds = options.exampleRowIds ?? new Map<string, string>();
   const writable = mode === 'draft';
   const names = computeNames(projectName, tables, { rootFieldPrefix: false });
   const ordered = [...tables].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const operationOptions: OperationOptions = { isPublic };
-  const paths: Record<string, unknown> = endpointPaths(operationOptions);
+  const paths: Record<string, unknown> = endpointPaths(operationOptions, revisionId);
   const schemas: Record<string, JsonSchema> = {};
   for (const table of ordered) {
     const n = names.tables.get(table.id);
     if (n === undefined) continue;
-    Object.assign(paths, tablePaths(table.id, n, writable, operationOptions));
+    Object.assign(paths, tablePaths(table.id, n, writable, operationOptions, tableExamples(table.id, table.model, exampleRowIds)));
     Object.assign(schemas, tableComponents(table, n, writable));
   }
   Object.assign(schemas, sharedComponentSchemas(writable));

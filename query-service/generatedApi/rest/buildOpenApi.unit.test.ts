@@ -137,4 +137,59 @@ describe('buildOpenApi', () => {
     assert.equal(check({ ...valid, options: [{ name: 'size' }] }), false);
     assert.equal(check({ ...valid, grid: [['x']] }), false);
   });
+
+  test('examples: every one Swagger UI would send is valid for its schema (bodies, parameters)', () => {
+    for (const mode of ['draft', 'head'] as const) {
+      const doc = build({ mode, exampleRowIds: new Map([['users', 'u1'], ['posts', 'p1']]) });
+      const ajv = new Ajv2020({ strict: false, validateFormats: false });
+      ajv.addSchema({ ...doc, $id: 'https://strata.test/openapi.json' } as object);
+      const check = (pointer: string, value: unknown, where: string) => {
+        const validate = ajv.compile({ $ref: `https://strata.test/openapi.json#${pointer}` });
+        assert.equal(validate(value), true, `${where}: ${JSON.stringify(validate.errors)}`);
+      };
+      const escape = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
+      let bodies = 0;
+      for (const [path, method, op] of operations(doc)) {
+        const at = `/paths/${escape(path)}/${method}`;
+        const { requestBody, parameters = [] } = op as Operation & {
+          requestBody?: { content: Record<string, { example?: unknown }> };
+          parameters?: { name: string; example?: unknown; content?: Record<string, { example?: unknown }> }[];
+        };
+        const media = requestBody?.content['application/json'];
+        if (media !== undefined) {
+          assert.ok(media.example !== undefined, `${method} ${path}: a body example`);
+          check(`${at}/requestBody/content/application~1json/schema`, media.example, `${method} ${path} body`);
+          bodies++;
+        }
+        parameters.forEach((parameter, i) => {
+          if (parameter.example !== undefined) check(`${at}/parameters/${i}/schema`, parameter.example, `${method} ${path} ${parameter.name}`);
+          const inContent = parameter.content?.['application/json'];
+          if (inContent !== undefined) {
+            assert.ok(inContent.example !== undefined, `${method} ${path} ${parameter.name}: an example`);
+            check(`${at}/parameters/${i}/content/application~1json/schema`, inContent.example, `${method} ${path} ${parameter.name}`);
+          }
+        });
+      }
+      assert.ok(bodies > 0, 'rows/query has a body in every mode');
+    }
+  });
+
+  test('examples name rows the caller can read; writes act on example rows of their own', () => {
+    const doc = build({ exampleRowIds: new Map([['users', 'u1'], ['posts', 'p1']]) }) as Doc & { paths: Record<string, Record<string, Record<string, any>>> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- document JSON
+    const body = (path: string, method: string) => doc.paths[path]?.[method]?.requestBody.content['application/json'].example;
+    const rowIdOf = (path: string, method: string) => doc.paths[path]?.[method]?.parameters[0].example;
+    // A foreign key names a row of its table; without one (categories has none here) it keeps the default.
+    assert.equal(body('/tables/posts/rows', 'post').data.author, 'u1');
+    assert.deepEqual(body('/tables/posts/rows', 'post').data.categories, []);
+    assert.equal(body('/tables/order-items/rows', 'post').data.post, 'p1');
+    assert.equal(body('/tables/HTMLPages/rows', 'post').data.settings, '');
+    assert.equal(body('/tables/posts/rows', 'post').id, 'example-row');
+    assert.equal(rowIdOf('/tables/posts/rows/{rowId}', 'get'), 'p1');
+    assert.equal(rowIdOf('/tables/categories/rows/{rowId}', 'get'), 'example-row');
+    for (const method of ['put', 'patch', 'delete']) assert.equal(rowIdOf('/tables/posts/rows/{rowId}', method), 'example-row');
+    assert.deepEqual(body('/tables/posts/rows/bulk', 'delete'), { ids: ['example-row-2'] });
+    assert.deepEqual(body('/tables/posts/rows/{rowId}', 'patch'), { patches: [{ op: 'replace', path: '/title', value: '' }] });
+    assert.equal(doc.paths['/changes']?.get?.parameters[0].example, 'rev1');
+  });
 });
+

@@ -12,14 +12,16 @@ export const SWAGGER_ASSETS_PATH = '/endpoint/swagger-ui';
 
 /**
  * OpenAPI documents of generated REST endpoints, cached like the GraphQL schemas: by revision, schema hash of its
- * tables, mode, URL segments and visibility (the document lists anonymous access on public projects).
+ * tables, mode, URL segments and visibility (the document lists anonymous access on public projects), and the row
+ * ids its examples name (they follow the draft's rows and the caller's table scope).
  */
 export function createOpenApiCache(max = 100) {
   const documents = createLruCache<string, OpenApiDocument>(max);
   return {
-    get(served: ServedEndpoint, tables: ServedTables): OpenApiDocument {
+    get(served: ServedEndpoint, tables: ServedTables, exampleRowIds: ReadonlyMap<string, string>): OpenApiDocument {
       const { address, project } = served;
-      const key = [served.revisionId, tables.hash, served.mode, address.branch, address.segment, project.isPublic].join('\0');
+      const examples = [...exampleRowIds].flat();
+      const key = [served.revisionId, tables.hash, served.mode, address.branch, address.segment, project.isPublic, ...examples].join('\0');
       let document = documents.get(key);
       if (document === undefined) {
         document = buildOpenApi({
@@ -31,6 +33,7 @@ export function createOpenApiCache(max = 100) {
           mode: served.mode,
           isPublic: project.isPublic,
           tables: tables.list.map((table) => table.generated),
+          exampleRowIds,
         });
         documents.set(key, document);
       }

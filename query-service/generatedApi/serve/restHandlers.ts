@@ -55,6 +55,16 @@ function pageText(page: GeneratedPage): string {
   return `{"edges":${jsonTextOf(page.edges)},"pageInfo":${JSON.stringify(page.pageInfo)}${count}}`;
 }
 
+/**
+ * The first row of each table the caller may read, by table id in table order: the OpenAPI document's examples
+ * name them (openApiExamples.ts), so Swagger UI's "Try it out" reads a row that exists. Other tables get none.
+ */
+async function exampleRowIds(source: EndpointDataSource, request: GeneratedRequest): Promise<ReadonlyMap<string, string>> {
+  const readable = request.tables.list.map((table) => table.version.tableId).filter((tableId) => tableInScope(request.principal, tableId));
+  const firsts = await Promise.all(readable.map(async (tableId) => (await source.list(request, tableId, { first: 1 }, false)).edges[0]?.node.id));
+  return new Map(readable.flatMap((tableId, i) => (firsts[i] === undefined ? [] : [[tableId, firsts[i]] as const])));
+}
+
 /** The handlers of generated-api.md §7 by action; errors propagate to the caller (REST error body). */
 export function createRestHandlers(deps: RestHandlerDeps): Readonly<Record<RestAction, (call: RestCall) => Promise<void>>> {
   const source = deps.dataSource;
@@ -65,7 +75,7 @@ export function createRestHandlers(deps: RestHandlerDeps): Readonly<Record<RestA
       sendJson(res, 200, body);
     },
     async openapi({ res, request }) {
-      sendJson(res, 200, deps.openApi.get(request.served, request.tables));
+      sendJson(res, 200, deps.openApi.get(request.served, request.tables, await exampleRowIds(source, request)));
     },
     async docs({ res, request }) {
       const { address } = request.served;

@@ -5,6 +5,7 @@ import { systemWrites } from '../operations/systemWrites.ts';
 import { componentRef, errorResponse, jsonContent, openApiDocument, securityRequirements, type JsonSchema } from '../../http/openApi.ts';
 import { createJsonSchemas } from './jsonSchemaOf.ts';
 import { readsQueryString, routeInputType } from './routeInput.ts';
+import { SYSTEM_BODY_EXAMPLES, systemParameterExample } from './systemOpenApiExamples.ts';
 import { pathParamsOf, type RestRoute } from './systemRoutes.ts';
 
 /** Shared error responses, referenced by status. */
@@ -114,7 +115,11 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
   function operation(route: RestRoute): Record<string, unknown> {
     const type = routeInputType(schema, route);
     const ids = pathParamsOf(route.path);
-    const parameters: Record<string, unknown>[] = ids.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    const example = (name: string) => {
+      const value = systemParameterExample(route.operationId, name);
+      return value === undefined ? {} : { example: value };
+    };
+    const parameters: Record<string, unknown>[] = ids.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' }, ...example(name) }));
     let requestBody: Record<string, unknown> | undefined;
     const omit = new Set(ids);
     if (type !== null && readsQueryString(route)) {
@@ -128,15 +133,18 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
           name: field.name,
           in: 'query',
           required: isNonNullType(field.type),
-          ...(encoded ? { content: { 'application/json': { schema: fieldSchema } } } : { schema: fieldSchema }),
+          ...(encoded ? { content: jsonContent(fieldSchema, systemParameterExample(route.operationId, field.name)) } : { schema: fieldSchema, ...example(field.name) }),
         });
       }
     } else if (type !== null) {
       const body = schemas.objectOf(type, omit);
       if (Object.keys(body.properties as object).length > 0) {
+        // Swagger UI sends the example as is; its sample of the schema fails (systemOpenApiExamples.ts).
+        const bodyExample = SYSTEM_BODY_EXAMPLES[route.operationId];
+        invariant(bodyExample !== undefined, `the system OpenAPI document has a body example for ${route.operationId}`);
         requestBody = {
           required: (body.required as string[]).length > 0,
-          content: jsonContent(body),
+          content: jsonContent(body, bodyExample),
         };
       }
     }

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { buildSystemSchema } from '../graphql/systemSchema.ts';
 import { securitySchemes } from '../../http/openApi.ts';
 import { buildSystemOpenApi } from './openapi.ts';
@@ -79,4 +80,53 @@ describe('system OpenAPI document', () => {
     assert.deepEqual(Object.keys(schemas.Table?.properties ?? {}), ['id', 'readonly', 'schema', 'count', 'createdAt', 'updatedAt']);
     assert.deepEqual(Object.keys(schemas.Organization?.properties ?? {}), ['id', 'isPersonal', 'createdAt']);
   });
+
+  test('Swagger UI fills every body and every parameter it would fill with an example valid for its schema', () => {
+    type Schema = { $ref?: string; type?: unknown; items?: Schema; anyOf?: Schema[] };
+    const components = (document.components as { schemas: Record<string, Schema> }).schemas;
+    const deref = (schema: Schema | undefined): Schema | undefined => (schema?.$ref ? components[schema.$ref.split('/').pop() ?? ''] : schema);
+    const isObject = (schema: Schema | undefined): boolean => {
+      const target = deref(schema);
+      return target?.type === 'object' || (target?.anyOf ?? []).some(isObject);
+    };
+    /** ParameterRow's rule: an object, or an array of objects, gets a sample of its schema when it has no example. */
+    const fillsWithSample = (media: { schema?: Schema } | undefined): boolean => {
+      const schema = deref(media?.schema);
+      return isObject(schema) || (schema?.type === 'array' && isObject(schema.items));
+    };
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema({ ...document, $id: 'https://strata.test/api/openapi.json' } as object);
+    const escape = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
+    const check = (pointer: string, value: unknown, where: string) => {
+      const validate = ajv.compile({ $ref: `https://strata.test/api/openapi.json#${pointer}` });
+      assert.equal(validate(value), true, `${where}: ${JSON.stringify(validate.errors)}`);
+    };
+    // Ids the server generates: no document can know one, so Swagger UI leaves them for the user to enter.
+    const generated = new Set(['revisionId', 'userId', 'endpointId', 'id', 'webhookId', 'deliveryId']);
+    for (const [path, methods] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const at = `/paths/${escape(path)}/${method}`;
+        const where = `${method.toUpperCase()} ${path}`;
+        const body = operation.requestBody?.content['application/json'] as { example?: unknown } | undefined;
+        if (body !== undefined) {
+          assert.ok(body.example !== undefined, `${where}: a body example`);
+          check(`${at}/requestBody/content/application~1json/schema`, body.example, `${where} body`);
+        }
+        (operation.parameters ?? []).forEach((parameter, i) => {
+          const { content } = parameter as { content?: { 'application/json': { example?: unknown } } };
+          const example = content === undefined ? (parameter as { example?: unknown }).example : content['application/json'].example;
+          if (example === undefined) {
+            // Without an example Swagger UI sends nothing for an optional scalar, asks for a required one, and fills
+            // an object with a sample of its schema.
+            assert.ok(!parameter.required || (parameter.in === 'path' && generated.has(parameter.name)), `${where} ${parameter.name}: an example`);
+            assert.ok(!fillsWithSample(content?.['application/json'] as { schema?: Schema } | undefined), `${where} ${parameter.name}: an object needs an example`);
+            return;
+          }
+          const schemaAt = content === undefined ? `${at}/parameters/${i}/schema` : `${at}/parameters/${i}/content/application~1json/schema`;
+          check(schemaAt, example, `${where} ${parameter.name}`);
+        });
+      }
+    }
+  });
 });
+
