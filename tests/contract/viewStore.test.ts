@@ -74,6 +74,7 @@ viewStoreContract(
       'nulls and uncastable values sort last in both directions': `${UNEVALUATED} in $addFields, which sorting on casts and json paths needs`,
       'booleans sort false before true; several keys': `${UNEVALUATED} in $addFields; one case sorts on a boolean cast of a json path`,
       'text sorts by Unicode code point': 'jongodb orders strings by UTF-16 code units; MongoDB by code point (UTF-8 bytes)',
+      'layers: sorted by a json path across layers': `${UNEVALUATED} in $addFields, which sorting on json paths needs`,
     },
   },
 );

@@ -4,6 +4,7 @@ import type { Filter, FindQuery, ProjectionSpec, SortKey, ViewChange, ViewStore 
 import { PROJECTION, createSkipper, pos, projectionSpec, ref, sampleDocs, seed, sleep, withStore } from './viewStoreFixtures.ts';
 import type { ContractOptions, OpenViewStore } from './viewStoreFixtures.ts';
 import { viewStoreChangesContract } from './viewStoreChangesContract.ts';
+import { viewStoreLayersContract } from './viewStoreLayersContract.ts';
 import { viewStoreQueryContract } from './viewStoreQueryContract.ts';
 
 const upsert = (collection: string, doc: Record<string, unknown>): ViewChange => ({ op: 'upsert', collection, doc });
@@ -352,6 +353,7 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
 
     viewStoreQueryContract(open, skipper);
     viewStoreChangesContract(open, skipper);
+    viewStoreLayersContract(open, skipper);
     skipper.assertAllUsed();
   });
 }

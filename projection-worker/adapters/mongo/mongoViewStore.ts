@@ -2,13 +2,15 @@ import { MongoClient } from 'mongodb';
 import type { Document } from 'mongodb';
 import type { Logger } from 'pino';
 import { systemClock } from '../../../contracts/index.ts';
-import type { Clock, Filter, FindQuery, Position, ProjectionRef, ViewChange, ViewDoc, ViewStore } from '../../../contracts/index.ts';
+import type { Clock, Filter, FindQuery, Position, ProjectionRef, SortKey, ViewChange, ViewDoc, ViewStore } from '../../../contracts/index.ts';
 import { UnknownFieldError, createQueryBuilder } from './mongoViewFilter.ts';
 import type { Query } from './mongoViewFilter.ts';
 import { decodeDoc, lookupId } from './mongoViewLayout.ts';
 import type { CollectionLayout, StoredDoc } from './mongoViewLayout.ts';
 import { createMongoViewMeta, inTransaction } from './mongoViewMeta.ts';
 import { sortPlan } from './mongoViewSort.ts';
+import type { SortPlan } from './mongoViewSort.ts';
+import { layeredCount, layeredFind } from './mongoViewLayers.ts';
 import { sortIndexOf } from './mongoViewIndex.ts';
 import { completeMongoVersion } from './mongoViewComplete.ts';
 import { applyChanges } from './mongoViewWrites.ts';
@@ -62,30 +64,44 @@ export function createMongoViewStore(options: MongoViewStoreOptions): ViewStore 
     }
   }
 
-  async function select(layout: CollectionLayout, query: FindQuery): Promise<ViewDoc[]> {
-    if (query.versions !== undefined) throw new Error('layered reads are not implemented yet');
-    const builder = createQueryBuilder(layout);
-    const where: Query = builder.where(query.filter ?? { kind: 'all' });
-    const limit = count(query.limit);
-    const offset = count(query.offset) ?? 0;
-    // MongoDB reads a limit of 0 as "no limit".
-    if (limit === 0) return [];
+  /** Stored documents matching `where`, sorted by `keys` (nulls last), offset and limit applied. */
+  async function readStored(
+    layout: CollectionLayout,
+    where: Query,
+    keys: readonly SortKey[],
+    limit: number | undefined,
+    offset: number,
+  ): Promise<{ docs: Document[]; plan: SortPlan | null }> {
     const collection = db.collection<StoredDoc>(layout.name);
-    const keys = query.orderBy ?? [];
-    const plan = keys.length > 0 ? sortPlan(layout, builder, keys) : null;
-    let docs: Document[];
+    const plan = keys.length > 0 ? sortPlan(layout, createQueryBuilder(layout), keys) : null;
+    // MongoDB reads a limit of 0 as "no limit".
+    if (limit === 0) return { docs: [], plan };
     if (plan?.kind === 'aggregate') {
       const pipeline: Document[] = [{ $match: where }, { $addFields: plan.values }, { $addFields: plan.flags }, { $sort: plan.sort }];
       if (offset > 0) pipeline.push({ $skip: offset });
       if (limit !== undefined) pipeline.push({ $limit: limit });
-      docs = await collection.aggregate(pipeline).toArray();
-    } else {
-      let cursor = collection.find(where);
-      if (plan !== null) cursor = cursor.sort(plan.sort);
-      if (offset > 0) cursor = cursor.skip(offset);
-      if (limit !== undefined) cursor = cursor.limit(limit);
-      docs = await cursor.toArray();
+      return { docs: await collection.aggregate(pipeline).toArray(), plan };
     }
+    let cursor = collection.find(where);
+    if (plan !== null) cursor = cursor.sort(plan.sort);
+    if (offset > 0) cursor = cursor.skip(offset);
+    if (limit !== undefined) cursor = cursor.limit(limit);
+    return { docs: await cursor.toArray(), plan };
+  }
+
+  async function select(layout: CollectionLayout, query: FindQuery): Promise<ViewDoc[]> {
+    const limit = count(query.limit);
+    const offset = count(query.offset) ?? 0;
+    if (limit === 0) return [];
+    const keys = query.orderBy ?? [];
+    if (query.versions !== undefined) {
+      const collection = db.collection<StoredDoc>(layout.name);
+      const layered = { ...query, versions: query.versions };
+      const docs = await layeredFind(collection, layout, layered, limit, offset, (where, armKeys, armLimit) => readStored(layout, where, armKeys, armLimit, 0));
+      return docs.map((doc) => decodeDoc(layout, doc));
+    }
+    const where: Query = createQueryBuilder(layout).where(query.filter ?? { kind: 'all' });
+    const { docs } = await readStored(layout, where, keys, limit, offset);
     return docs.map((doc) => decodeDoc(layout, doc));
   }
 
@@ -125,8 +141,9 @@ export function createMongoViewStore(options: MongoViewStoreOptions): ViewStore 
     find: (projection, collection, query = {}) => read(projection, collection, [], (layout) => select(layout, query)),
     count: (projection, collection, filter: Filter = { kind: 'all' }, versions) =>
       read(projection, collection, 0, (layout) => {
-        if (versions !== undefined) throw new Error('layered reads are not implemented yet');
-        return db.collection<StoredDoc>(layout.name).countDocuments(createQueryBuilder(layout).where(filter));
+        const stored = db.collection<StoredDoc>(layout.name);
+        if (versions !== undefined) return layeredCount(stored, layout, filter, versions);
+        return stored.countDocuments(createQueryBuilder(layout).where(filter));
       }),
     ensureIndex: (projection, collection, spec) =>
       read(projection, collection, undefined, async (layout) => {

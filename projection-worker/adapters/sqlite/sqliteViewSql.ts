@@ -197,6 +197,33 @@ export class SqlBuilder {
     return keys.map((k, i) => this.#sortTerms(k, i === 0).order).join(', ');
   }
 
+  /**
+   * The order of `keys` for a compound SELECT, whose ORDER BY may only name result columns: `columns` are the sort
+   * values as extra result columns `__s0`, `__s1`, ... (each arm selects them), `order` sorts by them exactly as
+   * `orderBy(keys)` sorts, so that SQLite orders each arm by the same index.
+   */
+  compoundOrder(keys: readonly SortKey[]): { readonly columns: string[]; readonly order: string } {
+    const columns: string[] = [];
+    const order: string[] = [];
+    const column = (expr: string, direction: string): void => {
+      const alias = `"__s${columns.length}"`;
+      columns.push(`${expr} AS ${alias}`);
+      order.push(direction === '' ? alias : `${alias} ${direction}`);
+    };
+    keys.forEach((k, i) => {
+      if (k.direction !== 'asc' && k.direction !== 'desc') throw new Error(`bad sort direction "${String(k.direction)}"`);
+      const e = this.#expr(k.ref);
+      if (k.direction === 'desc') column(e, 'DESC');
+      else if (this.#isNotNull(k.ref)) column(e, 'ASC');
+      else if (i === 0) column(e, 'ASC NULLS LAST');
+      else {
+        column(`(${e}) IS NULL`, '');
+        column(e, 'ASC');
+      }
+    });
+    return { columns, order: order.join(', ') };
+  }
+
   /** Index columns: the equality fields, then exactly what `orderBy(sort)` sorts by. */
   indexColumns(equal: readonly string[], sort: readonly SortKey[]): string {
     return [...equal.map((field) => this.#expr({ field })), ...sort.map((k, i) => this.#sortTerms(k, i === 0).index)].join(', ');

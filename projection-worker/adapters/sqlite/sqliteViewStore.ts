@@ -23,6 +23,7 @@ import { createSqliteViewMeta } from './sqliteViewMeta.ts';
 import { sortIndexSql } from './sqliteViewIndex.ts';
 import { completeSqliteVersion } from './sqliteViewComplete.ts';
 import { createSqliteUpserts } from './sqliteViewUpserts.ts';
+import { layeredCountSql, layeredSelectSql, nonNegative } from './sqliteViewLayers.ts';
 
 type Row = readonly unknown[];
 
@@ -186,17 +187,17 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
   }
 
   function selectSql(table: TableInfo, query: FindQuery): { sql: string; params: Params } {
+    if (query.versions !== undefined) return layeredSelectSql(table, { ...query, versions: query.versions });
     const b = createSqlBuilder(table);
     let sql = `SELECT ${table.columns} FROM ${table.table} WHERE ${b.where(query.filter ?? { kind: 'all' })}`;
     if (query.orderBy !== undefined && query.orderBy.length > 0) sql += ` ORDER BY ${b.orderBy(query.orderBy)}`;
     if (query.limit !== undefined || query.offset !== undefined) {
-      sql += ` LIMIT ${b.param(count(query.limit, -1))} OFFSET ${b.param(count(query.offset, 0))}`;
+      sql += ` LIMIT ${b.param(nonNegative(query.limit, -1))} OFFSET ${b.param(nonNegative(query.offset, 0))}`;
     }
     return { sql, params: b.params };
   }
 
   function select(table: TableInfo, query: FindQuery): ViewDoc[] {
-    if (query.versions !== undefined) throw new Error('layered reads are not implemented yet');
     const { sql, params } = selectSql(table, query);
     const rows = prepare(sql).raw(true).all(params) as Row[];
     return rows.map((row) => decode(table, row));
@@ -226,7 +227,10 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     find: async (projection, collection, query = {}) => read(projection, collection, [], (table) => select(table, query)),
     count: async (projection, collection, filter = { kind: 'all' }, versions) =>
       read(projection, collection, 0, (table) => {
-        if (versions !== undefined) throw new Error('layered reads are not implemented yet');
+        if (versions !== undefined) {
+          const { sql, params } = layeredCountSql(table, filter, versions);
+          return prepare(sql).pluck(true).get(params) as number;
+        }
         const b = createSqlBuilder(table);
         const sql = `SELECT COUNT(*) FROM ${table.table} WHERE ${b.where(filter)}`;
         return prepare(sql).pluck(true).get(b.params) as number;
@@ -264,10 +268,4 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
 
 function keyFilter(field: string, value: Scalar): Filter {
   return value === null ? { kind: 'isNull', ref: { field } } : { kind: 'compare', ref: { field }, op: 'eq', value };
-}
-
-function count(value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`limit and offset must be integers >= 0, got ${value}`);
-  return value;
 }
