@@ -4,6 +4,7 @@ import { createCheckpointWaiter } from './runner/checkpointWaiter.ts';
 import { describeProjections } from './runner/describeProjections.ts';
 import type { ProjectionReport } from './runner/describeProjections.ts';
 import { createProjectionRunner } from './runner/projectionRunner.ts';
+import { rebuildProjection } from './runner/rebuildProjection.ts';
 import type { ProjectionRunner } from './runner/projectionRunner.ts';
 import type { LogSubscriber, Projector } from './runner/projector.ts';
 import { createSharedLogReader, type LogReader } from './runner/sharedLogReader.ts';
@@ -63,6 +64,30 @@ export function createProjectionWorker(deps: ProjectionWorkerDeps): ProjectionWo
       ...(deps.leaseTtlMs !== undefined ? { leaseTtlMs: deps.leaseTtlMs } : {}),
     });
   const runners = deps.projectors.map((projector) => runnerOf(projector, readEvents));
+  const upgrades = new AbortController();
+  let upgrading: Promise<void> = Promise.resolve();
+
+  /**
+   * A projection whose active storage version is older than its spec's (a new layout, e.g. copy-on-write `rows` and
+   * `schemas` v2) is rebuilt into the spec's version the way `strata projections rebuild` does it: the live copy
+   * keeps serving (its runner goes on applying events to it) until the shadow reaches the log head and readers
+   * switch. One at a time; a rebuild another process runs already is left to it; a failed one is retried at the
+   * next start.
+   */
+  async function upgradeLayouts(): Promise<void> {
+    for (const projector of deps.projectors) {
+      const name = projector.spec.name;
+      const active = await viewStore.activeVersion(name);
+      if (active === null || active >= projector.spec.version || upgrades.signal.aborted) continue;
+      deps.log.warn({ projection: name, from: active, to: projector.spec.version }, 'projection layout changed: rebuilding into the new version, the old copy serves until the switch');
+      try {
+        await rebuildProjection({ projector, eventStore, viewStore, log: deps.log, signal: upgrades.signal });
+      } catch (err) {
+        if (upgrades.signal.aborted) return;
+        deps.log.warn({ err, projection: name }, 'projection layout rebuild did not complete; it is retried at the next start');
+      }
+    }
+  }
   let sender: WebhookSender | null = null;
   if (deps.webhooks !== undefined) {
     const { changeEvents, ...senderDeps } = deps.webhooks;
@@ -85,9 +110,12 @@ export function createProjectionWorker(deps: ProjectionWorkerDeps): ProjectionWo
         throw failed.reason;
       }
       sender?.start();
+      upgrading = upgradeLayouts().catch((err: unknown) => deps.log.warn({ err }, 'projection layout check failed'));
       deps.log.info({ projections: [...names] }, 'projection worker started');
     },
     async stop() {
+      upgrades.abort();
+      await upgrading;
       await sender?.stop();
       await Promise.all(runners.map((runner) => runner.stop()));
     },

@@ -5,3 +5,4 @@ export { and, compare, domainEventOf, inChunks, streamEntityId } from './project
 export { rowsViewChanges } from './rowsProjection.ts';
 export { schemasViewChanges } from './schemasProjection.ts';
 export { TABLE_CONTENT_FIELDS, resolveTableLayers } from './tableLayers.ts';
+export { layersAt, revisionLayers } from './revisionLayers.ts';

@@ -1,9 +1,9 @@
 import type { RowWrite } from '../events/domainEvents.ts';
 import type { RecordedEvent } from '../events/envelope.ts';
 import { fieldsEqual } from '../ports/viewStore.ts';
-import type { Filter, ViewChange } from '../ports/viewStore.ts';
+import type { Filter, ViewChange, ViewDoc } from '../ports/viewStore.ts';
 import { and, domainEventOf, inChunks, streamEntityId } from './projectionSupport.ts';
-import { closeShared, copyBranchVersions, removeFromDraft, restoreShared } from './versionChanges.ts';
+import { closeShared, removeFromDraft, restoreShared } from './versionChanges.ts';
 import { OPEN_SEQ } from './viewSpecs.ts';
 
 const ROWS = 'rows';
@@ -11,10 +11,11 @@ const MARKS = 'row_marks';
 
 /**
  * The view changes of the `rows` projection (contracts/views/viewSpecs.ts `rowViews`) for `events` of the streams
- * `branch-*` and `organization-*` (branch creation and deletion): row versions per branch. A written row closes its
- * shared version at the draft's sequence D and gets a draft version (`fromSeq = D`) with the data, timestamps and
- * principal the event carries; a restored row shows its HEAD version again. Renames and deletions also leave a
- * `row_marks` document (revision diffs and row history read them). Pure and deterministic: the projection worker
+ * `branch-*` and `organization-*` (branch deletion): row versions per branch, copy-on-write
+ * (docs/reference/versioned-storage.md §1). A written row closes its shared version at the draft's sequence D and
+ * gets a draft version (`fromSeq = D`) with the data, timestamps and principal the event carries; a restored row
+ * shows its HEAD version again; a deleted row (and the old id of a renamed one) gets a tombstone at D. A new branch
+ * copies nothing. Renames and deletions also leave a `row_marks` document (revision diffs and row history read them). Pure and deterministic: the projection worker
  * and the write side's decision store apply the same changes.
  */
 export function rowsViewChanges(events: readonly RecordedEvent[]): ViewChange[] {
@@ -29,10 +30,10 @@ type TableRef = { readonly branchId: string; readonly tableKey: string; readonly
 type ActedWrite = { readonly row: RowWrite; readonly actor: string };
 
 /**
- * How a written row reaches the draft: `write` closes its shared version and upserts the draft version, `create`
- * only upserts (a created row has no open shared version: see RowsCreated below), `restore` shows HEAD again.
+ * How a written row reaches the draft: `write` closes its shared version (a version or a tombstone) and upserts the
+ * draft version, `restore` shows HEAD again.
  */
-type WriteKind = 'write' | 'create' | 'restore';
+type WriteKind = 'write' | 'restore';
 
 /**
  * The changes of one batch. Consecutive row writes of the same kind into the same draft table with distinct ids
@@ -41,7 +42,7 @@ type WriteKind = 'write' | 'create' | 'restore';
  * its earlier rows changes nothing: they touch different rows. Anything else first ends the group.
  */
 type RowsBatch = {
-  write(table: TableRef, rows: readonly RowWrite[], created: boolean, actor: string): void;
+  write(table: TableRef, rows: readonly RowWrite[], actor: string): void;
   push(...changes: ViewChange[]): void;
   finish(): ViewChange[];
 };
@@ -68,7 +69,7 @@ function createRowsBatch(): RowsBatch {
       for (const scope of scopes) changes.push(...restoreShared(ROWS, scope, table.draftSeq));
       return;
     }
-    if (kind === 'write') for (const scope of scopes) changes.push(closeShared(ROWS, scope, table.draftSeq));
+    for (const scope of scopes) changes.push(closeShared(ROWS, scope, table.draftSeq));
     for (const { row, actor } of rows) {
       if (row.restored === true) continue;
       changes.push({
@@ -84,15 +85,16 @@ function createRowsBatch(): RowsBatch {
           createdAt: row.createdAt,
           updatedAt: row.updatedAt,
           actor,
+          tombstone: null,
         },
       });
     }
   }
 
   return {
-    write(table, rows, created, actor) {
+    write(table, rows, actor) {
       for (const row of rows) {
-        const kind: WriteKind = row.restored === true ? 'restore' : created ? 'create' : 'write';
+        const kind: WriteKind = row.restored === true ? 'restore' : 'write';
         if (group === null || group.kind !== kind || !sameTable(group.table, table) || group.ids.has(row.rowId)) {
           flush();
           group = { table, kind, rows: [], ids: new Set() };
@@ -112,8 +114,19 @@ function createRowsBatch(): RowsBatch {
   };
 }
 
-function removeRows(table: TableRef, rowIds: readonly string[], batch: RowsBatch): void {
+/**
+ * Rows leave the draft: their draft versions go, their shared versions close at D, and a tombstone at D hides them in
+ * the layers below (a branch's rows inherited from the branch it was created from) and shows the deletion to row
+ * history; on a branch without lower layers it hides nothing (one rule everywhere).
+ */
+function removeRows(table: TableRef, rowIds: readonly string[], actor: string, batch: RowsBatch): void {
   for (const scope of rowScopes(table, rowIds)) batch.push(...removeFromDraft(ROWS, scope, table.draftSeq));
+  batch.push(...rowIds.map((rowId): ViewChange => ({ op: 'upsert', collection: ROWS, doc: rowTombstone(table, rowId, actor) })));
+}
+
+function rowTombstone(table: TableRef, rowId: string, actor: string): ViewDoc {
+  const { branchId, tableKey, draftSeq } = table;
+  return { branchId, tableKey, rowId, fromSeq: draftSeq, toSeq: OPEN_SEQ, data: null, createdAt: null, updatedAt: null, actor, tombstone: true };
 }
 
 /** A `row_marks` document (contracts/views/viewSpecs.ts): a rename or deletion the row versions cannot show. */
@@ -142,35 +155,33 @@ function applyRowsEvent(recorded: RecordedEvent, batch: RowsBatch): void {
   const branchId = streamEntityId(recorded.streamId);
   const actor = recorded.metadata.principal;
   switch (event.type) {
-    case 'RowsCreated': {
-      // A created row is absent from the draft: either HEAD lacks it (no shared version) or the draft deleted it
-      // (its shared version is already closed at D). Closing would match nothing and costs a lookup per row.
-      const d = event.data;
-      batch.write({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rows, true, actor);
-      return;
-    }
+    case 'RowsCreated':
     case 'RowsUpdated':
     case 'TableSchemaUpdated': {
+      // A created row is absent from the draft, but its id may hold an open tombstone of an earlier revision: it is
+      // closed like a shared version (one lookup per row through the key).
       const d = event.data;
-      batch.write({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rows, false, actor);
+      batch.write({ branchId, tableKey: d.tableKey, draftSeq: d.draftSeq }, d.rows, actor);
       return;
     }
     case 'RowsDeleted': {
       const d = event.data;
       const table = { branchId, tableKey: d.tableKey, draftSeq: d.draftSeq };
-      removeRows(table, d.rowIds, batch);
+      removeRows(table, d.rowIds, actor, batch);
       batch.push(...d.rowIds.map((rowId) => mark(recorded, table, rowId, 'deleted', null)));
       return;
     }
     case 'RowRenamed': {
       const d = event.data;
       const table = { branchId, tableKey: d.tableKey, draftSeq: d.draftSeq };
-      removeRows(table, [d.rowId], batch);
-      batch.write(table, [d.row], false, actor);
+      removeRows(table, [d.rowId], actor, batch);
+      batch.write(table, [d.row], actor);
       batch.push(mark(recorded, table, d.row.rowId, 'renamed', d.rowId));
       return;
     }
     case 'TableDeleted': {
+      // The branch's own rows of the table leave the draft; rows it inherits stay where they are: the table's
+      // tombstone (schemas projection) hides the table, and rows of an invisible table are never read.
       const d = event.data;
       batch.push(...removeFromDraft(ROWS, fieldsEqual({ branchId, tableKey: d.tableKey }), d.draftSeq));
       return;
@@ -179,18 +190,15 @@ function applyRowsEvent(recorded: RecordedEvent, batch: RowsBatch): void {
       batch.push(...restoreShared(ROWS, fieldsEqual({ branchId }), event.data.draftSeq));
       batch.push({ op: 'delete', collection: MARKS, filter: fieldsEqual({ branchId, seq: event.data.draftSeq }) });
       return;
-    case 'BranchCreated': {
-      const d = event.data;
-      batch.push(copyBranchVersions(ROWS, d.sourceBranchId, d.sourceSeq, d.branchId));
-      return;
-    }
     case 'BranchDeleted':
-      // A deleted branch's revisions can never be read or branched from again.
+      // A deleted branch's revisions can never be read or branched from again; it has no child branches
+      // (domain.md §3.6), so its own versions and marks are all it frees.
       batch.push({ op: 'delete', collection: ROWS, filter: fieldsEqual({ branchId: event.data.branchId }) });
       batch.push({ op: 'delete', collection: MARKS, filter: fieldsEqual({ branchId: event.data.branchId }) });
       return;
     default:
-      // TableCreated/TableRenamed touch no rows (rows are keyed by the stable tableKey); commits move no version.
+      // TableCreated/TableRenamed touch no rows (rows are keyed by the stable tableKey); commits move no version;
+      // BranchCreated writes nothing: a branch reads its source's versions through its layers.
       return;
   }
 }

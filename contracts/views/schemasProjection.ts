@@ -6,15 +6,17 @@ import { createChangeList } from './changeList.ts';
 import type { ChangeList } from './changeList.ts';
 import { domainEventOf, streamEntityId } from './projectionSupport.ts';
 import { OPEN_SEQ } from './viewSpecs.ts';
-import { closeShared, copyBranchVersions, forkShared, removeFromDraft, restoreShared } from './versionChanges.ts';
+import { closeShared, forkShared, removeFromDraft, restoreShared } from './versionChanges.ts';
 
 const TABLES = 'tables';
 
 /**
  * The view changes of the `schemas` projection (contracts/views/viewSpecs.ts `schemaViews`) for `events` of the
- * streams `branch-*` and `organization-*` (branch creation and deletion): table versions per branch. The first
- * change of a table in a draft forks the shared version into a draft version (`fromSeq = D`); later changes update
- * that draft version; `equalsHead` (from the decider) restores the shared version. Pure and deterministic: the
+ * streams `branch-*` and `organization-*` (branch deletion): table versions per branch, copy-on-write
+ * (docs/reference/versioned-storage.md §1). The first change of a table in a draft forks the branch's shared version
+ * into a draft version (`fromSeq = D`), or writes a partial version when the branch only inherits the table; later
+ * changes update that draft version; `equalsHead` (from the decider) restores the shared version; a deletion writes
+ * a tombstone. A new branch copies nothing. Pure and deterministic: the
  * projection worker and the write side's decision store apply the same changes.
  */
 export function schemasViewChanges(events: readonly RecordedEvent[]): ViewChange[] {
@@ -61,7 +63,10 @@ function changeTable(batch: SchemasBatch, branchId: string, draftSeq: number, fa
     return;
   }
   if (!drafted.has(key)) {
+    // The branch's own shared version becomes the draft version; a table the branch only inherits gets a partial
+    // version (docs/reference/versioned-storage.md §1: null fields come from the layer below).
     pushAll(changes, forkShared(TABLES, scope, draftSeq));
+    changes.push({ op: 'insertIfAbsent', collection: TABLES, doc: partialVersion(branchId, facts.tableKey, draftSeq) });
     drafted.add(key);
   }
   const update: ViewChange = {
@@ -76,6 +81,11 @@ function changeTable(batch: SchemasBatch, branchId: string, draftSeq: number, fa
     changes.dropLatest(key);
     changes.push(update);
   }
+}
+
+/** A table version with only its validity and count: the other fields are the next layer's. */
+function partialVersion(branchId: string, tableKey: string, draftSeq: number): ViewDoc {
+  return { branchId, tableKey, fromSeq: draftSeq, toSeq: OPEN_SEQ, tableId: null, schema: null, count: 0, createdAt: null, updatedAt: null, tombstone: null };
 }
 
 function forgetBranch(batch: SchemasBatch, branchId: string): void {
@@ -110,6 +120,7 @@ function applySchemasEvent(recorded: RecordedEvent, batch: SchemasBatch): void {
           count: d.table.count,
           createdAt: time,
           updatedAt: time,
+          tombstone: null,
         },
       });
       batch.drafted.add(draftKey(branchId, d.tableKey, d.draftSeq));
@@ -136,8 +147,10 @@ function applySchemasEvent(recorded: RecordedEvent, batch: SchemasBatch): void {
       changeTable(batch, branchId, event.data.draftSeq, event.data.table, {});
       return;
     case 'TableDeleted': {
+      // A tombstone hides the table in the layers below (and ends it on a branch that has none).
       const d = event.data;
       pushAll(changes, removeFromDraft(TABLES, tableScope(branchId, d.tableKey), d.draftSeq));
+      changes.push({ op: 'upsert', collection: TABLES, doc: { ...partialVersion(branchId, d.tableKey, d.draftSeq), count: null, tombstone: true } });
       batch.drafted.delete(draftKey(branchId, d.tableKey, d.draftSeq));
       return;
     }
@@ -145,18 +158,15 @@ function applySchemasEvent(recorded: RecordedEvent, batch: SchemasBatch): void {
       pushAll(changes, restoreShared(TABLES, fieldsEqual({ branchId }), event.data.draftSeq));
       forgetBranch(batch, branchId);
       return;
-    case 'BranchCreated': {
-      const d = event.data;
-      changes.push(copyBranchVersions(TABLES, d.sourceBranchId, d.sourceSeq, d.branchId));
-      return;
-    }
     case 'BranchDeleted':
-      // A deleted branch's revisions can never be read or branched from again.
+      // A deleted branch's revisions can never be read or branched from again; it has no child branches
+      // (domain.md §3.6), so its own versions are all it frees.
       changes.push({ op: 'delete', collection: TABLES, filter: fieldsEqual({ branchId: event.data.branchId }) });
       forgetBranch(batch, event.data.branchId);
       return;
     default:
-      // RevisionCommitted moves no version: the draft's versions simply become HEAD's.
+      // RevisionCommitted moves no version: the draft's versions simply become HEAD's. BranchCreated writes nothing:
+      // a branch reads its source's tables through its layers.
       return;
   }
 }

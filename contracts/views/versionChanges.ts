@@ -48,18 +48,3 @@ export function restoreShared(collection: string, scope: Filter, draftSeq: numbe
 export function removeFromDraft(collection: string, scope: Filter, draftSeq: number): ViewChange[] {
   return [deleteDraftVersions(collection, scope, draftSeq), closeShared(collection, scope, draftSeq)];
 }
-
-/** Copies what a new branch starts from: the source branch's versions visible at `sourceSeq`, as open sequence-0 versions. */
-export function copyBranchVersions(
-  collection: string,
-  sourceBranchId: string,
-  sourceSeq: number,
-  branchId: string,
-): ViewChange {
-  return {
-    op: 'copy',
-    collection,
-    filter: and(fieldsEqual({ branchId: sourceBranchId }), compare('fromSeq', 'lte', sourceSeq), compare('toSeq', 'gt', sourceSeq)),
-    set: { branchId, fromSeq: 0, toSeq: OPEN_SEQ },
-  };
-}

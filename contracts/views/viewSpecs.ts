@@ -132,9 +132,14 @@ export const catalogViews = {
   ],
 } as const satisfies ProjectionSpec;
 
+/**
+ * Versions 2 of `schemas` and `rows` are the copy-on-write layout (docs/reference/versioned-storage.md §1): a branch
+ * holds only what it wrote (versions, partial table versions, tombstones) and reads the rest through its layers.
+ * Version 1 copied the source's versions into a new branch; a store still on it is rebuilt at start.
+ */
 export const schemaViews = {
   name: 'schemas',
-  version: 1,
+  version: 2,
   collections: [
     {
       name: 'tables',
@@ -159,7 +164,7 @@ export const schemaViews = {
 
 export const rowViews = {
   name: 'rows',
-  version: 1,
+  version: 2,
   collections: [
     {
       name: 'rows',
@@ -183,8 +188,8 @@ export const rowViews = {
         // the key or the sequence indexes, so a rebuild builds these once at the end.
         { fields: ['branchId', 'tableKey', 'createdAt', 'rowId'], readersOnly: true },
         { fields: ['branchId', 'tableKey', 'updatedAt', 'rowId'], readersOnly: true },
-        // Reverts, table deletions and branch copies select a branch's versions by sequence: a rebuild replaying
-        // them needs these while it writes (without them a revert on a 100,000-row branch scans the whole branch).
+        // Reverts and table deletions select a branch's versions by sequence: a rebuild replaying them needs these
+        // while it writes (without them a revert on a 100,000-row branch scans the whole branch).
         { fields: ['branchId', 'toSeq'] },
         { fields: ['branchId', 'fromSeq'] },
       ],

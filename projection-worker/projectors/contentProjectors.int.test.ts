@@ -30,10 +30,11 @@ const write = (rowId: string, title: string, createdAt = 't-created', updatedAt 
   updatedAt,
 });
 
-/** What a reader sees: `rowId=title` plus `*` when the row is readonly in `draftSeq`. */
+/** What a reader sees: `rowId=title` plus `*` when the row is readonly in `draftSeq` (not the draft's own version). */
 async function rowsAt(views: ProjectedViews, branchId: string, seq: number, draftSeq = Infinity): Promise<string[]> {
   const rows = await views.visible('rows', 'rows', branchId, seq);
-  return rows.map((r) => `${String(r.rowId)}=${String((r.data as JsonObject).title)}${Number(r.fromSeq) < draftSeq ? '*' : ''}`);
+  const readonly = (r: ViewDoc) => r.branchId !== branchId || Number(r.fromSeq) < draftSeq;
+  return rows.map((r) => `${String(r.rowId)}=${String((r.data as JsonObject).title)}${readonly(r) ? '*' : ''}`);
 }
 
 async function tablesAt(views: ProjectedViews, branchId: string, seq: number): Promise<ViewDoc[]> {
@@ -137,12 +138,14 @@ test('table and row versions follow draft edits, commits, reverts and branch cre
   assert.deepEqual(await rowsAt(views, 'b1', 3, 3), ['a2=A*', 'b=B*']);
   assert.deepEqual(await rowsAt(views, 'b1', 1, 3), ['a=A*', 'b=B*'], 'older revisions keep their content');
 
-  // A branch from revision 1 copies what revision 1 shows; later changes stay apart.
+  // A branch from revision 1 reads what revision 1 shows and copies nothing; later changes stay apart.
+  const before = await views.store.count('rows', 'rows');
   log.add(ORG, 'BranchCreated', devBranchCreated);
   await step();
+  assert.equal(await views.store.count('rows', 'rows'), before, 'branch creation writes no row version');
   assert.deepEqual(await rowsAt(views, 'b2', 0, 1), ['a=A*', 'b=B*']);
   assert.deepEqual(await rowsAt(views, 'b2', 1, 1), ['a=A*', 'b=B*']);
-  assert.deepEqual((await tablesAt(views, 'b2', 1)).map((v) => [v.tableId, v.fromSeq, v.count]), [['posts', 0, 2]]);
+  assert.deepEqual((await tablesAt(views, 'b2', 1)).map((v) => [v.branchId, v.tableId, v.fromSeq, v.count]), [['b1', 'posts', 1, 2]]);
   const dev = await views.store.get('catalog', 'branches', { id: 'b2' });
   assert.deepEqual([dev?.parentBranchName, dev?.parentRevisionId, dev?.isRoot], ['master', 'r1', false]);
   assert.equal((await revision(views, 's0'))?.parentId, 'r1');
@@ -160,11 +163,33 @@ test('table and row versions follow draft edits, commits, reverts and branch cre
   await step();
   assert.deepEqual(await rowsAt(views, 'b2', 1, 1), ['a=A*', 'b=B-migrated']);
   const [devTable] = await tablesAt(views, 'b2', 1);
-  assert.deepEqual([devTable?.schema, devTable?.updatedAt, devTable?.fromSeq], [schemaV2, migrated.metadata.time, 1]);
+  assert.deepEqual(
+    [devTable?.branchId, devTable?.tableId, devTable?.schema, devTable?.updatedAt, devTable?.createdAt, devTable?.fromSeq],
+    ['b2', 'posts', schemaV2, migrated.metadata.time, created.metadata.time, 1],
+    'a partial version of the inherited table, completed from the layer below',
+  );
+  assert.deepEqual(await rowsAt(views, 'b1', 1), ['a=A*', 'b=B*'], 'the source keeps its rows');
   assert.deepEqual(await rowsAt(views, 'b1', 3), [], 'deleted table: no rows in the draft');
   assert.deepEqual(await tablesAt(views, 'b1', 3), []);
   assert.deepEqual(await rowsAt(views, 'b1', 2, 3), ['a2=A*', 'b=B*'], 'HEAD keeps the table');
   assert.deepEqual(await rowsAt(views, 'b1', 0, 1), []);
+
+  // Deleting an inherited row writes a tombstone in the child only; deleting the child frees exactly what it wrote.
+  log.add(B2, 'RowsDeleted', { ...draft('s1', 1, true), tableKey: 'k1', rowIds: ['a'], table: facts(1) });
+  await step();
+  assert.deepEqual(await rowsAt(views, 'b2', 1, 1), ['b=B-migrated']);
+  assert.deepEqual(await rowsAt(views, 'b2', 0, 1), ['a=A*', 'b=B*'], 'the start revision still shows the source content');
+  const ownOf = async (branchId: string) => ({
+    rows: await views.store.count('rows', 'rows', { kind: 'compare', ref: { field: 'branchId' }, op: 'eq', value: branchId }),
+    tables: await views.store.count('schemas', 'tables', { kind: 'compare', ref: { field: 'branchId' }, op: 'eq', value: branchId }),
+    marks: await views.store.count('rows', 'row_marks', { kind: 'compare', ref: { field: 'branchId' }, op: 'eq', value: branchId }),
+  });
+  assert.deepEqual(await ownOf('b2'), { rows: 2, tables: 1, marks: 1 }, 'b2 holds its migrated row, its tombstone, its partial table version, its mark');
+  const b1Before = await ownOf('b1');
+  log.add(ORG, 'BranchDeleted', { projectId: 'p1', branchId: 'b2' });
+  await step();
+  assert.deepEqual(await ownOf('b2'), { rows: 0, tables: 0, marks: 0 });
+  assert.deepEqual(await ownOf('b1'), b1Before, 'the source branch keeps everything');
 
   // Replaying the same log in other batch sizes gives identical views.
   const expected = await dumpViews(views.store, projectors);
@@ -183,7 +208,7 @@ test('table and row versions follow draft edits, commits, reverts and branch cre
   eventStore.events.push(...log.events);
   for (const projector of projectors) {
     const result = await rebuildProjection({ projector, eventStore, viewStore: views.store, log: silent, batchSize: 2, dropDelayMs: 0 });
-    assert.equal(result.version, 2);
+    assert.equal(result.version, projector.spec.version + 1);
   }
   assert.deepEqual(await dumpViews(views.store, projectors), expected, 'rebuilt views');
 });

@@ -21,6 +21,8 @@ export type RebuildDeps = {
   readonly leaseTtlMs?: number;
   /** Grace period between switching readers and dropping the old copy, for reads and batches in flight. */
   readonly dropDelayMs?: number;
+  /** Aborting fails the rebuild before the switch (the shadow is dropped, the live copy untouched). */
+  readonly signal?: AbortSignal;
 };
 
 export type RebuildResult = {
@@ -94,6 +96,7 @@ export async function rebuildProjection(deps: RebuildDeps): Promise<RebuildResul
         ref: () => Promise.resolve(target),
         shouldContinue: () => {
           if (leaseLost) throw new Error(`lost the rebuild lease of projection ${name}`);
+          deps.signal?.throwIfAborted();
           return true;
         },
         onBatch: (_ref, position) => progress.update(position),
@@ -103,6 +106,7 @@ export async function rebuildProjection(deps: RebuildDeps): Promise<RebuildResul
     // Events appended while the indexes were built, so that readers switch to a copy as fresh as the live one.
     events += await catchUp();
     await progress.finish();
+    deps.signal?.throwIfAborted();
 
     await viewStore.activate(name, version);
     activated = true;

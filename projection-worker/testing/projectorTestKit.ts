@@ -1,13 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sqlitePosition, streamCategory } from '../../contracts/index.ts';
+import { resolveTableLayers, sqlitePosition, streamCategory } from '../../contracts/index.ts';
 import type {
   AuthEventMap,
   DomainEventMap,
   Filter,
   Position,
   RecordedEvent,
+  VersionLayer,
   ViewDoc,
   ViewStore,
 } from '../../contracts/index.ts';
@@ -78,7 +79,10 @@ export type ProjectedViews = {
   readonly store: ViewStore;
   /** Applies every event not applied yet, in batches of `batchSize` (as the runner would read them). */
   catchUp(events: readonly RecordedEvent[], batchSize?: number): Promise<void>;
-  /** Versions of `collection` in projection `projection` visible in revision `seq` of `branchId`. */
+  /**
+   * Versions of `collection` (`rows.rows` or `schemas.tables`) that revision `seq` of `branchId` sees through its
+   * layers (the branches it was created from, by the BranchCreated events caught up so far), as readers read them.
+   */
   visible(projection: string, collection: string, branchId: string, seq: number, filter?: Filter): Promise<ViewDoc[]>;
   close(): Promise<void>;
 };
@@ -88,9 +92,20 @@ export async function openProjectedViews(projectors: readonly Projector[]): Prom
   const store = createSqliteViewStore({ file: join(dir, 'views.db') });
   for (const projector of projectors) await store.ensureProjection(projector.spec);
   const checkpoints = new Map<Projector, Position | null>();
+  const sources = new Map<string, VersionLayer>();
+  const layersOf = (branchId: string, seq: number): VersionLayer[] => {
+    const layers: VersionLayer[] = [{ branchId, seq }];
+    for (let source = sources.get(branchId); source !== undefined; source = sources.get(source.branchId)) layers.push(source);
+    return layers;
+  };
   return {
     store,
     async catchUp(events, batchSize = 1000) {
+      for (const event of events) {
+        if (event.type !== 'BranchCreated') continue;
+        const data = event.data as DomainEventMap['BranchCreated'];
+        sources.set(data.branchId, { branchId: data.sourceBranchId, seq: data.sourceSeq });
+      }
       for (const projector of projectors) {
         const after = checkpoints.get(projector) ?? null;
         const pending = events.filter(
@@ -107,13 +122,20 @@ export async function openProjectedViews(projectors: readonly Projector[]): Prom
       }
     },
     async visible(projection, collection, branchId, seq, filter) {
-      const scope = visibleAt(branchId, seq);
+      const layers = layersOf(branchId, seq);
+      if (collection === 'tables') {
+        const perLayer = await Promise.all(layers.map((layer) => store.find(projection, collection, { filter: visibleAt(layer.branchId, layer.seq) })));
+        const tables = resolveTableLayers(perLayer).sort((a, b) => ((a.tableKey as string) < (b.tableKey as string) ? -1 : 1));
+        if (filter !== undefined) throw new Error('visible tables take no filter');
+        return tables;
+      }
       return store.find(projection, collection, {
-        filter: filter === undefined ? scope : { kind: 'and', filters: [scope, filter] },
+        ...(filter === undefined ? {} : { filter }),
         orderBy: [
-          { ref: { field: collection === 'rows' ? 'rowId' : 'tableKey' }, direction: 'asc' },
+          { ref: { field: 'rowId' }, direction: 'asc' },
           { ref: { field: 'tableKey' }, direction: 'asc' },
         ],
+        versions: { layers, identity: ['tableKey', 'rowId'] },
       });
     },
     async close() {

@@ -1,4 +1,4 @@
-import { AppError, maxPosition, streamCategories } from '../../contracts/index.ts';
+import { AppError, OPEN_SEQ, layersAt, maxPosition, revisionLayers, streamCategories } from '../../contracts/index.ts';
 import type {
   BranchRecord,
   ChangeEventSource,
@@ -14,7 +14,7 @@ import type {
 } from '../../contracts/index.ts';
 import { actorIdOf, createChangeQueries, type ChangeQueries } from './changeQueries.ts';
 import { createChangeReader } from './changeReader.ts';
-import { and, eq } from '../paging/filters.ts';
+import { and, eq, not } from '../paging/filters.ts';
 import { createCatalogReader } from '../readers/catalogReader.ts';
 import { createSchemaReader } from '../readers/schemaReader.ts';
 import { createTableModels } from '../readers/tableModels.ts';
@@ -53,15 +53,24 @@ export function createChangeEventSource(deps: {
   });
   const tableIds = new Map<string, string>();
 
-  async function tableIdOf(branchId: string, tableKey: string): Promise<string> {
-    const known = tableIds.get(`${branchId}/${tableKey}`);
+  /**
+   * The id a table has now in the branch's draft, else the latest it had: the newest version naming an id in the
+   * branch, then in the branches below it as of their fork points (partial versions and tombstones name none).
+   */
+  async function tableIdOf(state: SystemState, branch: BranchRecord, tableKey: string): Promise<string> {
+    const known = tableIds.get(`${branch.id}/${tableKey}`);
     if (known !== undefined) return known;
-    const [doc] = await viewStore.find('schemas', 'tables', {
-      filter: and(eq('branchId', branchId), eq('tableKey', tableKey)),
-      orderBy: [{ ref: { field: 'fromSeq' }, direction: 'desc' }],
-      limit: 1,
-    });
-    return (doc?.tableId as string | undefined) ?? tableKey;
+    const draft = state.revisions.get(branch.draftRevisionId);
+    const layers = draft === undefined ? [{ branchId: branch.id, seq: OPEN_SEQ }] : layersAt(revisionLayers(state, draft), OPEN_SEQ);
+    for (const layer of layers) {
+      const [doc] = await viewStore.find('schemas', 'tables', {
+        filter: and(eq('branchId', layer.branchId), eq('tableKey', tableKey), { kind: 'compare', ref: { field: 'fromSeq' }, op: 'lte', value: layer.seq }, not(eq('tableId', null))),
+        orderBy: [{ ref: { field: 'fromSeq' }, direction: 'desc' }],
+        limit: 1,
+      });
+      if (doc !== undefined) return doc.tableId as string;
+    }
+    return tableKey;
   }
 
   async function describeBranchEvent(state: SystemState, recorded: RecordedEvent, branch: BranchRecord, actorId: string | null): Promise<Described | null> {
@@ -95,7 +104,7 @@ export function createChangeEventSource(deps: {
       case 'RowsDeleted':
       case 'RowRenamed': {
         const d = event.data;
-        const tableId = await tableIdOf(branch.id, d.tableKey);
+        const tableId = await tableIdOf(state, branch, d.tableKey);
         const ids =
           event.type === 'RowsDeleted' ? event.data.rowIds : event.type === 'RowRenamed' ? [event.data.row.rowId] : event.data.rows.map((r) => r.rowId);
         const previous = event.type === 'RowRenamed' ? { previousRowIds: [event.data.rowId] } : {};

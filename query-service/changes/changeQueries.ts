@@ -6,7 +6,7 @@ import type { PageRequest } from '../paging/pageArgs.ts';
 import type { CatalogReader } from '../readers/catalogReader.ts';
 import type { ChangeReader } from './changeReader.ts';
 import { rowView } from '../readers/rowReader.ts';
-import type { RevisionScope } from '../readers/revisionScope.ts';
+import { revisionScopeOf, type RevisionScope } from '../readers/revisionScope.ts';
 import type { SchemaReader, TableVersion } from '../readers/schemaReader.ts';
 import type { TableModels } from '../readers/tableModels.ts';
 import { fieldChangesOf, type FieldChange } from './fieldChanges.ts';
@@ -208,7 +208,9 @@ export function createChangeQueries(deps: ChangeQueriesDeps) {
     invariant(revisionId !== undefined, `revision ${step.seq} of branch ${branch.id} is known`);
     const view = await deps.catalog.revision(revisionId, branch);
     const isDraft = revisionId === branch.draftRevisionId;
-    const scope = { revisionId, branchId: branch.id, seq: step.seq, isDraft, headSeq: branch.headSeq };
+    const revision = state.revisions.get(revisionId);
+    invariant(revision !== undefined, `revision ${revisionId} is known`);
+    const scope = revisionScopeOf(state, revision);
     return {
       revisionId,
       branchName: branch.name,

@@ -1,8 +1,8 @@
-import { visibleAt } from '../../contracts/index.ts';
-import type { Filter, ViewDoc, ViewStore } from '../../contracts/index.ts';
+import type { Filter, VersionLayer, ViewDoc, ViewStore } from '../../contracts/index.ts';
 import type { Segment } from './revisionAncestry.ts';
 import type { RowMark } from './rowPairing.ts';
 import { and, eq, within } from '../paging/filters.ts';
+import { rowVersions } from '../readers/rowReader.ts';
 
 const ROWS = 'rows';
 /** Ids per `in` filter (well under SQLite's parameter limit). */
@@ -32,8 +32,9 @@ export type StoredRowMark = ReturnType<typeof rowMark>;
  * index, so its cost follows the number of changes, never the size of a table or of the log:
  * - versions started/ended in a segment: `(branchId, fromSeq)` and `(branchId, toSeq)`;
  * - marks of a segment or of one row: the `row_marks` key `(branchId, seq, tableKey, rowId, position)`;
- * - versions of given ids visible in a revision, and one row's versions newest first: the `rows` key
- *   `(branchId, tableKey, rowId, fromSeq)`; a table's versions: the `schemas.tables` key `(branchId, tableKey, fromSeq)`.
+ * - versions of given ids visible in a revision (a layered read: one arm per layer), and one row's versions newest
+ *   first: the `rows` key `(branchId, tableKey, rowId, fromSeq)`; a table's versions: the `schemas.tables` key
+ *   `(branchId, tableKey, fromSeq)`.
  */
 export function createChangeReader(store: ViewStore) {
   return {
@@ -68,17 +69,24 @@ export function createChangeReader(store: ViewStore) {
       return docs.map(rowMark);
     },
 
-    /** The versions of `rowIds` of one table visible in sequence `seq` of a branch, by row id. */
-    async visibleRows(branchId: string, seq: number, tableKey: string, rowIds: readonly string[]): Promise<Map<string, ViewDoc>> {
+    /** The versions of `rowIds` of one table a revision sees (through its layers), by row id. */
+    async visibleRows(scope: { readonly layers: readonly VersionLayer[] }, tableKey: string, rowIds: readonly string[]): Promise<Map<string, ViewDoc>> {
       const out = new Map<string, ViewDoc>();
       for (let i = 0; i < rowIds.length; i += IDS_PER_FIND) {
         const ids = rowIds.slice(i, i + IDS_PER_FIND);
-        const docs = await store.find(ROWS, ROWS, {
-          filter: and(eq('branchId', branchId), eq('tableKey', tableKey), within('rowId', ids), visibleAt(branchId, seq)),
-        });
+        const docs = await store.find(ROWS, ROWS, { filter: and(eq('tableKey', tableKey), within('rowId', ids)), versions: rowVersions(scope) });
         for (const doc of docs) out.set(doc.rowId as string, doc);
       }
       return out;
+    },
+
+    /**
+     * Every row of one table a revision sees, by row id: the rows of a table that exists on one side of a diff only
+     * (a branch that deletes a table it inherits wrote no version of its rows, so its changes cannot name them).
+     */
+    async allRows(scope: { readonly layers: readonly VersionLayer[] }, tableKey: string): Promise<Map<string, ViewDoc>> {
+      const docs = await store.find(ROWS, ROWS, { filter: eq('tableKey', tableKey), versions: rowVersions(scope) });
+      return new Map(docs.map((doc) => [doc.rowId as string, doc]));
     },
 
     /** Every version of one table (stable key) on a branch (a table has few: one per revision that changed it). */

@@ -1,8 +1,8 @@
-import { invariant } from '../../contracts/index.ts';
-import type { RevisionRecord, SystemState } from '../../contracts/index.ts';
+import { invariant, revisionLayers } from '../../contracts/index.ts';
+import type { RevisionRecord, SystemState, VersionLayer } from '../../contracts/index.ts';
 
-/** A revision as a place in the versioned views: sequence `seq` of branch `branchId`. */
-export type RevisionPoint = { readonly branchId: string; readonly seq: number };
+/** A revision as a place in the versioned views: sequence `seq` of branch `branchId` (a layer of its content). */
+export type RevisionPoint = VersionLayer;
 
 /**
  * Sequences `after < s <= upTo` of one branch: the versions that start or end in them (and the row marks of those
@@ -12,15 +12,7 @@ export type Segment = { readonly branchId: string; readonly after: number; reado
 
 /** The revision, then the revision its branch was created from, and so on up to the project's root branch. */
 export function ancestryOf(state: SystemState, revision: RevisionRecord): RevisionPoint[] {
-  const chain: RevisionPoint[] = [{ branchId: revision.branchId, seq: revision.seq }];
-  for (;;) {
-    const last = chain[chain.length - 1] as RevisionPoint;
-    const parent = state.branches.get(last.branchId)?.parent ?? null;
-    if (parent === null) return chain;
-    const source = state.revisions.get(parent.revisionId);
-    invariant(source, `source revision ${parent.revisionId} is known`);
-    chain.push({ branchId: source.branchId, seq: source.seq });
-  }
+  return revisionLayers(state, revision);
 }
 
 /**

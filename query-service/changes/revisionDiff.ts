@@ -62,7 +62,7 @@ export async function revisionDiff(
   for (const pair of pairTables(baseTables, targetTables)) {
     const schemaChanged = pair.base !== null && pair.target !== null && !jsonDeepEqual(pair.base.schema, pair.target.schema);
     const keys = [pair.base?.tableKey, pair.target?.tableKey].filter((key): key is string => key !== undefined);
-    const touched = keys.some((key) => candidates.ids.has(key));
+    const touched = whole(pair) || keys.some((key) => candidates.ids.has(key));
     const paired = touched && (includeRows === undefined || includeRows(pair));
     const rows = paired ? await pairedRows(deps.changes, pair, keys, candidates, baseScope, targetScope) : [];
     const kind = changeKind(pair, schemaChanged, paired ? rows.length > 0 : touched);
@@ -73,6 +73,14 @@ export async function revisionDiff(
   }
   tables.sort((a, b) => (a.tableId < b.tableId ? -1 : a.tableId > b.tableId ? 1 : 0));
   return { targetScope, baseScope, tables };
+}
+
+/**
+ * A table that is not the same table (stable key) on both sides: every row of each side is a change. Its rows need
+ * not have versions in the changed segments (a branch deleting a table it inherits writes none for its rows).
+ */
+function whole(pair: Pair): boolean {
+  return pair.base === null || pair.target === null || pair.base.tableKey !== pair.target.tableKey;
 }
 
 /**
@@ -143,8 +151,10 @@ async function pairedRows(
   targetScope: RevisionScope,
 ): Promise<PairedRow[]> {
   const ids = [...new Set(keys.flatMap((key) => [...(candidates.ids.get(key) ?? [])]))];
-  const visible = (table: TableVersion | null, scope: RevisionScope): Promise<Map<string, ViewDoc>> =>
-    table === null ? Promise.resolve(new Map()) : reader.visibleRows(scope.branchId, scope.seq, table.tableKey, ids);
+  const visible = (table: TableVersion | null, scope: RevisionScope): Promise<Map<string, ViewDoc>> => {
+    if (table === null) return Promise.resolve(new Map());
+    return whole(pair) ? reader.allRows(scope, table.tableKey) : reader.visibleRows(scope, table.tableKey, ids);
+  };
   const [baseRows, targetRows] = await Promise.all([visible(pair.base, baseScope), visible(pair.target, targetScope)]);
   const ofTable = (marks: readonly StoredRowMark[]): RowMark[] => marks.filter((mark) => keys.includes(mark.tableKey));
   return pairRows(baseRows, targetRows, { toBase: ofTable(candidates.toBase), toTarget: ofTable(candidates.toTarget) });

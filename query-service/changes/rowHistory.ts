@@ -1,4 +1,4 @@
-import { jsonDeepEqual } from '../../contracts/index.ts';
+import { invariant, jsonDeepEqual, resolveTableLayers } from '../../contracts/index.ts';
 import type { ViewDoc } from '../../contracts/index.ts';
 import type { ChangeReader } from './changeReader.ts';
 import { tableVersion, type TableVersion } from '../readers/schemaReader.ts';
@@ -45,9 +45,11 @@ const ended = (chain: readonly RevisionPoint[], rowId: string): HistoryState => 
 
 /**
  * Walks one row's versions newest first (changes.md §2) along `chain` (the revision, then the revisions branches
- * were created from), following renames back through the `row_marks`. Each step reads at most two versions of one
- * id through the `rows` key, so a page costs what it lists, however long the history. Returns up to `limit` steps
- * and the state after each (`k === chain.length` once the row's creation was reached).
+ * were created from: the revision's layers), following renames back through the `row_marks`. A tombstone is a
+ * deletion (or the old id of a rename, which is no step); a branch's first version of a row it inherits is an
+ * update of the row as the branch below had it. Each step reads at most two versions of one id through the `rows`
+ * key (and the row below the branch once), so a page costs what it lists, however long the history. Returns up to
+ * `limit` steps and the state after each (`k === chain.length` once the row's creation was reached).
  */
 export async function walkRowHistory(
   reader: ChangeReader,
@@ -56,22 +58,7 @@ export async function walkRowHistory(
   start: HistoryState,
   limit: number,
 ): Promise<{ steps: HistoryStep[]; after: HistoryState[] }> {
-  const tables = new Map<string, ViewDoc[]>();
-  /** The table's version in a revision of the branch (its id then); a deleted table: its last version before. */
-  async function tableAt(branchId: string, seq: number): Promise<TableVersion> {
-    let versions = tables.get(branchId);
-    if (versions === undefined) {
-      versions = await reader.tableVersions(branchId, tableKey);
-      tables.set(branchId, versions);
-    }
-    const from = (doc: ViewDoc) => doc.fromSeq as number;
-    const visible =
-      versions.find((doc) => from(doc) <= seq && seq < (doc.toSeq as number)) ??
-      versions.filter((doc) => from(doc) <= seq).sort((a, b) => from(b) - from(a))[0] ??
-      versions[0];
-    return tableVersion(visible as ViewDoc);
-  }
-
+  const tableAt = tableResolver(reader, chain, tableKey);
   const steps: HistoryStep[] = [];
   /** The state after each step (the cursor of its entry). */
   const after: HistoryState[] = [];
@@ -92,38 +79,83 @@ export async function walkRowHistory(
     }
     const fromSeq = version.fromSeq as number;
     const toSeq = version.toSeq as number;
+    const olderVersions = { k: state.k, rowId: state.rowId, maxFromSeq: fromSeq - 1, newerFromSeq: fromSeq, deletionDone: false };
+    if (version.tombstone === true) {
+      // A deletion; the tombstone under the old id of a rename is none (the rename is the new id's step).
+      const last = (await reader.marksOf(point.branchId, fromSeq, tableKey, state.rowId)).at(-1);
+      state = olderVersions;
+      if (last?.kind === 'deleted') {
+        const table = await tableAt(state.k, fromSeq);
+        steps.push({ branchId: point.branchId, seq: fromSeq, change: 'DELETED', rowId: state.rowId, table, doc: null, actor: last.actor });
+      }
+      continue;
+    }
     if (!state.deletionDone) {
       state = { ...state, deletionDone: true };
       if (toSeq <= point.seq && toSeq !== state.newerFromSeq) {
         const last = (await reader.marksOf(point.branchId, toSeq, tableKey, state.rowId)).at(-1);
         if (last?.kind === 'deleted') {
-          const table = await tableAt(point.branchId, toSeq);
+          const table = await tableAt(state.k, toSeq);
           steps.push({ branchId: point.branchId, seq: toSeq, change: 'DELETED', rowId: state.rowId, table, doc: null, actor: last.actor });
           continue;
         }
       }
     }
-    // A version at sequence 0 of a branch is the content it was created with: the history goes on in the source.
-    if (fromSeq === 0) {
-      state = nextBranch();
-      continue;
-    }
     const step = { branchId: point.branchId, seq: fromSeq, rowId: state.rowId, doc: version, actor: (version.actor as string | null) ?? null };
-    const olderVersions = { k: state.k, maxFromSeq: fromSeq - 1, newerFromSeq: fromSeq, deletionDone: false };
-    if (older !== undefined && (older.toSeq as number) === fromSeq) {
-      if (!jsonDeepEqual(older.data, version.data)) steps.push({ ...step, change: 'UPDATED', table: await tableAt(point.branchId, fromSeq) });
-      state = { ...olderVersions, rowId: state.rowId };
+    if (older !== undefined && older.tombstone !== true && (older.toSeq as number) === fromSeq) {
+      if (!jsonDeepEqual(older.data, version.data)) steps.push({ ...step, change: 'UPDATED', table: await tableAt(state.k, fromSeq) });
+      state = olderVersions;
       continue;
     }
     const renamed = (await reader.marksOf(point.branchId, fromSeq, tableKey, state.rowId)).filter((mark) => mark.kind === 'renamed').at(-1);
-    const table = await tableAt(point.branchId, fromSeq);
+    const table = await tableAt(state.k, fromSeq);
     if (renamed?.previousRowId != null) {
       steps.push({ ...step, change: 'RENAMED', table });
       state = { ...olderVersions, rowId: renamed.previousRowId };
       continue;
     }
+    if (older === undefined && state.k + 1 < chain.length) {
+      // The branch's first version of this id: an update when the branch below had the row at the fork.
+      const below = (await reader.visibleRows({ layers: chain.slice(state.k + 1) }, tableKey, [state.rowId])).get(state.rowId);
+      if (below !== undefined) {
+        if (!jsonDeepEqual(below.data, version.data)) steps.push({ ...step, change: 'UPDATED', table });
+        state = nextBranch();
+        continue;
+      }
+    }
     steps.push({ ...step, change: 'CREATED', table });
     state = ended(chain, state.rowId);
   }
   return { steps, after };
+}
+
+/**
+ * The table's version in a revision of `chain[k]`'s branch (its id then), resolved through the layers below it; a
+ * deleted table: its last version before. Each branch's versions of the table are read once.
+ */
+function tableResolver(reader: ChangeReader, chain: readonly RevisionPoint[], tableKey: string): (k: number, seq: number) => Promise<TableVersion> {
+  const versions = new Map<string, Promise<ViewDoc[]>>();
+  const versionsOf = (branchId: string): Promise<ViewDoc[]> => {
+    let pending = versions.get(branchId);
+    if (pending === undefined) versions.set(branchId, (pending = reader.tableVersions(branchId, tableKey)));
+    return pending;
+  };
+  const validAt = (docs: readonly ViewDoc[], seq: number) => docs.filter((doc) => (doc.fromSeq as number) <= seq && seq < (doc.toSeq as number));
+  async function resolveAt(k: number, seq: number): Promise<ViewDoc | undefined> {
+    const layers = chain.slice(k).map((point, i) => (i === 0 ? { branchId: point.branchId, seq } : point));
+    const perLayer = await Promise.all(layers.map(async (layer) => validAt(await versionsOf(layer.branchId), layer.seq)));
+    return resolveTableLayers(perLayer)[0];
+  }
+  return async function tableAt(k, seq) {
+    const visible = await resolveAt(k, seq);
+    if (visible !== undefined) return tableVersion(visible);
+    const point = chain[k] as RevisionPoint;
+    const earlier = (await versionsOf(point.branchId))
+      .filter((doc) => doc.tombstone !== true && (doc.fromSeq as number) <= seq)
+      .sort((a, b) => (b.fromSeq as number) - (a.fromSeq as number))[0];
+    const before = earlier === undefined ? undefined : await resolveAt(k, earlier.fromSeq as number);
+    if (before !== undefined) return tableVersion(before);
+    invariant(k + 1 < chain.length, `table ${tableKey} has a version in the revision's ancestry`);
+    return tableAt(k + 1, (chain[k + 1] as RevisionPoint).seq);
+  };
 }

@@ -1,5 +1,5 @@
 import { castValue } from '../../contracts/index.ts';
-import type { Filter, Scalar, SortKey, ViewDoc, ViewStore } from '../../contracts/index.ts';
+import type { Filter, Scalar, SortKey, VersionedRead, ViewDoc, ViewStore } from '../../contracts/index.ts';
 import type { LazyConnection } from './lazyConnection.ts';
 import { decodeCursor, encodeCursor, queryHashOf } from './keysetCursor.ts';
 import type { PageRequest } from './pageArgs.ts';
@@ -21,6 +21,8 @@ export type KeysetQuery = {
   readonly filter: Filter;
   readonly keys: readonly KeysetKey[];
   readonly queryKey: unknown;
+  /** A layered read (FindQuery.versions): the filter and the page apply to the documents the revision sees. */
+  readonly versions?: VersionedRead;
 };
 
 const NONE: Filter = { kind: 'or', filters: [] };
@@ -94,18 +96,60 @@ export async function keysetPage<T>(
   const hash = queryHashOf([query.projection, query.collection, query.queryKey]);
   const orderBy: SortKey[] = query.keys.map((k) => ({ ref: k.ref, direction: k.direction }));
   const limit = page.first + 1;
+  const versions = query.versions === undefined ? {} : { versions: query.versions };
   let docs: ViewDoc[];
   if (page.after === null) {
-    docs = await store.find(query.projection, query.collection, { filter: query.filter, orderBy, limit });
+    docs = await store.find(query.projection, query.collection, { filter: query.filter, orderBy, limit, ...versions });
   } else {
     const values = decodeCursor(page.after, hash, query.keys);
     docs = [];
     for (const part of afterParts(orderBy, values)) {
       if (docs.length >= limit) break;
       const filter: Filter = { kind: 'and', filters: [query.filter, part] };
-      docs.push(...(await store.find(query.projection, query.collection, { filter, orderBy, limit: limit - docs.length })));
+      docs.push(...(await store.find(query.projection, query.collection, { filter, orderBy, limit: limit - docs.length, ...versions })));
     }
   }
+  return pageFrom(docs, query, hash, page, toNodes, memoize(() => store.count(query.projection, query.collection, query.filter, query.versions)));
+}
+
+/**
+ * A keyset page over documents already read, filtered and sorted by `query.keys` (ascending or descending strings
+ * and numbers, nulls last): the same cursors as `keysetPage`. For the few documents a reader resolves itself
+ * (the tables of a revision read through its layers).
+ */
+export async function keysetPageOf<T>(
+  all: readonly ViewDoc[],
+  query: Pick<KeysetQuery, 'projection' | 'collection' | 'keys' | 'queryKey'>,
+  page: PageRequest,
+  toNodes: (docs: readonly ViewDoc[]) => Promise<readonly T[]> | readonly T[],
+): Promise<LazyConnection<T>> {
+  const hash = queryHashOf([query.projection, query.collection, query.queryKey]);
+  const compare = (a: readonly Scalar[], b: readonly Scalar[]): number => {
+    for (const [i, key] of query.keys.entries()) {
+      const x = a[i] ?? null;
+      const y = b[i] ?? null;
+      if (x === y) continue;
+      if (x === null || y === null) return x === null ? 1 : -1;
+      const order = x < y ? -1 : 1;
+      return key.direction === 'asc' ? order : -order;
+    }
+    return 0;
+  };
+  const valuesOf = (doc: ViewDoc) => query.keys.map((key) => sortValueOf(key, doc));
+  const sorted = [...all].sort((a, b) => compare(valuesOf(a), valuesOf(b)));
+  const after = page.after === null ? null : decodeCursor(page.after, hash, query.keys);
+  const docs = (after === null ? sorted : sorted.filter((doc) => compare(valuesOf(doc), after) > 0)).slice(0, page.first + 1);
+  return pageFrom(docs, query, hash, page, toNodes, () => Promise.resolve(all.length));
+}
+
+async function pageFrom<T>(
+  docs: readonly ViewDoc[],
+  query: Pick<KeysetQuery, 'keys'>,
+  hash: string,
+  page: PageRequest,
+  toNodes: (docs: readonly ViewDoc[]) => Promise<readonly T[]> | readonly T[],
+  totalCount: () => Promise<number>,
+): Promise<LazyConnection<T>> {
   const pageDocs = docs.slice(0, page.first);
   const nodes = await toNodes(pageDocs);
   const edges = pageDocs.map((doc, i) => ({
@@ -115,7 +159,6 @@ export async function keysetPage<T>(
     ),
     node: nodes[i] as T,
   }));
-  const base = query.filter;
   return {
     edges,
     pageInfo: {
@@ -124,7 +167,7 @@ export async function keysetPage<T>(
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,
     },
-    totalCount: memoize(() => store.count(query.projection, query.collection, base)),
+    totalCount,
   };
 }
 

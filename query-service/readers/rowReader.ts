@@ -1,21 +1,35 @@
-import { fillSystemRefs, normalizeRowData, visibleAt } from '../../contracts/index.ts';
-import type { Filter, JsonObject, RowView, ViewDoc, ViewStore } from '../../contracts/index.ts';
-import { MATCH_ALL, MATCH_NONE, and, eq } from '../paging/filters.ts';
+import { fillSystemRefs, normalizeRowData } from '../../contracts/index.ts';
+import type { Filter, JsonObject, RowView, VersionedRead, ViewDoc, ViewStore } from '../../contracts/index.ts';
+import { MATCH_ALL, MATCH_NONE, and, eq, not } from '../paging/filters.ts';
 import { keysetPage } from '../paging/keysetPage.ts';
 import type { LazyConnection } from '../paging/lazyConnection.ts';
 import type { RowQuery } from '../rows/rowQuery.ts';
-import type { RevisionScope } from './revisionScope.ts';
-import type { TableVersion } from './schemaReader.ts';
+import { isDraftVersion, type RevisionScope } from './revisionScope.ts';
+import type { SchemaReader, TableVersion } from './schemaReader.ts';
 import { jsonHash, type CompiledSchema } from './tableModels.ts';
 
 const ROWS = 'rows';
 
 /**
  * Which rows of a table are `readonly` in a revision (domain.md §4): all in committed revisions; in a draft the
- * versions shared with HEAD (fromSeq < draft seq) — except in a table the draft renamed, which has no HEAD table of
- * the same id, so none of its rows are.
+ * versions shared with HEAD (all but the draft's own: `branchId` the draft's branch and `fromSeq` its sequence) —
+ * except in a table the draft renamed, which has no HEAD table of the same id, so none of its rows are.
  */
-export type RowReadonly = { readonly kind: 'all' } | { readonly kind: 'none' } | { readonly kind: 'sharedBelow'; readonly seq: number };
+export type RowReadonly =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'sharedBelow'; readonly branchId: string; readonly seq: number };
+
+/** The readonly rule of a table's rows in a revision (see RowReadonly). */
+export async function rowReadonlyOf(schemas: SchemaReader, scope: RevisionScope, version: TableVersion): Promise<RowReadonly> {
+  if (!scope.isDraft) return { kind: 'all' };
+  if (isDraftVersion(scope, version)) {
+    // A table renamed in the draft has no HEAD table with its id, so none of its rows equals a HEAD row.
+    const head = await schemas.headVersionOf(scope, version.tableKey);
+    if (head !== null && head.tableId !== version.tableId) return { kind: 'none' };
+  }
+  return { kind: 'sharedBelow', branchId: scope.branchId, seq: scope.seq };
+}
 
 /** The table a row read is about: its version in the revision, compiled schema and readonly rule. */
 export type TableContext = {
@@ -33,13 +47,20 @@ export function readonlyRowsFilter(rule: RowReadonly): Filter {
     case 'none':
       return MATCH_NONE;
     case 'sharedBelow':
-      return { kind: 'compare', ref: { field: 'fromSeq' }, op: 'lt', value: rule.seq };
+      return not(and(eq('branchId', rule.branchId), { kind: 'compare', ref: { field: 'fromSeq' }, op: 'gte', value: rule.seq }));
   }
 }
 
-function isReadonly(rule: RowReadonly, fromSeq: number): boolean {
-  return rule.kind === 'all' || (rule.kind === 'sharedBelow' && fromSeq < rule.seq);
+function isReadonly(rule: RowReadonly, doc: ViewDoc): boolean {
+  return rule.kind === 'all' || (rule.kind === 'sharedBelow' && !(doc.branchId === rule.branchId && (doc.fromSeq as number) >= rule.seq));
 }
+
+/** The rows of a table as a revision sees them: layered over the revision's branch and the branches below it. */
+export function rowVersions(scope: Pick<RevisionScope, 'layers'>): VersionedRead {
+  return { layers: scope.layers, identity: ROW_IDENTITY };
+}
+
+const ROW_IDENTITY = ['tableKey', 'rowId'];
 
 /** The API row: stored data in schema key order with every system-ref field filled (domain.md §5.3). */
 export function rowView(doc: ViewDoc, table: TableContext): RowView {
@@ -60,19 +81,19 @@ export function rowView(doc: ViewDoc, table: TableContext): RowView {
     tableId: table.version.tableId,
     createdAt,
     updatedAt,
-    readonly: isReadonly(table.readonly, doc.fromSeq as number),
+    readonly: isReadonly(table.readonly, doc),
     data,
   };
 }
 
 /** Reads of the `rows` projection: the rows of one table visible in a revision. */
 export function createRowReader(store: ViewStore) {
-  const tableRows = (table: TableContext): Filter =>
-    and(visibleAt(table.scope.branchId, table.scope.seq), eq('tableKey', table.version.tableKey));
+  const tableRows = (table: TableContext): Filter => eq('tableKey', table.version.tableKey);
 
   return {
     async row(table: TableContext, rowId: string): Promise<RowView | null> {
-      const docs = await store.find(ROWS, 'rows', { filter: and(tableRows(table), eq('rowId', rowId)), limit: 1 });
+      const filter = and(tableRows(table), eq('rowId', rowId));
+      const docs = await store.find(ROWS, 'rows', { filter, limit: 1, versions: rowVersions(table.scope) });
       return docs[0] === undefined ? null : rowView(docs[0], table);
     },
 
@@ -83,6 +104,7 @@ export function createRowReader(store: ViewStore) {
         filter: and(tableRows(table), query.filter),
         keys: query.keys,
         queryKey: query.queryKey,
+        versions: rowVersions(table.scope),
       };
       const page = await keysetPage(store, keysetQuery, query.page, (docs) => docs.map((doc) => rowView(doc, table)));
       // Without `where` the count is the table's row count, which the schemas projection keeps per revision.

@@ -1,10 +1,10 @@
-import { AppError, assertTableScope, visibleAt } from '../../../contracts/index.ts';
+import { AppError, assertTableScope } from '../../../contracts/index.ts';
 import type { CommandGateway, RowView, ViewStore } from '../../../contracts/index.ts';
 import type { ChangeQueries } from '../../changes/changeQueries.ts';
 import { rowChangesSince, tableChangesSince, type ChangesSinceCaller } from '../../changes/changesSince.ts';
 import { resolveConnection } from '../../paging/lazyConnection.ts';
 import { and, eq, within } from '../../paging/filters.ts';
-import { readonlyRowsFilter, rowView, type RowReader, type RowReadonly, type TableContext } from '../../readers/rowReader.ts';
+import { readonlyRowsFilter, rowReadonlyOf, rowVersions, rowView, type RowReader, type TableContext } from '../../readers/rowReader.ts';
 import type { SchemaReader } from '../../readers/schemaReader.ts';
 import { parseRowQuery, type RowQueryInput } from '../../rows/rowQuery.ts';
 import type { GeneratedDataSource, GeneratedPage, GeneratedRow } from '../graphql/generatedDataSource.ts';
@@ -65,17 +65,6 @@ export function createEndpointDataSource(deps: EndpointDataSourceDeps): Endpoint
   };
   const rowsAt = (request: GeneratedRequest) => ({ projection: 'rows', position: request.state.position });
 
-  async function rowReadonly(request: GeneratedRequest, table: ServedTable): Promise<RowReadonly> {
-    const { scope } = request.served;
-    if (!scope.isDraft) return { kind: 'all' };
-    if (table.version.fromSeq === scope.seq) {
-      // A table renamed in the draft has no HEAD table with its id, so none of its rows equals a HEAD row.
-      const head = await schemas.headVersionOf(scope, table.version.tableKey);
-      if (head !== null && head.tableId !== table.version.tableId) return { kind: 'none' };
-    }
-    return { kind: 'sharedBelow', seq: scope.seq };
-  }
-
   /** Step 5: table scope (by id, before existence), then the table. */
   function servedTable(request: GeneratedRequest, tableId: string): ServedTable {
     assertTableScope(request.principal, tableId);
@@ -89,7 +78,7 @@ export function createEndpointDataSource(deps: EndpointDataSourceDeps): Endpoint
     const table = servedTable(request, tableId);
     let rule = request.readonlyRules.get(tableId);
     if (rule === undefined) {
-      rule = rowReadonly(request, table);
+      rule = rowReadonlyOf(schemas, request.served.scope, table.version);
       request.readonlyRules.set(tableId, rule);
     }
     return { scope: request.served.scope, version: table.version, compiled: table.compiled, readonly: await rule };
@@ -138,7 +127,8 @@ export function createEndpointDataSource(deps: EndpointDataSourceDeps): Endpoint
       const table = await tableContext(request, tableId);
       const { scope } = request.served;
       const docs = await deps.viewStore.find('rows', 'rows', {
-        filter: and(visibleAt(scope.branchId, scope.seq), eq('tableKey', table.version.tableKey), within('rowId', [...new Set(ids)])),
+        filter: and(eq('tableKey', table.version.tableKey), within('rowId', [...new Set(ids)])),
+        versions: rowVersions(scope),
       });
       const byId = new Map(docs.map((doc) => [doc.rowId as string, generatedRow(rowView(doc, table))]));
       return ids.map((id) => byId.get(id) ?? null);

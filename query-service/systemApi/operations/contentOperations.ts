@@ -1,7 +1,7 @@
 import { AppError, assertCanRead, assertTableScope, projectTarget, resolveRevision, tableInScope } from '../../../contracts/index.ts';
 import type { Principal, SystemState } from '../../../contracts/index.ts';
 import { parsePageArgs } from '../../paging/pageArgs.ts';
-import { readonlyRowsFilter, type RowReadonly, type TableContext } from '../../readers/rowReader.ts';
+import { readonlyRowsFilter, rowReadonlyOf, type TableContext } from '../../readers/rowReader.ts';
 import { revisionScopeOf, type RevisionScope } from '../../readers/revisionScope.ts';
 import { tableView, type TableVersion } from '../../readers/schemaReader.ts';
 import { parseRowQuery } from '../../rows/rowQuery.ts';
@@ -33,19 +33,9 @@ export function createContentOperations(deps: OperationDeps): ContentOperations 
     return version;
   }
 
-  async function rowReadonly(scope: RevisionScope, version: TableVersion): Promise<RowReadonly> {
-    if (!scope.isDraft) return { kind: 'all' };
-    if (version.fromSeq === scope.seq) {
-      // A table renamed in the draft has no HEAD table with its id, so none of its rows equals a HEAD row.
-      const head = await schemas.headVersionOf(scope, version.tableKey);
-      if (head !== null && head.tableId !== version.tableId) return { kind: 'none' };
-    }
-    return { kind: 'sharedBelow', seq: scope.seq };
-  }
-
   async function tableContext(scope: RevisionScope, tableId: string): Promise<TableContext> {
     const version = await tableVersion(scope, tableId);
-    return { scope, version, compiled: models(version.schema), readonly: await rowReadonly(scope, version) };
+    return { scope, version, compiled: models(version.schema), readonly: await rowReadonlyOf(schemas, scope, version) };
   }
 
   async function authorizedVersion(ctx: { principal: Principal }, ref: TableRef): Promise<TableVersion> {
