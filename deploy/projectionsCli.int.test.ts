@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { systemClock } from '../contracts/index.ts';
+import { rowViews, schemaViews, systemClock } from '../contracts/index.ts';
 import type { NewEvent, Principal } from '../contracts/index.ts';
 import {
   createBranchCommandHandlers,
@@ -112,6 +112,9 @@ before(async () => {
 });
 after(() => rm(dir, { recursive: true, force: true }));
 
+/** The spec version of `rows` (a fresh store starts there; each rebuild adds one). */
+const ROWS_V = rowViews.version;
+
 describe('strata projections', () => {
   test('status prints every projection at the log head, as a table and as JSON lines', async () => {
     const table = await strata(['projections', 'status']);
@@ -119,10 +122,10 @@ describe('strata projections', () => {
     const [header, ...rows] = table.stdout.trimEnd().split('\n');
     assert.match(header ?? '', /^NAME\s+VERSION\s+STATUS\s+POSITION\s+HEAD\s+LAG\s+UPDATED\s+ERROR$/);
     assert.deepEqual(rows.map((row) => row.split(/\s+/)[0]).sort(), ['api-keys', 'catalog', 'directory', 'rows', 'schemas', 'sessions']);
-    for (const row of rows) assert.match(row, /^\S+\s+1\s+idle\s+s:\d{20}\s+s:\d{20}\s+0\s+\d{4}-\d\d-\d\dT/);
+    for (const row of rows) assert.match(row, /^\S+\s+\d+\s+idle\s+s:\d{20}\s+s:\d{20}\s+0\s+\d{4}-\d\d-\d\dT/);
 
     const statuses = await statusJson();
-    const rowsLine = statuses.get('rows@1');
+    const rowsLine = statuses.get(`rows@${ROWS_V}`);
     assert.ok(rowsLine);
     assert.deepEqual(Object.keys(rowsLine), ['name', 'version', 'status', 'position', 'head', 'lag', 'updated', 'error']);
     assert.equal(rowsLine.position, rowsLine.head);
@@ -130,7 +133,7 @@ describe('strata projections', () => {
 
   test('status shows the lag of events no projector has applied', async () => {
     await seedRows('later', 10);
-    const rowsLine = (await statusJson()).get('rows@1');
+    const rowsLine = (await statusJson()).get(`rows@${ROWS_V}`);
     assert.equal(rowsLine?.status, 'stalled');
     assert.ok((rowsLine?.lag ?? 0) >= 3, `lag ${rowsLine?.lag}`);
     await project();
@@ -142,12 +145,12 @@ describe('strata projections', () => {
     await views.close();
     const run = await strata(['projections', 'rebuild', 'rows', '--yes']);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /rows: rebuilt \d+ events into version 2/);
+    assert.match(run.stdout, new RegExp(`rows: rebuilt \\d+ events into version ${ROWS_V + 1}`));
     // Not a terminal: progress comes as lines.
     assert.match(run.stderr, /rows: \d+\/\d+ events \(100%\)/);
     const statuses = await statusJson();
-    assert.equal(statuses.get('rows@2')?.status, 'idle');
-    assert.equal(statuses.has('rows@1'), false);
+    assert.equal(statuses.get(`rows@${ROWS_V + 1}`)?.status, 'idle');
+    assert.equal(statuses.has(`rows@${ROWS_V}`), false);
     const after = createSqliteViewStore({ file: join(dataDir, 'views.db') });
     assert.equal(await after.count('rows', 'rows'), before);
     await after.close();
@@ -176,7 +179,7 @@ describe('strata projections', () => {
     const io = { env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, stdout: () => undefined, stderr: () => undefined };
     assert.equal(await runCli(['projections', 'rebuild', 'all', '--yes'], io), 0);
     const versions = [...(await statusJson()).keys()].sort();
-    assert.deepEqual(versions, ['api-keys@2', 'catalog@3', 'directory@2', 'rows@3', 'schemas@2', 'sessions@2']);
+    assert.deepEqual(versions, ['api-keys@2', 'catalog@3', 'directory@2', `rows@${ROWS_V + 2}`, `schemas@${schemaViews.version + 1}`, 'sessions@2']);
   });
 
   test('unknown names and usage errors exit 2; unreachable stores exit 2', async () => {
@@ -212,6 +215,6 @@ describe('strata projections', () => {
     assert.equal(code, 1);
     assert.match(err, /rebuild of rows failed; the live copy is untouched/);
     const statuses = await statusJson();
-    assert.deepEqual([...statuses.keys()].filter((key) => key.startsWith('rows@')), ['rows@3']);
+    assert.deepEqual([...statuses.keys()].filter((key) => key.startsWith('rows@')), [`rows@${ROWS_V + 2}`]);
   });
 });

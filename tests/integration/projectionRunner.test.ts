@@ -54,6 +54,20 @@ function runnerOn(
   });
 }
 
+/** A projection worker on the stores that only wakes on appends (no polling in the test's time). */
+function workerOn(stores: { eventStore: EventStore; viewStore: ViewStore }, projectors: ReturnType<typeof createCountingProjector>[]) {
+  return createProjectionWorker({
+    projectors,
+    eventStore: stores.eventStore,
+    viewStore: stores.viewStore,
+    queue: createInProcessQueue(),
+    log,
+    clock: systemClock,
+    owner: 'worker',
+    pollIntervalMs: 60_000,
+  });
+}
+
 async function totals(viewStore: ViewStore): Promise<{ events: number; seen: number }> {
   const doc = await viewStore.get('counting', 'totals', { id: 'all' });
   return { events: Number(doc?.events ?? 0), seen: await viewStore.count('counting', 'seen') };
@@ -150,16 +164,7 @@ describe('two runners on one projection', () => {
 describe('read-your-writes on SQLite', () => {
   test('the worker waiter resolves once the written events are visible', async () => {
     const stores = await sqliteStores();
-    const worker = createProjectionWorker({
-      projectors: [createCountingProjector(), createCountingProjector({ name: 'projects', categories: ['project'] })],
-      eventStore: stores.eventStore,
-      viewStore: stores.viewStore,
-      queue: createInProcessQueue(),
-      log,
-      clock: systemClock,
-      owner: 'worker',
-      pollIntervalMs: 60_000,
-    });
+    const worker = workerOn(stores, [createCountingProjector(), createCountingProjector({ name: 'projects', categories: ['project'] })]);
     try {
       await worker.start();
       const [written] = events(1);
@@ -186,6 +191,38 @@ describe('read-your-writes on SQLite', () => {
       );
     } finally {
       await worker.stop();
+      await stores.cleanup();
+    }
+  });
+});
+
+describe('a new storage layout on SQLite', () => {
+  test('a projection whose active version predates its spec is rebuilt into the spec version at start', async () => {
+    const stores = await sqliteStores();
+    const worker = (projector: ReturnType<typeof createCountingProjector>) => workerOn(stores, [projector]);
+    const v1 = createCountingProjector();
+    const old = worker(v1);
+    try {
+      await old.start();
+      const { position } = await stores.eventStore.append('user-layout', events(5), 'any');
+      assert.equal(await old.waiter.waitFor(position, 10_000), true);
+      await old.stop();
+      const before = await totals(stores.viewStore);
+
+      // The next release changes the layout: spec version 2. Readers keep the old copy until the switch.
+      const upgraded = worker({ ...v1, spec: { ...v1.spec, version: 2 } });
+      await upgraded.start();
+      try {
+        await eventually('the rebuilt version is active', async () => (await stores.viewStore.activeVersion('counting')) === 2);
+        assert.deepEqual(await totals(stores.viewStore), before);
+        const later = await stores.eventStore.append('user-layout', events(1), 'any');
+        assert.equal(await upgraded.waiter.waitFor(later.position, 10_000), true);
+        assert.deepEqual(await totals(stores.viewStore), { events: before.events + 1, seen: before.seen + 1 });
+        await eventually('the old copy is dropped', async () => (await stores.viewStore.projectionStatuses()).every((s) => s.version === 2));
+      } finally {
+        await upgraded.stop();
+      }
+    } finally {
       await stores.cleanup();
     }
   });

@@ -51,9 +51,9 @@ export async function startGeneratedSystem(
       finds.push({ projection, collection, query });
       return viewStore.find(projection, collection, query);
     },
-    count: (projection, collection, filter) => {
-      finds.push({ projection, collection, query: { ...(filter !== undefined ? { filter } : {}) }, count: true });
-      return viewStore.count(projection, collection, filter);
+    count: (projection, collection, filter, versions) => {
+      finds.push({ projection, collection, query: { ...(filter !== undefined ? { filter } : {}), ...(versions !== undefined ? { versions } : {}) }, count: true });
+      return viewStore.count(projection, collection, filter, versions);
     },
   });
   const system = await startInProcessSystem({
