@@ -1,5 +1,5 @@
 import { visibleAt } from '../../contracts/index.ts';
-import type { Filter, VersionLayer, VersionedRead } from '../../contracts/index.ts';
+import type { Filter, Scalar, VersionLayer, VersionedRead } from '../../contracts/index.ts';
 
 /**
  * The parts of a layered read (FindQuery.versions, docs/reference/versioned-storage.md §1) that both view stores
@@ -47,4 +47,36 @@ export function identityPins(filter: Filter | undefined, identity: readonly stri
   if (filter.kind === 'compare' && filter.op === 'eq' && plain(filter.ref)) return [filter];
   if (filter.kind === 'in' && plain(filter.ref)) return [filter];
   return [];
+}
+
+/**
+ * The identity values when `filter` is nothing but an equality on every identity field (a read by id): then at most
+ * one document is visible, the topmost of that identity, and one statement over all layers finds it.
+ */
+export function pinnedIdentity(filter: Filter | undefined, identity: readonly string[]): Map<string, Scalar> | null {
+  if (filter === undefined) return null;
+  const parts = filter.kind === 'and' ? filter.filters : [filter];
+  const values = new Map<string, Scalar>();
+  for (const part of parts) {
+    if (part.kind !== 'compare' || part.op !== 'eq' || part.value === null) return null;
+    const { field, path, cast } = part.ref;
+    if (!identity.includes(field) || cast !== undefined || (path !== undefined && path.length > 0) || values.has(field)) return null;
+    values.set(field, part.value);
+  }
+  return values.size === identity.length ? values : null;
+}
+
+/** The versions of one identity in every layer (tombstones too): the topmost decides (`pinnedIdentity`). */
+export function pinnedFilter(layers: readonly VersionLayer[], values: ReadonlyMap<string, Scalar>): Filter {
+  const pins: Filter[] = [...values].map(([field, value]) => ({ kind: 'compare', ref: { field }, op: 'eq', value }));
+  return { kind: 'and', filters: [...pins, { kind: 'or', filters: layers.map((layer) => visibleAt(layer.branchId, layer.seq)) }] };
+}
+
+/** The visible document among the versions of one identity read with `pinnedFilter`: the topmost, unless a tombstone. */
+export function topmost<T extends Readonly<Record<string, unknown>>>(docs: readonly T[], layers: readonly VersionLayer[]): T | null {
+  for (const layer of layers) {
+    const doc = docs.find((candidate) => candidate.branchId === layer.branchId);
+    if (doc !== undefined) return doc.tombstone === true ? null : doc;
+  }
+  return null;
 }

@@ -254,6 +254,13 @@ export function viewStoreLayersContract(open: OpenViewStore, skipper = createSki
         const ids: Filter = { kind: 'in', ref: { field: 'rowId' }, values: ['r01', 'r04', 'r05', 'r06', 'r60', 'r70', 'rXX'] };
         const found = await store.find(ROWS, 'rows', { filter: and(eq('tableKey', 'k1'), ids), versions: layered(GRAND_DRAFT) });
         assert.deepEqual(found.sort(byRowId).map(label), ['r01:201', 'r04:2104', 'r60:1106']);
+        // Reads by id (every identity field pinned) find, count and page like any other read.
+        const byId = (rowId: string) => and(eq('tableKey', 'k1'), eq('rowId', rowId));
+        for (const [rowId, visible] of [['r04', 1], ['r70', 0], ['r05', 0], ['r01', 1], ['r50', 0]] as const) {
+          assert.equal(await store.count(ROWS, 'rows', byId(rowId), layered(GRAND_DRAFT)), visible, rowId);
+          assert.equal((await store.find(ROWS, 'rows', { filter: byId(rowId), versions: layered(GRAND_DRAFT) })).length, visible, rowId);
+        }
+        assert.deepEqual(await store.find(ROWS, 'rows', { filter: byId('r04'), offset: 1, versions: layered(GRAND_DRAFT) }), []);
         for (const layers of Object.values(EVERY_REVISION)) {
           const all = await store.find(ROWS, 'rows', { orderBy: [{ ref: { field: 'tableKey' }, direction: 'asc' }, ROW_ID_ASC], versions: layered(layers) });
           assert.deepEqual(all.map((doc) => `${String(doc.tableKey)}/${label(doc)}`), reference(docs, layers, ROW_IDENTITY).sort(byRowId).map((doc) => `${String(doc.tableKey)}/${label(doc)}`));

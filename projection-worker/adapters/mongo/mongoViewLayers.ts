@@ -1,6 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import type { Filter, FindQuery, SortKey, VersionedRead } from '../../../contracts/index.ts';
-import { armFilter, assertVersionedRead, identityPins, upperFilter } from '../layeredRead.ts';
+import { armFilter, assertVersionedRead, identityPins, pinnedFilter, pinnedIdentity, topmost, upperFilter } from '../layeredRead.ts';
 import { createQueryBuilder } from './mongoViewFilter.ts';
 import type { Query } from './mongoViewFilter.ts';
 import { encodeValue } from './mongoViewLayout.ts';
@@ -62,6 +62,27 @@ function exclusion(layout: CollectionLayout, identity: readonly string[], hidden
   return { $nor: [...groups.values()].map((group) => ({ ...group.prefix, [last]: { $in: group.values } })) };
 }
 
+/** A read by id that found nothing visible. */
+const NONE = Symbol('none');
+
+/**
+ * A layered read by id (the filter pins every identity field): one find reads the identity's versions in all layers
+ * through the key, the topmost decides. Null when the read is not by id (or has one layer).
+ */
+async function readById(
+  collection: Collection<StoredDoc>,
+  layout: CollectionLayout,
+  builder: Builder,
+  filter: Filter | undefined,
+  versions: VersionedRead,
+): Promise<StoredDoc | typeof NONE | null> {
+  const pinned = versions.layers.length > 1 ? pinnedIdentity(filter, versions.identity) : null;
+  if (pinned === null) return null;
+  assertVersionedRead(layout.collection, layout.types, layout.key, versions);
+  const docs = await collection.find(builder.where(pinnedFilter(versions.layers, pinned))).toArray();
+  return topmost(docs, versions.layers) ?? NONE;
+}
+
 /** Documents of a find with `versions`, as stored, in order, offset and limit applied. */
 export async function layeredFind(
   collection: Collection<StoredDoc>,
@@ -73,6 +94,8 @@ export async function layeredFind(
 ): Promise<StoredDoc[]> {
   if (query.versions.layers.length === 0) return [];
   const builder = createQueryBuilder(layout);
+  const byId = await readById(collection, layout, builder, query.filter, query.versions);
+  if (byId !== null) return byId === NONE || offset > 0 || limit === 0 ? [] : [byId];
   const queries = await armQueries(collection, layout, builder, query.filter, query.versions);
   const keys = query.orderBy ?? [];
   const wanted = limit === undefined ? undefined : limit + offset;
@@ -86,7 +109,10 @@ export async function layeredFind(
 /** The number of visible documents matching `filter`. */
 export async function layeredCount(collection: Collection<StoredDoc>, layout: CollectionLayout, filter: Filter | undefined, versions: VersionedRead): Promise<number> {
   if (versions.layers.length === 0) return 0;
-  const queries = await armQueries(collection, layout, createQueryBuilder(layout), filter, versions);
+  const builder = createQueryBuilder(layout);
+  const byId = await readById(collection, layout, builder, filter, versions);
+  if (byId !== null) return byId === NONE ? 0 : 1;
+  const queries = await armQueries(collection, layout, builder, filter, versions);
   const counts = await Promise.all(queries.map((where) => collection.countDocuments(where)));
   return counts.reduce((sum, n) => sum + n, 0);
 }

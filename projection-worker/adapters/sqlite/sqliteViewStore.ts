@@ -9,6 +9,7 @@ import type {
   ProjectionSpec,
   ProjectionStatus,
   Scalar,
+  VersionedRead,
   ViewChange,
   ViewDoc,
   ViewStore,
@@ -23,9 +24,12 @@ import { createSqliteViewMeta } from './sqliteViewMeta.ts';
 import { sortIndexSql } from './sqliteViewIndex.ts';
 import { completeSqliteVersion } from './sqliteViewComplete.ts';
 import { createSqliteUpserts } from './sqliteViewUpserts.ts';
-import { layeredCountSql, layeredSelectSql, nonNegative } from './sqliteViewLayers.ts';
+import { byIdSql, layeredCountSql, layeredSelectSql, nonNegative, topRow } from './sqliteViewLayers.ts';
 
 type Row = readonly unknown[];
+
+/** A read by id that found nothing visible. */
+const NONE = Symbol('none');
 
 const MAX_CACHED_STATEMENTS = 1000;
 
@@ -198,9 +202,19 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
   }
 
   function select(table: TableInfo, query: FindQuery): ViewDoc[] {
+    const byId = query.versions === undefined ? null : readById(table, query.filter, query.versions);
+    if (byId !== null) return byId === NONE || (query.offset ?? 0) > 0 || query.limit === 0 ? [] : [byId];
     const { sql, params } = selectSql(table, query);
     const rows = prepare(sql).raw(true).all(params) as Row[];
     return rows.map((row) => decode(table, row));
+  }
+
+  /** A layered read by id (sqliteViewLayers.ts `byIdSql`): the visible document, NONE, or null when not by id. */
+  function readById(table: TableInfo, filter: Filter | undefined, versions: VersionedRead): ViewDoc | typeof NONE | null {
+    const byId = byIdSql(table, filter, versions);
+    if (byId === null) return null;
+    const row = topRow(table, prepare(byId.sql).raw(true).all(byId.params) as Row[], versions.layers);
+    return row === null ? NONE : decode(table, row);
   }
 
   return {
@@ -228,6 +242,8 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     count: async (projection, collection, filter = { kind: 'all' }, versions) =>
       read(projection, collection, 0, (table) => {
         if (versions !== undefined) {
+          const byId = readById(table, filter, versions);
+          if (byId !== null) return byId === NONE ? 0 : 1;
           const { sql, params } = layeredCountSql(table, filter, versions);
           return prepare(sql).pluck(true).get(params) as number;
         }
