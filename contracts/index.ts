@@ -97,6 +97,7 @@ export type {
   UserDeactivated,
   UserPasswordChanged,
   UserReactivated,
+  UserRoleChanged,
   UserTokenVersionIncremented,
 } from './events/domainEvents.ts';
 export { anonymousPrincipal, isJwtUser, keyScopeOf, principalRef } from './auth/principal.ts';

@@ -5,7 +5,7 @@ import type { DomainEvent } from '../../contracts/index.ts';
 const PASSWORD_SOURCES = { self: 'own change', reset: 'admin reset', cli: 'cli' } as const;
 
 /**
- * The audit line of an appended user event (operations.md §6: user create, deactivate, reactivate, password
+ * The audit line of an appended user event (operations.md §6: user create, deactivate, reactivate, role and password
  * changes): `audit: true`, the event name, the acting principal (`user:<id>`, `key:<id>` or `system`) and the target
  * user. Never the password or its hash. Other events write nothing.
  */
@@ -22,6 +22,11 @@ export function auditUserEvent(log: Logger, actor: string, event: DomainEvent): 
     case 'UserReactivated':
       log.info({ audit: true, event: 'user.reactivated', actor, userId: event.data.userId }, 'user reactivated');
       return;
+    case 'UserRoleChanged': {
+      const { userId, role } = event.data;
+      log.info({ audit: true, event: 'user.roleChanged', actor, userId, role }, 'user role changed');
+      return;
+    }
     case 'UserPasswordChanged':
       auditPasswordChanged(log, actor, event.data.userId, event.data.reason);
       return;

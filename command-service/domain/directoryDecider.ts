@@ -30,6 +30,7 @@ export type DirectoryCommand =
   | Command<'CreateUser', { userId: string; username: string; email: string | null; role: SystemRole; passwordHash: string }>
   | Command<'DeactivateUser', { userId: string }>
   | Command<'ReactivateUser', { userId: string }>
+  | Command<'SetUserRole', { userId: string; role: SystemRole }>
   | Command<'ResetPassword', { userId: string; passwordHash: string }>
   /** `verifiedPasswordHash`: the hash the old password was checked against; a concurrent change invalidates it. */
   | Command<'UpdatePassword', { passwordHash: string; verifiedPasswordHash: string }>
@@ -115,6 +116,20 @@ function decideUserState(
       return never;
     }
   }
+}
+
+/**
+ * A systemAdmin changes a user's system role. Changing one's own role is refused, so the last administrator cannot
+ * lock everyone out by accident; roles are read from the state on every request, so the change applies to the next one.
+ */
+function decideSetUserRole(command: Extract<DirectoryCommand, { type: 'SetUserRole' }>, state: SystemState): DomainEvent[] {
+  const { principal } = command.metadata;
+  assertMayWrite(principal);
+  assertSystemAdmin(state, principal);
+  assertRole(command.data.role, systemRoles);
+  const user = requireUser(state, command.data.userId);
+  if (isSelf(principal, user.id)) throw new AppError('BAD_USER_INPUT', 'You cannot change your own system role');
+  return user.role === command.data.role ? [] : [{ type: 'UserRoleChanged', data: { userId: user.id, role: command.data.role } }];
 }
 
 function decideUpdatePassword(command: Extract<DirectoryCommand, { type: 'UpdatePassword' }>, state: SystemState): DomainEvent[] {
@@ -206,6 +221,8 @@ function decide(command: DirectoryCommand, state: SystemState): DomainEvent[] {
     case 'ReactivateUser':
     case 'ResetPassword':
       return decideUserState(command, state);
+    case 'SetUserRole':
+      return decideSetUserRole(command, state);
     case 'UpdatePassword':
       return decideUpdatePassword(command, state);
     case 'CreateOrganization':

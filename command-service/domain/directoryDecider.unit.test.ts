@@ -55,6 +55,20 @@ describe('directoryDecider user state', () => {
     given(world).when(cmd('DeactivateUser', { userId: 'u-bob' }, alice)).thenThrows('FORBIDDEN');
     given(world).when(cmd('ResetPassword', { userId: 'u-bob', passwordHash: 'h2' }, bob)).thenThrows('FORBIDDEN');
   });
+  test('set the system role: a change, its no-op, and refusals (own role, non-admins, unknown users and roles)', () => {
+    given(world).when(cmd('SetUserRole', { userId: 'u-bob', role: 'systemAdmin' }, admin)).then([{ type: 'UserRoleChanged', data: { userId: 'u-bob', role: 'systemAdmin' } }]);
+    given(world).when(cmd('SetUserRole', { userId: 'u-bob', role: 'systemUser' }, admin)).then([]);
+    const promoted = [...world, { type: 'UserRoleChanged' as const, data: { userId: 'u-bob', role: 'systemAdmin' as const } }];
+    // The promoted user acts as an administrator at once: the state, not a token, holds the role.
+    given(promoted).when(cmd('SetUserRole', { userId: 'u-alice', role: 'systemAdmin' }, bob)).then([{ type: 'UserRoleChanged', data: { userId: 'u-alice', role: 'systemAdmin' } }]);
+    given(promoted).when(cmd('SetUserRole', { userId: 'u-bob', role: 'systemUser' }, admin)).then([{ type: 'UserRoleChanged', data: { userId: 'u-bob', role: 'systemUser' } }]);
+    given(world).when(cmd('SetUserRole', { userId: 'u-admin', role: 'systemUser' }, admin)).thenThrows('BAD_USER_INPUT', /own system role/);
+    given(world).when(cmd('SetUserRole', { userId: 'u-bob', role: 'systemAdmin' }, alice)).thenThrows('FORBIDDEN');
+    given(world).when(cmd('SetUserRole', { userId: 'u-bob', role: 'systemAdmin' }, anonymous)).thenThrows('UNAUTHENTICATED');
+    given(world).when(cmd('SetUserRole', { userId: 'u-bob', role: 'systemAdmin' }, userPrincipal('u-admin', 'admin', { readOnly: true }))).thenThrows('API_KEY_READ_ONLY');
+    given(world).when(cmd('SetUserRole', { userId: 'nope', role: 'systemAdmin' }, admin)).thenThrows('USER_NOT_FOUND');
+    given(world).when(cmd('SetUserRole', { userId: 'u-bob', role: 'root' as never }, admin)).thenThrows('BAD_USER_INPUT');
+  });
   test('reset and own password change', () => {
     given(world)
       .when(cmd('ResetPassword', { userId: 'u-bob', passwordHash: 'h2' }, admin))

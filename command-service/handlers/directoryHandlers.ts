@@ -21,6 +21,7 @@ export type DirectoryCommandType =
   | 'CreateUser'
   | 'DeactivateUser'
   | 'ReactivateUser'
+  | 'SetUserRole'
   | 'ResetPassword'
   | 'UpdatePassword'
   | 'CreateOrganization'
@@ -93,6 +94,13 @@ export function createDirectoryHandlers(deps: HandlerDeps): Pick<CommandHandlers
         context,
         { type: 'ReactivateUser', data: { userId: input.userId }, metadata: metadata(context) },
         (state) => userView({ ...requireUser(state, input.userId), isActive: true }),
+      );
+    },
+    async SetUserRole(input, context) {
+      return run(
+        context,
+        { type: 'SetUserRole', data: { userId: input.userId, role: input.role }, metadata: metadata(context) },
+        (state) => userView({ ...requireUser(state, input.userId), role: input.role }),
       );
     },
     async ResetPassword(input, context) {

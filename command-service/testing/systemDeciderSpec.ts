@@ -21,6 +21,7 @@ const directoryTypes = new Set([
   'UserCreated',
   'UserDeactivated',
   'UserReactivated',
+  'UserRoleChanged',
   'UserPasswordChanged',
   'UserTokenVersionIncremented',
   'OrganizationCreated',

@@ -40,6 +40,8 @@ export type CommandMap = {
   CreateUser: Cmd<{ username: string; password: string; role?: SystemRole; email?: string | null }, UserView>;
   DeactivateUser: Cmd<{ userId: string }, UserView>;
   ReactivateUser: Cmd<{ userId: string }, UserView>;
+  /** The nearest reading of admin-ui.md §3.2 "change the system role" (system-api.md has no operation for it). */
+  SetUserRole: Cmd<{ userId: string; role: SystemRole }, UserView>;
   ResetPassword: Cmd<{ userId: string; newPassword: string }, SuccessView>;
   UpdatePassword: Cmd<{ oldPassword: string; newPassword: string }, SuccessView>;
   CreateOrganization: Cmd<{ organizationId: string; ownerId?: string | null }, OrganizationView>;

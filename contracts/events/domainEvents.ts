@@ -34,6 +34,8 @@ export type UserCreated = {
 };
 export type UserDeactivated = { readonly userId: string };
 export type UserReactivated = { readonly userId: string };
+/** The user's system role was changed by a systemAdmin; permissions follow on the next request. */
+export type UserRoleChanged = { readonly userId: string; readonly role: SystemRole };
 /** Password set by the user (`self`), an admin (`reset`) or the CLI (`cli`). Increments the token version. */
 export type UserPasswordChanged = {
   readonly userId: string;
@@ -225,6 +227,7 @@ export type DomainEventMap = {
   UserCreated: UserCreated;
   UserDeactivated: UserDeactivated;
   UserReactivated: UserReactivated;
+  UserRoleChanged: UserRoleChanged;
   UserPasswordChanged: UserPasswordChanged;
   UserTokenVersionIncremented: UserTokenVersionIncremented;
   OrganizationCreated: OrganizationCreated;

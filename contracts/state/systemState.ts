@@ -138,6 +138,11 @@ export function evolveSystemState(state: SystemState, recorded: RecordedEvent): 
       if (user) user.isActive = true;
       break;
     }
+    case 'UserRoleChanged': {
+      const user = state.users.get(event.data.userId);
+      if (user) user.role = event.data.role;
+      break;
+    }
     case 'UserPasswordChanged': {
       const user = state.users.get(event.data.userId);
       if (user) {

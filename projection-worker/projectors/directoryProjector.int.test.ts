@@ -55,10 +55,14 @@ test('directory keeps users, organizations and memberships', async (t) => {
   // Leaving an organization drops the user's project roles there, and only there.
   log.add(DIR, 'OrganizationMemberRemoved', { organizationId: 'acme', userId: 'u2' });
   log.add(DIR, 'UserReactivated', { userId: 'u2' });
+  log.add(DIR, 'UserRoleChanged', { userId: 'u2', role: 'systemUser' });
+  log.add(DIR, 'UserRoleChanged', { userId: 'u1', role: 'systemAdmin' });
   await views.catchUp(log.events);
   assert.equal(await views.store.count(DIR, 'organization_members', fieldsEqual({ organizationId: 'acme' })), 1);
   assert.deepEqual(await projectMembers(), ['p3:bob']);
   assert.equal((await views.store.get(DIR, 'users', { id: 'u2' }))?.isActive, true);
+  const roles = await views.store.find(DIR, 'users', { orderBy: [{ ref: { field: 'id' }, direction: 'asc' }] });
+  assert.deepEqual(roles.map((u) => `${String(u.id)}:${String(u.role)}`), ['u1:systemAdmin', 'u2:systemUser']);
 
   const expected = await dumpViews(views.store, [directoryProjector]);
   const replay = await openProjectedViews([directoryProjector]);

@@ -46,6 +46,9 @@ function applyDirectoryEvent(recorded: RecordedEvent, changes: ViewChange[]): vo
         set: { isActive: event.type === 'UserReactivated' },
       });
       return;
+    case 'UserRoleChanged':
+      changes.push({ op: 'update', collection: 'users', filter: fieldsEqual({ id: event.data.userId }), set: { role: event.data.role } });
+      return;
     case 'OrganizationCreated':
       changes.push({
         op: 'upsert',

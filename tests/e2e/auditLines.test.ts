@@ -31,7 +31,7 @@ async function audited(action: () => Promise<unknown>, fields: readonly string[]
     .map((line) => Object.fromEntries(['event', 'actor', ...fields].filter((field) => line[field] !== undefined).map((field) => [field, line[field]])));
 }
 
-test('user create, deactivate, reactivate and every password change write one audit line each', async () => {
+test('user create, deactivate, reactivate, role changes and every password change write one audit line each', async () => {
   const admins = `user:${adminId}`;
   let bob = '';
   assert.deepEqual(
@@ -56,6 +56,11 @@ test('user create, deactivate, reactivate and every password change write one au
   assert.deepEqual(await audited(deactivate, ['userId']), [], 'deactivating an inactive user changes nothing and audits nothing');
   const reactivate = () => server.call('POST', `/api/user/${bob}/reactivate`, { token: admin });
   assert.deepEqual(await audited(reactivate, ['userId']), [{ event: 'user.reactivated', actor: admins, userId: bob }]);
+  const promote = () => server.call('POST', `/api/user/${bob}/role`, { token: admin, body: { role: 'systemAdmin' } });
+  assert.deepEqual(await audited(promote, ['userId', 'role']), [{ event: 'user.roleChanged', actor: admins, userId: bob, role: 'systemAdmin' }]);
+  assert.deepEqual(await audited(promote, ['userId', 'role']), [], 'setting the current role changes nothing and audits nothing');
+  const demote = () => server.gql(`mutation { setUserRole(userId: "${bob}", role: systemUser) { role } }`, { token: admin });
+  assert.deepEqual(await audited(demote, ['userId', 'role']), [{ event: 'user.roleChanged', actor: admins, userId: bob, role: 'systemUser' }]);
 
   const bobToken = (await server.login('bob', 'bob-password-1')).accessToken;
   const ownChange = async () =>

@@ -46,6 +46,39 @@ describe('system API: directory and catalog', () => {
     assert.deepEqual(me, { me: { username: 'writer' } });
   });
 
+  test('system roles: setUserRole (REST and GraphQL) applies from the next request; own role and bad input refused, nothing appended', async () => {
+    const token = await system.login('writer', 'writer-pass-3');
+    const writer = system.as(token);
+    const adminId = (await admin.rest('GET', '/me')).body.id as string;
+    assertRestError(await writer.rest('GET', '/users'), 403, 'FORBIDDEN');
+
+    const promoted = await admin.rest('POST', `/user/${writerId}/role`, { role: 'systemAdmin' });
+    assert.equal(promoted.status, 200);
+    assert.deepEqual({ ...promoted.body, createdAt: 'x' }, { id: writerId, username: 'writer', email: 'w@example.com', role: 'systemAdmin', isActive: true, organizationId: 'writer', createdAt: 'x' });
+    assert.ok(promoted.headers.get('x-strata-position'));
+    // Roles are read per request, never from the token: the same access token now lists all users.
+    assert.equal((await writer.rest('GET', '/users')).status, 200);
+    assert.equal((await writer.rest('GET', '/me')).body.role, 'systemAdmin');
+
+    const before = await system.headPosition();
+    assertGqlError(await writer.gql(`mutation { setUserRole(userId: "${writerId}", role: systemUser) { role } }`), 'BAD_USER_INPUT', 400);
+    assertRestError(await admin.rest('POST', `/user/${adminId}/role`, { role: 'systemUser' }), 400, 'BAD_USER_INPUT');
+    assertRestError(await admin.rest('POST', `/user/${writerId}/role`, { role: 'root' }), 400, 'BAD_USER_INPUT');
+    assertRestError(await admin.rest('POST', `/user/${writerId}/role`, { role: 'systemUser', extra: 1 }), 400, 'BAD_USER_INPUT');
+    assertRestError(await admin.rest('POST', `/user/${writerId}/role`, {}), 400, 'BAD_USER_INPUT');
+    assertRestError(await admin.rest('POST', '/user/nobody/role', { role: 'systemUser' }), 404, 'USER_NOT_FOUND');
+    assertRestError(await system.rest('POST', `/user/${writerId}/role`, { role: 'systemUser' }), 401, 'UNAUTHENTICATED');
+    assert.equal(await system.headPosition(), before, 'refused role changes append nothing');
+
+    const demoted = gqlData(await admin.gql(`mutation { setUserRole(userId: "${writerId}", role: systemUser) { id role isActive } }`));
+    assert.deepEqual(demoted.setUserRole, { id: writerId, role: 'systemUser', isActive: true });
+    assertRestError(await writer.rest('GET', '/users'), 403, 'FORBIDDEN');
+    assertGqlError(await writer.gql(`mutation { setUserRole(userId: "${adminId}", role: systemUser) { role } }`), 'FORBIDDEN', 403);
+    const unchanged = await system.headPosition();
+    assert.equal(gqlData(await admin.gql(`mutation { setUserRole(userId: "${writerId}", role: systemUser) { role } }`)).setUserRole.role, 'systemUser');
+    assert.equal(await system.headPosition(), unchanged, 'setting the current role appends nothing');
+  });
+
   test('organizations and memberships', async () => {
     const org = await admin.rest('POST', '/organizations', { organizationId: 'guild', ownerId: writerId });
     assert.equal(org.status, 201);

@@ -5,7 +5,8 @@ import { webhookMutationFields, webhookQueryFields } from './webhookTypeDefs.ts'
  * argument; it is optional when every field of its input is optional. REST bodies and query strings are checked
  * against the same inputs (minus the ids in the path), so this file is the one description of every input.
  * Fields whose signature in system-api.md §3.2/§3.3 shows plain arguments (`serviceApiKeys`, `apiKeyById`,
- * `revokeApiKey`, `rotateApiKey`) take them without `data`.
+ * `revokeApiKey`, `rotateApiKey`) take them without `data`, and so does `setUserRole`, which the spec lacks (its
+ * signature is the lead's reading of admin-ui.md §3.2 "change the system role": admin-ui/README.md).
  */
 export const systemInputTypeDefs = /* GraphQL */ `
 input PageInput { first: Int, after: String }
@@ -138,6 +139,8 @@ type Mutation {
   createUser(data: CreateUserInput!): User!
   deactivateUser(data: DeactivateUserInput!): User!
   reactivateUser(data: ReactivateUserInput!): User!
+  "Changes a user's system role (systemAdmin; not one's own). Applies from the next request."
+  setUserRole(userId: ID!, role: SystemRole!): User!
   resetPassword(data: ResetPasswordInput!): Boolean!
   createOrganization(data: CreateOrganizationInput!): Organization!
   addUserToOrganization(data: AddUserToOrganizationInput!): Boolean!

@@ -41,6 +41,7 @@ export const systemWrites = {
   createUser: write('CreateUser'),
   deactivateUser: write('DeactivateUser'),
   reactivateUser: write('ReactivateUser'),
+  setUserRole: write('SetUserRole'),
   resetPassword: write('ResetPassword', 'success'),
   createOrganization: write('CreateOrganization'),
   addUserToOrganization: write('AddUserToOrganization', 'success'),

@@ -71,6 +71,7 @@ export const systemRestRoutes: readonly RestRoute[] = [
   route('GET', '/user/:userId', read('user'), 'users', 'Get a user (systemAdmin)'),
   route('POST', '/user/:userId/deactivate', write('deactivateUser'), 'users', 'Deactivate a user'),
   route('POST', '/user/:userId/reactivate', write('reactivateUser'), 'users', 'Reactivate a user'),
+  route('POST', '/user/:userId/role', write('setUserRole'), 'users', "Change a user's system role (not one's own)"),
   route('PUT', '/user/:userId/password', write('resetPassword'), 'users', "Reset a user's password"),
 
   route('GET', '/organizations', read('myOrganizations'), 'organizations', 'Organizations the caller belongs to'),
