@@ -121,7 +121,7 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
     revs.c2 = (await api('GET', `${P}/branch/master`)).headRevisionId;
 
     await page.getByRole('link', { name: 'Back to master' }).click();
-    await page.getByRole('link', { name: 'Draft', exact: true }).waitFor();
+    await page.getByRole('navigation', { name: 'Revision' }).getByRole('link', { name: 'Draft', exact: true }).waitFor();
     await page.locator('ol.history > li').nth(1).filter({ hasText: /#2.*HEAD.*authors and events/ }).waitFor();
     // A committed revision's changes are against its parent, opened from the history.
     await page.getByRole('link', { name: 'Changes in #2' }).click();

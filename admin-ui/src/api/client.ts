@@ -1,4 +1,5 @@
 import { ApiError, needsSession, type ErrorDetail } from './apiError.ts';
+import { batchPart, batchRequest, type Operation } from './operation.ts';
 
 export type GraphqlOptions = {
   /** false for calls that must not trigger a refresh (login): their 401 is the answer. */
@@ -6,10 +7,17 @@ export type GraphqlOptions = {
 };
 
 export type ApiClient = {
-  /** POST /graphql with the browser's cookies; resolves with `data` or rejects with the first error as ApiError. */
-  graphql<T>(query: string, variables?: Record<string, unknown>, options?: GraphqlOptions): Promise<T>;
+  /**
+   * Runs one generated operation (src/api/generated/operations.ts) with POST /graphql and the browser's cookies;
+   * resolves with its typed `data` or rejects with the first error as ApiError.
+   */
+  request<R, V>(operation: Operation<R, V>, variables: V, options?: GraphqlOptions): Promise<R>;
+  /** Runs an operation marked `# @batch` once per entry of `variables`, all in one request; answers in order. */
+  batch<R, V>(operation: Operation<R, V>, variables: readonly V[]): Promise<R[]>;
   /** POST /api/auth/logout (always 204); the cookies are cleared by the server. */
   logout(): Promise<void>;
+  /** POST /api/auth/logout-all: ends every session of the user (auth.md §7.3); the cookies are cleared. */
+  logoutAll(): Promise<void>;
 };
 
 export type ApiClientDeps = {
@@ -110,29 +118,64 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     return refreshing;
   }
 
-  return {
-    async graphql<T>(query: string, variables?: Record<string, unknown>, options: GraphqlOptions = {}): Promise<T> {
-      const startedAt = generation;
-      try {
-        return await graphqlOnce<T>(query, variables);
-      } catch (err) {
-        if (options.session === false || !needsSession(err)) throw err;
-        if (!deps.hasSessionFlag()) {
-          deps.onSessionLost();
-          throw err;
-        }
-        const renewed = startedAt !== generation || (await refreshShared());
-        if (!renewed) {
-          deps.onSessionLost();
-          throw err;
-        }
-      }
-      try {
-        return await graphqlOnce<T>(query, variables);
-      } catch (err) {
-        if (needsSession(err)) deps.onSessionLost();
+  /** Runs `once`; a session error while `svc_session` is present refreshes once (shared) and runs it again. */
+  async function withSession<T>(once: () => Promise<T>, options: GraphqlOptions = {}): Promise<T> {
+    const startedAt = generation;
+    try {
+      return await once();
+    } catch (err) {
+      if (options.session === false || !needsSession(err)) throw err;
+      if (!deps.hasSessionFlag()) {
+        deps.onSessionLost();
         throw err;
       }
+      const renewed = startedAt !== generation || (await refreshShared());
+      if (!renewed) {
+        deps.onSessionLost();
+        throw err;
+      }
+    }
+    try {
+      return await once();
+    } catch (err) {
+      if (needsSession(err)) deps.onSessionLost();
+      throw err;
+    }
+  }
+
+  async function restOnce(url: string): Promise<void> {
+    let res: Response;
+    try {
+      res = await post(url);
+    } catch {
+      throw new ApiError('NETWORK_ERROR', 'The server could not be reached', 0);
+    }
+    const text = await res.text();
+    if (res.ok) return;
+    let body: { code?: unknown; message?: unknown } | null = null;
+    try {
+      body = JSON.parse(text) as { code?: unknown; message?: unknown };
+    } catch {
+      // Not a Strata error body (a proxy's page): the status decides the code.
+    }
+    const code = typeof body?.code === 'string' ? body.code : statusCode(res.status);
+    throw new ApiError(code, typeof body?.message === 'string' ? body.message : '', res.status);
+  }
+
+  return {
+    request(operation, variables, options) {
+      return withSession(() => graphqlOnce(operation.source, variables as Record<string, unknown>), options);
+    },
+    async batch<R, V>(operation: Operation<R, V>, variables: readonly V[]): Promise<R[]> {
+      const template = operation.batch;
+      if (template === undefined) throw new Error(`${operation.name} is not marked # @batch`);
+      if (variables.length === 0) return [];
+      const sent = batchRequest(operation.name, template, variables);
+      const data = await withSession(() => graphqlOnce<Record<string, unknown>>(sent.source, sent.variables));
+      return variables.map((_, index) => batchPart(data, index) as R);
+    },
+    logoutAll() {
+      return withSession(() => restOnce('/api/auth/logout-all'));
     },
     async logout() {
       try {

@@ -2,6 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isApiError } from './apiError.ts';
 import { createApiClient } from './client.ts';
+import type { Operation } from './operation.ts';
+
+const ME: Operation<{ me: { username: string } }, Record<string, never>> = { name: 'Me', source: 'query Me { me { username } }' };
+const LOGIN: Operation<unknown, Record<string, never>> = { name: 'Login', source: 'mutation Login { login }' };
 
 type Call = { url: string; body: string | undefined };
 
@@ -35,7 +39,7 @@ describe('api client', () => {
     const server = fakeServer({ refreshStatus: 200, expired: 'expired' });
     let lost = 0;
     const api = createApiClient({ fetch: server.fetchFn, hasSessionFlag: () => true, onSessionLost: () => lost++ });
-    const pending = [api.graphql('{ me { username } }'), api.graphql('{ me { username } }'), api.graphql('{ me { username } }')];
+    const pending = [api.request(ME, {}), api.request(ME, {}), api.request(ME, {})];
     await new Promise((resolve) => setTimeout(resolve, 10));
     server.releaseRefresh();
     const results = await Promise.all(pending);
@@ -49,7 +53,7 @@ describe('api client', () => {
     const server = fakeServer({ refreshStatus: 200, expired: 'anonymous' });
     server.releaseRefresh();
     const api = createApiClient({ fetch: server.fetchFn, hasSessionFlag: () => true, onSessionLost: () => assert.fail('session lost') });
-    assert.deepEqual(await api.graphql('{ me { username } }'), { me: { username: 'admin' } });
+    assert.deepEqual(await api.request(ME, {}), { me: { username: 'admin' } });
   });
 
   test('a failed refresh reports the lost session and rejects with the original error', async () => {
@@ -57,7 +61,7 @@ describe('api client', () => {
     server.releaseRefresh();
     let lost = 0;
     const api = createApiClient({ fetch: server.fetchFn, hasSessionFlag: () => true, onSessionLost: () => lost++ });
-    await assert.rejects(api.graphql('{ me { username } }'), (err: unknown) => isApiError(err, 'UNAUTHENTICATED'));
+    await assert.rejects(api.request(ME, {}), (err: unknown) => isApiError(err, 'UNAUTHENTICATED'));
     assert.equal(lost, 1);
     assert.equal(server.calls.filter((c) => c.url === '/api/auth/refresh').length, 1);
   });
@@ -67,10 +71,10 @@ describe('api client', () => {
     server.releaseRefresh();
     let lost = 0;
     const api = createApiClient({ fetch: server.fetchFn, hasSessionFlag: () => false, onSessionLost: () => lost++ });
-    await assert.rejects(api.graphql('{ me { username } }'), (err: unknown) => isApiError(err, 'UNAUTHENTICATED'));
+    await assert.rejects(api.request(ME, {}), (err: unknown) => isApiError(err, 'UNAUTHENTICATED'));
     assert.equal(lost, 1);
     const withFlag = createApiClient({ fetch: server.fetchFn, hasSessionFlag: () => true, onSessionLost: () => lost++ });
-    await assert.rejects(withFlag.graphql('mutation { login }', undefined, { session: false }), (err: unknown) => isApiError(err, 'UNAUTHENTICATED'));
+    await assert.rejects(withFlag.request(LOGIN, {}, { session: false }), (err: unknown) => isApiError(err, 'UNAUTHENTICATED'));
     assert.equal(server.calls.filter((c) => c.url === '/api/auth/refresh').length, 0);
   });
 
@@ -84,11 +88,35 @@ describe('api client', () => {
         { status: 200, headers: { 'retry-after': '120' } },
       )) as typeof fetch;
     const api = createApiClient({ fetch: fetchFn, hasSessionFlag: () => true, onSessionLost: () => {} });
-    await assert.rejects(api.graphql('mutation { login }'), (err: unknown) => {
+    await assert.rejects(api.request(LOGIN, {}), (err: unknown) => {
       assert.ok(isApiError(err, 'RATE_LIMITED'));
       assert.equal(err.retryAfterSeconds, 120);
       assert.deepEqual(err.details, [{ path: '/x', message: 'bad' }]);
       return true;
     });
+  });
+
+  test('a batch sends one request with a renamed copy per entry and answers in order', async () => {
+    const sent: { query: string; variables: Record<string, unknown> }[] = [];
+    const fetchFn = (async (_url: RequestInfo | URL, init?: RequestInit) => {
+      sent.push(JSON.parse(String(init?.body)) as { query: string; variables: Record<string, unknown> });
+      return new Response(JSON.stringify({ data: { b_0_revision: { sequence: 3 }, b_1_revision: { sequence: 7 } } }), { status: 200 });
+    }) as typeof fetch;
+    const REVISION: Operation<{ revision: { sequence: number } }, { data: { revisionId: string } }> = {
+      name: 'RevisionSequence',
+      source: '',
+      batch: { kind: 'query', variables: ['data'], definitions: '$data__I__:GetRevisionInput!', selections: 'b__I___revision:revision(data:$data__I__){sequence}', fragments: '' },
+    };
+    const api = createApiClient({ fetch: fetchFn, hasSessionFlag: () => true, onSessionLost: () => {} });
+    const answers = await api.batch(REVISION, [{ data: { revisionId: 'r1' } }, { data: { revisionId: 'r2' } }]);
+    assert.deepEqual(answers, [{ revision: { sequence: 3 } }, { revision: { sequence: 7 } }]);
+    assert.deepEqual(sent, [
+      {
+        query: 'query RevisionSequence($data_0:GetRevisionInput!,$data_1:GetRevisionInput!){b_0_revision:revision(data:$data_0){sequence} b_1_revision:revision(data:$data_1){sequence}}',
+        variables: { data_0: { revisionId: 'r1' }, data_1: { revisionId: 'r2' } },
+      },
+    ]);
+    assert.deepEqual(await api.batch(REVISION, []), [], 'nothing to ask, no request');
+    assert.equal(sent.length, 1);
   });
 });

@@ -1,11 +1,15 @@
 /** The system API's object types as this app selects them (system-api.md §3.1). */
 
 export type PageInfo = { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-export type Connection<T> = { totalCount: number; pageInfo: PageInfo; edges: { cursor: string; node: T }[] };
+/** A page of a list (system-api.md §2); `cursor` of an edge where the query selects it. */
+export type Connection<T> = { totalCount: number; pageInfo: PageInfo; edges: { cursor?: string; node: T }[] };
 
 export type OrganizationRole = 'organizationOwner' | 'organizationAdmin' | 'developer' | 'editor' | 'reader';
 
-export type User = { id: string; username: string; role: 'systemAdmin' | 'systemUser'; organizationId: string };
+export type SystemRole = 'systemAdmin' | 'systemUser';
+
+/** A user as the Users screen shows it (system-api.md §3.1 `User`). */
+export type User = { id: string; username: string; email: string | null; role: SystemRole; isActive: boolean; organizationId: string; createdAt: string };
 
 export type Organization = { id: string; isPersonal: boolean; createdAt: string; myRole: OrganizationRole | null };
 
@@ -60,6 +64,9 @@ export type Endpoint = {
 
 export type PermissionRule = { action: string | string[]; subject: string | string[]; inverted?: boolean };
 
+/** A service key's `permissions` (auth.md §8.7); null on personal keys. */
+export type ApiKeyPermissions = { rules: PermissionRule[] };
+
 export type ApiKey = {
   id: string;
   name: string;
@@ -71,7 +78,7 @@ export type ApiKey = {
   branchNames: string[] | null;
   tableIds: string[] | null;
   readOnly: boolean;
-  permissions: { rules: PermissionRule[] } | null;
+  permissions: ApiKeyPermissions | null;
   expiresAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;

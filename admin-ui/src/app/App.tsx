@@ -1,15 +1,16 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createApiClient } from '../api/client.ts';
+import { MeDocument } from '../api/generated/operations.ts';
 import type { User } from '../api/types.ts';
 import { Loading } from '../components/Status.tsx';
 import { LoginPage } from '../screens/LoginPage.tsx';
 import { Layout } from './Layout.tsx';
 import { Routes } from './Routes.tsx';
 import type { Navigation } from './navigation.ts';
+import { createQueryClient } from './queries.ts';
 import { NavigationProvider } from './router.tsx';
 import { hasSessionFlag, SessionProvider, type Session } from './session.tsx';
-
-const ME = 'query Me { me { id username role organizationId } }';
 
 type AuthState =
   | { readonly status: 'checking' }
@@ -19,11 +20,16 @@ type AuthState =
 /** The application: resolves the cookie session, then shows either the login page or the signed-in screens. */
 export function App({ navigation }: { readonly navigation: Navigation }) {
   const [auth, setAuth] = useState<AuthState>({ status: 'checking' });
+  // One cache per app instance; what one user saw is dropped when the session ends.
+  const [queryClient] = useState(createQueryClient);
   const onSessionLost = useRef<() => void>(() => {});
   onSessionLost.current = () =>
     setAuth((current) =>
       current.status === 'signedIn' ? { status: 'signedOut', notice: 'Your session has ended. Please sign in again.' } : current,
     );
+  useEffect(() => {
+    if (auth.status === 'signedOut') queryClient.clear();
+  }, [auth.status, queryClient]);
 
   const api = useMemo(
     () =>
@@ -41,7 +47,7 @@ export function App({ navigation }: { readonly navigation: Navigation }) {
       return false;
     }
     try {
-      const { me } = await api.graphql<{ me: User }>(ME);
+      const { me } = await api.request(MeDocument, {});
       setAuth({ status: 'signedIn', user: me });
       return true;
     } catch {
@@ -64,6 +70,9 @@ export function App({ navigation }: { readonly navigation: Navigation }) {
               await api.logout();
               setAuth({ status: 'signedOut', notice: 'You are signed out.' });
               navigation.navigate('/', { replace: true });
+            },
+            sessionEnded(notice) {
+              setAuth({ status: 'signedOut', notice });
             },
           }
         : null,
@@ -92,11 +101,13 @@ export function App({ navigation }: { readonly navigation: Navigation }) {
         />
       )}
       {session && (
-        <SessionProvider value={session}>
-          <Layout>
-            <Routes />
-          </Layout>
-        </SessionProvider>
+        <QueryClientProvider client={queryClient}>
+          <SessionProvider value={session}>
+            <Layout>
+              <Routes />
+            </Layout>
+          </SessionProvider>
+        </QueryClientProvider>
       )}
     </NavigationProvider>
   );

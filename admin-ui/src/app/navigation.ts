@@ -4,7 +4,8 @@ export const BASE = '/admin';
 export type Navigation = {
   /** The path below BASE (always starting with '/') plus the search string. */
   current(): { path: string; search: string };
-  navigate(to: string, options?: { replace?: boolean }): void;
+  /** `keepScroll`: the same screen in another state (a grid's filter or page), so the page does not jump to the top. */
+  navigate(to: string, options?: { replace?: boolean; keepScroll?: boolean }): void;
   subscribe(listener: () => void): () => void;
   /** The browser URL of an app path. */
   href(to: string): string;
@@ -25,7 +26,7 @@ export function createBrowserNavigation(win: Window): Navigation {
     navigate(to, options = {}) {
       if (options.replace) win.history.replaceState(null, '', href(to));
       else win.history.pushState(null, '', href(to));
-      win.scrollTo(0, 0);
+      if (!options.keepScroll) win.scrollTo(0, 0);
       notify();
     },
     subscribe(listener) {

@@ -6,6 +6,8 @@ export type Session = {
   readonly api: ApiClient;
   readonly user: User;
   signOut(): Promise<void>;
+  /** The server ended every session of the user (own password change, log out everywhere): back to the login page. */
+  sessionEnded(notice: string): void;
 };
 
 const SessionContext = createContext<Session | null>(null);

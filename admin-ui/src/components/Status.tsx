@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { errorMessage } from '../api/errorMessages.ts';
-import type { Loadable } from '../app/useLoad.ts';
+import type { Loadable } from '../app/queries.ts';
 
 export function Loading({ what }: { readonly what?: string }) {
   return (
@@ -28,7 +28,7 @@ export function Empty({ children }: { readonly children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
 
-/** Loading, error, or the content of a loaded value. */
+/** Loading, error (with Retry when the value can be read again), or the content of a loaded value. */
 export function Async<T>({
   value,
   what,
@@ -40,9 +40,10 @@ export function Async<T>({
   readonly onRetry?: () => void;
   readonly children: (data: T) => ReactNode;
 }) {
-  if (value.status === 'loading') return <Loading {...(what ? { what } : {})} />;
-  if (value.status === 'error') return <ErrorBox error={value.error} {...(onRetry ? { onRetry } : {})} />;
-  return <>{children(value.data)}</>;
+  if (value.status === 'pending') return <Loading {...(what ? { what } : {})} />;
+  const retry = onRetry ?? (value.refetch ? () => void value.refetch?.() : undefined);
+  if (value.status === 'error') return <ErrorBox error={value.error} {...(retry ? { onRetry: retry } : {})} />;
+  return <>{children(value.data as T)}</>;
 }
 
 /** The outcome of a form submission, announced to screen readers. */

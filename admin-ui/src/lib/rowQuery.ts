@@ -59,3 +59,45 @@ export function orderByOf(sort: RowSort | null, columns: readonly LeafColumn[]):
   if (!column) return undefined;
   return [{ data: { path: [...column.path], direction: sort.direction, type: column.sortType } }];
 }
+
+/** What the rows grid shows, as its address holds it: the filter, the sort and the cursors of the pages passed. */
+export type RowView = { readonly filter: RowFilter | null; readonly sort: RowSort | null; readonly cursors: readonly string[] };
+
+const SYSTEM_SORT_KEYS = new Set(['id', 'createdAt', 'updatedAt']);
+
+/**
+ * The grid's view from the address (`?field=views&op=gte&value=5&sort=data:views&dir=desc&after=…`): unknown
+ * fields, operators and sort keys are dropped, so an old bookmark still opens. `after` repeats, one per page
+ * passed, so Previous goes back exactly and a bookmark reopens the same page.
+ */
+export function rowViewOf(search: URLSearchParams, columns: readonly LeafColumn[]): RowView {
+  const column = columns.find((c) => c.label === search.get('field'));
+  let filter: RowFilter | null = null;
+  if (column) {
+    const wanted = search.get('op') ?? 'equals';
+    const op = OPERATORS[column.kind].some((o) => o.op === wanted) ? wanted : 'equals';
+    filter = { column, op, value: search.get('value') ?? '', insensitive: column.kind === 'string' && search.get('case') === 'insensitive' };
+  }
+  const key = search.get('sort');
+  const known = key !== null && (SYSTEM_SORT_KEYS.has(key) || columns.some((c) => dataSortKey(c) === key));
+  const sort = known ? { key, direction: search.get('dir') === 'desc' ? ('desc' as const) : ('asc' as const) } : null;
+  return { filter, sort, cursors: search.getAll('after').filter(Boolean) };
+}
+
+/** The address search string of a view ('' for the default view). */
+export function rowViewSearch(view: RowView): string {
+  const search = new URLSearchParams();
+  if (view.filter) {
+    search.set('field', view.filter.column.label);
+    search.set('op', view.filter.op);
+    search.set('value', view.filter.value);
+    if (view.filter.insensitive) search.set('case', 'insensitive');
+  }
+  if (view.sort) {
+    search.set('sort', view.sort.key);
+    search.set('dir', view.sort.direction);
+  }
+  for (const cursor of view.cursors) search.append('after', cursor);
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}

@@ -9,6 +9,8 @@ export type LeafColumn = {
   readonly kind: LeafKind;
   /** The `SortType` that orders this field correctly. */
   readonly sortType: 'text' | 'float' | 'boolean' | 'timestamp';
+  /** The table a foreign-key field refers to (domain.md §7). */
+  readonly foreignKey?: string;
 };
 
 function isLeafKind(type: unknown): type is LeafKind {
@@ -27,7 +29,8 @@ export function leafColumns(schema: JsonSchema, prefix: readonly string[] = []):
     if (node.type === 'object') out.push(...leafColumns(node, path));
     else if (isLeafKind(node.type)) {
       const sortType = node.type === 'number' ? 'float' : node.type === 'boolean' ? 'boolean' : node.format === 'date-time' ? 'timestamp' : 'text';
-      out.push({ path, label: path.join('.'), kind: node.type, sortType });
+      const foreignKey = node.type === 'string' && typeof node.foreignKey === 'string' ? { foreignKey: node.foreignKey } : {};
+      out.push({ path, label: path.join('.'), kind: node.type, sortType, ...foreignKey });
     }
   }
   return out;

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { ApiKeyWithSecret } from '../api/types.ts';
 import type { ScreenProps } from '../app/navigation.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { ErrorBox } from '../components/Status.tsx';
@@ -18,7 +19,7 @@ export function ApiKeysPage(_props: ScreenProps) {
       heading="Your keys"
       what="API keys"
       load={listPersonalKeys}
-      deps={[]}
+      listKey={queryKeys.apiKeys()}
       createForm={(onCreated) => <CreatePersonalKeyForm onCreated={onCreated} />}
     />
   );

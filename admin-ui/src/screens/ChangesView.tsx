@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import type { RevisionChanges, TableChange } from '../api/changeTypes.ts';
+import { RevisionChangesDocument } from '../api/generated/operations.ts';
+import { useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { Link } from '../app/router.tsx';
-import { useApi } from '../app/session.tsx';
-import { useLoad } from '../app/useLoad.ts';
 import { GridTable } from '../components/GridTable.tsx';
 import { Async, Empty } from '../components/Status.tsx';
-import { REVISION_CHANGES } from './changeQueries.ts';
 import { RowChangesSection, type RowLinks } from './RowChangesSection.tsx';
 
 type ChangesViewProps = {
@@ -18,8 +18,6 @@ type ChangesViewProps = {
   /** The app path that opens a table's row changes. */
   readonly tableLink: (tableId: string) => string;
   readonly rowLinks: RowLinks;
-  /** Bumped after a write (a commit) to load again. */
-  readonly version?: number;
   /** Tells the screen which base the server used (for its heading). */
   readonly children?: (changes: RevisionChanges) => ReactNode;
 };
@@ -36,18 +34,15 @@ const TABLE_CHANGE_LABELS: Readonly<Record<TableChange['change'], string>> = {
  * then the changed rows of the selected table with field-level before/after. Shared by the draft review and the
  * compare view.
  */
-export function ChangesView({ revisionId, compareWith, selectedTable, tableLink, rowLinks, version = 0, children }: ChangesViewProps) {
-  const api = useApi();
-  const [changes, reload] = useLoad(
-    () =>
-      api
-        .graphql<{ revisionChanges: RevisionChanges }>(REVISION_CHANGES, { data: { revisionId, ...(compareWith ? { compareWith } : {}) } })
-        .then((d) => d.revisionChanges),
-    [revisionId, compareWith ?? null],
-    version,
+export function ChangesView({ revisionId, compareWith, selectedTable, tableLink, rowLinks, children }: ChangesViewProps) {
+  const changes = useOperation(
+    queryKeys.revision(revisionId),
+    RevisionChangesDocument,
+    { data: { revisionId, ...(compareWith ? { compareWith } : {}) } },
+    { select: (d): RevisionChanges => d.revisionChanges },
   );
   return (
-    <Async value={changes} what="the changes" onRetry={reload}>
+    <Async value={changes} what="the changes">
       {(data) => {
         const selected = data.tables.find((table) => table.tableId === selectedTable) ?? null;
         return (
@@ -68,7 +63,6 @@ export function ChangesView({ revisionId, compareWith, selectedTable, tableLink,
                 compareWith={data.compareWith}
                 table={selected}
                 rowLinks={rowLinks}
-                version={version}
               />
             )}
             {selectedTable !== null && !selected && data.tables.length > 0 && <Empty>Table {selectedTable} has no changes here.</Empty>}

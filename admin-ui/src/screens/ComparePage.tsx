@@ -1,16 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import { BRANCH_FIELDS, PAGE_INFO } from '../api/fragments.ts';
-import type { Branch, Connection } from '../api/types.ts';
+import { BranchesDocument } from '../api/generated/operations.ts';
+import type { Branch } from '../api/types.ts';
 import { pathOf, type ScreenProps } from '../app/navigation.ts';
+import { useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { useLocation, useNavigation } from '../app/router.tsx';
-import { useApi } from '../app/session.tsx';
-import { useLoad } from '../app/useLoad.ts';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { Async, Empty } from '../components/Status.tsx';
 import { ChangesView } from './ChangesView.tsx';
 import { RevisionPicker, type RevisionChoice } from './RevisionPicker.tsx';
 
-const BRANCHES = `query CompareBranches($data: GetBranchesInput!) { branches(data: $data) { ${PAGE_INFO} edges { node { ${BRANCH_FIELDS} } } } }`;
 const BRANCHES_SHOWN = 100;
 
 type Comparison = { readonly base: RevisionChoice; readonly target: RevisionChoice; readonly table?: string };
@@ -26,24 +25,22 @@ export function compareLink(org: string, project: string, { base, target, table 
 export function ComparePage({ params }: ScreenProps) {
   const org = params.org as string;
   const project = params.project as string;
-  const api = useApi();
   const navigation = useNavigation();
   const { search } = useLocation();
   const base = { branch: search.get('baseBranch') ?? '', revisionId: search.get('base') ?? '' };
   const target = { branch: search.get('branch') ?? '', revisionId: search.get('target') ?? '' };
-  const [branches, reload] = useLoad(
-    () =>
-      api
-        .graphql<{ branches: Connection<Branch> }>(BRANCHES, { data: { organizationId: org, projectName: project, first: BRANCHES_SHOWN } })
-        .then((d) => d.branches.edges.map((edge) => edge.node)),
-    [org, project],
+  const branches = useOperation(
+    queryKeys.project(org, project),
+    BranchesDocument,
+    { data: { organizationId: org, projectName: project, first: BRANCHES_SHOWN } },
+    { select: (d) => d.branches.edges.map((edge) => edge.node) },
   );
   const ready = base.revisionId !== '' && target.revisionId !== '';
   return (
     <>
       <PageTitle title="Compare revisions" />
       <p className="meta">Pick the base (before) and the revision to compare with it (after), on any branch of {project}.</p>
-      <Async value={branches} what="branches" onRetry={reload}>
+      <Async value={branches} what="branches">
         {(list) => (
           <CompareForm
             key={`${base.revisionId}|${target.revisionId}`}

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import type { ApiClient } from '../api/client.ts';
 import type { ScreenProps } from '../app/navigation.ts';
+import { MyOAuthGrantsDocument, RevokeOAuthGrantDocument } from '../api/generated/operations.ts';
+import { useInvalidate, useLoaded } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { GridTable } from '../components/GridTable.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
@@ -22,15 +24,12 @@ type OAuthGrant = {
   readonly lastUsedAt: string | null;
 };
 
-const GRANT_FIELDS = 'id clientId clientName clientKind scopes organizationId createdAt lastUsedAt';
-
 async function listGrants(api: ApiClient): Promise<OAuthGrant[]> {
-  return (await api.graphql<{ myOAuthGrants: OAuthGrant[] }>(`query MyOAuthGrants { myOAuthGrants { ${GRANT_FIELDS} } }`)).myOAuthGrants;
+  return (await api.request(MyOAuthGrantsDocument, {})).myOAuthGrants;
 }
 
 async function revokeGrant(api: ApiClient, id: string): Promise<OAuthGrant> {
-  const query = `mutation RevokeOAuthGrant($id: ID!) { revokeOAuthGrant(id: $id) { ${GRANT_FIELDS} } }`;
-  return (await api.graphql<{ revokeOAuthGrant: OAuthGrant }>(query, { id })).revokeOAuthGrant;
+  return (await api.request(RevokeOAuthGrantDocument, { id })).revokeOAuthGrant;
 }
 
 const nameOf = (grant: OAuthGrant): string => grant.clientName ?? grant.clientId;
@@ -38,16 +37,16 @@ const nameOf = (grant: OAuthGrant): string => grant.clientName ?? grant.clientId
 /** Apps connected through OAuth (MCP clients, AI agents): what they may do, and Revoke. */
 export function ConnectedAppsPage(_props: ScreenProps) {
   const api = useApi();
+  const invalidate = useInvalidate();
   const action = useAction();
-  const [version, setVersion] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
-  const [grants, reload] = useLoad(() => listGrants(api), [], version);
+  const grants = useLoaded(queryKeys.oauthGrants(), () => listGrants(api));
 
   const revoke = async (grant: OAuthGrant): Promise<void> => {
     setNotice(null);
     if (await action.run(() => revokeGrant(api, grant.id))) {
+      await invalidate(queryKeys.oauthGrants());
       setNotice(`“${nameOf(grant)}” was disconnected.`);
-      setVersion((v) => v + 1);
     }
   };
 
@@ -57,7 +56,7 @@ export function ConnectedAppsPage(_props: ScreenProps) {
       <p className="meta">Apps you allowed to act as you through OAuth, such as AI agents using the MCP endpoint. Revoking ends every token of the app at once.</p>
       {notice && <Notice kind="success">{notice}</Notice>}
       {action.error !== null && <ErrorBox error={action.error} />}
-      <Async value={grants} what="connected apps" onRetry={reload}>
+      <Async value={grants} what="connected apps">
         {(list) =>
           list.length === 0 ? (
             <Empty>No connected apps.</Empty>

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
+import { CreateBranchDocument } from '../api/generated/operations.ts';
 import type { RevisionSummary } from '../api/types.ts';
+import { projectContentKeys, useInvalidate } from '../app/queries.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { Select, TextField } from '../components/Fields.tsx';
 import { Async, ErrorBox } from '../components/Status.tsx';
 import { useRevisionPicker } from './useRevisionPicker.ts';
-
-const CREATE_BRANCH = `mutation CreateBranch($data: CreateBranchInput!) { createBranch(data: $data) { id name } }`;
 
 function revisionLabel(revision: RevisionSummary): string {
   const when = revision.committedAt ? new Date(revision.committedAt).toLocaleString() : '';
@@ -19,6 +19,7 @@ type CreateBranchProps = { readonly org: string; readonly project: string; reado
 /** A new branch starts from a committed revision (a draft is refused by the server: REVISION_IS_DRAFT). */
 export function CreateBranchForm({ org, project, onCreated }: CreateBranchProps) {
   const api = useApi();
+  const invalidate = useInvalidate();
   const action = useAction();
   const [name, setName] = useState('');
   const picker = useRevisionPicker(org, project, { revisionsWanted: true, keep: (r) => !r.isDraft });
@@ -27,8 +28,11 @@ export function CreateBranchForm({ org, project, onCreated }: CreateBranchProps)
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     const branchName = name.trim();
-    const done = await action.run(() => api.graphql(CREATE_BRANCH, { data: { revisionId: chosen, branchName } }));
-    if (done) onCreated(branchName);
+    const done = await action.run(() => api.request(CreateBranchDocument, { data: { revisionId: chosen, branchName } }));
+    if (done) {
+      await invalidate(...projectContentKeys(org, project));
+      onCreated(branchName);
+    }
   };
 
   return (

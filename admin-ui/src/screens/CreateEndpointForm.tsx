@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
+import { CreateEndpointDocument } from '../api/generated/operations.ts';
 import type { EndpointType } from '../api/types.ts';
+import { projectContentKeys, useInvalidate } from '../app/queries.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { Select } from '../components/Fields.tsx';
 import { Async, ErrorBox, Notice } from '../components/Status.tsx';
 import { useRevisionPicker } from './useRevisionPicker.ts';
-
-const CREATE_ENDPOINT = `mutation CreateEndpoint($data: CreateEndpointInput!) { createEndpoint(data: $data) { id path } }`;
 
 type Mode = 'head' | 'draft' | 'pinned';
 
@@ -14,8 +14,9 @@ type Mode = 'head' | 'draft' | 'pinned';
  * createEndpoint takes a revision and derives the mode from it (domain.md §1): the branch's HEAD → head, its draft
  * → draft, any other committed revision → pinned.
  */
-export function CreateEndpointForm({ org, project, onCreated }: { readonly org: string; readonly project: string; readonly onCreated: () => void }) {
+export function CreateEndpointForm({ org, project }: { readonly org: string; readonly project: string }) {
   const api = useApi();
+  const invalidate = useInvalidate();
   const action = useAction();
   const [type, setType] = useState<EndpointType>('GRAPHQL');
   const [mode, setMode] = useState<Mode>('head');
@@ -27,10 +28,10 @@ export function CreateEndpointForm({ org, project, onCreated }: { readonly org: 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     setCreated(null);
-    const done = await action.run(() => api.graphql<{ createEndpoint: { path: string } }>(CREATE_ENDPOINT, { data: { revisionId, type } }));
+    const done = await action.run(() => api.request(CreateEndpointDocument, { data: { revisionId, type } }));
     if (done) {
+      await invalidate(...projectContentKeys(org, project));
       setCreated(done.createEndpoint.path);
-      onCreated();
     }
   };
 

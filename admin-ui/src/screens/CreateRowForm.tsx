@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '../api/apiError.ts';
+import { CreateRowDocument } from '../api/generated/operations.ts';
 import type { Table } from '../api/types.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
@@ -9,9 +10,7 @@ import { RowDataEditor } from '../components/rowForm/RowDataEditor.tsx';
 import { ErrorBox, Notice } from '../components/Status.tsx';
 import { defaultValue } from '../lib/schemaModel.ts';
 
-const CREATE_ROW = `mutation CreateRow($data: CreateRowInput!) { createRow(data: $data) { id } }`;
-
-type CreateRowProps = { readonly revisionId: string; readonly table: Table; readonly onCreated: () => void };
+type CreateRowProps = { readonly revisionId: string; readonly table: Table; readonly onCreated: () => Promise<void> };
 
 /** A new row in the draft, starting from the schema's defaults, in the schema's form or as JSON; details at their field. */
 export function CreateRowForm({ revisionId, table, onCreated }: CreateRowProps) {
@@ -29,12 +28,12 @@ export function CreateRowForm({ revisionId, table, onCreated }: CreateRowProps) 
     if (!parsed.ok) return;
     const id = rowId.trim();
     setCreated(null);
-    const done = await action.run(() => api.graphql(CREATE_ROW, { data: { revisionId, tableId: table.id, rowId: id, data: parsed.value } }));
+    const done = await action.run(() => api.request(CreateRowDocument, { data: { revisionId, tableId: table.id, rowId: id, data: parsed.value } }));
     if (done) {
+      await onCreated();
       setCreated(id);
       setRowId('');
       setText(initial);
-      onCreated();
     }
   };
   return (

@@ -1,15 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../api/apiError.ts';
+import { CreateTableDocument } from '../api/generated/operations.ts';
 import { useNavigation } from '../app/router.tsx';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { TextField } from '../components/Fields.tsx';
-import { JsonEditor, parseJson } from '../components/JsonEditor.tsx';
 import { ErrorBox } from '../components/Status.tsx';
+import { toSchema } from '../lib/schemaDraft.ts';
 import { revisionPath, type RevisionAddress } from './revisionContext.ts';
+import { SchemaModes, useSchemaModes } from './schemaEditor/SchemaModes.tsx';
+import { useTableIds } from './SchemaSection.tsx';
 
-const CREATE_TABLE = `mutation CreateTable($data: CreateTableInput!) { createTable(data: $data) { id } }`;
-
+/** A new table starts with one text field, edited like any field (renamed, retyped, or removed). */
 const STARTER_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -17,41 +19,47 @@ const STARTER_SCHEMA = {
   properties: { title: { type: 'string', default: '' } },
 };
 
-type CreateTableProps = { readonly address: RevisionAddress; readonly revisionId: string; readonly onCreated: () => void };
+type CreateTableProps = { readonly address: RevisionAddress; readonly revisionId: string; readonly onCreated: () => Promise<void> };
 
-/** A new table in the draft: its id and JSON Schema (domain.md §5); schema errors are shown at their pointers. */
+/**
+ * A new table in the draft (admin-ui.md §3.2 Create table): its id and schema, built field by field with the schema
+ * editor from the start, or written as JSON in the second mode; the server's schema errors appear at their field.
+ */
 export function CreateTableForm({ address, revisionId, onCreated }: CreateTableProps) {
   const api = useApi();
   const navigation = useNavigation();
   const action = useAction();
   const [tableId, setTableId] = useState('');
-  const [schema, setSchema] = useState(() => JSON.stringify(STARTER_SCHEMA, null, 2));
-  const parsed = parseJson(schema);
+  const schema = useSchemaModes(STARTER_SCHEMA);
+  const tables = useTableIds(revisionId, true);
+  const value = schema.mode === 'visual' ? (schema.problems.size > 0 ? null : toSchema(schema.draft)) : schema.parsed;
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
-    if (!parsed.ok) return;
+    if (value === null) return;
     const id = tableId.trim();
-    const done = await action.run(() => api.graphql(CREATE_TABLE, { data: { revisionId, tableId: id, schema: parsed.value } }));
+    const done = await action.run(() => api.request(CreateTableDocument, { data: { revisionId, tableId: id, schema: value } }));
     if (done) {
-      onCreated();
+      await onCreated();
       navigation.navigate(revisionPath(address, 'table', id));
     }
   };
-  const details = action.error instanceof ApiError ? action.error.details : [];
+  const details = action.error instanceof ApiError && action.error.code === 'INVALID_SCHEMA' ? action.error.details : [];
   return (
     <form className="card form" onSubmit={(event) => void submit(event)} aria-labelledby="create-table-title">
       <h3 id="create-table-title">Create a table</h3>
       <TextField label="Table id" value={tableId} onChange={setTableId} required maxLength={64} />
-      <JsonEditor
-        label="Schema (JSON Schema subset)"
-        hint="An object schema: every property needs a type and a default; required lists every property."
-        value={schema}
-        onChange={setSchema}
+      <SchemaModes
+        state={schema}
+        tableId={tableId.trim()}
+        tables={tables}
         details={details}
-        rows={12}
+        jsonDetails={details}
+        jsonLabel="Schema (JSON Schema subset)"
+        jsonHint="An object schema: every property needs a type and a default; required lists every property."
+        onModeChange={action.clear}
       />
       {action.error !== null && <ErrorBox error={action.error} />}
-      <button type="submit" className="primary" disabled={action.busy || tableId.trim() === '' || !parsed.ok}>
+      <button type="submit" className="primary" disabled={action.busy || tableId.trim() === '' || value === null}>
         Create table
       </button>
     </form>

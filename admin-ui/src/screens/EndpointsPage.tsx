@@ -1,10 +1,10 @@
-import { useState } from 'react';
-import { ENDPOINT_FIELDS, PAGE_INFO } from '../api/fragments.ts';
-import type { Connection, Endpoint } from '../api/types.ts';
+import { DeleteEndpointDocument, EndpointsDocument } from '../api/generated/operations.ts';
+import type { Endpoint } from '../api/types.ts';
 import type { ScreenProps } from '../app/navigation.ts';
+import { projectContentKeys, useInvalidate, useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { PagedTable } from '../components/PagedTable.tsx';
@@ -14,8 +14,6 @@ import { Time } from '../components/Time.tsx';
 import { CreateEndpointForm } from './CreateEndpointForm.tsx';
 
 const PAGE_SIZE = 25;
-const ENDPOINTS = `query Endpoints($data: GetProjectEndpointsInput!) { projectEndpoints(data: $data) { ${PAGE_INFO} edges { node { ${ENDPOINT_FIELDS} } } } }`;
-const DELETE_ENDPOINT = `mutation DeleteEndpoint($data: DeleteEndpointInput!) { deleteEndpoint(data: $data) }`;
 
 const TYPE_LABELS = { GRAPHQL: 'GraphQL', REST_API: 'REST' } as const;
 
@@ -24,26 +22,24 @@ export function EndpointsPage({ params }: ScreenProps) {
   const org = params.org as string;
   const project = params.project as string;
   const api = useApi();
+  const invalidate = useInvalidate();
   const pager = useCursorPager();
   const action = useAction();
-  const [version, setVersion] = useState(0);
-  const [endpoints, reload] = useLoad(
-    () =>
-      api
-        .graphql<{ projectEndpoints: Connection<Endpoint> }>(ENDPOINTS, { data: { organizationId: org, projectName: project, first: PAGE_SIZE, after: pager.after } })
-        .then((d) => d.projectEndpoints),
-    [org, project, pager.after],
-    version,
+  const endpoints = useOperation(
+    queryKeys.project(org, project),
+    EndpointsDocument,
+    { data: { organizationId: org, projectName: project, first: PAGE_SIZE, after: pager.after ?? null } },
+    { select: (d) => d.projectEndpoints },
   );
   const remove = async (id: string): Promise<void> => {
-    const done = await action.run(() => api.graphql(DELETE_ENDPOINT, { data: { endpointId: id } }));
-    if (done) setVersion((v) => v + 1);
+    const done = await action.run(() => api.request(DeleteEndpointDocument, { data: { endpointId: id } }));
+    if (done) await invalidate(...projectContentKeys(org, project));
   };
   return (
     <>
       <PageTitle title={`Endpoints of ${project}`} />
       {action.error !== null && <ErrorBox error={action.error} />}
-      <Async value={endpoints} what="endpoints" onRetry={reload}>
+      <Async value={endpoints} what="endpoints">
         {(connection) => (
           <PagedTable
             connection={connection}
@@ -88,7 +84,7 @@ export function EndpointsPage({ params }: ScreenProps) {
           />
         )}
       </Async>
-      <CreateEndpointForm org={org} project={project} onCreated={() => setVersion((v) => v + 1)} />
+      <CreateEndpointForm org={org} project={project} />
     </>
   );
 }

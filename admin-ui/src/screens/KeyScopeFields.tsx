@@ -1,6 +1,6 @@
-import type { Connection, Organization, Project } from '../api/types.ts';
-import { useApi } from '../app/session.tsx';
-import { useLoad } from '../app/useLoad.ts';
+import { KeyOrganizationsDocument, KeyProjectsDocument } from '../api/generated/operations.ts';
+import { useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { Checkbox, Select, TextField } from '../components/Fields.tsx';
 import { Async } from '../components/Status.tsx';
 import type { KeyInput } from './apiKeyQueries.ts';
@@ -18,9 +18,6 @@ export type ScopeState = {
 };
 
 export const EMPTY_SCOPE: ScopeState = { name: '', organizationId: '', projectIds: [], branches: '', tables: '', readOnly: false, expiresInDays: '90' };
-
-const ORGANIZATIONS = `query KeyOrganizations { myOrganizations(data: { first: 100 }) { edges { node { id } } } }`;
-const PROJECTS = `query KeyProjects($data: GetProjectsInput!) { projects(data: $data) { edges { node { id name } } } }`;
 
 function names(text: string): string[] | undefined {
   const values = text
@@ -55,25 +52,16 @@ type KeyScopeFieldsProps = {
 };
 
 export function KeyScopeFields({ state, onChange, fixedOrganization, maxDays }: KeyScopeFieldsProps) {
-  const api = useApi();
   const set = (patch: Partial<ScopeState>): void => onChange({ ...state, ...patch });
   const organizationId = fixedOrganization ?? state.organizationId;
-  const [organizations] = useLoad(
-    () =>
-      fixedOrganization
-        ? Promise.resolve([fixedOrganization])
-        : api.graphql<{ myOrganizations: Connection<Pick<Organization, 'id'>> }>(ORGANIZATIONS).then((d) => d.myOrganizations.edges.map((e) => e.node.id)),
-    [fixedOrganization ?? ''],
-  );
-  const [projects] = useLoad(
-    () =>
-      organizationId === ''
-        ? Promise.resolve([])
-        : api
-            .graphql<{ projects: Connection<Pick<Project, 'id' | 'name'>> }>(PROJECTS, { data: { organizationId, first: 100 } })
-            .then((d) => d.projects.edges.map((e) => e.node)),
-    [organizationId],
-  );
+  const organizations = useOperation(queryKeys.organizations(), KeyOrganizationsDocument, { data: { first: 100 } }, {
+    enabled: fixedOrganization === undefined,
+    select: (d) => d.myOrganizations.edges.map((e) => e.node.id),
+  });
+  const projects = useOperation(queryKeys.organization(organizationId), KeyProjectsDocument, { data: { organizationId, first: 100 } }, {
+    enabled: organizationId !== '',
+    select: (d) => d.projects.edges.map((e) => e.node),
+  });
   const dayOptions = [7, 30, 90, 180, 365, 730].filter((d) => d <= maxDays).map((d) => ({ value: String(d), label: `${d} days` }));
   return (
     <>

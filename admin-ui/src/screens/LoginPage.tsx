@@ -5,8 +5,8 @@ import { errorMessage } from '../api/errorMessages.ts';
 import { TextField } from '../components/Fields.tsx';
 import { Notice } from '../components/Status.tsx';
 import { useDocumentTitle } from '../components/PageTitle.tsx';
+import { LoginDocument } from '../api/generated/operations.ts';
 
-const LOGIN = `mutation Login($data: LoginInput!) { login(data: $data) { expiresIn } }`;
 
 type LoginPageProps = {
   readonly api: ApiClient;
@@ -29,7 +29,7 @@ export function LoginPage({ api, notice, onSignedIn }: LoginPageProps) {
     setError(null);
     try {
       // Only the cookies matter: the token in the answer is deliberately not selected nor kept.
-      await api.graphql(LOGIN, { data: { username, password } }, { session: false });
+      await api.request(LoginDocument, { data: { username, password } }, { session: false });
       if (!(await onSignedIn())) setError('The password was accepted, but the server did not start a browser session (no session cookie).');
     } catch (err) {
       setError(isApiError(err, 'INVALID_CREDENTIALS') ? 'Wrong username or password.' : errorMessage(err));

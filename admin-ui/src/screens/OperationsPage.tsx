@@ -1,12 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { ProjectionsDocument, RebuildProjectionDocument } from '../api/generated/operations.ts';
 import type { ScreenProps } from '../app/navigation.ts';
+import { useInvalidate, useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { useApi, useSession } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { Async, Empty, ErrorBox, Notice } from '../components/Status.tsx';
-import { PROJECTIONS, REBUILD, REFRESH_MS, type ProjectionStatus } from './operationsQueries.ts';
+import { REFRESH_MS } from './operationsQueries.ts';
 import { ProjectionRows } from './ProjectionRows.tsx';
 
 /**
@@ -15,19 +17,15 @@ import { ProjectionRows } from './ProjectionRows.tsx';
  */
 export function OperationsPage(_props: ScreenProps) {
   const api = useApi();
+  const invalidate = useInvalidate();
   const { user } = useSession();
   const action = useAction();
-  const [tick, setTick] = useState(0);
   const [started, setStarted] = useState<string | null>(null);
-  const [projections, reload] = useLoad(
-    async () => (user.role === 'systemAdmin' ? (await api.graphql<{ projections: ProjectionStatus[] }>(PROJECTIONS)).projections : []),
-    [],
-    tick,
-  );
-  useEffect(() => {
-    const timer = setInterval(() => setTick((t) => t + 1), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, []);
+  const projections = useOperation(queryKeys.projections(), ProjectionsDocument, {}, {
+    enabled: user.role === 'systemAdmin',
+    refetchInterval: REFRESH_MS,
+    select: (d) => d.projections,
+  });
 
   if (user.role !== 'systemAdmin') {
     return (
@@ -39,13 +37,13 @@ export function OperationsPage(_props: ScreenProps) {
   }
 
   const rebuild = async (name: string): Promise<void> => {
-    const done = await action.run(() => api.graphql<{ rebuildProjection: { names: string[] } }>(REBUILD, { name }));
+    const done = await action.run(() => api.request(RebuildProjectionDocument, { name }));
     if (done) {
+      await invalidate(queryKeys.projections());
       setStarted(done.rebuildProjection.names.join(', '));
-      setTick((t) => t + 1);
     }
   };
-  const running = projections.status === 'ready' && projections.data.some((p) => p.rebuild !== null);
+  const running = projections.status === 'success' && projections.data.some((p) => p.rebuild !== null);
 
   return (
     <>
@@ -61,7 +59,7 @@ export function OperationsPage(_props: ScreenProps) {
           Rebuild started: {started}. {running ? 'Progress is shown below until readers switch.' : 'Done: readers use the new version.'}
         </Notice>
       )}
-      <Async value={projections} what="projections" onRetry={reload}>
+      <Async value={projections} what="projections">
         {(rows) => (rows.length === 0 ? <Empty>No projections.</Empty> : <ProjectionRows projections={rows} busy={action.busy} onRebuild={rebuild} />)}
       </Async>
     </>

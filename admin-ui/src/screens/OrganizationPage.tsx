@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { PAGE_INFO } from '../api/fragments.ts';
-import type { Connection, Organization, Project } from '../api/types.ts';
-import { pathOf } from '../app/navigation.ts';
+import { CreateProjectDocument, OrganizationDocument, ProjectsDocument } from '../api/generated/operations.ts';
+import { pathOf, type ScreenProps } from '../app/navigation.ts';
+import { useInvalidate, useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { Link, useNavigation } from '../app/router.tsx';
-import type { ScreenProps } from '../app/navigation.ts';
 import { useApi, useSession } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { Checkbox, TextField } from '../components/Fields.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { PagedTable } from '../components/PagedTable.tsx';
@@ -17,25 +16,17 @@ import { isOrganizationManager, roleLabel } from './labels.ts';
 import { MembersSection } from './MembersSection.tsx';
 
 const PAGE_SIZE = 20;
-const ORGANIZATION = `query Organization($org: GetOrganizationInput!) { organization(data: $org) { id isPersonal createdAt myRole } }`;
-const PROJECTS = `query Projects($data: GetProjectsInput!) {
-  projects(data: $data) { ${PAGE_INFO} edges { node { id organizationId name isPublic createdAt } } }
-}`;
-const CREATE_PROJECT = `mutation CreateProject($data: CreateProjectInput!) { createProject(data: $data) { id name } }`;
 
 /** One organization: its projects (paged), project creation, members and, for managers, service keys. */
 export function OrganizationPage({ params }: ScreenProps) {
   const org = params.org as string;
-  const api = useApi();
   const { user } = useSession();
-  const [organization, reloadOrganization] = useLoad(
-    () => api.graphql<{ organization: Organization }>(ORGANIZATION, { org: { organizationId: org } }).then((d) => d.organization),
-    [org],
-  );
+  const organization = useOperation(queryKeys.organization(org), OrganizationDocument, { data: { organizationId: org } }, { select: (d) => d.organization });
+  const manager = organization.status === 'success' && isOrganizationManager(organization.data.myRole, user.role);
   return (
     <>
       <PageTitle title={`Organization ${org}`}>
-        {organization.status === 'ready' && isOrganizationManager(organization.data.myRole, user.role) && (
+        {manager && (
           <>
             <Link to={pathOf('org', org, 'keys')} className="button-link">
               Service API keys
@@ -46,7 +37,7 @@ export function OrganizationPage({ params }: ScreenProps) {
           </>
         )}
       </PageTitle>
-      <Async value={organization} what="the organization" onRetry={reloadOrganization}>
+      <Async value={organization} what="the organization">
         {(o) => (
           <>
             <p className="meta">
@@ -54,7 +45,12 @@ export function OrganizationPage({ params }: ScreenProps) {
               <Time value={o.createdAt} />
             </p>
             <ProjectsSection org={org} />
-            <MembersSection org={org} canManage={isOrganizationManager(o.myRole, user.role)} isOwner={o.myRole === 'organizationOwner' || user.role === 'systemAdmin'} />
+            <MembersSection
+              org={org}
+              isPersonal={o.isPersonal}
+              canManage={isOrganizationManager(o.myRole, user.role)}
+              isOwner={o.myRole === 'organizationOwner' || user.role === 'systemAdmin'}
+            />
           </>
         )}
       </Async>
@@ -63,19 +59,17 @@ export function OrganizationPage({ params }: ScreenProps) {
 }
 
 function ProjectsSection({ org }: { readonly org: string }) {
-  const api = useApi();
   const pager = useCursorPager();
-  const [projects, reload] = useLoad(
-    () =>
-      api
-        .graphql<{ projects: Connection<Project> }>(PROJECTS, { data: { organizationId: org, first: PAGE_SIZE, after: pager.after } })
-        .then((d) => d.projects),
-    [org, pager.after],
+  const projects = useOperation(
+    queryKeys.organization(org),
+    ProjectsDocument,
+    { data: { organizationId: org, first: PAGE_SIZE, after: pager.after ?? null } },
+    { select: (d) => d.projects },
   );
   return (
     <section aria-labelledby="projects-title">
       <h2 id="projects-title">Projects</h2>
-      <Async value={projects} what="projects" onRetry={reload}>
+      <Async value={projects} what="projects">
         {(connection) => (
           <PagedTable
             connection={connection}
@@ -113,6 +107,7 @@ function ProjectsSection({ org }: { readonly org: string }) {
 function CreateProjectForm({ org }: { readonly org: string }) {
   const api = useApi();
   const navigation = useNavigation();
+  const invalidate = useInvalidate();
   const action = useAction();
   const [name, setName] = useState('');
   const [branch, setBranch] = useState('master');
@@ -120,11 +115,14 @@ function CreateProjectForm({ org }: { readonly org: string }) {
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     const created = await action.run(() =>
-      api.graphql<{ createProject: Project }>(CREATE_PROJECT, {
+      api.request(CreateProjectDocument, {
         data: { organizationId: org, projectName: name.trim(), branchName: branch.trim() || 'master', isPublic },
       }),
     );
-    if (created) navigation.navigate(pathOf('org', org, 'project', created.createProject.name));
+    if (created) {
+      await invalidate(queryKeys.organization(org));
+      navigation.navigate(pathOf('org', org, 'project', created.createProject.name));
+    }
   };
   return (
     <form className="card form" onSubmit={(event) => void submit(event)} aria-labelledby="create-project-title">

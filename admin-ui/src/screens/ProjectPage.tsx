@@ -1,12 +1,10 @@
-import { useState } from 'react';
-import { BRANCH_FIELDS, PAGE_INFO } from '../api/fragments.ts';
-import type { Branch, Connection, Project } from '../api/types.ts';
-import { pathOf } from '../app/navigation.ts';
+import { BranchesDocument, DeleteBranchDocument, DeleteProjectDocument, ProjectDocument } from '../api/generated/operations.ts';
+import { pathOf, type ScreenProps } from '../app/navigation.ts';
+import { projectContentKeys, useInvalidate, useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { Link, useNavigation } from '../app/router.tsx';
-import type { ScreenProps } from '../app/navigation.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { PagedTable } from '../components/PagedTable.tsx';
@@ -17,10 +15,6 @@ import { CreateBranchForm } from './CreateBranchForm.tsx';
 import { ProjectVisibility } from './ProjectVisibility.tsx';
 
 const PAGE_SIZE = 20;
-const PROJECT = `query Project($data: GetProjectInput!) { project(data: $data) { id organizationId name isPublic createdAt } }`;
-const BRANCHES = `query Branches($data: GetBranchesInput!) { branches(data: $data) { ${PAGE_INFO} edges { node { ${BRANCH_FIELDS} } } } }`;
-const DELETE_PROJECT = `mutation DeleteProject($data: DeleteProjectInput!) { deleteProject(data: $data) }`;
-const DELETE_BRANCH = `mutation DeleteBranch($data: DeleteBranchInput!) { deleteBranch(data: $data) }`;
 
 /** A project: branches with HEAD, draft and changes; branch creation; visibility; deletion. */
 export function ProjectPage({ params }: ScreenProps) {
@@ -28,16 +22,16 @@ export function ProjectPage({ params }: ScreenProps) {
   const projectName = params.project as string;
   const api = useApi();
   const navigation = useNavigation();
+  const invalidate = useInvalidate();
   const action = useAction();
-  const [project, reloadProject] = useLoad(
-    () => api.graphql<{ project: Project }>(PROJECT, { data: { organizationId: org, projectName } }).then((d) => d.project),
-    [org, projectName],
-  );
-  const [branchesVersion, setBranchesVersion] = useState(0);
+  const project = useOperation(queryKeys.project(org, projectName), ProjectDocument, { data: { organizationId: org, projectName } }, { select: (d) => d.project });
 
   const deleteProject = async (): Promise<void> => {
-    const done = await action.run(() => api.graphql(DELETE_PROJECT, { data: { organizationId: org, projectName } }));
-    if (done) navigation.navigate(pathOf('org', org));
+    const done = await action.run(() => api.request(DeleteProjectDocument, { data: { organizationId: org, projectName } }));
+    if (done) {
+      await invalidate(queryKeys.organization(org));
+      navigation.navigate(pathOf('org', org));
+    }
   };
 
   return (
@@ -50,13 +44,13 @@ export function ProjectPage({ params }: ScreenProps) {
           Compare revisions
         </Link>
       </PageTitle>
-      <Async value={project} what="the project" onRetry={reloadProject}>
+      <Async value={project} what="the project">
         {(p) => (
           <>
             <p className="meta">
               In <Link to={pathOf('org', org)}>{org}</Link> · created <Time value={p.createdAt} />
             </p>
-            <ProjectVisibility org={org} project={projectName} isPublic={p.isPublic} onChanged={reloadProject} />
+            <ProjectVisibility org={org} project={projectName} isPublic={p.isPublic} />
             <div className="card toolbar">
               <ConfirmButton
                 label="Delete project"
@@ -70,14 +64,11 @@ export function ProjectPage({ params }: ScreenProps) {
               </ConfirmButton>
             </div>
             {action.error !== null && <ErrorBox error={action.error} />}
-            <BranchesSection org={org} project={projectName} version={branchesVersion} />
+            <BranchesSection org={org} project={projectName} />
             <CreateBranchForm
               org={org}
               project={projectName}
-              onCreated={(branch) => {
-                setBranchesVersion((v) => v + 1);
-                navigation.navigate(pathOf('org', org, 'project', projectName, 'branch', branch, 'draft'));
-              }}
+              onCreated={(branch) => navigation.navigate(pathOf('org', org, 'project', projectName, 'branch', branch, 'draft'))}
             />
           </>
         )}
@@ -86,28 +77,27 @@ export function ProjectPage({ params }: ScreenProps) {
   );
 }
 
-function BranchesSection({ org, project, version }: { readonly org: string; readonly project: string; readonly version: number }) {
+function BranchesSection({ org, project }: { readonly org: string; readonly project: string }) {
   const api = useApi();
+  const invalidate = useInvalidate();
   const pager = useCursorPager();
   const action = useAction();
-  const [branches, reload] = useLoad(
-    () =>
-      api
-        .graphql<{ branches: Connection<Branch> }>(BRANCHES, { data: { organizationId: org, projectName: project, first: PAGE_SIZE, after: pager.after } })
-        .then((d) => d.branches),
-    [org, project, pager.after],
-    version,
+  const branches = useOperation(
+    queryKeys.project(org, project),
+    BranchesDocument,
+    { data: { organizationId: org, projectName: project, first: PAGE_SIZE, after: pager.after ?? null } },
+    { select: (d) => d.branches },
   );
   const remove = async (branchName: string): Promise<void> => {
-    const done = await action.run(() => api.graphql(DELETE_BRANCH, { data: { organizationId: org, projectName: project, branchName } }));
-    if (done) reload();
+    const done = await action.run(() => api.request(DeleteBranchDocument, { data: { organizationId: org, projectName: project, branchName } }));
+    if (done) await invalidate(...projectContentKeys(org, project));
   };
   const base = (branch: string, rev: string): string => pathOf('org', org, 'project', project, 'branch', branch, rev);
   return (
     <section aria-labelledby="branches-title">
       <h2 id="branches-title">Branches</h2>
       {action.error !== null && <ErrorBox error={action.error} />}
-      <Async value={branches} what="branches" onRetry={reload}>
+      <Async value={branches} what="branches">
         {(connection) => (
           <PagedTable
             connection={connection}

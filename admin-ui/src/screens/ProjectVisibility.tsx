@@ -1,45 +1,43 @@
 import { useState } from 'react';
+import { EndpointsDocument, UpdateProjectDocument } from '../api/generated/operations.ts';
 import type { Connection, Endpoint } from '../api/types.ts';
+import { projectContentKeys, useInvalidate, useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { Async, ErrorBox, Notice } from '../components/Status.tsx';
 
-const UPDATE_PROJECT = `mutation UpdateProject($data: UpdateProjectInput!) { updateProject(data: $data) { id isPublic } }`;
-const ENDPOINTS = `query VisibilityEndpoints($data: GetProjectEndpointsInput!) {
-  projectEndpoints(data: $data) { totalCount edges { node { id type mode branchName path openApiPath docsPath } } }
-}`;
 /** Endpoints named in the dialogs; more are counted, not listed. */
 const ENDPOINTS_LISTED = 100;
 
-type ProjectVisibilityProps = { readonly org: string; readonly project: string; readonly isPublic: boolean; readonly onChanged: () => void };
+type ProjectVisibilityProps = { readonly org: string; readonly project: string; readonly isPublic: boolean };
 type Listed = Pick<Endpoint, 'id' | 'type' | 'mode' | 'branchName' | 'path' | 'openApiPath' | 'docsPath'>;
 
 /**
  * Who may read the project (auth.md §9), shown as a status, and the one action that changes it. Both directions
  * ask first and say what changes for whom: making data public is the change a user cannot take back.
  */
-export function ProjectVisibility({ org, project, isPublic, onChanged }: ProjectVisibilityProps) {
+export function ProjectVisibility({ org, project, isPublic }: ProjectVisibilityProps) {
   const api = useApi();
+  const invalidate = useInvalidate();
   const action = useAction();
   const [changed, setChanged] = useState<boolean | null>(null);
-  const [endpoints, reloadEndpoints] = useLoad(
-    () =>
-      api
-        .graphql<{ projectEndpoints: Connection<Listed> }>(ENDPOINTS, { data: { organizationId: org, projectName: project, first: ENDPOINTS_LISTED } })
-        .then((d) => d.projectEndpoints),
-    [org, project],
+  const endpoints = useOperation(
+    queryKeys.project(org, project),
+    EndpointsDocument,
+    { data: { organizationId: org, projectName: project, first: ENDPOINTS_LISTED } },
+    { select: (d) => d.projectEndpoints },
   );
   const setVisibility = async (next: boolean): Promise<void> => {
-    const done = await action.run(() => api.graphql(UPDATE_PROJECT, { data: { organizationId: org, projectName: project, isPublic: next } }));
+    const done = await action.run(() => api.request(UpdateProjectDocument, { data: { organizationId: org, projectName: project, isPublic: next } }));
     if (done) {
+      await invalidate(...projectContentKeys(org, project), queryKeys.organization(org));
       setChanged(next);
-      onChanged();
     }
   };
   const endpointList = (
-    <Async value={endpoints} what="the project's endpoints" onRetry={reloadEndpoints}>
+    <Async value={endpoints} what="the project's endpoints">
       {(connection) => <EndpointList connection={connection} project={project} />}
     </Async>
   );

@@ -1,17 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import type { RevisionChanges } from '../api/changeTypes.ts';
+import { CommitDocument } from '../api/generated/operations.ts';
 import type { ScreenProps } from '../app/navigation.ts';
+import { projectContentKeys, useInvalidate } from '../app/queries.ts';
 import { Link, useLocation } from '../app/router.tsx';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { TextField } from '../components/Fields.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { Async, ErrorBox, Notice } from '../components/Status.tsx';
-import { COMMIT } from './changeQueries.ts';
 import { ChangesView } from './ChangesView.tsx';
 import { compareLink } from './ComparePage.tsx';
-import { addressOf, loadRevisionContext, revisionPath, type RevisionAddress, type RevisionContext } from './revisionContext.ts';
+import { addressOf, revisionPath, useRevisionContext, type RevisionAddress, type RevisionContext } from './revisionContext.ts';
 
 /**
  * "Review changes": the changes of a revision against its default base (changes.md §1) — for the draft what a
@@ -19,10 +19,8 @@ import { addressOf, loadRevisionContext, revisionPath, type RevisionAddress, typ
  */
 export function ReviewChangesPage({ params }: ScreenProps) {
   const address = addressOf(params);
-  const api = useApi();
   const { search } = useLocation();
-  const [version, setVersion] = useState(0);
-  const [context, reload] = useLoad(() => loadRevisionContext(api, address), [address], version);
+  const context = useRevisionContext(address);
   const draft = address.rev === 'draft';
   const tableLink = (tableId: string): string => `${revisionPath(address, 'changes')}?table=${encodeURIComponent(tableId)}`;
   return (
@@ -32,10 +30,10 @@ export function ReviewChangesPage({ params }: ScreenProps) {
           Back to {address.branch}
         </Link>
       </PageTitle>
-      <Async value={context} what="the revision" onRetry={reload}>
+      <Async value={context} what="the revision">
         {(ctx) => (
           <>
-            {ctx.editable && <CommitForm address={address} context={ctx} onCommitted={() => setVersion((v) => v + 1)} />}
+            {ctx.editable && <CommitForm address={address} context={ctx} />}
             <ChangesView
               revisionId={ctx.revision.id}
               selectedTable={search.get('table')}
@@ -47,7 +45,6 @@ export function ReviewChangesPage({ params }: ScreenProps) {
                 // last id (changes.md §2).
                 return { row: change.change === 'REMOVED' ? null : row, history: `${row}/history` };
               }}
-              version={version}
             >
               {(changes) => <BaseLine address={address} context={ctx} changes={changes} />}
             </ChangesView>
@@ -79,11 +76,12 @@ function BaseLine({ address, context, changes }: { readonly address: RevisionAdd
   );
 }
 
-type CommitFormProps = { readonly address: RevisionAddress; readonly context: RevisionContext; readonly onCommitted: () => void };
+type CommitFormProps = { readonly address: RevisionAddress; readonly context: RevisionContext };
 
 /** Commit from the review: the draft becomes a new HEAD with the comment, and the review shows the clean draft. */
-function CommitForm({ address, context, onCommitted }: CommitFormProps) {
+function CommitForm({ address, context }: CommitFormProps) {
   const api = useApi();
+  const invalidate = useInvalidate();
   const action = useAction();
   const [comment, setComment] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
@@ -92,11 +90,11 @@ function CommitForm({ address, context, onCommitted }: CommitFormProps) {
     event.preventDefault();
     setNotice(null);
     const data = { organizationId: address.org, projectName: address.project, branchName: address.branch, comment: comment.trim() };
-    const done = await action.run(() => api.graphql<{ createRevision: { sequence: number } }>(COMMIT, { data }));
+    const done = await action.run(() => api.request(CommitDocument, { data }));
     if (done) {
+      await invalidate(...projectContentKeys(address.org, address.project));
       setComment('');
       setNotice(`Committed revision #${done.createRevision.sequence}.`);
-      onCommitted();
     }
   };
   return (

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { PAGE_INFO, REVISION_FIELDS } from '../api/fragments.ts';
-import type { Connection, RevisionSummary, TableSummary } from '../api/types.ts';
-import { Link } from '../app/router.tsx';
+import { CommitDocument, RevertDocument, RevisionsDocument, TablesDocument } from '../api/generated/operations.ts';
 import { pathOf, type ScreenProps } from '../app/navigation.ts';
+import { projectContentKeys, useInvalidate, useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
+import { Link } from '../app/router.tsx';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { TextField } from '../components/Fields.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
@@ -15,21 +15,14 @@ import { Async, ErrorBox, Notice } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { CreateTableForm } from './CreateTableForm.tsx';
 import { RevisionTabs } from './RevisionTabs.tsx';
-import { addressOf, loadRevisionContext, revisionPath, revSegment, type RevisionAddress, type RevisionContext } from './revisionContext.ts';
+import { addressOf, revisionPath, revSegment, useRevisionContext, type RevisionAddress, type RevisionContext } from './revisionContext.ts';
 
 const PAGE_SIZE = 20;
-const TABLES = `query Tables($data: GetTablesInput!) { tables(data: $data) { ${PAGE_INFO} edges { node { id count readonly updatedAt } } } }`;
-const HISTORY = `query History($data: GetRevisionsInput!) { revisions(data: $data) { ${PAGE_INFO} edges { node { ${REVISION_FIELDS} } } } }`;
-const COMMIT = `mutation Commit($data: CreateRevisionInput!) { createRevision(data: $data) { id sequence } }`;
-const REVERT = `mutation Revert($data: RevertChangesInput!) { revertChanges(data: $data) { id } }`;
 
 /** A branch at one revision: its tables, the revision history, and on the draft commit and revert. */
 export function RevisionPage({ params }: ScreenProps) {
   const address = addressOf(params);
-  const api = useApi();
-  const [version, setVersion] = useState(0);
-  const [context, reload] = useLoad(() => loadRevisionContext(api, address), [address], version);
-  const changed = (): void => setVersion((v) => v + 1);
+  const context = useRevisionContext(address);
   return (
     <>
       <PageTitle title={`Branch ${address.branch}`}>
@@ -40,13 +33,13 @@ export function RevisionPage({ params }: ScreenProps) {
           Compare revisions
         </Link>
       </PageTitle>
-      <Async value={context} what="the branch" onRetry={reload}>
+      <Async value={context} what="the branch">
         {(ctx) => (
           <>
             <RevisionTabs address={address} context={ctx} />
-            {ctx.editable && <DraftActions address={address} context={ctx} onChanged={changed} />}
-            <TablesSection address={address} context={ctx} version={version} onChanged={changed} />
-            <HistorySection address={address} context={ctx} version={version} />
+            {ctx.editable && <DraftActions address={address} context={ctx} />}
+            <TablesSection address={address} context={ctx} />
+            <HistorySection address={address} context={ctx} />
           </>
         )}
       </Async>
@@ -54,8 +47,9 @@ export function RevisionPage({ params }: ScreenProps) {
   );
 }
 
-function DraftActions({ address, context, onChanged }: { readonly address: RevisionAddress; readonly context: RevisionContext; readonly onChanged: () => void }) {
+function DraftActions({ address, context }: { readonly address: RevisionAddress; readonly context: RevisionContext }) {
   const api = useApi();
+  const invalidate = useInvalidate();
   const action = useAction();
   const [comment, setComment] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
@@ -63,19 +57,19 @@ function DraftActions({ address, context, onChanged }: { readonly address: Revis
   const commit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     setNotice(null);
-    const done = await action.run(() => api.graphql<{ createRevision: { sequence: number } }>(COMMIT, { data: { ...target, comment: comment.trim() } }));
+    const done = await action.run(() => api.request(CommitDocument, { data: { ...target, comment: comment.trim() } }));
     if (done) {
+      await invalidate(...projectContentKeys(address.org, address.project));
       setComment('');
       setNotice(`Committed revision #${done.createRevision.sequence}.`);
-      onChanged();
     }
   };
   const revert = async (): Promise<void> => {
     setNotice(null);
-    const done = await action.run(() => api.graphql(REVERT, { data: target }));
+    const done = await action.run(() => api.request(RevertDocument, { data: target }));
     if (done) {
+      await invalidate(...projectContentKeys(address.org, address.project));
       setNotice('The draft was reverted to HEAD.');
-      onChanged();
     }
   };
   const hasChanges = context.revision.hasChanges;
@@ -100,22 +94,17 @@ function DraftActions({ address, context, onChanged }: { readonly address: Revis
   );
 }
 
-type SectionProps = { readonly address: RevisionAddress; readonly context: RevisionContext; readonly version: number };
+type SectionProps = { readonly address: RevisionAddress; readonly context: RevisionContext };
 
-function TablesSection({ address, context, version, onChanged }: SectionProps & { readonly onChanged: () => void }) {
-  const api = useApi();
+function TablesSection({ address, context }: SectionProps) {
+  const invalidate = useInvalidate();
   const pager = useCursorPager();
   const revisionId = context.revision.id;
-  const [tables, reload] = useLoad(
-    () =>
-      api.graphql<{ tables: Connection<TableSummary> }>(TABLES, { data: { revisionId, first: PAGE_SIZE, after: pager.after } }).then((d) => d.tables),
-    [revisionId, pager.after],
-    version,
-  );
+  const tables = useOperation(queryKeys.revision(revisionId), TablesDocument, { data: { revisionId, first: PAGE_SIZE, after: pager.after ?? null } }, { select: (d) => d.tables });
   return (
     <section aria-labelledby="tables-title">
       <h2 id="tables-title">Tables</h2>
-      <Async value={tables} what="tables" onRetry={reload}>
+      <Async value={tables} what="tables">
         {(connection) => (
           <PagedTable
             connection={connection}
@@ -147,28 +136,25 @@ function TablesSection({ address, context, version, onChanged }: SectionProps & 
           />
         )}
       </Async>
-      {context.editable && <CreateTableForm address={address} revisionId={revisionId} onCreated={onChanged} />}
+      {context.editable && (
+        <CreateTableForm address={address} revisionId={revisionId} onCreated={() => invalidate(...projectContentKeys(address.org, address.project))} />
+      )}
     </section>
   );
 }
 
-function HistorySection({ address, context, version }: SectionProps) {
-  const api = useApi();
+function HistorySection({ address, context }: SectionProps) {
   const pager = useCursorPager();
-  const [history, reload] = useLoad(
-    () =>
-      api
-        .graphql<{ revisions: Connection<RevisionSummary> }>(HISTORY, {
-          data: { organizationId: address.org, projectName: address.project, branchName: address.branch, first: PAGE_SIZE, after: pager.after },
-        })
-        .then((d) => d.revisions),
-    [address, pager.after],
-    version,
+  const history = useOperation(
+    queryKeys.project(address.org, address.project),
+    RevisionsDocument,
+    { data: { organizationId: address.org, projectName: address.project, branchName: address.branch, first: PAGE_SIZE, after: pager.after ?? null } },
+    { select: (d) => d.revisions },
   );
   return (
     <section aria-labelledby="history-title">
       <h2 id="history-title">History</h2>
-      <Async value={history} what="the history" onRetry={reload}>
+      <Async value={history} what="the history">
         {(connection) => (
           <>
             <ol className="history">

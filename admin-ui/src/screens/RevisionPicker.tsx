@@ -1,12 +1,11 @@
 import { useId } from 'react';
-import { PAGE_INFO, REVISION_FIELDS } from '../api/fragments.ts';
-import type { Branch, Connection, RevisionSummary } from '../api/types.ts';
-import { useApi } from '../app/session.tsx';
-import { useLoad } from '../app/useLoad.ts';
+import { RevisionsDocument } from '../api/generated/operations.ts';
+import type { Branch, RevisionSummary } from '../api/types.ts';
+import { useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { Select } from '../components/Fields.tsx';
 import { ErrorBox } from '../components/Status.tsx';
 
-const HISTORY = `query PickerHistory($data: GetRevisionsInput!) { revisions(data: $data) { ${PAGE_INFO} edges { node { ${REVISION_FIELDS} } } } }`;
 /** The newest revisions of a branch offered in the list; an older one can still be compared by its link. */
 const REVISIONS_SHOWN = 100;
 
@@ -33,23 +32,17 @@ type RevisionPickerProps = {
 
 /** Picks a branch, then one of its revisions (newest first, the draft on top); a new branch starts at its HEAD. */
 export function RevisionPicker({ legend, labelContext, org, project, branches, value, onChange }: RevisionPickerProps) {
-  const api = useApi();
   const legendId = useId();
-  const [revisions, reload] = useLoad(
-    () =>
-      value.branch === ''
-        ? Promise.resolve([])
-        : api
-            .graphql<{ revisions: Connection<RevisionSummary> }>(HISTORY, {
-              data: { organizationId: org, projectName: project, branchName: value.branch, first: REVISIONS_SHOWN },
-            })
-            .then((d) => d.revisions.edges.map((edge) => edge.node)),
-    [org, project, value.branch],
+  const revisions = useOperation(
+    queryKeys.project(org, project),
+    RevisionsDocument,
+    { data: { organizationId: org, projectName: project, branchName: value.branch, first: REVISIONS_SHOWN } },
+    { enabled: value.branch !== '', select: (d) => d.revisions.edges.map((edge) => edge.node) },
   );
-  const list = revisions.status === 'ready' ? revisions.data : [];
+  const list = revisions.status === 'success' ? revisions.data : [];
   const options = list.map((revision) => ({ value: revision.id, label: revisionOptionLabel(revision) }));
   // A revision named by the link but not among the newest ones stays selectable by its id.
-  if (value.revisionId && revisions.status === 'ready' && !list.some((revision) => revision.id === value.revisionId)) {
+  if (value.revisionId && revisions.status === 'success' && !list.some((revision) => revision.id === value.revisionId)) {
     options.push({ value: value.revisionId, label: `Revision ${value.revisionId}` });
   }
   const pickBranch = (name: string): void => {
@@ -65,10 +58,10 @@ export function RevisionPicker({ legend, labelContext, org, project, branches, v
         labelContext={labelContext}
         value={value.revisionId}
         onChange={(revisionId) => onChange({ ...value, revisionId })}
-        options={revisions.status === 'loading' ? [{ value: value.revisionId, label: 'Loading revisions…' }] : options}
-        disabled={revisions.status !== 'ready'}
+        options={revisions.status === 'pending' ? [{ value: value.revisionId, label: value.branch === '' ? 'Pick a branch' : 'Loading revisions…' }] : options}
+        disabled={revisions.status !== 'success'}
       />
-      {revisions.status === 'error' && <ErrorBox error={revisions.error} onRetry={reload} />}
+      {revisions.status === 'error' && <ErrorBox error={revisions.error} onRetry={() => void revisions.refetch()} />}
     </fieldset>
   );
 }

@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Connection } from '../api/types.ts';
 import type { RowChange, RowChangeKind, TableChange } from '../api/changeTypes.ts';
-import { useApi } from '../app/session.tsx';
-import { useLoad } from '../app/useLoad.ts';
+import { RowChangesDocument } from '../api/generated/operations.ts';
+import { useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { Select } from '../components/Fields.tsx';
 import { Pager, useCursorPager } from '../components/Pager.tsx';
 import { Async, Empty } from '../components/Status.tsx';
-import { ROW_CHANGES } from './changeQueries.ts';
 import { RowChangeCard } from './RowChangeCard.tsx';
 
 const PAGE_SIZE = 20;
@@ -27,30 +26,26 @@ type RowChangesSectionProps = {
   readonly compareWith: string | null;
   readonly table: TableChange;
   readonly rowLinks: RowLinks;
-  readonly version: number;
 };
 
 /** The changed rows of one table, ordered by row id and paged, optionally of one kind (`rowChanges`). */
-export function RowChangesSection({ revisionId, compareWith, table, rowLinks, version }: RowChangesSectionProps) {
-  const api = useApi();
+export function RowChangesSection({ revisionId, compareWith, table, rowLinks }: RowChangesSectionProps) {
   const [kind, setKind] = useState('');
   const pager = useCursorPager(kind);
-  const [rows, reload] = useLoad(
-    () =>
-      api
-        .graphql<{ rowChanges: Connection<RowChange> }>(ROW_CHANGES, {
-          data: {
-            revisionId,
-            tableId: table.tableId,
-            first: PAGE_SIZE,
-            after: pager.after,
-            ...(compareWith ? { compareWith } : {}),
-            ...(kind ? { changes: [kind as RowChangeKind] } : {}),
-          },
-        })
-        .then((d) => d.rowChanges),
-    [revisionId, compareWith, table.tableId, pager.after, kind],
-    version,
+  const rows = useOperation(
+    queryKeys.revision(revisionId),
+    RowChangesDocument,
+    {
+      data: {
+        revisionId,
+        tableId: table.tableId,
+        first: PAGE_SIZE,
+        after: pager.after ?? null,
+        ...(compareWith ? { compareWith } : {}),
+        ...(kind ? { changes: [kind as RowChangeKind] } : {}),
+      },
+    },
+    { select: (d) => d.rowChanges },
   );
   const titleId = `row-changes-${table.tableId}`;
   // Opening a table's rows (a link above) moves keyboard and screen-reader users to them.
@@ -65,7 +60,7 @@ export function RowChangesSection({ revisionId, compareWith, table, rowLinks, ve
       <div className="filter-form">
         <Select label="Show" value={kind} onChange={setKind} options={KIND_OPTIONS} />
       </div>
-      <Async value={rows} what="row changes" onRetry={reload}>
+      <Async value={rows} what="row changes">
         {(connection) =>
           connection.totalCount === 0 ? (
             <Empty>{kind ? 'No rows changed this way.' : 'No row changed in this table (only its schema or id).'}</Empty>
@@ -74,7 +69,7 @@ export function RowChangesSection({ revisionId, compareWith, table, rowLinks, ve
               <ol className="row-change-list">
                 {connection.edges.map(({ node }) => (
                   <li key={`${node.change}:${node.rowId}`}>
-                    <RowChangeCard change={node} links={rowLinks(table, node)} />
+                    <RowChangeCard change={node as RowChange} links={rowLinks(table, node as RowChange)} />
                   </li>
                 ))}
               </ol>

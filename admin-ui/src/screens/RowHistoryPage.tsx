@@ -2,8 +2,8 @@ import { useId } from 'react';
 import type { RowVersion } from '../api/changeTypes.ts';
 import { Link } from '../app/router.tsx';
 import { pathOf, type ScreenProps } from '../app/navigation.ts';
+import { useLoaded } from '../app/queries.ts';
 import { useSession } from '../app/session.tsx';
-import { useLoad } from '../app/useLoad.ts';
 import { FieldChangesTable } from '../components/FieldChangesTable.tsx';
 import { JsonValue } from '../components/JsonValue.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
@@ -11,7 +11,7 @@ import { Pager, useCursorPager } from '../components/Pager.tsx';
 import { Async, Empty } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { fieldDiff } from '../lib/fieldDiff.ts';
-import { addressOf, loadRevisionContext, revisionPath } from './revisionContext.ts';
+import { addressOf, loadRevisionContext, revisionPath, revisionScreenKey } from './revisionContext.ts';
 import { loadHistoryPage, type HistoryPage } from './rowHistoryLoad.ts';
 
 const PAGE_SIZE = 20;
@@ -28,11 +28,11 @@ export function RowHistoryPage({ params }: ScreenProps) {
   const rowId = params.row as string;
   const { api, user } = useSession();
   const pager = useCursorPager();
-  const [loaded, reload] = useLoad(async () => {
+  const loaded = useLoaded(revisionScreenKey(address, 'table', tableId, 'row', rowId, 'history', pager.after ?? null), async () => {
     const context = await loadRevisionContext(api, address);
     const args = { org: address.org, revisionId: context.revision.id, tableId, rowId, first: PAGE_SIZE + 1, after: pager.after };
     return loadHistoryPage(api, user, args);
-  }, [address, tableId, rowId, pager.after]);
+  });
   return (
     <>
       <PageTitle title={`History of row ${rowId}`}>
@@ -44,7 +44,7 @@ export function RowHistoryPage({ params }: ScreenProps) {
         Table {tableId} · from the {address.rev === 'draft' ? 'draft' : address.rev === 'head' ? 'HEAD' : 'chosen revision'} of {address.branch} back
         through its ancestry, newest first.
       </p>
-      <Async value={loaded} what="the history" onRetry={reload}>
+      <Async value={loaded} what="the history">
         {(page) => <Versions page={page} org={address.org} project={address.project} pager={pager} />}
       </Async>
     </>

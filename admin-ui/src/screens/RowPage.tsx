@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { ApiError } from '../api/apiError.ts';
+import { DeleteRowDocument, RenameRowDocument, RowDocument, UpdateRowDocument } from '../api/generated/operations.ts';
 import type { JsonSchema, Row } from '../api/types.ts';
-import { Link, useNavigation } from '../app/router.tsx';
 import type { ScreenProps } from '../app/navigation.ts';
+import { projectContentKeys, useInvalidate, useLoaded } from '../app/queries.ts';
+import { Link, useNavigation } from '../app/router.tsx';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { TextField } from '../components/Fields.tsx';
 import { JsonEditor, parseJson } from '../components/JsonEditor.tsx';
@@ -14,15 +15,7 @@ import { PageTitle } from '../components/PageTitle.tsx';
 import { Async, ErrorBox, Notice } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { RevisionTabs } from './RevisionTabs.tsx';
-import { addressOf, loadRevisionContext, revisionPath, type RevisionAddress } from './revisionContext.ts';
-
-const ROW = `query Row($data: GetRowInput!, $table: GetTableInput!) {
-  row(data: $data) { id readonly createdAt updatedAt data }
-  table(data: $table) { schema }
-}`;
-const UPDATE_ROW = `mutation UpdateRow($data: UpdateRowInput!) { updateRow(data: $data) { id } }`;
-const RENAME_ROW = `mutation RenameRow($data: RenameRowInput!) { renameRow(data: $data) { id } }`;
-const DELETE_ROW = `mutation DeleteRow($data: DeleteRowInput!) { deleteRow(data: $data) }`;
+import { addressOf, loadRevisionContext, revisionPath, revisionScreenKey, type RevisionAddress } from './revisionContext.ts';
 
 /** One row: on the draft edited with the schema's form or as JSON (validation details inline), read-only elsewhere. */
 export function RowPage({ params }: ScreenProps) {
@@ -30,13 +23,12 @@ export function RowPage({ params }: ScreenProps) {
   const tableId = params.table as string;
   const rowId = params.row as string;
   const api = useApi();
-  const [version, setVersion] = useState(0);
-  const [loaded, reload] = useLoad(async () => {
+  const loaded = useLoaded(revisionScreenKey(address, 'table', tableId, 'row', rowId), async () => {
     const context = await loadRevisionContext(api, address);
     const revisionId = context.revision.id;
-    const { row, table } = await api.graphql<{ row: Row; table: { schema: JsonSchema } }>(ROW, { data: { revisionId, tableId, rowId }, table: { revisionId, tableId } });
+    const { row, table } = await api.request(RowDocument, { data: { revisionId, tableId, rowId }, table: { revisionId, tableId } });
     return { context, row, schema: table.schema };
-  }, [address, tableId, rowId], version);
+  });
   return (
     <>
       <PageTitle title={`Row ${rowId}`}>
@@ -44,7 +36,7 @@ export function RowPage({ params }: ScreenProps) {
           History
         </Link>
       </PageTitle>
-      <Async value={loaded} what="the row" onRetry={reload}>
+      <Async value={loaded} what="the row">
         {({ context, row, schema }) => (
           <>
             <RevisionTabs address={address} context={context} />
@@ -59,7 +51,6 @@ export function RowPage({ params }: ScreenProps) {
               row={row}
               schema={schema}
               editable={context.editable}
-              onSaved={() => setVersion((v) => v + 1)}
             />
           </>
         )}
@@ -75,13 +66,14 @@ type RowEditorProps = {
   readonly row: Row;
   readonly schema: JsonSchema;
   readonly editable: boolean;
-  readonly onSaved: () => void;
 };
 
-function RowEditor({ address, revisionId, tableId, row, schema, editable, onSaved }: RowEditorProps) {
+function RowEditor({ address, revisionId, tableId, row, schema, editable }: RowEditorProps) {
   const api = useApi();
   const navigation = useNavigation();
+  const invalidate = useInvalidate();
   const action = useAction();
+  const changed = (): Promise<void> => invalidate(...projectContentKeys(address.org, address.project));
   const original = useMemo(() => JSON.stringify(row.data, null, 2), [row.data]);
   const [text, setText] = useState(original);
   const [nextId, setNextId] = useState(row.id);
@@ -94,21 +86,27 @@ function RowEditor({ address, revisionId, tableId, row, schema, editable, onSave
     event.preventDefault();
     if (!parsed.ok) return;
     setSaved(false);
-    const done = await action.run(() => api.graphql(UPDATE_ROW, { data: { ...target, data: parsed.value } }));
+    const done = await action.run(() => api.request(UpdateRowDocument, { data: { ...target, data: parsed.value } }));
     if (done) {
+      await changed();
       setSaved(true);
-      onSaved();
     }
   };
   const rename = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     const next = nextId.trim();
-    const done = await action.run(() => api.graphql(RENAME_ROW, { data: { ...target, nextRowId: next } }));
-    if (done) navigation.navigate(revisionPath(address, 'table', tableId, 'row', next), { replace: true });
+    const done = await action.run(() => api.request(RenameRowDocument, { data: { ...target, nextRowId: next } }));
+    if (done) {
+      navigation.navigate(revisionPath(address, 'table', tableId, 'row', next), { replace: true });
+      await changed();
+    }
   };
   const remove = async (): Promise<void> => {
-    const done = await action.run(() => api.graphql(DELETE_ROW, { data: target }));
-    if (done) navigation.navigate(revisionPath(address, 'table', tableId));
+    const done = await action.run(() => api.request(DeleteRowDocument, { data: target }));
+    if (done) {
+      navigation.navigate(revisionPath(address, 'table', tableId));
+      await changed();
+    }
   };
 
   if (!editable) return <JsonEditor label="Row data (read-only)" value={original} readOnly rows={Math.min(24, original.split('\n').length + 2)} />;

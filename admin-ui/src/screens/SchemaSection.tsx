@@ -1,21 +1,26 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { ApiError } from '../api/apiError.ts';
-import type { Connection, JsonSchema, Table } from '../api/types.ts';
-import { useApi } from '../app/session.tsx';
+import { TableIdsDocument } from '../api/generated/operations.ts';
+import type { Table } from '../api/types.ts';
+import { useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
-import { JsonEditor, parseJson } from '../components/JsonEditor.tsx';
-import { nameProblems, toDraft, toSchema } from '../lib/schemaDraft.ts';
+import { JsonEditor } from '../components/JsonEditor.tsx';
 import { draftPatch } from '../lib/schemaDraftPatch.ts';
 import { diffSchema } from '../lib/schemaPatch.ts';
-import { FieldList } from './schemaEditor/FieldList.tsx';
-import { SchemaEditorContext } from './schemaEditor/schemaEditorContext.ts';
+import { SchemaModes, useSchemaModes } from './schemaEditor/SchemaModes.tsx';
 import { SchemaSaveBar } from './schemaEditor/SchemaSaveBar.tsx';
 
-const TABLE_IDS = `query TableIds($data: GetTablesInput!) { tables(data: $data) { edges { node { id } } } }`;
+type SchemaSectionProps = { readonly revisionId: string; readonly table: Table; readonly editable: boolean; readonly onSaved: () => Promise<void> };
 
-type SchemaSectionProps = { readonly revisionId: string; readonly table: Table; readonly editable: boolean; readonly onSaved: () => void };
-type Mode = 'visual' | 'json';
+/** The table ids of a revision, as a foreign key may name them. */
+export function useTableIds(revisionId: string, wanted: boolean): readonly string[] {
+  const ids = useOperation(queryKeys.revision(revisionId), TableIdsDocument, { data: { revisionId, first: 1000 } }, {
+    enabled: wanted,
+    select: (d) => d.tables.edges.map((e) => e.node.id),
+  });
+  return ids.data ?? [];
+}
 
 /**
  * The table schema (admin-ui.md §3.1 Schema editor). On the draft it is edited field by field or as JSON (second
@@ -23,45 +28,19 @@ type Mode = 'visual' | 'json';
  * run, then saved, which migrates every row. The server's details are shown at their field or JSON Pointer.
  */
 export function SchemaSection({ revisionId, table, editable, onSaved }: SchemaSectionProps) {
-  const api = useApi();
   const action = useAction();
   const original = useMemo(() => JSON.stringify(table.schema, null, 2), [table.schema]);
-  const [mode, setMode] = useState<Mode>('visual');
-  const [draft, setDraft] = useState(() => toDraft(table.schema));
-  const [text, setText] = useState(original);
-  const [tableIds] = useLoad(
-    async () => (editable ? (await api.graphql<{ tables: Connection<{ id: string }> }>(TABLE_IDS, { data: { revisionId, first: 100 } })).tables.edges.map((e) => e.node.id) : []),
-    [revisionId, editable],
-  );
-  // A reload after saving brings the stored schema: edit from there.
-  useEffect(() => {
-    setText(original);
-    setDraft(toDraft(JSON.parse(original) as JsonSchema));
-  }, [original]);
-  const problems = useMemo(() => nameProblems(draft), [draft]);
-  const parsed = parseJson(text);
+  const schema = useSchemaModes(table.schema);
+  const tableIds = useTableIds(revisionId, editable);
+  const { reset } = schema;
+  // A save brings the stored schema back through the cache: edit from there.
+  useEffect(() => reset(JSON.parse(original) as Table['schema']), [original, reset]);
   const patch = useMemo(() => {
-    if (mode === 'visual') return problems.size > 0 ? null : draftPatch(table.schema, draft);
-    return parsed.ok && typeof parsed.value === 'object' && parsed.value !== null ? diffSchema(table.schema, parsed.value as JsonSchema) : null;
-  }, [mode, problems, draft, table.schema, parsed.ok, parsed.ok ? parsed.value : null]);
-  const schemaDetails = action.error instanceof ApiError && (action.error.code === 'INVALID_SCHEMA' || action.error.code === 'INVALID_PATCH') ? action.error.details : [];
-  const context = useMemo(
-    () => ({ tableId: table.id, tables: tableIds.status === 'ready' ? tableIds.data : [], details: schemaDetails, nameProblems: problems }),
-    [table.id, tableIds, schemaDetails, problems],
-  );
-  const switchTo = (next: Mode): void => {
-    if (next === mode) return;
-    if (next === 'json') setText(JSON.stringify(toSchema(draft), null, 2));
-    else if (parsed.ok && typeof parsed.value === 'object' && parsed.value !== null) setDraft(toDraft(parsed.value as JsonSchema));
-    else return;
-    action.clear();
-    setMode(next);
-  };
-  const discard = (): void => {
-    setText(original);
-    setDraft(toDraft(table.schema));
-    action.clear();
-  };
+    if (schema.mode === 'visual') return schema.problems.size > 0 ? null : draftPatch(table.schema, schema.draft);
+    return schema.parsed ? diffSchema(table.schema, schema.parsed) : null;
+  }, [schema.mode, schema.problems, schema.draft, schema.parsed, table.schema]);
+  const details = action.error instanceof ApiError && (action.error.code === 'INVALID_SCHEMA' || action.error.code === 'INVALID_PATCH') ? action.error.details : [];
+  const jsonDetails = action.error instanceof ApiError && action.error.code === 'INVALID_SCHEMA' ? action.error.details : [];
 
   if (!editable) {
     return (
@@ -74,28 +53,26 @@ export function SchemaSection({ revisionId, table, editable, onSaved }: SchemaSe
   return (
     <section aria-labelledby="schema-title" className="schema-section">
       <h2 id="schema-title">Schema</h2>
-      <div className="mode-toggle" role="group" aria-label="Schema editing mode">
-        <button type="button" aria-pressed={mode === 'visual'} onClick={() => switchTo('visual')} disabled={mode === 'json' && !parsed.ok}>
-          <span className="visually-hidden">Schema as </span>Fields
-        </button>
-        <button type="button" aria-pressed={mode === 'json'} onClick={() => switchTo('json')}>
-          <span className="visually-hidden">Schema as </span>JSON
-        </button>
-      </div>
-      {mode === 'visual' ? (
-        <SchemaEditorContext.Provider value={context}>
-          <FieldList fields={draft.fields} pointer="" owner={table.id} trail="" onChange={(fields) => setDraft({ ...draft, fields })} />
-        </SchemaEditorContext.Provider>
-      ) : (
-        <JsonEditor
-          label="Schema (edit and save; rows are migrated)"
-          value={text}
-          onChange={setText}
-          details={action.error instanceof ApiError && action.error.code === 'INVALID_SCHEMA' ? action.error.details : []}
-          rows={Math.min(24, original.split('\n').length + 2)}
-        />
-      )}
-      <SchemaSaveBar revisionId={revisionId} tableId={table.id} patch={patch} action={action} onDiscard={discard} onSaved={onSaved} />
+      <SchemaModes
+        state={schema}
+        tableId={table.id}
+        tables={tableIds}
+        details={details}
+        jsonDetails={jsonDetails}
+        jsonLabel="Schema (edit and save; rows are migrated)"
+        onModeChange={action.clear}
+      />
+      <SchemaSaveBar
+        revisionId={revisionId}
+        tableId={table.id}
+        patch={patch}
+        action={action}
+        onDiscard={() => {
+          reset(table.schema);
+          action.clear();
+        }}
+        onSaved={onSaved}
+      />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { ApiKeyWithSecret } from '../api/types.ts';
 import type { ScreenProps } from '../app/navigation.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
 import { ErrorBox } from '../components/Status.tsx';
@@ -20,7 +21,7 @@ export function ServiceKeysPage({ params }: ScreenProps) {
       heading="Keys"
       what="service keys"
       load={(api, includeRevoked) => listServiceKeys(api, org, includeRevoked)}
-      deps={[org]}
+      listKey={queryKeys.organization(org)}
       createForm={(onCreated) => <CreateServiceKeyForm org={org} onCreated={onCreated} />}
     />
   );

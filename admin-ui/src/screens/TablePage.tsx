@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
+import { DeleteTableDocument, RenameTableDocument, TableDocument } from '../api/generated/operations.ts';
 import type { Table } from '../api/types.ts';
-import { useNavigation } from '../app/router.tsx';
 import type { ScreenProps } from '../app/navigation.ts';
+import { projectContentKeys, useInvalidate, useLoaded } from '../app/queries.ts';
+import { useNavigation } from '../app/router.tsx';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { TextField } from '../components/Fields.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
@@ -13,11 +14,7 @@ import { Time } from '../components/Time.tsx';
 import { RevisionTabs } from './RevisionTabs.tsx';
 import { RowsSection } from './RowsSection.tsx';
 import { SchemaSection } from './SchemaSection.tsx';
-import { addressOf, loadRevisionContext, revisionPath, type RevisionAddress, type RevisionContext } from './revisionContext.ts';
-
-const TABLE = `query Table($data: GetTableInput!) { table(data: $data) { id readonly count updatedAt schema foreignKeysTo foreignKeysBy } }`;
-const RENAME_TABLE = `mutation RenameTable($data: RenameTableInput!) { renameTable(data: $data) { id } }`;
-const DELETE_TABLE = `mutation DeleteTable($data: DeleteTableInput!) { deleteTable(data: $data) }`;
+import { addressOf, loadRevisionContext, revisionPath, revisionScreenKey, type RevisionAddress, type RevisionContext } from './revisionContext.ts';
 
 type Loaded = { readonly context: RevisionContext; readonly table: Table };
 
@@ -26,17 +23,17 @@ export function TablePage({ params }: ScreenProps) {
   const address = addressOf(params);
   const tableId = params.table as string;
   const api = useApi();
-  const [version, setVersion] = useState(0);
-  const [loaded, reload] = useLoad(async (): Promise<Loaded> => {
+  const invalidate = useInvalidate();
+  const loaded = useLoaded(revisionScreenKey(address, 'table', tableId), async (): Promise<Loaded> => {
     const context = await loadRevisionContext(api, address);
-    const { table } = await api.graphql<{ table: Table }>(TABLE, { data: { revisionId: context.revision.id, tableId } });
+    const { table } = await api.request(TableDocument, { data: { revisionId: context.revision.id, tableId } });
     return { context, table };
-  }, [address, tableId], version);
-  const changed = (): void => setVersion((v) => v + 1);
+  });
+  const changed = (): Promise<void> => invalidate(...projectContentKeys(address.org, address.project));
   return (
     <>
       <PageTitle title={`Table ${tableId}`} />
-      <Async value={loaded} what="the table" onRetry={reload}>
+      <Async value={loaded} what="the table">
         {({ context, table }) => (
           <>
             <RevisionTabs address={address} context={context} />
@@ -45,7 +42,7 @@ export function TablePage({ params }: ScreenProps) {
               {table.foreignKeysTo.length > 0 && <> · references {table.foreignKeysTo.join(', ')}</>}
               {table.foreignKeysBy.length > 0 && <> · referenced by {table.foreignKeysBy.join(', ')}</>}
             </p>
-            <RowsSection address={address} revisionId={context.revision.id} table={table} editable={context.editable} version={version} onChanged={changed} />
+            <RowsSection address={address} revisionId={context.revision.id} table={table} editable={context.editable} />
             <SchemaSection revisionId={context.revision.id} table={table} editable={context.editable} onSaved={changed} />
             {context.editable && <TableActions address={address} revisionId={context.revision.id} tableId={tableId} />}
           </>
@@ -58,17 +55,25 @@ export function TablePage({ params }: ScreenProps) {
 function TableActions({ address, revisionId, tableId }: { readonly address: RevisionAddress; readonly revisionId: string; readonly tableId: string }) {
   const api = useApi();
   const navigation = useNavigation();
+  const invalidate = useInvalidate();
   const action = useAction();
   const [nextId, setNextId] = useState(tableId);
   const rename = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     const next = nextId.trim();
-    const done = await action.run(() => api.graphql(RENAME_TABLE, { data: { revisionId, tableId, nextTableId: next } }));
-    if (done) navigation.navigate(revisionPath(address, 'table', next), { replace: true });
+    const done = await action.run(() => api.request(RenameTableDocument, { data: { revisionId, tableId, nextTableId: next } }));
+    if (done) {
+      // Away from the old id first: reading it again would only find it gone.
+      navigation.navigate(revisionPath(address, 'table', next), { replace: true });
+      await invalidate(...projectContentKeys(address.org, address.project));
+    }
   };
   const remove = async (): Promise<void> => {
-    const done = await action.run(() => api.graphql(DELETE_TABLE, { data: { revisionId, tableId } }));
-    if (done) navigation.navigate(revisionPath(address));
+    const done = await action.run(() => api.request(DeleteTableDocument, { data: { revisionId, tableId } }));
+    if (done) {
+      navigation.navigate(revisionPath(address));
+      await invalidate(...projectContentKeys(address.org, address.project));
+    }
   };
   return (
     <section aria-labelledby="table-actions-title" className="card">

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
+import { useInvalidate, useLoaded } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { PagedTable } from '../components/PagedTable.tsx';
 import { useCursorPager } from '../components/Pager.tsx';
 import { Async, ErrorBox } from '../components/Status.tsx';
@@ -20,22 +21,24 @@ function outcomeOf(attempt: WebhookAttempt | undefined): string {
 }
 
 /** A webhook's deliveries, newest first, with their attempts; redeliver for finished ones (changes.md §6.2). */
-export function WebhookDeliveries({ webhookId, refresh }: { readonly webhookId: string; readonly refresh: number }) {
+export function WebhookDeliveries({ webhookId }: { readonly webhookId: string }) {
   const api = useApi();
+  const invalidate = useInvalidate();
   const action = useAction();
   const pager = useCursorPager();
-  const [version, setVersion] = useState(0);
-  const [deliveries, reload] = useLoad(() => listDeliveries(api, webhookId, PAGE_SIZE, pager.after), [webhookId, pager.after], `${refresh}|${version}`);
-  const pending = deliveries.status === 'ready' && deliveries.data.edges.some(({ node }) => node.status === 'pending');
+  const deliveries = useLoaded([...queryKeys.webhook(webhookId), 'deliveries', pager.after ?? null], () => listDeliveries(api, webhookId, PAGE_SIZE, pager.after));
+  const pending = deliveries.status === 'success' && deliveries.data.edges.some(({ node }) => node.status === 'pending');
+  const reload = (): void => void deliveries.refetch();
+  // While a delivery is pending its outcome is read again every POLL_MS.
   useEffect(() => {
     if (!pending) return;
-    const timer = setTimeout(reload, POLL_MS);
+    const timer = setTimeout(() => void deliveries.refetch(), POLL_MS);
     return () => clearTimeout(timer);
-  }, [pending, deliveries, reload]);
+  }, [pending, deliveries.dataUpdatedAt]);
 
   const again = async (delivery: WebhookDelivery): Promise<void> => {
     const queued = await action.run(() => redeliver(api, delivery.id));
-    if (queued) setVersion((v) => v + 1);
+    if (queued) await invalidate(queryKeys.webhook(webhookId));
   };
 
   return (
@@ -47,7 +50,7 @@ export function WebhookDeliveries({ webhookId, refresh }: { readonly webhookId: 
         </button>
       </div>
       {action.error !== null && <ErrorBox error={action.error} />}
-      <Async value={deliveries} what="deliveries" onRetry={reload}>
+      <Async value={deliveries} what="deliveries">
         {(connection) => (
           <PagedTable
             connection={connection}

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { pathOf, type ScreenProps } from '../app/navigation.ts';
 import { Link, useNavigation } from '../app/router.tsx';
+import { useInvalidate, useLoaded } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { Checkbox } from '../components/Fields.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
@@ -21,32 +22,35 @@ export function WebhookPage({ params }: ScreenProps) {
   const api = useApi();
   const navigation = useNavigation();
   const action = useAction();
-  const [version, setVersion] = useState(0);
-  const [deliveriesVersion, setDeliveriesVersion] = useState(0);
+  const invalidate = useInvalidate();
   const [secret, setSecret] = useState<WebhookWithSecret | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [webhook, reload] = useLoad(() => getWebhook(api, id), [id], version);
-  const changed = (): void => setVersion((v) => v + 1);
+  const webhook = useLoaded(queryKeys.webhook(id), () => getWebhook(api, id));
+  // The organization's webhook list shows the same webhook.
+  const changed = (): Promise<void> => invalidate(queryKeys.webhook(id), queryKeys.organization(org));
 
   const ping = async (): Promise<void> => {
     setNotice(null);
     const delivery = await action.run(() => pingWebhook(api, id));
     if (delivery) {
+      await invalidate(queryKeys.webhook(id));
       setNotice(`Ping queued as delivery ${delivery.id}.`);
-      setDeliveriesVersion((v) => v + 1);
     }
   };
   const rotate = async (): Promise<void> => {
     setNotice(null);
     const rotated = await action.run(() => rotateWebhookSecret(api, id));
     if (rotated) {
+      await changed();
       setSecret(rotated);
-      changed();
     }
   };
   const remove = async (): Promise<void> => {
     const done = await action.run(() => deleteWebhook(api, id).then(() => true));
-    if (done) navigation.navigate(pathOf('org', org, 'webhooks'));
+    if (done) {
+      navigation.navigate(pathOf('org', org, 'webhooks'));
+      await invalidate(queryKeys.organization(org));
+    }
   };
 
   return (
@@ -59,7 +63,7 @@ export function WebhookPage({ params }: ScreenProps) {
       {secret && <WebhookSecret created={secret} onDone={() => setSecret(null)} />}
       {notice && <Notice kind="success">{notice}</Notice>}
       {action.error !== null && <ErrorBox error={action.error} />}
-      <Async value={webhook} what="the webhook" onRetry={reload}>
+      <Async value={webhook} what="the webhook">
         {(hook) => (
           <>
             <section aria-labelledby="webhook-summary-title" className="card">
@@ -92,12 +96,12 @@ export function WebhookPage({ params }: ScreenProps) {
           </>
         )}
       </Async>
-      <WebhookDeliveries webhookId={id} refresh={deliveriesVersion} />
+      <WebhookDeliveries webhookId={id} />
     </>
   );
 }
 
-function EditWebhookForm({ webhook, onSaved }: { readonly webhook: Webhook; readonly onSaved: () => void }) {
+function EditWebhookForm({ webhook, onSaved }: { readonly webhook: Webhook; readonly onSaved: () => Promise<void> }) {
   const api = useApi();
   const action = useAction();
   const [state, setState] = useState<WebhookFormState>(() => webhookFormOf(webhook));
@@ -108,8 +112,8 @@ function EditWebhookForm({ webhook, onSaved }: { readonly webhook: Webhook; read
     setSaved(false);
     const updated = await action.run(() => updateWebhook(api, webhook.id, { ...webhookSettingsOf(state), active }));
     if (updated) {
+      await onSaved();
       setSaved(true);
-      onSaved();
     }
   };
   return (

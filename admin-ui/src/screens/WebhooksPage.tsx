@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { pathOf, type ScreenProps } from '../app/navigation.ts';
 import { Link } from '../app/router.tsx';
+import { useInvalidate, useLoaded } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 import { useApi } from '../app/session.tsx';
 import { useAction } from '../app/useAction.ts';
-import { useLoad } from '../app/useLoad.ts';
 import { GridTable } from '../components/GridTable.tsx';
 import { OneTimeSecret } from '../components/OneTimeSecret.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
@@ -16,9 +17,9 @@ import { EMPTY_WEBHOOK_FORM, isWebhookFormValid, WebhookFields, webhookSettingsO
 export function WebhooksPage({ params }: ScreenProps) {
   const org = params.org as string;
   const api = useApi();
-  const [version, setVersion] = useState(0);
+  const invalidate = useInvalidate();
   const [created, setCreated] = useState<WebhookWithSecret | null>(null);
-  const [webhooks, reload] = useLoad(() => listWebhooks(api, org), [org], version);
+  const webhooks = useLoaded([...queryKeys.organization(org), 'webhooks'], () => listWebhooks(api, org));
   return (
     <>
       <PageTitle title={`Webhooks of ${org}`} />
@@ -28,7 +29,7 @@ export function WebhooksPage({ params }: ScreenProps) {
       {created && <WebhookSecret created={created} onDone={() => setCreated(null)} />}
       <section aria-labelledby="webhooks-title">
         <h2 id="webhooks-title">Webhooks</h2>
-        <Async value={webhooks} what="webhooks" onRetry={reload}>
+        <Async value={webhooks} what="webhooks">
           {(list) => <WebhookTable org={org} webhooks={list} />}
         </Async>
       </section>
@@ -36,7 +37,7 @@ export function WebhooksPage({ params }: ScreenProps) {
         org={org}
         onCreated={(result) => {
           setCreated(result);
-          setVersion((v) => v + 1);
+          void invalidate(queryKeys.organization(org));
         }}
       />
     </>

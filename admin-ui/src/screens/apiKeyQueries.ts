@@ -1,6 +1,12 @@
-import { API_KEY_FIELDS } from '../api/fragments.ts';
 import type { ApiClient } from '../api/client.ts';
-import { graphqlLiteral } from '../api/graphqlLiteral.ts';
+import {
+  CreatePersonalApiKeyDocument,
+  CreateServiceApiKeyDocument,
+  MyApiKeysDocument,
+  RevokeApiKeyDocument,
+  RotateApiKeyDocument,
+  ServiceApiKeysDocument,
+} from '../api/generated/operations.ts';
 import type { ApiKey, ApiKeyWithSecret, PermissionRule } from '../api/types.ts';
 
 /** Scope and lifetime of a new key (auth.md §8.3); null/undefined scope = unrestricted. */
@@ -15,33 +21,26 @@ export type KeyInput = {
 };
 
 export async function listPersonalKeys(api: ApiClient, includeRevoked: boolean): Promise<ApiKey[]> {
-  const query = `query MyApiKeys { myApiKeys(data: ${graphqlLiteral({ includeRevoked })}) { ${API_KEY_FIELDS} } }`;
-  return (await api.graphql<{ myApiKeys: ApiKey[] }>(query)).myApiKeys;
+  return (await api.request(MyApiKeysDocument, { data: { includeRevoked } })).myApiKeys;
 }
 
 export async function listServiceKeys(api: ApiClient, organizationId: string, includeRevoked: boolean): Promise<ApiKey[]> {
-  const query = `query ServiceApiKeys($org: String!, $all: Boolean) { serviceApiKeys(organizationId: $org, includeRevoked: $all) { ${API_KEY_FIELDS} } }`;
-  return (await api.graphql<{ serviceApiKeys: ApiKey[] }>(query, { org: organizationId, all: includeRevoked })).serviceApiKeys;
+  return (await api.request(ServiceApiKeysDocument, { organizationId, includeRevoked })).serviceApiKeys;
 }
 
 export async function createPersonalKey(api: ApiClient, input: KeyInput): Promise<ApiKeyWithSecret> {
-  const query = `mutation CreatePersonalApiKey { createPersonalApiKey(data: ${graphqlLiteral(input)}) { secret apiKey { ${API_KEY_FIELDS} } } }`;
-  return (await api.graphql<{ createPersonalApiKey: ApiKeyWithSecret }>(query)).createPersonalApiKey;
+  return (await api.request(CreatePersonalApiKeyDocument, { data: input })).createPersonalApiKey;
 }
 
 export async function createServiceKey(api: ApiClient, input: KeyInput & { readonly organizationId: string; readonly rules: readonly PermissionRule[] }): Promise<ApiKeyWithSecret> {
   const { rules, ...rest } = input;
-  const data = graphqlLiteral({ ...rest, permissions: { rules } });
-  const query = `mutation CreateServiceApiKey { createServiceApiKey(data: ${data}) { secret apiKey { ${API_KEY_FIELDS} } } }`;
-  return (await api.graphql<{ createServiceApiKey: ApiKeyWithSecret }>(query)).createServiceApiKey;
+  return (await api.request(CreateServiceApiKeyDocument, { data: { ...rest, organizationId: input.organizationId, permissions: { rules } } })).createServiceApiKey;
 }
 
 export async function rotateKey(api: ApiClient, id: string): Promise<ApiKeyWithSecret> {
-  const query = `mutation RotateApiKey($id: ID!) { rotateApiKey(id: $id) { secret apiKey { ${API_KEY_FIELDS} } } }`;
-  return (await api.graphql<{ rotateApiKey: ApiKeyWithSecret }>(query, { id })).rotateApiKey;
+  return (await api.request(RotateApiKeyDocument, { id })).rotateApiKey;
 }
 
 export async function revokeKey(api: ApiClient, id: string): Promise<ApiKey> {
-  const query = `mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { ${API_KEY_FIELDS} } }`;
-  return (await api.graphql<{ revokeApiKey: ApiKey }>(query, { id })).revokeApiKey;
+  return (await api.request(RevokeApiKeyDocument, { id })).revokeApiKey;
 }

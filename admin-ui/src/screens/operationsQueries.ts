@@ -20,11 +20,5 @@ export type ProjectionStatus = {
   readonly rebuild: ProjectionRebuild | null;
 };
 
-export const PROJECTIONS = `query Projections { projections {
-  name version status position head lag updatedAt error
-  rebuild { targetVersion position head lag eventsPerSecond startedAt } } }`;
-
-export const REBUILD = 'mutation RebuildProjection($name: String!) { rebuildProjection(name: $name) { names } }';
-
 /** How often the screen reads the status rows (live view). */
 export const REFRESH_MS = 1000;

@@ -1,10 +1,11 @@
-import { BRANCH_FIELDS, REVISION_FIELDS } from '../api/fragments.ts';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ApiClient } from '../api/client.ts';
+import { BranchDocument, RevisionDocument } from '../api/generated/operations.ts';
 import type { Branch, RevisionSummary } from '../api/types.ts';
 import { pathOf } from '../app/navigation.ts';
-
-const BRANCH = `query Branch($data: GetBranchInput!) { branch(data: $data) { ${BRANCH_FIELDS} } }`;
-const REVISION = `query Revision($data: GetRevisionInput!) { revision(data: $data) { ${REVISION_FIELDS} } }`;
+import { useLoaded } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
+import { useApi } from '../app/session.tsx';
 
 /** Where a revision screen is: `rev` of the URL is `draft`, `head` or a revision id. */
 export type RevisionAddress = { readonly org: string; readonly project: string; readonly branch: string; readonly rev: string };
@@ -32,12 +33,23 @@ export function revSegment(branch: Branch, revision: RevisionSummary): string {
 }
 
 export async function loadRevisionContext(api: ApiClient, address: RevisionAddress): Promise<RevisionContext> {
-  const { branch } = await api.graphql<{ branch: Branch }>(BRANCH, {
+  const { branch } = await api.request(BranchDocument, {
     data: { organizationId: address.org, projectName: address.project, branchName: address.branch },
   });
   let revision: RevisionSummary;
   if (address.rev === 'draft') revision = branch.draft;
   else if (address.rev === 'head') revision = branch.head;
-  else revision = (await api.graphql<{ revision: RevisionSummary }>(REVISION, { data: { revisionId: address.rev } })).revision;
+  else revision = (await api.request(RevisionDocument, { data: { revisionId: address.rev } })).revision;
   return { branch, revision, editable: revision.isDraft && revision.id === branch.draftRevisionId };
+}
+
+/** The cache key of what a revision screen loads besides its context: below the project, so project writes refresh it. */
+export function revisionScreenKey(address: RevisionAddress, ...rest: readonly unknown[]): readonly unknown[] {
+  return [...queryKeys.project(address.org, address.project), 'branch', address.branch, address.rev, ...rest];
+}
+
+/** The branch and revision a screen shows (a draft write, a commit or a revert of the project loads it again). */
+export function useRevisionContext(address: RevisionAddress): UseQueryResult<RevisionContext> {
+  const api = useApi();
+  return useLoaded(revisionScreenKey(address, 'context'), () => loadRevisionContext(api, address));
 }

@@ -1,10 +1,8 @@
 import type { ApiClient } from '../api/client.ts';
 import type { RowVersion } from '../api/changeTypes.ts';
+import { MembersDocument, RevisionSequenceDocument, RowHistoryDocument } from '../api/generated/operations.ts';
 import type { Connection } from '../api/types.ts';
-import { graphqlLiteral } from '../api/graphqlLiteral.ts';
-import { ROW_HISTORY } from './changeQueries.ts';
 
-const MEMBERS = `query HistoryActors($data: GetUsersOrganizationInput!) { usersOrganization(data: $data) { edges { node { user { id username } } } } }`;
 const MEMBERS_SHOWN = 100;
 
 export type HistoryPage = {
@@ -19,11 +17,11 @@ type HistoryArgs = { readonly org: string; readonly revisionId: string; readonly
 
 /**
  * One page of a row's history (`rowHistory`) with what makes it readable: the revision numbers of its entries
- * (one aliased query) and the actors' usernames. Both extras are best effort: without them ids are shown.
+ * (one batched request) and the actors' usernames. Both extras are best effort: without them ids are shown.
  */
 export async function loadHistoryPage(api: ApiClient, me: { id: string; username: string }, args: HistoryArgs): Promise<HistoryPage> {
   const { org, revisionId, tableId, rowId, first, after } = args;
-  const { rowHistory } = await api.graphql<{ rowHistory: Connection<RowVersion> }>(ROW_HISTORY, { data: { revisionId, tableId, rowId, first, after } });
+  const { rowHistory } = await api.request(RowHistoryDocument, { data: { revisionId, tableId, rowId, first, after: after ?? null } });
   const ids = [...new Set(rowHistory.edges.map((edge) => edge.node.revisionId))];
   const [sequences, actors] = await Promise.all([sequencesOf(api, ids), actorsOf(api, org)]);
   actors.set(me.id, me.username);
@@ -31,20 +29,17 @@ export async function loadHistoryPage(api: ApiClient, me: { id: string; username
 }
 
 async function sequencesOf(api: ApiClient, revisionIds: readonly string[]): Promise<Map<string, number>> {
-  if (revisionIds.length === 0) return new Map();
-  const fields = revisionIds.map((id, i) => `r${i}: revision(data: ${graphqlLiteral({ revisionId: id })}) { id sequence }`);
   try {
-    const data = await api.graphql<Record<string, { id: string; sequence: number }>>(`query HistoryRevisions { ${fields.join(' ')} }`);
-    return new Map(Object.values(data).map((revision) => [revision.id, revision.sequence]));
+    const answers = await api.batch(RevisionSequenceDocument, revisionIds.map((revisionId) => ({ data: { revisionId } })));
+    return new Map(answers.map(({ revision }) => [revision.id, revision.sequence]));
   } catch {
     return new Map();
   }
 }
 
 async function actorsOf(api: ApiClient, org: string): Promise<Map<string, string>> {
-  type Members = { usersOrganization: Connection<{ user: { id: string; username: string } }> };
   try {
-    const { usersOrganization } = await api.graphql<Members>(MEMBERS, { data: { organizationId: org, first: MEMBERS_SHOWN } });
+    const { usersOrganization } = await api.request(MembersDocument, { data: { organizationId: org, first: MEMBERS_SHOWN } });
     return new Map(usersOrganization.edges.map(({ node }) => [node.user.id, node.user.username]));
   } catch {
     return new Map();

@@ -1,11 +1,8 @@
 import { useState } from 'react';
-import { BRANCH_FIELDS, REVISION_FIELDS } from '../api/fragments.ts';
-import type { Branch, Connection, RevisionSummary } from '../api/types.ts';
-import { useApi } from '../app/session.tsx';
-import { useLoad } from '../app/useLoad.ts';
-
-const BRANCHES = `query PickerBranches($data: GetBranchesInput!) { branches(data: $data) { edges { node { ${BRANCH_FIELDS} } } } }`;
-const REVISIONS = `query PickerRevisions($data: GetRevisionsInput!) { revisions(data: $data) { edges { node { ${REVISION_FIELDS} } } } }`;
+import { BranchesDocument, RevisionsDocument } from '../api/generated/operations.ts';
+import type { RevisionSummary } from '../api/types.ts';
+import { useOperation } from '../app/queries.ts';
+import { queryKeys } from '../app/queryKeys.ts';
 
 type PickerOptions = {
   /** Whether the chosen branch's revisions are loaded at all. */
@@ -19,27 +16,20 @@ type PickerOptions = {
  * first branch and its newest eligible revision until the user chooses; choosing another branch resets the revision.
  */
 export function useRevisionPicker(org: string, project: string, { revisionsWanted, keep }: PickerOptions) {
-  const api = useApi();
   const [branchName, setBranchName] = useState('');
   const [revisionId, setRevisionId] = useState('');
-  const [branches] = useLoad(
-    () =>
-      api
-        .graphql<{ branches: Connection<Branch> }>(BRANCHES, { data: { organizationId: org, projectName: project, first: 100 } })
-        .then((d) => d.branches.edges.map((e) => e.node)),
-    [org, project],
+  const branches = useOperation(
+    queryKeys.project(org, project),
+    BranchesDocument,
+    { data: { organizationId: org, projectName: project, first: 100 } },
+    { select: (d) => d.branches.edges.map((e) => e.node) },
   );
-  const branch = branches.status === 'ready' ? (branches.data.find((b) => b.name === branchName) ?? branches.data[0]) : undefined;
-  const [revisions] = useLoad(
-    () =>
-      !revisionsWanted || !branch
-        ? Promise.resolve([])
-        : api
-            .graphql<{ revisions: Connection<RevisionSummary> }>(REVISIONS, {
-              data: { organizationId: org, projectName: project, branchName: branch.name, first: 100 },
-            })
-            .then((d) => d.revisions.edges.map((e) => e.node).filter(keep)),
-    [org, project, branch?.name, revisionsWanted],
+  const branch = branches.status === 'success' ? (branches.data.find((b) => b.name === branchName) ?? branches.data[0]) : undefined;
+  const revisions = useOperation(
+    queryKeys.project(org, project),
+    RevisionsDocument,
+    { data: { organizationId: org, projectName: project, branchName: branch?.name ?? '', first: 100 } },
+    { enabled: revisionsWanted && branch !== undefined, select: (d) => d.revisions.edges.map((e) => e.node).filter(keep) },
   );
   return {
     branches,
@@ -50,7 +40,7 @@ export function useRevisionPicker(org: string, project: string, { revisionsWante
     },
     revisions,
     /** The chosen revision, else the first eligible one ('' while none). */
-    revisionId: revisionId || (revisions.status === 'ready' ? (revisions.data[0]?.id ?? '') : ''),
+    revisionId: revisionId || (revisions.status === 'success' ? (revisions.data[0]?.id ?? '') : ''),
     chooseRevision: setRevisionId,
   };
 }

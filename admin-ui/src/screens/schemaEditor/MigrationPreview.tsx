@@ -15,12 +15,6 @@ export type TableMigration = {
   readonly lossySample: readonly LossySample[];
 };
 
-export const PREVIEW_UPDATE_TABLE = `query PreviewUpdateTable($data: UpdateTableInput!) {
-  previewUpdateTable(data: $data) {
-    migration { rowsChanged rowsUnchanged rowsLossy sample { rowId before after } lossySample { rowId path before after } }
-  }
-}`;
-
 /**
  * What a dry run of the patch answered (domain.md §6 rule 6): rows changed and unchanged with up to 5 samples, and
  * first, when a conversion loses data, how many rows lose it and where (up to 5 values before and after).

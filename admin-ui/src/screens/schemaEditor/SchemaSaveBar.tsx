@@ -1,14 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/apiError.ts';
+import { PreviewUpdateTableDocument, UpdateTableDocument } from '../../api/generated/operations.ts';
 import { useApi } from '../../app/session.tsx';
 import type { Action } from '../../app/useAction.ts';
 import { Checkbox } from '../../components/Fields.tsx';
 import { ErrorBox, Notice } from '../../components/Status.tsx';
 import { lossConfirmation, maySave } from '../../lib/migrationLoss.ts';
 import type { JsonPatchOperation } from '../../lib/schemaPatch.ts';
-import { MigrationPreview, PREVIEW_UPDATE_TABLE, type TableMigration } from './MigrationPreview.tsx';
-
-const UPDATE_TABLE = `mutation UpdateTable($data: UpdateTableInput!) { updateTable(data: $data) { id } }`;
+import { MigrationPreview, type TableMigration } from './MigrationPreview.tsx';
 
 type SchemaSaveBarProps = {
   readonly revisionId: string;
@@ -17,7 +16,8 @@ type SchemaSaveBarProps = {
   readonly patch: readonly JsonPatchOperation[] | null;
   readonly action: Action;
   readonly onDiscard: () => void;
-  readonly onSaved: () => void;
+  /** Called after a save (the screen refreshes what the migration changed). */
+  readonly onSaved: () => Promise<void>;
 };
 
 /**
@@ -45,16 +45,16 @@ export function SchemaSaveBar({ revisionId, tableId, patch, action, onDiscard, o
   const runPreview = async (): Promise<void> => {
     if (action.busy) return;
     setSaved(null);
-    const result = await action.run(() => api.graphql<{ previewUpdateTable: { migration: TableMigration } }>(PREVIEW_UPDATE_TABLE, { data }));
+    const result = await action.run(() => api.request(PreviewUpdateTableDocument, { data }));
     if (result) setPreview(result.previewUpdateTable.migration);
   };
   const save = async (): Promise<void> => {
     if (action.busy || (preview && !maySave(preview, confirmed))) return;
-    const done = await action.run(() => api.graphql(UPDATE_TABLE, { data }));
+    const done = await action.run(() => api.request(UpdateTableDocument, { data }));
     if (done && patch) {
+      await onSaved();
       setSaved(patch.length);
       setPreview(null);
-      onSaved();
     }
   };
   const rowDetails = action.error instanceof ApiError && action.error.code === 'INVALID_DATA' ? action.error.details : [];
