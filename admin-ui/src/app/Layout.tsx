@@ -8,7 +8,9 @@ const NAV = [
   { to: '/keys', label: 'API keys', active: (path: string) => path === '/keys' },
   { to: '/connected-apps', label: 'Connected apps', active: (path: string) => path === '/connected-apps' },
   { to: '/token', label: 'Get token', active: (path: string) => path === '/token' },
+  { to: '/users', label: 'Users', active: (path: string) => path === '/users' || path.startsWith('/users/'), adminOnly: true },
   { to: '/operations', label: 'Operations', active: (path: string) => path === '/operations', adminOnly: true },
+  { to: '/account', label: 'Account', active: (path: string) => path === '/account' },
 ];
 
 /** Header with the main navigation and the signed-in user, breadcrumbs, and the screen. */

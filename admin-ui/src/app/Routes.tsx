@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { Empty } from '../components/Status.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
+import { AccountPage } from '../screens/AccountPage.tsx';
 import { ApiKeysPage } from '../screens/ApiKeysPage.tsx';
 import { ComparePage } from '../screens/ComparePage.tsx';
 import { ConnectedAppsPage } from '../screens/ConnectedAppsPage.tsx';
@@ -16,6 +17,8 @@ import { RowPage } from '../screens/RowPage.tsx';
 import { ServiceKeysPage } from '../screens/ServiceKeysPage.tsx';
 import { TablePage } from '../screens/TablePage.tsx';
 import { TokenPage } from '../screens/TokenPage.tsx';
+import { UserPage } from '../screens/UserPage.tsx';
+import { UsersPage } from '../screens/UsersPage.tsx';
 import { WebhookPage } from '../screens/WebhookPage.tsx';
 import { WebhooksPage } from '../screens/WebhooksPage.tsx';
 import { matchPath, type ScreenProps } from './navigation.ts';
@@ -28,6 +31,9 @@ const ROUTES: readonly [string, ComponentType<ScreenProps>][] = [
   ['/connected-apps', ConnectedAppsPage],
   ['/token', TokenPage],
   ['/operations', OperationsPage],
+  ['/account', AccountPage],
+  ['/users', UsersPage],
+  ['/users/:user', UserPage],
   ['/org/:org', OrganizationPage],
   ['/org/:org/keys', ServiceKeysPage],
   ['/org/:org/webhooks', WebhooksPage],

@@ -18,6 +18,8 @@ test('breadcrumbs follow organization → project → branch → table → row',
   );
   assert.deepEqual(crumbsOf('/org/acme/keys').map((c) => c.label), ['Organizations', 'acme', 'Service keys']);
   assert.deepEqual(crumbsOf('/keys'), []);
+  assert.deepEqual(crumbsOf('/users/u1').map((c) => [c.label, c.to]), [['Users', '/users'], ['User', '/users/u1']]);
+  assert.deepEqual(crumbsOf('/users'), []);
 });
 
 test('breadcrumbs end in the screen a path names: changes, compare, history; a project named so is just a project', () => {
