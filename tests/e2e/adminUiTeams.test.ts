@@ -404,6 +404,48 @@ describe('Admin UI: a team at work (users, account, organizations, create table,
     assert.equal((await api('GET', `/user/${writerId}`)).isActive, true);
   });
 
+  test('the user logs out everywhere after a confirmation: this browser and every other session end', async () => {
+    const { page } = user;
+    await signIn(page, password);
+    await page.getByRole('heading', { name: 'Organizations' }).waitFor();
+    const other = await tokenOf('writer', password);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('button', { name: 'Log out everywhere…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Log out everywhere?' });
+    await dialog.getByText('API keys keep working.').waitFor();
+    await user.shot('log-out-everywhere-confirm');
+    await dialog.getByRole('button', { name: 'Log out everywhere' }).click();
+    await page.getByText('You are signed out everywhere.').waitFor();
+    assert.deepEqual(await asToken(other, '/me'), { status: 401, code: 'TOKEN_REVOKED' });
+    assert.equal((await user.context.cookies()).some((cookie) => cookie.name === 'svc_session'), false, 'the cookies are cleared');
+  });
+
+  test('the page cursor lives in the address too: Next, a reload on that page, Previous, Back', async () => {
+    const { page } = s;
+    await api('POST', `/revision/${draft}/tables`, { tableId: 'shelf', schema: AUTHORS });
+    const rows = Array.from({ length: 30 }, (_, i) => ({ rowId: `s${String(i).padStart(2, '0')}`, data: { name: `Shelf ${i}` } }));
+    await api('POST', `/revision/${draft}/table/shelf/rows/bulk`, { rows });
+    await page.goto(`${DRAFT}/table/shelf?sort=id&dir=asc`);
+    await page.getByText('1–25 of 30 rows').waitFor();
+    await page.getByRole('button', { name: 'Next page of rows' }).click();
+    await page.getByText('26–30 of 30 rows').waitFor();
+    const address = new URL(page.url()).searchParams;
+    assert.equal(address.getAll('after').length, 1);
+    assert.equal(address.get('sort'), 'id');
+    await page.reload();
+    await page.getByText('26–30 of 30 rows').waitFor();
+    const grid = page.getByRole('region', { name: 'Rows table, scrollable' });
+    assert.equal(await grid.getByRole('link').first().textContent(), 's25');
+    await page.getByRole('button', { name: 'Previous page of rows' }).click();
+    await page.getByText('1–25 of 30 rows').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Previous page of rows' }).isDisabled(), true);
+    // Each page is a step of the history, like a link followed.
+    await page.goBack();
+    await page.getByText('26–30 of 30 rows').waitFor();
+    await page.goBack();
+    await page.getByText('1–25 of 30 rows').waitFor();
+  });
+
   test('the new screens at 390×844: usable without sideways scrolling', async () => {
     const { page } = s;
     await page.setViewportSize({ width: 390, height: 844 });

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Checkbox, Select, TextField } from '../components/Fields.tsx';
 import { OPERATORS, type RowFilter } from '../lib/rowQuery.ts';
 import type { LeafColumn } from '../lib/schemaModel.ts';
@@ -18,6 +18,15 @@ export function RowFilterForm({ columns, filter, onApply, error }: RowFilterForm
   const [op, setOp] = useState(filter?.op ?? 'equals');
   const [value, setValue] = useState(filter?.value ?? '');
   const [insensitive, setInsensitive] = useState(filter?.insensitive ?? false);
+  // The filter comes from the address: Back, Forward or a link bring another one, which the fields then show.
+  const shown = filter ? `${filter.column.label}|${filter.op}|${filter.value}|${String(filter.insensitive)}` : '';
+  useEffect(() => {
+    setLabel(filter?.column.label ?? columns[0]?.label ?? '');
+    setOp(filter?.op ?? 'equals');
+    setValue(filter?.value ?? '');
+    setInsensitive(filter?.insensitive ?? false);
+    // `shown` stands for `filter` by value; `columns` only matters when the filter changes.
+  }, [shown]);
   if (!column) return null;
   const chosenOp = operators.some((o) => o.op === op) ? op : 'equals';
 

@@ -89,7 +89,6 @@ export function RowsSection({ address, revisionId, table, editable }: RowsSectio
     <section aria-labelledby="rows-title">
       <h2 id="rows-title">Rows</h2>
       <RowFilterForm
-        key={filter ? rowViewSearch({ filter, sort: null, cursors: [] }) : 'none'}
         columns={columns}
         filter={filter}
         onApply={(next) => show({ ...view, filter: next, cursors: [] })}
