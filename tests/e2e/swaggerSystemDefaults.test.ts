@@ -126,6 +126,8 @@ const story: readonly Step[] = [
   { page: 'admin', operationId: 'resetPassword', input: userPath },
   { page: 'admin', operationId: 'removeUserFromProject', input: userPath },
   { page: 'admin', operationId: 'removeUserFromOrganization', input: userPath },
+  // Her own steps are done: the role example makes her an administrator, which her deactivation then ends.
+  { page: 'admin', operationId: 'setUserRole', input: userPath },
   { page: 'admin', operationId: 'deactivateUser', input: userPath },
   { page: 'admin', operationId: 'reactivateUser', input: userPath },
   { page: 'admin', operationId: 'deleteProject' },

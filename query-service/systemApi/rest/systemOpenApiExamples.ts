@@ -55,6 +55,7 @@ export const SYSTEM_BODY_EXAMPLES: Readonly<Record<string, unknown>> = {
   updatePassword: { oldPassword: PASSWORD, newPassword: 'correct-horse-battery-staple-2' },
   createUser: { username: 'jane', password: PASSWORD },
   resetPassword: { newPassword: PASSWORD },
+  setUserRole: { role: 'systemAdmin' },
   createOrganization: { organizationId: 'acme' },
   addUserToOrganization: { userId: USER_ID_PLACEHOLDER, role: 'editor' },
   createProject: { projectName: 'blog' },
