@@ -27,7 +27,7 @@ const DRAFT = '/admin/org/guild/project/catalog/branch/master/draft';
 /** Presses Tab until `target` has the focus: the way a keyboard user gets there (fails after `max` presses). */
 async function tabTo(page: Page, target: Locator, max = 80): Promise<void> {
   for (let i = 0; i < max; i++) {
-    if (await target.evaluate((element) => element === document.activeElement)) return;
+    if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${String(target)}`);
@@ -202,7 +202,7 @@ describe('Admin UI: a team at work (users, account, organizations, create table,
     await page.keyboard.press('Enter');
     assert.equal(await picker.inputValue(), 'writer');
     await page.keyboard.press('Tab');
-    assert.equal(await page.getByLabel('Role of the new member').evaluate((element) => element === document.activeElement), true);
+    assert.equal(await page.getByLabel('Role of the new member').evaluate((element) => element === element.ownerDocument.activeElement), true);
     await page.keyboard.type('Editor');
     await tabTo(page, page.getByRole('button', { name: 'Add member' }));
     await page.keyboard.press('Enter');
