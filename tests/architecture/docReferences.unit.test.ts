@@ -19,7 +19,8 @@ const outsideRefs = [['..', 'shared'].join('/'), ['shared', 'spec'].join('/')];
 
 function listFiles(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
-    if (skippedDirs.has(entry.name)) continue;
+    // Build outputs, data and scratch folders are not part of a clone; `.ci/run` is.
+    if (skippedDirs.has(entry.name) || (entry.isDirectory() && entry.name.startsWith('.') && entry.name !== '.ci')) continue;
     const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
     if (entry.isDirectory()) listFiles(path, out);
     else if (scannedFile.test(entry.name) && entry.name !== 'package-lock.json') out.push(path);
