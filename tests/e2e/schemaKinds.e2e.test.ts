@@ -140,6 +140,34 @@ describe('integer and bounds', () => {
   });
 });
 
+describe('x-index and x-unique fields are read through their view index (SQLite plan)', () => {
+  /** The plan of the last row list the generated endpoint ran. */
+  async function lastListPlan(): Promise<string> {
+    const find = sys.finds.filter((f) => f.collection === 'rows' && f.query.orderBy !== undefined).at(-1);
+    assert.ok(find, 'a row list ran');
+    return (await sys.explain(find)).join(' | ');
+  }
+  const list = 'query($d: ShopGetItemsInput) { items(data: $d) { totalCount edges { node { id data { qty } } } } }';
+
+  test('equality on a unique field, and a range with an order on an indexed field', async () => {
+    sys.resetFinds();
+    const bySku = data(await gql(sys, draftGql, list, admin, { d: { where: { data: { path: 'sku', equals: 'B-200' } }, orderBy: [{ id: 'asc' }] } })).items;
+    assert.equal(bySku.totalCount, 1);
+    const skuPlan = await lastListPlan();
+    assert.match(skuPlan, /SEARCH \S+ USING (COVERING )?INDEX \S+__sort_[0-9a-f]{16} \(branchId=\? AND tableKey=\? AND <expr>=\?\)/, skuPlan);
+
+    sys.resetFinds();
+    const orderBy = [{ data: { path: 'qty', direction: 'asc', type: 'float' } }];
+    const byQty = data(await gql(sys, draftGql, list, admin, { d: { first: 3, where: { data: { path: 'qty', gte: 2 } }, orderBy } })).items;
+    const qtys = byQty.edges.map((edge: Json) => edge.node.data.qty);
+    assert.deepEqual(qtys, [...qtys].sort((a: number, b: number) => a - b));
+    assert.ok(qtys.every((q: number) => q >= 2));
+    const qtyPlan = await lastListPlan();
+    assert.match(qtyPlan, /INDEX \S+__sort_[0-9a-f]{16} \(branchId=\? AND tableKey=\? AND <expr>>\?\)/, qtyPlan);
+    assert.ok(!qtyPlan.includes('TEMP B-TREE'), `the order comes from the index: ${qtyPlan}`);
+  });
+});
+
 describe('x-unique on every write path (409 UNIQUE_VIOLATION, nothing changes)', () => {
   test('system REST: single, bulk, replace, patch and rename', async () => {
     const before = await skus();
