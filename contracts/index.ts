@@ -205,6 +205,8 @@ export {
 } from './domain/identifiers.ts';
 export {
   CONTENT_MEDIA_TYPES,
+  MAX_INDEXED_FIELDS,
+  MAX_SAFE_INTEGER_VALUE,
   MAX_SCHEMA_BYTES,
   MAX_SCHEMA_DEPTH,
   MAX_SCHEMA_NODES,
@@ -223,6 +225,8 @@ export type {
   ArraySchema,
   BooleanSchema,
   ContentMediaType,
+  IndexKeywords,
+  IntegerSchema,
   ItemSchema,
   NumberSchema,
   ObjectSchema,
@@ -239,6 +243,7 @@ export type {
   BooleanNode,
   DataPath,
   ForeignKeyField,
+  IndexedField,
   NumberNode,
   ObjectNode,
   StringNode,

@@ -7,6 +7,7 @@ import { decideRowWrites, emptyResult } from './draftRowWrites.ts';
 import { evolveBranchContent, undoChanges, type UndoLog } from './evolveBranchContent.ts';
 import { assertForeignKeysExist, assertRowsNotReferenced } from './foreignKeys.ts';
 import { assertRowsExist } from './rowErrors.ts';
+import { assertUniqueRows } from './uniqueFields.ts';
 import { decideRenameRow, rowsDeletedEvents } from './rowRenameDeleteDecisions.ts';
 import { decideCreateTable, decideDeleteTable, decideRenameTable } from './tableDecisions.ts';
 import { decideUpdateTable } from './updateTableDecision.ts';
@@ -126,11 +127,11 @@ function decideOperation(work: Work, op: DraftOperation, index: number): { event
 }
 
 /**
- * Foreign keys are checked on the final draft, as a deferred constraint: rows may reference rows created by later
+ * Foreign keys and unique values are checked on the final draft, as a deferred constraint: rows may reference rows created by later
  * operations, and rows referencing each other may be deleted in any order. Deleted rows first: a deletion that
  * strands a written row is FOREIGN_KEY_IN_USE, as the single command would answer.
  */
-function assertFinalForeignKeys(work: Work): void {
+function assertFinalConstraints(work: Work): void {
   const { state, tools } = work;
   for (const [tableKey, rowIds] of work.removed) {
     const table = draftTable(state, tableKey);
@@ -146,6 +147,8 @@ function assertFinalForeignKeys(work: Work): void {
       return row ? [{ rowId, data: row.data }] : [];
     });
     assertForeignKeysExist(state, table, rows, tools.models, true);
+    // Unique values too are a deferred constraint: a merge may swap two rows' values in two operations.
+    assertUniqueRows(table, rows, tools.models);
   }
 }
 
@@ -177,7 +180,7 @@ export function decideDraftChanges(
       fold(work, events);
       return result;
     });
-    assertFinalForeignKeys(work);
+    assertFinalConstraints(work);
     const hasChanges = draftHasChanges(state);
     const { merge } = data;
     if (merge) {

@@ -7,6 +7,8 @@ import { collectMissingForeignKeys, draftRowExists, foreignKeyError, type Foreig
 import { rowsAlreadyExist, rowsNotFound } from './rowErrors.ts';
 import { checkedData, patchedData } from './rowWriteDecisions.ts';
 import { createTableEdit } from './tableEdit.ts';
+import { uniqueClashesOf } from './uniqueFields.ts';
+import { uniqueViolation } from '../domain/rows/uniqueClashes.ts';
 
 type RowWriteOp = Extract<DraftOperation, { type: 'CreateRows' | 'UpdateRows' | 'UpsertRows' | 'PatchRows' }>;
 
@@ -93,10 +95,27 @@ function skipMissingForeignKeys(
   });
 }
 
+/** `onInvalidRow: 'skip'`: rows repeating a unique value of the draft or of an accepted row before them are left out. */
+function skipUniqueClashes(tools: BranchDeciderTools, table: DraftTable, rows: readonly Candidate[], invalid: InvalidDraftRow[]): Candidate[] {
+  const clashes = uniqueClashesOf(
+    table,
+    rows.map((row) => ({ rowId: row.rowId, data: row.data, index: row.index })),
+    tools.models,
+  );
+  if (clashes.length === 0) return [...rows];
+  const clashing = new Set(clashes.map((clash) => clash.rowId));
+  return rows.filter((row) => {
+    if (!clashing.has(row.rowId)) return true;
+    invalid.push(invalidRow(row.index, row.rowId, uniqueViolation(table.tableId, clashes.filter((clash) => clash.rowId === row.rowId))));
+    return false;
+  });
+}
+
 /**
  * Create, update, patch or upsert rows of ApplyDraftChanges: each row checked on its own, then one RowsCreated and
- * one RowsUpdated. `written` (rows of a failing operation) are the rows whose foreign keys the caller checks on the
- * final draft; a skipping operation checks them here, against the draft plus its own accepted rows.
+ * one RowsUpdated. `written` (rows of a failing operation) are the rows whose foreign keys and unique values the
+ * caller checks on the final draft; a skipping operation checks them here, against the draft plus its own accepted
+ * rows.
  */
 export function decideRowWrites(
   state: BranchContent,
@@ -130,7 +149,7 @@ export function decideRowWrites(
   const changed = (row: Candidate): boolean => row.current === null || !jsonDeepEqual(row.current.data, row.data);
   const unchanged = rows.filter((row) => !changed(row)).length;
   rows = rows.filter(changed);
-  if (skip) rows = skipMissingForeignKeys(state, tools, table, rows, invalid);
+  if (skip) rows = skipUniqueClashes(tools, table, skipMissingForeignKeys(state, tools, table, rows, invalid), invalid);
   invalid.sort((a, b) => a.index - b.index);
 
   const creations = rows.filter((row) => row.current === null);

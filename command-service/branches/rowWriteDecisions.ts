@@ -7,6 +7,7 @@ import { createDraftRefs, requireTable } from './draftRefs.ts';
 import { assertForeignKeysExist, type RowToCheck } from './foreignKeys.ts';
 import { assertRowsExist, rowsAlreadyExist } from './rowErrors.ts';
 import { createTableEdit } from './tableEdit.ts';
+import { assertUniqueRows } from './uniqueFields.ts';
 
 /** Validates (INVALID_DATA) and normalizes one row's data; bulk errors carry `rowId` and `index`. */
 export function checkedData(
@@ -22,7 +23,7 @@ export function checkedData(
   return bulk ? { rowId, data: normalized, index } : { rowId, data: normalized };
 }
 
-/** createRows: valid data, ids new in the table (ROW_ALREADY_EXISTS lists them all), foreign keys exist. */
+/** createRows: valid data, ids new in the table (ROW_ALREADY_EXISTS lists them all), foreign keys exist, unique values. */
 export function decideCreateRows(
   state: BranchContent,
   data: BranchCommandData['CreateRows'],
@@ -35,6 +36,7 @@ export function decideCreateRows(
   const existing = rows.filter((row) => edit.row(row.rowId) !== null).map((row) => row.rowId);
   if (existing.length > 0) throw rowsAlreadyExist(existing);
   assertForeignKeysExist(state, table, rows, tools.models, data.bulk);
+  assertUniqueRows(table, rows, tools.models);
   const writes = rows.map((row) => edit.write(row.rowId, row.data, meta.now, meta.now));
   const facts = edit.facts();
   const ref = createDraftRefs(state, meta.projectId).afterTables([facts]);
@@ -54,6 +56,7 @@ function replaceRows(
   const changed = rows.filter((row) => !jsonDeepEqual(edit.row(row.rowId)?.data, row.data));
   if (changed.length === 0) return [];
   assertForeignKeysExist(state, table, changed, tools.models, bulk);
+  assertUniqueRows(table, changed, tools.models);
   const writes = changed.map((row) => {
     const createdAt = edit.row(row.rowId)?.createdAt ?? meta.now;
     return edit.write(row.rowId, row.data, createdAt, meta.now);

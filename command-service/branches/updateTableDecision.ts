@@ -8,6 +8,7 @@ import type { BranchCommandData, BranchCommandMetadata, BranchDeciderTools } fro
 import { createDraftRefs, requireTable } from './draftRefs.ts';
 import { assertForeignKeysExist, type RowToCheck } from './foreignKeys.ts';
 import { createTableEdit, sameSchema } from './tableEdit.ts';
+import { assertUnique } from '../domain/rows/uniqueClashes.ts';
 
 type Violation = { readonly rowId: string; readonly path: string; readonly message: string; readonly keyword: string };
 
@@ -33,7 +34,8 @@ const fieldKey = (field: ForeignKeyField): string => `${field.dataPath.join('/')
 /**
  * updateTable (domain.md §6): the patched schema must be valid; every row is migrated, then validated (INVALID_DATA
  * with `rowId`), and foreign keys are checked on the migrated data (all of them when data moved, else the added or
- * retargeted ones). Rows whose data changed get a new `updatedAt`; all of it is one event. A patch that changes
+ * retargeted ones), and so are unique values (all rows, when data moved or a field became unique: 409
+ * UNIQUE_VIOLATION). Rows whose data changed get a new `updatedAt`; all of it is one event. A patch that changes
  * neither schema nor data appends nothing. The dry run passes `onLoss` to hear of the values no conversion could keep.
  */
 export function decideUpdateTable(
@@ -79,6 +81,11 @@ export function decideUpdateTable(
   const before = new Set(tools.models(table.schema).foreignKeys.map(fieldKey));
   const fields = patched.changesData ? model.foreignKeys : model.foreignKeys.filter((field) => !before.has(fieldKey(field)));
   if (fields.length > 0) assertForeignKeysExist(state, { tableId: table.tableId, schema }, migrated, tools.models, true, fields);
+
+  // Every row is a candidate: a field made unique over repeated values, or values migrated into a clash, is refused.
+  const wasUnique = new Set(tools.models(table.schema).indexedFields.filter((f) => f.unique).map((f) => f.dataPath.join('/')));
+  const unique = model.indexedFields.filter((f) => f.unique && (patched.changesData || !wasUnique.has(f.dataPath.join('/'))));
+  assertUnique({ tableId: table.tableId, fields: unique, candidates: migrated, holders: () => [] });
 
   if (!schemaChanged && rows.length === 0) return [];
   const facts = edit.facts({ schema });

@@ -19,10 +19,19 @@ type NodeAnnotations = {
   readonly deprecated?: boolean;
 };
 
-export type StringNode = NodeAnnotations & {
+/** `x-unique` / `x-index` of domain.md §5.5, set only when true. */
+type IndexFlags = {
+  readonly unique?: true;
+  readonly indexed?: true;
+};
+
+export type StringNode = NodeAnnotations &
+  IndexFlags & {
   readonly kind: 'string';
   readonly default: string;
   readonly readOnly?: boolean;
+  readonly minLength?: number;
+  readonly maxLength?: number;
   readonly pattern?: string;
   readonly enum?: readonly string[];
   readonly format?: StringFormat;
@@ -30,9 +39,22 @@ export type StringNode = NodeAnnotations & {
   readonly foreignKey?: string;
 };
 
-export type NumberNode = NodeAnnotations & { readonly kind: 'number'; readonly default: number; readonly readOnly?: boolean };
+/**
+ * A `number` or an `integer` schema node. Both are JSON numbers in rows, so every reader that compares, filters or
+ * sorts them treats them alike; only the surfaces that name a type (GraphQL `Int`, OpenAPI `integer`) and the
+ * conversions read `integer`.
+ */
+export type NumberNode = NodeAnnotations &
+  IndexFlags & {
+  readonly kind: 'number';
+  readonly integer?: true;
+  readonly default: number;
+  readonly readOnly?: boolean;
+  readonly minimum?: number;
+  readonly maximum?: number;
+};
 
-export type BooleanNode = NodeAnnotations & { readonly kind: 'boolean'; readonly default: boolean; readonly readOnly?: boolean };
+export type BooleanNode = NodeAnnotations & { readonly kind: 'boolean'; readonly default: boolean; readonly readOnly?: boolean; readonly indexed?: true };
 
 export type TableProperty = { readonly name: string; readonly node: TableModelNode };
 
@@ -43,7 +65,12 @@ export type ObjectNode = NodeAnnotations & {
   readonly byName: ReadonlyMap<string, TableModelNode>;
 };
 
-export type ArrayNode = NodeAnnotations & { readonly kind: 'array'; readonly items: TableModelNode };
+export type ArrayNode = NodeAnnotations & {
+  readonly kind: 'array';
+  readonly items: TableModelNode;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+};
 
 export type SystemRefNode = NodeAnnotations & { readonly kind: 'systemRef'; readonly ref: SystemRefUrn };
 
@@ -54,6 +81,11 @@ export type DataPath = readonly string[];
 
 export type ForeignKeyField = { readonly dataPath: DataPath; readonly tableId: string };
 export type SystemRefField = { readonly dataPath: DataPath; readonly ref: SystemRefUrn };
+/**
+ * A field the views index (domain.md §5.5): `x-index`, or `x-unique` (a unique field is also indexed). Its data path
+ * never crosses an array.
+ */
+export type IndexedField = { readonly dataPath: DataPath; readonly kind: 'string' | 'number' | 'boolean'; readonly unique: boolean };
 
 export type TableModel = {
   readonly root: ObjectNode;
@@ -61,9 +93,21 @@ export type TableModel = {
   readonly foreignKeys: readonly ForeignKeyField[];
   /** Every system-ref property, in schema order. */
   readonly systemRefs: readonly SystemRefField[];
+  /** Every `x-index` or `x-unique` field, in schema order. */
+  readonly indexedFields: readonly IndexedField[];
 };
 
-type Collected = { foreignKeys: ForeignKeyField[]; systemRefs: SystemRefField[] };
+type Collected = { foreignKeys: ForeignKeyField[]; systemRefs: SystemRefField[]; indexedFields: IndexedField[] };
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function indexFlags(raw: Readonly<Record<string, unknown>>, kind: IndexedField['kind'], path: string[], collected: Collected): IndexFlags {
+  const unique = raw['x-unique'] === true;
+  const indexed = unique || raw['x-index'] === true;
+  if (!indexed) return {};
+  collected.indexedFields.push({ dataPath: path, kind, unique });
+  return unique ? { unique: true, indexed: true } : { indexed: true };
+}
 
 function annotationsOf(schema: Readonly<Record<string, unknown>>): NodeAnnotations {
   const out: { title?: string; description?: string; deprecated?: boolean } = {};
@@ -83,8 +127,10 @@ function compileNode(schema: PropertySchema, path: string[], collected: Collecte
   }
   switch (schema.type) {
     case 'string': {
-      const node: { -readonly [K in keyof StringNode]: StringNode[K] } = { kind: 'string', default: schema.default, ...annotations };
+      const node: Mutable<StringNode> = { kind: 'string', default: schema.default, ...annotations, ...indexFlags(raw, 'string', path, collected) };
       if (schema.readOnly !== undefined) node.readOnly = schema.readOnly;
+      if (schema.minLength !== undefined) node.minLength = schema.minLength;
+      if (schema.maxLength !== undefined) node.maxLength = schema.maxLength;
       if (schema.pattern !== undefined) node.pattern = schema.pattern;
       if (schema.enum !== undefined) node.enum = [...schema.enum];
       if (schema.format !== undefined) node.format = schema.format;
@@ -96,10 +142,23 @@ function compileNode(schema: PropertySchema, path: string[], collected: Collecte
       return node;
     }
     case 'number':
+    case 'integer': {
       // -0 is stored as 0 (domain.md §5.1 rule 9).
-      return { kind: 'number', default: Object.is(schema.default, -0) ? 0 : schema.default, ...annotations, ...(schema.readOnly !== undefined ? { readOnly: schema.readOnly } : {}) };
+      const node: Mutable<NumberNode> = { kind: 'number', default: Object.is(schema.default, -0) ? 0 : schema.default, ...annotations, ...indexFlags(raw, 'number', path, collected) };
+      if (schema.type === 'integer') node.integer = true;
+      if (schema.readOnly !== undefined) node.readOnly = schema.readOnly;
+      if (schema.minimum !== undefined) node.minimum = schema.minimum;
+      if (schema.maximum !== undefined) node.maximum = schema.maximum;
+      return node;
+    }
     case 'boolean':
-      return { kind: 'boolean', default: schema.default, ...annotations, ...(schema.readOnly !== undefined ? { readOnly: schema.readOnly } : {}) };
+      return {
+        kind: 'boolean',
+        default: schema.default,
+        ...annotations,
+        ...(schema.readOnly !== undefined ? { readOnly: schema.readOnly } : {}),
+        ...(raw['x-index'] === true ? indexFlags(raw, 'boolean', path, collected) : {}),
+      };
     case 'object': {
       const properties: TableProperty[] = [];
       const byName = new Map<string, TableModelNode>();
@@ -110,8 +169,12 @@ function compileNode(schema: PropertySchema, path: string[], collected: Collecte
       }
       return { kind: 'object', properties, byName, ...annotations };
     }
-    case 'array':
-      return { kind: 'array', items: compileNode(schema.items, [...path, '*'], collected), ...annotations };
+    case 'array': {
+      const node: Mutable<ArrayNode> = { kind: 'array', items: compileNode(schema.items, [...path, '*'], collected), ...annotations };
+      if (schema.minItems !== undefined) node.minItems = schema.minItems;
+      if (schema.maxItems !== undefined) node.maxItems = schema.maxItems;
+      return node;
+    }
     default:
       invariant(false, 'compileTableModel needs a valid schema');
   }
@@ -119,10 +182,10 @@ function compileNode(schema: PropertySchema, path: string[], collected: Collecte
 
 /** Compiles an already valid schema (see assertValidTableSchema); an invalid one is a bug of the caller. */
 export function compileTableModel(schema: TableSchema): TableModel {
-  const collected: Collected = { foreignKeys: [], systemRefs: [] };
+  const collected: Collected = { foreignKeys: [], systemRefs: [], indexedFields: [] };
   const root = compileNode(schema, [], collected);
   invariant(root.kind === 'object', 'a table schema root is an object node');
-  return { root, foreignKeys: collected.foreignKeys, systemRefs: collected.systemRefs };
+  return { root, foreignKeys: collected.foreignKeys, systemRefs: collected.systemRefs, indexedFields: collected.indexedFields };
 }
 
 /** Foreign-key fields with their data paths, e.g. `['author']`, `['tags', '*']`, `['address', 'city']`. */

@@ -49,10 +49,25 @@ export type SchemaAnnotations = {
   readonly deprecated?: boolean;
 };
 
-export type StringSchema = SchemaAnnotations & {
+/** `x-unique` / `x-index` of domain.md §5.5: on string, number and integer property nodes outside arrays. */
+export type IndexKeywords = {
+  readonly 'x-unique'?: boolean;
+  readonly 'x-index'?: boolean;
+};
+
+/** The largest integer an integer node holds (domain.md §5.1 rule 1: safe integers only). */
+export const MAX_SAFE_INTEGER_VALUE = Number.MAX_SAFE_INTEGER;
+
+/** At most this many indexed fields (unique ones included) per table (domain.md §5.5). */
+export const MAX_INDEXED_FIELDS = 10;
+
+export type StringSchema = SchemaAnnotations &
+  IndexKeywords & {
   readonly type: 'string';
   readonly default: string;
   readonly readOnly?: boolean;
+  readonly minLength?: number;
+  readonly maxLength?: number;
   readonly pattern?: string;
   readonly enum?: readonly string[];
   readonly format?: StringFormat;
@@ -60,13 +75,27 @@ export type StringSchema = SchemaAnnotations & {
   readonly foreignKey?: string;
 };
 
-export type NumberSchema = SchemaAnnotations & {
+export type NumberSchema = SchemaAnnotations &
+  IndexKeywords & {
   readonly type: 'number';
   readonly default: number;
   readonly readOnly?: boolean;
+  readonly minimum?: number;
+  readonly maximum?: number;
+};
+
+/** An integer node: values (and bounds) are safe integers. */
+export type IntegerSchema = SchemaAnnotations &
+  IndexKeywords & {
+  readonly type: 'integer';
+  readonly default: number;
+  readonly readOnly?: boolean;
+  readonly minimum?: number;
+  readonly maximum?: number;
 };
 
 export type BooleanSchema = SchemaAnnotations & {
+  readonly 'x-index'?: boolean;
   readonly type: 'boolean';
   readonly default: boolean;
   readonly readOnly?: boolean;
@@ -82,6 +111,8 @@ export type ObjectSchema = SchemaAnnotations & {
 export type ArraySchema = SchemaAnnotations & {
   readonly type: 'array';
   readonly items: ItemSchema;
+  readonly minItems?: number;
+  readonly maxItems?: number;
 };
 
 export type SystemRefSchema = SchemaAnnotations & {
@@ -89,7 +120,7 @@ export type SystemRefSchema = SchemaAnnotations & {
 };
 
 /** A node allowed as array `items` (anything but a system ref). */
-export type ItemSchema = StringSchema | NumberSchema | BooleanSchema | ObjectSchema | ArraySchema;
+export type ItemSchema = StringSchema | NumberSchema | IntegerSchema | BooleanSchema | ObjectSchema | ArraySchema;
 /** A node allowed as an object property. */
 export type PropertySchema = ItemSchema | SystemRefSchema;
 /** A table schema: its root is always an object node. */

@@ -39,8 +39,12 @@ function dataKey(model: TableModel, input: unknown, at: InputPath): KeysetKey {
   const dir = given(input.direction) ? direction(input.direction, [...at, 'direction']) : 'asc';
   const cast = given(input.type) ? input.type : 'text';
   if (!isCast(cast)) throw badInput([...at, 'type'], 'type must be one of text, int, float, boolean, timestamp');
+  // An x-index / x-unique field sorted as its own type holds only values of that type, so its uncast value orders
+  // the same: the order reads the field's index (generatedApi/dataSource/rowIndexes.ts fieldIndex).
+  const ownType = (node.kind === 'string' && cast === 'text') || (node.kind === 'number' && cast === 'float') || (node.kind === 'boolean' && cast === 'boolean');
+  const indexed = node.indexed === true && ownType;
   return {
-    ref: { field: 'data', path: segments, cast },
+    ref: indexed ? { field: 'data', path: segments } : { field: 'data', path: segments, cast },
     direction: dir,
     valueOf: (doc) => valueAtPath(doc.data, segments),
     // A missing or uncastable value sorts as null; any other is the field's own type, castable by the sort's cast.

@@ -3,7 +3,8 @@ import type { GeneratedTable } from '../generatedApi/naming.ts';
 
 /**
  * A fixture project for the generated-API builders and their golden files: nested objects, arrays of objects,
- * arrays of arrays, FK strings and FK arrays, system refs, awkward table ids and a table without properties.
+ * arrays of arrays, FK strings and FK arrays, system refs, awkward table ids, a table without properties, and
+ * integers (Int within 32-bit bounds, Float without), bounds, lengths, items, unique and indexed fields.
  */
 const text = { type: 'string', default: '' } as const;
 const number = { type: 'number', default: 0 } as const;
@@ -54,7 +55,12 @@ const schemas: readonly (readonly [string, TableSchema])[] = [
     object({
       post: { type: 'string', default: '', foreignKey: 'posts' },
       quantity: number,
-      options: { type: 'array', items: object({ name: text, value: text }) },
+      sku: { type: 'string', default: '', minLength: 0, maxLength: 12, 'x-unique': true, description: 'Stock keeping unit' },
+      count: { type: 'integer', default: 1, minimum: 1, maximum: 1000, 'x-index': true },
+      grams: { type: 'integer', default: 0, minimum: 0 },
+      price: { type: 'number', default: 0, minimum: 0, maximum: 1e6 },
+      gift: { type: 'boolean', default: false, 'x-index': true },
+      options: { type: 'array', items: object({ name: text, value: text }), minItems: 0, maxItems: 5 },
       grid: { type: 'array', items: { type: 'array', items: number } },
     }),
   ],

@@ -75,6 +75,7 @@ viewStoreContract(
       'booleans sort false before true; several keys': `${UNEVALUATED} in $addFields; one case sorts on a boolean cast of a json path`,
       'text sorts by Unicode code point': 'jongodb orders strings by UTF-16 code units; MongoDB by code point (UTF-8 bytes)',
       'layers: sorted by a json path across layers': `${UNEVALUATED} in $addFields, which sorting on json paths needs`,
+      'field indexes: an order on the field then the row id reads the index, page by page': `${UNEVALUATED} in $addFields, which sorting on json paths needs`,
     },
   },
 );

@@ -4,6 +4,7 @@ import type { Filter, FindQuery, ProjectionSpec, SortKey, ViewChange, ViewStore 
 import { PROJECTION, createSkipper, pos, projectionSpec, ref, sampleDocs, seed, sleep, withStore } from './viewStoreFixtures.ts';
 import type { ContractOptions, OpenViewStore } from './viewStoreFixtures.ts';
 import { viewStoreChangesContract } from './viewStoreChangesContract.ts';
+import { viewStoreFieldIndexContract } from './viewStoreFieldIndexContract.ts';
 import { viewStoreLayersContract } from './viewStoreLayersContract.ts';
 import { viewStoreQueryContract } from './viewStoreQueryContract.ts';
 
@@ -354,6 +355,7 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
     viewStoreQueryContract(open, skipper);
     viewStoreChangesContract(open, skipper);
     viewStoreLayersContract(open, skipper);
+    viewStoreFieldIndexContract(open, skipper);
     skipper.assertAllUsed();
   });
 }

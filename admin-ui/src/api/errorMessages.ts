@@ -55,6 +55,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   API_KEY_NOT_ACTIVE: 'Only active keys can be rotated.',
   LIMIT_EXCEEDED: 'A limit was reached.',
   CONCURRENT_MODIFICATION: 'Someone else changed this at the same time. Please retry.',
+  UNIQUE_VIOLATION: 'Another row already has this value of a unique field.',
   REFRESH_IN_PROGRESS: 'Your session is being renewed. Please retry.',
   REBUILD_IN_PROGRESS: 'A rebuild of this projection is already running.',
   PROJECTION_NOT_FOUND: 'There is no projection with this name.',
@@ -80,6 +81,7 @@ const SPECIFIC = new Set([
   'ROW_NOT_FOUND',
   'API_KEY_LIMIT_REACHED',
   'LIMIT_EXCEEDED',
+  'UNIQUE_VIOLATION',
 ]);
 
 /** A readable sentence for a failure: never a stack trace or a JSON dump. */

@@ -107,6 +107,8 @@ export function valueMismatch(node: JsonSchema, value: unknown): string | null {
       return expect('an array', Array.isArray(value));
     case 'number':
       return expect('a number', typeof value === 'number');
+    case 'integer':
+      return expect('a whole number', typeof value === 'number' && Number.isInteger(value));
     case 'boolean':
       return expect('true or false', typeof value === 'boolean');
     default: {

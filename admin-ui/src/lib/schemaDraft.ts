@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../api/types.ts';
 
 /** What a schema node is (domain.md §5.1); `ref` is a system `$ref` field. */
-export type NodeKind = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'ref';
+export type NodeKind = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'ref';
 
 /** A schema node being edited: its keywords (default, description, enum, ...), and its fields or items. */
 export type NodeDraft = {
@@ -28,7 +28,9 @@ let nextKey = 1;
 
 export function kindOf(node: JsonSchema): NodeKind {
   if (node.$ref !== undefined) return 'ref';
-  return node.type === 'number' || node.type === 'boolean' || node.type === 'object' || node.type === 'array' ? node.type : 'string';
+  return node.type === 'number' || node.type === 'integer' || node.type === 'boolean' || node.type === 'object' || node.type === 'array'
+    ? node.type
+    : 'string';
 }
 
 export function toDraft(node: JsonSchema): NodeDraft {
@@ -44,6 +46,7 @@ export function newNode(kind: NodeKind, from?: NodeDraft): NodeDraft {
   const defaults: Record<NodeKind, Record<string, unknown>> = {
     string: { default: '' },
     number: { default: 0 },
+    integer: { default: 0 },
     boolean: { default: false },
     object: {},
     array: {},

@@ -13,8 +13,8 @@ export type LeafColumn = {
   readonly foreignKey?: string;
 };
 
-function isLeafKind(type: unknown): type is LeafKind {
-  return type === 'string' || type === 'number' || type === 'boolean';
+function isLeafKind(type: unknown): type is LeafKind | 'integer' {
+  return type === 'string' || type === 'number' || type === 'integer' || type === 'boolean';
 }
 
 /**
@@ -28,9 +28,11 @@ export function leafColumns(schema: JsonSchema, prefix: readonly string[] = []):
     if (node.$ref !== undefined) continue;
     if (node.type === 'object') out.push(...leafColumns(node, path));
     else if (isLeafKind(node.type)) {
-      const sortType = node.type === 'number' ? 'float' : node.type === 'boolean' ? 'boolean' : node.format === 'date-time' ? 'timestamp' : 'text';
+      // An integer is a number to filters and sorts.
+      const kind: LeafKind = node.type === 'integer' ? 'number' : node.type;
+      const sortType = kind === 'number' ? 'float' : kind === 'boolean' ? 'boolean' : node.format === 'date-time' ? 'timestamp' : 'text';
       const foreignKey = node.type === 'string' && typeof node.foreignKey === 'string' ? { foreignKey: node.foreignKey } : {};
-      out.push({ path, label: path.join('.'), kind: node.type, sortType, ...foreignKey });
+      out.push({ path, label: path.join('.'), kind, sortType, ...foreignKey });
     }
   }
   return out;
@@ -45,6 +47,7 @@ export function defaultValue(node: JsonSchema): unknown {
     case 'array':
       return [];
     case 'number':
+    case 'integer':
       return typeof node.default === 'number' ? node.default : 0;
     case 'boolean':
       return typeof node.default === 'boolean' ? node.default : false;

@@ -64,9 +64,10 @@ function propertiesOf(location: NodeLocation): Json {
 
 /** Puts `node` at an existing node path (replace semantics) and converts the data there. */
 function replaceNode(location: NodeLocation, node: unknown, steps: MigrationStep[]): void {
+  const replaced = structuredClone(location.node);
   if (location.via === 'items') (location.parent as Json).items = structuredClone(node);
   else setOwn(propertiesOf(location), location.name, structuredClone(node));
-  steps.push(convertStep(location.dataPath, structuredClone(node)));
+  steps.push(convertStep(location.dataPath, structuredClone(node), replaced));
 }
 
 function keywordFailure(index: number, pointer: string, failure: string | null): void {

@@ -10,11 +10,14 @@ import { setOwn } from './jsonPatchValue.ts';
  * run's `rowsLossy`): a string that is no number → 0, a string other than "true"/"false" → false, a number other
  * than 0/1 → boolean, a dropped array tail, an object (or a value replaced by an object) → the new default, a value
  * replaced by a system ref. Values that hold nothing (an empty array, an empty object) lose nothing. Each rule
- * reports where it falls back, so a new kind (e.g. `integer`: a truncated fraction, a value outside the safe range or
- * the node's bounds) adds its rule in `convertPrimitive` and reports there.
+ * reports where it falls back: `integer` reports a truncated fraction and a value outside the safe range or the
+ * node's bounds (replaced by the node's default).
+ *
+ * The old node is passed along where known (`from`), only to tell integer -> integer ("same primitive kind: value
+ * kept") from number -> integer: both hold JSON numbers.
  */
 
-type NodeKind = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'systemRef' | 'unknown';
+type NodeKind = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'systemRef' | 'unknown';
 type Primitive = string | number | boolean;
 
 /** A data path below the converted value: property names and array indexes. */
@@ -30,7 +33,7 @@ export function nodeKind(node: unknown): NodeKind {
   if (!isPlainObject(node)) return 'unknown';
   if (Object.prototype.hasOwnProperty.call(node, '$ref')) return 'systemRef';
   const { type } = node;
-  return type === 'string' || type === 'number' || type === 'boolean' || type === 'object' || type === 'array'
+  return type === 'string' || type === 'number' || type === 'integer' || type === 'boolean' || type === 'object' || type === 'array'
     ? type
     : 'unknown';
 }
@@ -44,6 +47,8 @@ export function rawDefault(node: unknown): unknown {
       return typeof raw.default === 'string' ? raw.default : '';
     case 'number':
       return typeof raw.default === 'number' && Number.isFinite(raw.default) ? zeroFix(raw.default) : 0;
+    case 'integer':
+      return typeof raw.default === 'number' && Number.isSafeInteger(raw.default) ? zeroFix(raw.default) : 0;
     case 'boolean':
       return typeof raw.default === 'boolean' ? raw.default : false;
     case 'systemRef':
@@ -93,15 +98,35 @@ function below(tracker: Tracker, segment: string | number): Tracker {
  * Converts a part of `value` (an element) whose losses are reported for `value` as a whole: `[x]` from a primitive
  * and the first element of an array stand for the converted value, not for a place in it.
  */
-function convertPart(part: unknown, to: unknown, tracker: Tracker): { readonly value: unknown; readonly lost: boolean } {
-  if (tracker === null) return { value: convert(part, to, null), lost: false };
+function convertPart(part: unknown, to: unknown, from: unknown, tracker: Tracker): { readonly value: unknown; readonly lost: boolean } {
+  if (tracker === null) return { value: convert(part, to, from, null), lost: false };
   let partLost = false;
-  const value = convert(part, to, { report: () => void (partLost = true), path: [] });
+  const value = convert(part, to, from, { report: () => void (partLost = true), path: [] });
   return { value, lost: partLost };
 }
 
-function convertPrimitive(value: Primitive, to: 'string' | 'number' | 'boolean', tracker: Tracker): Primitive {
+function withinBounds(n: number, node: Record<string, unknown>): boolean {
+  const { minimum, maximum } = node;
+  return Number.isSafeInteger(n) && !(typeof minimum === 'number' && n < minimum) && !(typeof maximum === 'number' && n > maximum);
+}
+
+/**
+ * -> integer (domain.md §6): as -> number, then truncated toward zero; outside the safe range or the node's bounds,
+ * the node's default. Either fallback is a loss.
+ */
+function toInteger(value: Primitive, node: Record<string, unknown>, tracker: Tracker): number {
+  let lossReported = false;
+  const number = convertPrimitive(value, 'number', tracker === null ? null : { report: () => void (lossReported = true), path: [] }, node) as number;
+  const truncated = zeroFix(Math.trunc(number));
+  const result = withinBounds(truncated, node) ? truncated : (rawDefault({ ...node, type: 'integer' }) as number);
+  if (lossReported || result !== number) lost(tracker, value, result);
+  return result;
+}
+
+function convertPrimitive(value: Primitive, to: 'string' | 'number' | 'integer' | 'boolean', tracker: Tracker, node: Record<string, unknown>): Primitive {
   switch (to) {
+    case 'integer':
+      return toInteger(value, node, tracker);
     case 'string':
       return typeof value === 'string' ? value : String(value);
     case 'number': {
@@ -142,9 +167,10 @@ function replacedByDefault(value: unknown, to: unknown, tracker: Tracker): unkno
   return fallback;
 }
 
-function convert(value: unknown, to: unknown, tracker: Tracker): unknown {
+function convert(value: unknown, to: unknown, from: unknown, tracker: Tracker): unknown {
   const kind = nodeKind(to);
   const node = isPlainObject(to) ? to : {};
+  const old = isPlainObject(from) ? from : {};
   switch (kind) {
     case 'unknown':
       return value;
@@ -158,29 +184,33 @@ function convert(value: unknown, to: unknown, tracker: Tracker): unknown {
       if (isPlainObject(node.properties)) {
         for (const [name, child] of Object.entries(node.properties)) {
           const has = Object.prototype.hasOwnProperty.call(value, name);
-          setOwn(out, name, has ? convert(value[name], child, below(tracker, name)) : rawDefault(child));
+          const oldChild = isPlainObject(old.properties) ? old.properties[name] : undefined;
+          setOwn(out, name, has ? convert(value[name], child, oldChild, below(tracker, name)) : rawDefault(child));
         }
       }
       return out;
     }
     case 'array': {
-      if (Array.isArray(value)) return value.map((item: unknown, index) => convert(item, node.items, below(tracker, index)));
+      if (Array.isArray(value)) return value.map((item: unknown, index) => convert(item, node.items, old.items, below(tracker, index)));
       if (!isPrimitive(value)) return replacedByDefault(value, to, tracker);
-      const element = convertPart(value, node.items, tracker);
+      const element = convertPart(value, node.items, from, tracker);
       const out = [element.value];
       if (element.lost) lost(tracker, value, out);
       return out;
     }
     case 'string':
     case 'number':
+    case 'integer':
     case 'boolean': {
       if (Array.isArray(value)) {
         if (value.length === 0) return rawDefault(to);
-        const first = convertPart(value[0], to, tracker);
+        const first = convertPart(value[0], to, old.items, tracker);
         if (first.lost || value.length > 1) lost(tracker, value, first.value);
         return first.value;
       }
-      return isPrimitive(value) ? convertPrimitive(value, kind, tracker) : replacedByDefault(value, to, tracker);
+      // Same primitive kind: value kept (an integer stays as it is; new bounds are checked by validation).
+      if (kind === 'integer' && nodeKind(from) === 'integer' && typeof value === 'number') return value;
+      return isPrimitive(value) ? convertPrimitive(value, kind, tracker, node) : replacedByDefault(value, to, tracker);
     }
   }
 }
@@ -189,6 +219,6 @@ function convert(value: unknown, to: unknown, tracker: Tracker): unknown {
  * Converts a stored value to the kind of node `to` (the conversion table of domain.md §6). With `onLoss`, every
  * value the conversion could not keep is reported with its path below `value`.
  */
-export function convertValue(value: unknown, to: unknown, onLoss?: LossListener): unknown {
-  return convert(value, to, onLoss ? { report: onLoss, path: [] } : null);
+export function convertValue(value: unknown, to: unknown, onLoss?: LossListener, from?: unknown): unknown {
+  return convert(value, to, from, onLoss ? { report: onLoss, path: [] } : null);
 }

@@ -103,7 +103,9 @@ describe('convertValue helpers', () => {
     assert.equal(rawDefault({ type: 'number', default: 'x' }), 0);
     assert.equal(rawDefault({ type: 'boolean' }), false);
     assert.deepEqual(rawDefault({ type: 'object' }), {});
-    assert.equal(rawDefault({ type: 'integer' }), null);
+    assert.equal(rawDefault({ type: 'integer' }), 0);
+    assert.equal(rawDefault({ type: 'integer', default: 1.5 }), 0);
+    assert.equal(rawDefault({ type: 'date' }), null);
     assert.ok(Object.is(rawDefault({ type: 'number', default: -0 }), 0));
   });
 });
@@ -190,5 +192,51 @@ describe('lossy conversions (domain.md §6 rule 6)', () => {
   test('without a listener the conversion is the same', () => {
     const result = applySchemaPatch(obj({ p: str() }), [{ op: 'replace', path: '/properties/p', value: num() }]);
     assert.deepEqual(result.migrate({ p: 'x' }), result.migrate({ p: 'x' }, () => undefined));
+  });
+});
+
+describe('conversions to and from integer (domain.md §6)', () => {
+  const int = (d = 0, bounds: { minimum?: number; maximum?: number } = {}): Json => ({ type: 'integer', default: d, ...bounds });
+  test('string -> integer and number -> integer truncate toward zero', () => {
+    assert.equal(convert(str(), int(), '42'), 42);
+    assert.equal(convert(str(), int(), ' 3.9 '), 3);
+    assert.equal(convert(str(), int(), '-3.9'), -3);
+    assert.equal(convert(str(), int(), 'abc'), 0);
+    assert.equal(convert(num(), int(), 7.99), 7);
+    assert.ok(Object.is(convert(num(), int(), -0.5), 0));
+  });
+  test('outside the safe range or the node bounds -> the new default', () => {
+    assert.equal(convert(num(), int(5), 2 ** 60), 5);
+    assert.equal(convert(str(), int(5), '-1e300'), 5);
+    assert.equal(convert(num(), int(1, { minimum: 1, maximum: 10 }), 11), 1);
+    assert.equal(convert(num(), int(1, { minimum: 1, maximum: 10 }), 0.5), 1);
+    assert.equal(convert(str(), int(3, { minimum: 1 }), 'x'), 3);
+    assert.equal(convert(num(), int(1, { minimum: 1, maximum: 10 }), 10.5), 10);
+  });
+  test('integer -> number keeps the value; integer <-> string and boolean as number', () => {
+    assert.equal(convert(int(), num(), 12), 12);
+    assert.equal(convert(int(), str(), -12), '-12');
+    assert.equal(convert(int(), bool(), 0), false);
+    assert.equal(convert(int(), bool(), 3), true);
+    assert.equal(convert(bool(), int(), true), 1);
+    assert.equal(convert(bool(), int(7, { minimum: 5 }), true), 7);
+  });
+  test('integer -> integer keeps the value (new bounds are checked by validation)', () => {
+    assert.equal(convert(int(), int(0, { maximum: 3 }), 9), 9);
+  });
+  test('arrays of integers', () => {
+    assert.deepEqual(convert(arr(num()), arr(int()), [1.5, 2, -2.5]), [1, 2, -2]);
+    assert.deepEqual(convert(str(), arr(int()), '4.2'), [4]);
+    assert.equal(convert(arr(num()), int(), [9.9, 1]), 9);
+  });
+  test('losses: a truncated fraction, a value outside range or bounds, a string that is no number', () => {
+    assert.deepEqual(losses(num(), int(), 7.5), [{ path: '/p', before: 7.5, after: 7 }]);
+    assert.deepEqual(losses(num(), int(2, { maximum: 9 }), 10), [{ path: '/p', before: 10, after: 2 }]);
+    assert.deepEqual(losses(str(), int(), 'abc'), [{ path: '/p', before: 'abc', after: 0 }]);
+    assert.deepEqual(losses(num(), int(), 7), []);
+    assert.deepEqual(losses(str(), int(), ' 12 '), []);
+    assert.deepEqual(losses(bool(), int(), true), []);
+    assert.deepEqual(losses(int(), int(0, { maximum: 3 }), 9), []);
+    assert.deepEqual(losses(arr(num()), arr(int()), [1, 2.5]), [{ path: '/p/1', before: 2.5, after: 2 }]);
   });
 });

@@ -64,9 +64,9 @@ export function addDefaultStep(dataPath: readonly string[], node: unknown): Migr
 
 /**
  * `replace` (or `add` onto an existing node): every value converted to the new node; missing ones get its default.
- * Values the conversion could not keep go to `onLoss` with their path in the row data.
+ * Values the conversion could not keep go to `onLoss` with their path in the row data. `from` is the node replaced.
  */
-export function convertStep(dataPath: readonly string[], node: unknown): MigrationStep {
+export function convertStep(dataPath: readonly string[], node: unknown, from?: unknown): MigrationStep {
   return (data, onLoss) =>
     forEachSlot(
       data,
@@ -76,7 +76,7 @@ export function convertStep(dataPath: readonly string[], node: unknown): Migrati
         if (!current.found) return write(slot, rawDefault(node));
         const listener: LossListener | undefined =
           onLoss && where !== null ? (path, before, after) => onLoss([...where, ...path], before, after) : undefined;
-        write(slot, convertValue(current.value, node, listener));
+        write(slot, convertValue(current.value, node, listener, from));
       },
       onLoss ? [] : null,
     );

@@ -38,13 +38,23 @@ export type RowValidatorCacheOptions = {
 
 type Entry = { readonly ajvSchema: object; readonly validate: ValidateFunction };
 
-/** The schema ajv sees: system refs validate as strings; `foreignKey` is checked elsewhere (domain.md §7). */
+/** Keywords ajv does not see: `foreignKey` is checked elsewhere (domain.md §7), uniqueness by the deciders (§5.5). */
+const NOT_FOR_AJV = new Set(['foreignKey', 'x-unique', 'x-index']);
+
+/**
+ * The schema ajv sees: system refs validate as strings; an integer node without bounds gets the safe-integer range
+ * as bounds (domain.md §5.1 rule 1), so 2^60 is refused like any value out of range.
+ */
 function toAjvSchema(node: unknown): unknown {
   if (!isPlainObject(node)) return node;
   if ('$ref' in node) return { type: 'string' };
   const out: Record<string, unknown> = {};
+  if (node.type === 'integer') {
+    out.minimum = -Number.MAX_SAFE_INTEGER;
+    out.maximum = Number.MAX_SAFE_INTEGER;
+  }
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'foreignKey') continue;
+    if (NOT_FOR_AJV.has(key)) continue;
     if (key === 'items') out.items = toAjvSchema(value);
     else if (key === 'properties' && isPlainObject(value)) {
       out.properties = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, toAjvSchema(child)]));

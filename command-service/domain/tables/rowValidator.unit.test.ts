@@ -194,3 +194,39 @@ describe('createRowValidatorCache', () => {
     assert.equal(jsonHash({}), '44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a');
   });
 });
+
+describe('integer, bounds, lengths and items (domain.md §5.1, §5.4)', () => {
+  const kinds = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['qty', 'any', 'price', 'sku', 'tags'],
+    properties: {
+      qty: { type: 'integer', default: 1, minimum: 1, maximum: 10, 'x-index': true },
+      any: { type: 'integer', default: 0 },
+      price: { type: 'number', default: 0, minimum: 0, maximum: 9.5 },
+      sku: { type: 'string', default: '', minLength: 2, maxLength: 3, 'x-unique': true },
+      tags: { type: 'array', items: { type: 'string', default: '' }, minItems: 1, maxItems: 2 },
+    },
+  };
+  const ok = { qty: 3, any: -(2 ** 53 - 1), price: 9.5, sku: '😀😀😀', tags: ['a'] };
+  const keywordsAt = (data: Record<string, unknown>): string[] =>
+    createRowValidatorCache()
+      .check(kinds, { ...ok, ...data })
+      .map((v) => `${v.path}:${v.keyword}`);
+
+  test('valid data passes; x-unique and x-index never change validation; lengths count code points', () => {
+    assert.deepEqual(keywordsAt({}), []);
+  });
+  test('each violation names its path and keyword', () => {
+    assert.deepEqual(keywordsAt({ qty: 2.5 }), ['/qty:type']);
+    assert.deepEqual(keywordsAt({ qty: 0 }), ['/qty:minimum']);
+    assert.deepEqual(keywordsAt({ qty: 11 }), ['/qty:maximum']);
+    assert.deepEqual(keywordsAt({ any: 2 ** 53 }), ['/any:maximum']);
+    assert.deepEqual(keywordsAt({ any: -(2 ** 60) }), ['/any:minimum']);
+    assert.deepEqual(keywordsAt({ price: -0.1 }), ['/price:minimum']);
+    assert.deepEqual(keywordsAt({ sku: 'a' }), ['/sku:minLength']);
+    assert.deepEqual(keywordsAt({ sku: 'abcd' }), ['/sku:maxLength']);
+    assert.deepEqual(keywordsAt({ tags: [] }), ['/tags:minItems']);
+    assert.deepEqual(keywordsAt({ tags: ['a', 'b', 'c'] }), ['/tags:maxItems']);
+  });
+});

@@ -2,6 +2,7 @@ import {
   AppError,
   CONTENT_MEDIA_TYPES,
   MAX_ERROR_DETAILS,
+  MAX_INDEXED_FIELDS,
   MAX_SCHEMA_BYTES,
   MAX_SCHEMA_DEPTH,
   MAX_SCHEMA_NODES,
@@ -16,6 +17,7 @@ import {
 } from '../../../contracts/index.ts';
 import { createFormatCheckers, type FormatChecker } from './formatCheckers.ts';
 import { compileLinearPattern, type LinearPattern } from './linearPattern.ts';
+import { INDEX_KEYWORDS, checkBounds, checkIndexKeywords, checkNumberNode, isLength, type Report } from './schemaKeywordChecks.ts';
 
 export type TableSchemaContext = {
   /** Ids of the tables of the revision (the table itself included when it exists). */
@@ -24,7 +26,7 @@ export type TableSchemaContext = {
   readonly selfTableId: string;
 };
 
-type Kind = 'string' | 'number' | 'boolean' | 'object' | 'array';
+type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array';
 type Role = 'root' | 'property' | 'items';
 type Node = Readonly<Record<string, unknown>>;
 
@@ -32,15 +34,16 @@ const ANNOTATIONS = ['title', 'description', 'deprecated'];
 const KEYS: Readonly<Record<Kind | 'systemRef', { required: readonly string[]; optional: readonly string[] }>> = {
   string: {
     required: ['type', 'default'],
-    optional: ['readOnly', 'pattern', 'enum', 'format', 'contentMediaType', 'foreignKey', ...ANNOTATIONS],
+    optional: ['readOnly', 'minLength', 'maxLength', 'pattern', 'enum', 'format', 'contentMediaType', 'foreignKey', ...INDEX_KEYWORDS, ...ANNOTATIONS],
   },
-  number: { required: ['type', 'default'], optional: ['readOnly', ...ANNOTATIONS] },
-  boolean: { required: ['type', 'default'], optional: ['readOnly', ...ANNOTATIONS] },
+  number: { required: ['type', 'default'], optional: ['readOnly', 'minimum', 'maximum', ...INDEX_KEYWORDS, ...ANNOTATIONS] },
+  integer: { required: ['type', 'default'], optional: ['readOnly', 'minimum', 'maximum', ...INDEX_KEYWORDS, ...ANNOTATIONS] },
+  boolean: { required: ['type', 'default'], optional: ['readOnly', 'x-index', ...ANNOTATIONS] },
   object: { required: ['type', 'properties', 'additionalProperties', 'required'], optional: ANNOTATIONS },
-  array: { required: ['type', 'items'], optional: ANNOTATIONS },
+  array: { required: ['type', 'items'], optional: ['minItems', 'maxItems', ...ANNOTATIONS] },
   systemRef: { required: ['$ref'], optional: ANNOTATIONS },
 };
-const KINDS: readonly string[] = ['string', 'number', 'boolean', 'object', 'array'];
+const KINDS: readonly string[] = ['string', 'number', 'integer', 'boolean', 'object', 'array'];
 const hasOwn = (node: Node, key: string): boolean => Object.prototype.hasOwnProperty.call(node, key);
 const quoteList = (values: readonly string[]): string => values.map((v) => `"${v}"`).join(', ');
 
@@ -50,12 +53,18 @@ type Walker = {
   readonly details: { path: string; message: string }[];
   count: number;
   nodes: number;
+  /** Arrays enclosing the node being walked: `x-unique` / `x-index` are not allowed inside one. */
+  arrays: number;
+  /** Properties marked `x-index` or `x-unique`, at most MAX_INDEXED_FIELDS. */
+  indexed: number;
 };
 
 function report(w: Walker, path: string, message: string): void {
   w.count++;
   if (w.details.length < MAX_ERROR_DETAILS) w.details.push({ path, message });
 }
+
+const reporter = (w: Walker): Report => (path, message) => report(w, path, message);
 
 function checkKeys(w: Walker, node: Node, path: string, kind: Kind | 'systemRef'): void {
   const { required, optional } = KEYS[kind];
@@ -107,6 +116,7 @@ function checkEnum(w: Walker, node: Node, path: string): readonly string[] | und
 }
 
 function checkStringNode(w: Walker, node: Node, path: string): void {
+  checkBounds(reporter(w), node, path, ['minLength', 'maxLength'], isLength, 'a non-negative integer');
   const pattern = compilePattern(w, node, path);
   const values = checkEnum(w, node, path);
   let format: FormatChecker | undefined;
@@ -186,21 +196,27 @@ function walk(w: Walker, value: unknown, path: string, depth: number, role: Role
   }
   if (role === 'root' && kind !== 'object') return report(w, `${path}/type`, 'the root node must be an object node');
   checkKeys(w, value, path, kind as Kind);
+  if (checkIndexKeywords(reporter(w), value, path, role === 'property' && w.arrays === 0)) {
+    w.indexed++;
+    if (w.indexed === MAX_INDEXED_FIELDS + 1) report(w, path, `a table has at most ${MAX_INDEXED_FIELDS} indexed fields ("x-index" or "x-unique")`);
+  }
   switch (kind as Kind) {
     case 'string':
       return checkStringNode(w, value, path);
     case 'number':
-      if (hasOwn(value, 'default') && (typeof value.default !== 'number' || !Number.isFinite(value.default))) {
-        report(w, `${path}/default`, 'must be a finite number');
-      }
-      return;
+    case 'integer':
+      return checkNumberNode(reporter(w), value, path, kind === 'integer');
     case 'boolean':
       if (hasOwn(value, 'default') && typeof value.default !== 'boolean') report(w, `${path}/default`, 'must be a boolean');
       return;
     case 'object':
       return checkObjectNode(w, value, path, depth);
     case 'array':
-      if (hasOwn(value, 'items')) walk(w, value.items, `${path}/items`, depth + 1, 'items');
+      checkBounds(reporter(w), value, path, ['minItems', 'maxItems'], isLength, 'a non-negative integer');
+      if (!hasOwn(value, 'items')) return;
+      w.arrays++;
+      walk(w, value.items, `${path}/items`, depth + 1, 'items');
+      w.arrays--;
       return;
   }
 }
@@ -253,7 +269,7 @@ export function assertValidTableSchema(schema: unknown, context: TableSchemaCont
   if (Buffer.byteLength(text, 'utf8') > MAX_SCHEMA_BYTES) {
     fail([{ path: '', message: `serialized schema must be at most ${MAX_SCHEMA_BYTES} bytes` }], 1);
   }
-  const w: Walker = { context, formats: createFormatCheckers(), details: [], count: 0, nodes: 0 };
+  const w: Walker = { context, formats: createFormatCheckers(), details: [], count: 0, nodes: 0, arrays: 0, indexed: 0 };
   walk(w, schema, '', 1, 'root');
   if (w.count > 0) fail(w.details, w.count);
 }

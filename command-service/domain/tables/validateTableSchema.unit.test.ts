@@ -110,12 +110,18 @@ describe('assertValidTableSchema: refused schemas', () => {
     refused(obj({}, { $schema: 'https://json-schema.org/draft/2020-12/schema' }), '/$schema');
     refused(obj({}, { $id: 'x' }), '/$id');
     refused(obj({}, { $defs: {} }), '/$defs');
-    refused(withProp({ type: 'integer', default: 0 }), '/properties/p/type');
+    refused(withProp({ type: 'integer', default: 0, exclusiveMinimum: 0 }), '/properties/p/exclusiveMinimum');
+    refused(withProp({ type: 'number', default: 0, multipleOf: 2 }), '/properties/p/multipleOf');
     refused(withProp({ type: 'null' }), '/properties/p/type');
     refused(withProp({ type: ['string', 'null'], default: '' }), '/properties/p/type');
     refused(withProp({ oneOf: [] }), '/properties/p/type');
     refused(withProp({ type: 'string', default: '', const: 'a' }), '/properties/p/const');
-    refused(withProp({ type: 'number', default: 0, minimum: 0 }), '/properties/p/minimum');
+    refused(withProp({ type: 'boolean', default: false, minimum: 0 }), '/properties/p/minimum');
+    refused(withProp({ type: 'string', default: '', minItems: 0 }), '/properties/p/minItems');
+    refused(withProp({ type: 'number', default: 0, minLength: 0 }), '/properties/p/minLength');
+    refused(withProp({ type: 'array', items: { type: 'string', default: '' }, minimum: 0 }), '/properties/p/minimum');
+    refused(withProp({ type: 'boolean', default: false, 'x-unique': true }), '/properties/p/x-unique');
+    refused(withProp(obj({}, { 'x-index': true })), '/properties/p/x-index');
     refused(withProp({ type: 'number', default: 0, pattern: 'a' }), '/properties/p/pattern');
     refused(withProp({ type: 'boolean', default: false, enum: ['a'] }), '/properties/p/enum');
     refused(withProp({ type: 'array', items: { type: 'string', default: '' }, default: [] }), '/properties/p/default');
@@ -222,7 +228,8 @@ describe('assertValidTableSchema: refused schemas', () => {
 
   test('array items', () => {
     refused(withProp({ type: 'array', items: [] }), '/properties/p/items');
-    refused(withProp({ type: 'array', items: { type: 'integer' } }), '/properties/p/items/type');
+    refused(withProp({ type: 'array', items: { type: 'date' } }), '/properties/p/items/type');
+    refused(withProp({ type: 'array', items: { type: 'integer' } }), '/properties/p/items/default');
     refused(withProp({ type: 'array', items: { type: 'string' } }), '/properties/p/items/default');
   });
 
@@ -287,5 +294,63 @@ describe('assertValidTableSchema: refused schemas', () => {
       () => assertValidTableSchema(withProp({ type: 'string', default: 1 }), ctx),
       (err: unknown) => isAppError(err, 'INVALID_SCHEMA') && err.message === 'Invalid table schema at "/properties/p/default": must be a string',
     );
+  });
+});
+
+describe('assertValidTableSchema: integer, bounds, lengths, unique and index keywords (domain.md §5.1, §5.5)', () => {
+  test('accepted', () => {
+    accepted(
+      obj({
+        qty: { type: 'integer', default: 1, minimum: 0, maximum: 100, 'x-index': true },
+        big: { type: 'integer', default: -(2 ** 53 - 1), minimum: -(2 ** 53 - 1), maximum: 2 ** 53 - 1 },
+        price: { type: 'number', default: 0.5, minimum: -1.5, maximum: 1e9, 'x-unique': false },
+        sku: { type: 'string', default: '', minLength: 0, maxLength: 20, 'x-unique': true },
+        code: { type: 'string', default: 'x', minLength: 1, maxLength: 1 },
+        done: { type: 'boolean', default: false, 'x-index': true },
+        tags: { type: 'array', items: { type: 'integer', default: 0, minimum: 0 }, minItems: 0, maxItems: 3 },
+        address: obj({ zip: { type: 'string', default: '', 'x-index': true } }),
+      }),
+    );
+  });
+
+  test('defaults are not checked against bounds or lengths (like minItems, rows must then be written with values)', () => {
+    accepted(withProp({ type: 'string', default: '', minLength: 1 }));
+    accepted(withProp({ type: 'integer', default: 0, minimum: 1 }));
+  });
+
+  test('integer values and bounds are safe integers', () => {
+    refused(withProp({ type: 'integer', default: 1.5 }), '/properties/p/default');
+    refused(withProp({ type: 'integer', default: 2 ** 53 }), '/properties/p/default');
+    refused(withProp({ type: 'integer', default: 0, minimum: 0.5 }), '/properties/p/minimum');
+    refused(withProp({ type: 'integer', default: 0, maximum: 2 ** 60 }), '/properties/p/maximum');
+    refused(withProp({ type: 'integer', default: '1' }), '/properties/p/default');
+  });
+
+  test('bounds are finite numbers and ordered', () => {
+    refused(withProp({ type: 'number', default: 0, minimum: '0' }), '/properties/p/minimum');
+    refused(withProp({ type: 'number', default: 0, minimum: 2, maximum: 1 }), '/properties/p/minimum');
+    refused(withProp({ type: 'integer', default: 0, minimum: 2, maximum: 1 }), '/properties/p/minimum');
+    refused(withProp({ type: 'string', default: '', minLength: 3, maxLength: 2 }), '/properties/p/minLength');
+    refused(withProp({ type: 'string', default: '', minLength: -1 }), '/properties/p/minLength');
+    refused(withProp({ type: 'string', default: '', maxLength: 1.5 }), '/properties/p/maxLength');
+    refused(withProp({ type: 'array', items: { type: 'string', default: '' }, minItems: 2, maxItems: 1 }), '/properties/p/minItems');
+    refused(withProp({ type: 'array', items: { type: 'string', default: '' }, maxItems: -1 }), '/properties/p/maxItems');
+  });
+
+  test('x-unique and x-index: booleans, on properties outside arrays', () => {
+    refused(withProp({ type: 'string', default: '', 'x-unique': 'yes' }), '/properties/p/x-unique');
+    refused(withProp({ type: 'number', default: 0, 'x-index': 1 }), '/properties/p/x-index');
+    refused(withProp({ type: 'array', items: { type: 'string', default: '', 'x-unique': true } }), '/properties/p/items/x-unique');
+    refused(
+      withProp({ type: 'array', items: obj({ k: { type: 'string', default: '', 'x-index': true } }) }),
+      '/properties/p/items/properties/k/x-index',
+    );
+  });
+
+  test('at most 10 indexed fields per table, unique ones included', () => {
+    const fields = (n: number): Record<string, unknown> =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, { type: 'string', default: '', [i % 2 === 0 ? 'x-index' : 'x-unique']: true }]));
+    accepted(obj({ ...fields(10), off: { type: 'string', default: '', 'x-index': false } }));
+    refused(obj(fields(11)), '/properties/f10');
   });
 });

@@ -113,6 +113,11 @@ function segmentKey(segment: JsonPathSegment): string {
 
 const join = (base: string, keys: readonly string[]): string => [base, ...keys].filter((k) => k !== '').join('.');
 
+/** The dotted document path of a value inside a json field (`data.sku`), as the queries of `jsonTest` name it. */
+export function documentPath(field: string, path: readonly JsonPathSegment[]): string {
+  return join(field, path.map(segmentKey));
+}
+
 /**
  * A dotted path plus guards. MongoDB would walk into every element of an array met on the way to a property; a
  * property step is only taken from a value that is not an array. Index steps are exact: no stored object key looks

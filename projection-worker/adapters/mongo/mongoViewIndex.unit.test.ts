@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { collectionLayout } from './mongoViewLayout.ts';
+import type { JsonTest } from '../../../contracts/index.ts';
+import { createQueryBuilder } from './mongoViewFilter.ts';
 import { sortIndexOf } from './mongoViewIndex.ts';
 
 const layout = collectionLayout('rows', 1, {
@@ -23,9 +25,25 @@ test('an index over the equality fields, then the find sort (null flags before n
   assert.equal(again?.name, index?.name);
 });
 
-test('sorts on casts or json paths run as aggregations: no index', () => {
-  assert.equal(sortIndexOf(layout, { equal: ['branchId'], sort: [{ ref: { field: 'data', path: ['views'] }, direction: 'asc' }] }), null);
+test('sorts on casts run as aggregations: no index', () => {
+  assert.equal(sortIndexOf(layout, { equal: ['branchId'], sort: [{ ref: { field: 'data', path: ['views'], cast: 'float' }, direction: 'asc' }] }), null);
   assert.equal(sortIndexOf(layout, { equal: ['branchId'], sort: [{ ref: { field: 'createdAt', cast: 'timestamp' }, direction: 'asc' }] }), null);
+  assert.equal(sortIndexOf(layout, { equal: ['branchId'], sort: [{ ref: { field: 'data', path: ['tags', '*'] }, direction: 'asc' }] }), null);
+});
+
+test('a field index (domain.md §5.5) is on the document path, which the filters on that path query', () => {
+  const fieldIndex = (path: string[]) =>
+    sortIndexOf(layout, { equal: ['branchId'], sort: [{ ref: { field: 'data', path }, direction: 'asc' }, { ref: { field: 'rowId' }, direction: 'asc' }] });
+  assert.deepEqual(fieldIndex(['sku'])?.key, { branchId: 1, 'data.sku': 1, rowId: 1 });
+  assert.deepEqual(fieldIndex(['address', 'zip'])?.key, { branchId: 1, 'data.address.zip': 1, rowId: 1 });
+  assert.match(String(fieldIndex(['sku'])?.name), /^sort_[0-9a-f]{16}$/);
+  // The equality, `in` and range filters of the row query on that path: plain conditions on the same document path.
+  const builder = createQueryBuilder(layout);
+  const on = (test: JsonTest) => builder.where({ kind: 'json', field: 'data', path: ['sku'], test });
+  const notArray = { $not: { $type: 'array' } };
+  assert.deepEqual(on({ op: 'equals', value: 'A-1' }), { data: notArray, 'data.sku': { $eq: 'A-1', ...notArray } });
+  assert.deepEqual(on({ op: 'in', values: ['A-1', 'B-2'] }), { data: notArray, 'data.sku': { $in: ['A-1', 'B-2'], ...notArray } });
+  assert.deepEqual(on({ op: 'gte', value: 'B' }), { data: notArray, 'data.sku': { $gte: 'B', ...notArray } });
 });
 
 test('unknown fields are refused', () => {

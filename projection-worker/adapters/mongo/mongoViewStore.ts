@@ -34,7 +34,13 @@ class CheckpointMoved extends Error {}
  * changes and its checkpoint compare-and-set share one transaction, so a replayed or concurrent batch changes
  * nothing (a concurrent one hits a write conflict, is retried by the driver and then sees the moved checkpoint).
  */
-export function createMongoViewStore(options: MongoViewStoreOptions): ViewStore {
+/** The MongoDB view store, plus what tests read to prove index use. */
+export type MongoViewStore = ViewStore & {
+  /** Key patterns of the indexes of the active version of a collection (contract tests: field indexes exist). */
+  indexKeys(projection: string, collection: string): Promise<Record<string, unknown>[]>;
+};
+
+export function createMongoViewStore(options: MongoViewStoreOptions): MongoViewStore {
   const clock = options.clock ?? systemClock;
   const log = options.log;
   const client = new MongoClient(options.url, { appName: 'strata-views' });
@@ -145,6 +151,8 @@ export function createMongoViewStore(options: MongoViewStoreOptions): ViewStore 
         if (versions !== undefined) return layeredCount(stored, layout, filter, versions);
         return stored.countDocuments(createQueryBuilder(layout).where(filter));
       }),
+    indexKeys: (projection, collection) =>
+      read(projection, collection, [], async (layout) => (await db.collection(layout.name).indexes()).map((index) => ({ ...index.key }))),
     ensureIndex: (projection, collection, spec) =>
       read(projection, collection, undefined, async (layout) => {
         const index = sortIndexOf(layout, spec);

@@ -7,6 +7,9 @@ type Element = { readonly type: string; readonly value: string };
 
 const ORDER = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
+/** A SQL string literal (sqliteViewSql.ts has the same; this file is imported by it). */
+const sqlString = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+
 /** `*`-free segments as SQLite JSON path text without the leading `$`: `."a.b"[0]` (names as JSON strings). */
 export function pathText(segments: readonly JsonPathSegment[]): string {
   let out = '';
@@ -123,7 +126,10 @@ export function jsonTestSql(
 
   const level = (index: number, prefix: string | null): string => {
     const run = pathText(runs[index] as JsonPathSegment[]);
-    const at = prefix === null ? param(`$${run}`) : run === '' ? prefix : `(${prefix} || ${param(run)})`;
+    // From the column's root the path is a literal, like the paths of sort and field indexes (ViewStore.ensureIndex):
+    // SQLite uses an expression index only for a query expression of the same text (`json_extract("data",
+    // '$."sku"')`). Paths are schema property names and array indexes, quoted as SQL strings.
+    const at = prefix === null ? sqlString(`$${run}`) : run === '' ? prefix : `(${prefix} || ${param(run)})`;
     if (index === runs.length - 1) {
       const element = { type: `json_type(${column}, ${at})`, value: `json_extract(${column}, ${at})` };
       return test(element, t, (condition) => arrayItems(at, condition), param);

@@ -96,6 +96,7 @@ export function createEndpointDataSource(deps: EndpointDataSourceDeps): Endpoint
     const committed = committedKey(request);
     const key = committed === null ? null : `${committed}\0${JSON.stringify(query.queryKey)}\0${query.page.first}\0${query.page.after ?? ''}`;
     const page = await readKept(deps.isFinal, committedPages, key, rowsAt(request), async (): Promise<CachedPage> => {
+      await deps.indexes.ensureFields(table.compiled.model);
       await deps.indexes.ensure(query.keys);
       const read = await rows.rows(table, query);
       const edges = read.edges.map((edge) => ({ cursor: edge.cursor, node: generatedRow(edge.node) }));

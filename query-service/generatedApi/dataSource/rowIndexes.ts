@@ -1,11 +1,30 @@
 import type { Logger } from 'pino';
-import type { SortIndex, SortKey, ViewStore } from '../../../contracts/index.ts';
+import type { IndexedField, SortIndex, SortKey, TableModel, ViewStore } from '../../../contracts/index.ts';
 
 /** Distinct row sorts indexed per process; each index costs every row write a little, so their number is bounded. */
 export const MAX_ROW_INDEXES = 100;
 
 /** Row lists filter on (branchId, tableKey) by equality and sort by their keys: the index leads with both. */
 const ROW_EQUAL: readonly string[] = ['branchId', 'tableKey'];
+
+/** Distinct declared field paths indexed per process (a table has at most 10, domain.md §5.5). */
+export const MAX_FIELD_INDEXES = 500;
+
+/**
+ * The view index of an `x-index` / `x-unique` field (domain.md §5.5, docs/reference/versioned-storage.md §4):
+ * `(branchId, tableKey, <the value at the path, uncast>, rowId)`. Equality, `in` and range filters on the path use
+ * it (SQLite: the same `json_extract` expression; MongoDB: the document path), and so does an order on the field
+ * then the row id. One index per path serves every table and branch declaring a field there.
+ */
+export function fieldIndex(field: IndexedField): SortIndex {
+  return {
+    equal: ROW_EQUAL,
+    sort: [
+      { ref: { field: 'data', path: field.dataPath }, direction: 'asc' },
+      { ref: { field: 'rowId' }, direction: 'asc' },
+    ],
+  };
+}
 
 /**
  * Indexes for generated row lists, created on first use (PERFORMANCE.md: an unindexed sort over 100k rows costs
@@ -16,9 +35,40 @@ const ROW_EQUAL: readonly string[] = ['branchId', 'tableKey'];
  */
 export function createRowIndexes(store: ViewStore, log: Logger) {
   const ensured = new Map<string, Promise<void>>();
+  const fields = new Map<string, Promise<void>>();
   let warnedFull = false;
+  let warnedFields = false;
 
   return {
+    /**
+     * The indexes of a table's declared fields, created on the first read of the table after the schema declared
+     * them (and, by completeVersion, on every rebuilt version): like sort indexes, view store indexes are per
+     * collection, so every copy-on-write branch reads them.
+     */
+    async ensureFields(model: TableModel): Promise<void> {
+      if (model.indexedFields.length === 0) return;
+      const version = await store.activeVersion('rows');
+      const pending: Promise<void>[] = [];
+      for (const field of model.indexedFields) {
+        const index = fieldIndex(field);
+        const id = `${version}:${JSON.stringify(index.sort)}`;
+        let done = fields.get(id);
+        if (done === undefined) {
+          if (fields.size >= MAX_FIELD_INDEXES) {
+            if (!warnedFields) log.warn({ max: MAX_FIELD_INDEXES }, 'field index limit reached; further declared fields are not indexed');
+            warnedFields = true;
+            continue;
+          }
+          done = store.ensureIndex('rows', 'rows', index).catch((err: unknown) => {
+            log.warn({ err, index: id }, 'field index could not be created');
+          });
+          fields.set(id, done);
+        }
+        pending.push(done);
+      }
+      await Promise.all(pending);
+    },
+
     async ensure(keys: readonly SortKey[]): Promise<void> {
       const index: SortIndex = { equal: ROW_EQUAL, sort: keys.map((k) => ({ ref: k.ref, direction: k.direction })) };
       // A rebuild activates a new, unindexed version of the rows projection.

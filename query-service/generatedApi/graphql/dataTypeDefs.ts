@@ -1,5 +1,6 @@
 import { invariant, type DataPath, type ObjectNode, type TableModelNode } from '../../../contracts/index.ts';
 import type { GeneratedTable, ProjectNames, TableNames } from '../naming.ts';
+import { indexNote, isGraphqlInt } from '../fieldNotes.ts';
 import { nestedKey } from '../nestedNames.ts';
 
 /** What the data types of one schema need to know: every table's names, and which tables have GraphQL types. */
@@ -38,7 +39,7 @@ export function outputTypeOf(ctx: DataTypeContext, table: TableNames, node: Tabl
     case 'string':
       return (node.foreignKey !== undefined ? foreignKeyTypeName(ctx, node.foreignKey, flat) : null) ?? 'String';
     case 'number':
-      return 'Float';
+      return isGraphqlInt(node) ? 'Int' : 'Float';
     case 'boolean':
       return 'Boolean';
     case 'systemRef':
@@ -58,7 +59,9 @@ function objectTypeDef(ctx: DataTypeContext, table: TableNames, node: ObjectNode
   const fields = node.properties.map(({ name: field, node: child }) => {
     const type = outputTypeOf(ctx, table, child, [...path, field], flat);
     const deprecated = child.deprecated === true ? ' @deprecated' : '';
-    return `${describe(descriptionOf(child), '  ')}  ${field}: ${type}!${deprecated}`;
+    const note = indexNote(child);
+    const described = note === undefined ? descriptionOf(child) : [descriptionOf(child), note].filter((part) => part !== undefined).join('\n\n');
+    return `${describe(described, '  ')}  ${field}: ${type}!${deprecated}`;
   });
   return `${describe(descriptionOf(node))}type ${name} {\n${fields.join('\n')}\n}\n`;
 }

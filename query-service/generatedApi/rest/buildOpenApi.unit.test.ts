@@ -129,11 +129,17 @@ describe('buildOpenApi', () => {
     assert.deepEqual(post.properties.subtitle, { type: 'string', deprecated: true, default: '' });
 
     const ajv = new Ajv2020({ strict: true, validateFormats: false });
-    ajv.addKeyword('x-foreign-key');
+    for (const keyword of ['x-foreign-key', 'x-unique', 'x-index']) ajv.addKeyword(keyword);
     const check = ajv.compile(schemas.BlogOrderItem as object);
-    const valid = { post: 'p1', quantity: 2, options: [{ name: 'size', value: 'L' }], grid: [[1, 2], []] };
+    const valid = { post: 'p1', quantity: 2, sku: 'A-1', count: 3, grams: 2 ** 40, price: 9.5, gift: false, options: [{ name: 'size', value: 'L' }], grid: [[1, 2], []] };
     assert.equal(check(valid), true);
     assert.equal(check({ ...valid, extra: 1 }), false);
+    assert.equal(check({ ...valid, count: 2.5 }), false);
+    assert.equal(check({ ...valid, count: 0 }), false);
+    assert.equal(check({ ...valid, grams: -1 }), false);
+    assert.equal(check({ ...valid, price: 1e7 }), false);
+    assert.equal(check({ ...valid, sku: 'x'.repeat(13) }), false);
+    assert.equal(check({ ...valid, options: Array.from({ length: 6 }, () => ({ name: 'a', value: 'b' })) }), false);
     assert.equal(check({ ...valid, options: [{ name: 'size' }] }), false);
     assert.equal(check({ ...valid, grid: [['x']] }), false);
   });

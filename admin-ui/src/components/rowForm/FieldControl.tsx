@@ -23,6 +23,7 @@ export function FieldControl(props: LeafProps) {
     case 'array':
       return <ArrayField {...props} />;
     case 'number':
+    case 'integer':
       return <NumberControl {...props} />;
     case 'boolean':
       return <BooleanControl {...props} />;

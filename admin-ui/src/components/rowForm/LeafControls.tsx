@@ -14,7 +14,10 @@ export type LeafProps = {
   readonly onChange: (next: unknown) => void;
 };
 
-/** A number input; what the user types stays on screen until it is a finite number, which is then stored. */
+/**
+ * A number input (whole numbers for an integer field); what the user types stays on screen until it is a finite
+ * number, which is then stored (the server checks integers and bounds).
+ */
 export function NumberControl({ label, trail, node, value, path, onChange }: LeafProps) {
   const stored = typeof value === 'number' ? value : 0;
   const [text, setText] = useState(String(stored));
@@ -25,8 +28,8 @@ export function NumberControl({ label, trail, node, value, path, onChange }: Lea
         <input
           id={c.id}
           type="number"
-          step="any"
-          inputMode="decimal"
+          step={node.type === 'integer' ? 1 : 'any'}
+          inputMode={node.type === 'integer' ? 'numeric' : 'decimal'}
           value={text}
           readOnly={c.readOnly}
           aria-invalid={c.invalid || undefined}

@@ -10,6 +10,7 @@ import { ownsDetail, useSchemaEditor } from './schemaEditorContext.ts';
 const KINDS: readonly { value: NodeKind; label: string }[] = [
   { value: 'string', label: 'string' },
   { value: 'number', label: 'number' },
+  { value: 'integer', label: 'integer' },
   { value: 'boolean', label: 'boolean' },
   { value: 'object', label: 'object' },
   { value: 'array', label: 'array' },
@@ -38,16 +39,20 @@ type NodeBodyProps = {
   readonly label: string;
   /** What makes the names of this node's controls unique: "of field address › city". */
   readonly labelContext: string;
+  /** Whether the node sits inside an array (x-unique and x-index are for properties outside arrays). */
+  readonly inArray: boolean;
   readonly onChange: (node: NodeDraft) => void;
 };
 
 /** What a node holds below its keywords: an object's fields, or an array's items (any kind, to full depth). */
-function NodeBody({ node, pointer, label, labelContext, onChange }: NodeBodyProps) {
+function NodeBody({ node, pointer, label, labelContext, inArray, isProperty, onChange }: NodeBodyProps & { readonly isProperty: boolean }) {
   return (
     <>
-      <NodeOptions node={node} labelContext={labelContext} onChange={onChange} />
+      <NodeOptions node={node} labelContext={labelContext} indexable={isProperty && !inArray} onChange={onChange} />
       <NodeProblems pointer={pointer} />
-      {node.kind === 'object' && <FieldList fields={node.fields} pointer={pointer} owner={label} trail={label} onChange={(fields) => onChange({ ...node, fields })} />}
+      {node.kind === 'object' && (
+        <FieldList fields={node.fields} pointer={pointer} owner={label} trail={label} inArray={inArray} onChange={(fields) => onChange({ ...node, fields })} />
+      )}
       {node.kind === 'array' && node.items && (
         <fieldset className="schema-items" data-field={`${pointer}/items`}>
           <legend>Items of {label}</legend>
@@ -62,6 +67,8 @@ function NodeBody({ node, pointer, label, labelContext, onChange }: NodeBodyProp
             pointer={`${pointer}/items`}
             label={`${label} item`}
             labelContext={`of ${label} item`}
+            inArray
+            isProperty={false}
             onChange={(items) => onChange({ ...node, items })}
           />
         </fieldset>
@@ -75,6 +82,7 @@ type FieldEditorProps = {
   readonly pointer: string;
   /** Where the enclosing object sits ("address"), '' at the top of the schema. */
   readonly trail: string;
+  readonly inArray: boolean;
   readonly index: number;
   readonly count: number;
   readonly onChange: (field: FieldDraft) => void;
@@ -82,7 +90,7 @@ type FieldEditorProps = {
   readonly onRemove: () => void;
 };
 
-function FieldEditor({ field, pointer, trail, index, count, onChange, onMove, onRemove }: FieldEditorProps) {
+function FieldEditor({ field, pointer, trail, inArray, index, count, onChange, onMove, onRemove }: FieldEditorProps) {
   const { nameProblems } = useSchemaEditor();
   const at = `${pointer}/properties/${escapePointerSegment(field.name)}`;
   const name = field.name || 'new field';
@@ -114,7 +122,7 @@ function FieldEditor({ field, pointer, trail, index, count, onChange, onMove, on
             </button>
           </div>
         </div>
-        <NodeBody node={field.node} pointer={at} label={where} labelContext={context} onChange={(node) => onChange({ ...field, node })} />
+        <NodeBody node={field.node} pointer={at} label={where} labelContext={context} inArray={inArray} isProperty onChange={(node) => onChange({ ...field, node })} />
       </fieldset>
     </li>
   );
@@ -127,6 +135,8 @@ type FieldListProps = {
   readonly owner: string;
   /** Where these fields sit ("address"), '' at the top of the schema. */
   readonly trail: string;
+  /** Whether these fields belong to an object inside an array. */
+  readonly inArray?: boolean;
   readonly onChange: (fields: FieldDraft[]) => void;
 };
 
@@ -134,7 +144,7 @@ type FieldListProps = {
  * The fields of an object node in order, each with name, type, options, reorder and remove; plus "Add field",
  * which moves the focus to the new field's name (selected, so typing replaces it).
  */
-export function FieldList({ fields, pointer, owner, trail, onChange }: FieldListProps) {
+export function FieldList({ fields, pointer, owner, trail, inArray = false, onChange }: FieldListProps) {
   const list = useRef<HTMLOListElement>(null);
   const focusAdded = useRef(false);
   useLayoutEffect(() => {
@@ -161,6 +171,7 @@ export function FieldList({ fields, pointer, owner, trail, onChange }: FieldList
             field={field}
             pointer={pointer}
             trail={trail}
+            inArray={inArray}
             index={index}
             count={fields.length}
             onChange={(next) => onChange(fields.map((f) => (f.key === field.key ? next : f)))}

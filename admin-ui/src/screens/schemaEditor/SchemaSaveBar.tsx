@@ -57,7 +57,9 @@ export function SchemaSaveBar({ revisionId, tableId, patch, action, onDiscard, o
       setPreview(null);
     }
   };
-  const rowDetails = action.error instanceof ApiError && action.error.code === 'INVALID_DATA' ? action.error.details : [];
+  // Rows the migration would leave invalid, or repeating a value of a field made unique (domain.md §5.5).
+  const rowProblem = action.error instanceof ApiError && (action.error.code === 'INVALID_DATA' || action.error.code === 'UNIQUE_VIOLATION') ? action.error : null;
+  const rowDetails = rowProblem?.details ?? [];
   const count = patch?.length ?? 0;
   return (
     <div className="schema-save">
@@ -72,7 +74,7 @@ export function SchemaSaveBar({ revisionId, tableId, patch, action, onDiscard, o
         </details>
       )}
       {rowDetails.length > 0 && (
-        <ul className="detail-list" aria-label="Rows that would not be valid">
+        <ul className="detail-list" aria-label={rowProblem?.code === 'UNIQUE_VIOLATION' ? 'Rows that would repeat a unique value' : 'Rows that would not be valid'}>
           {rowDetails.map((detail, index) => (
             <li key={index}>
               {detail.rowId !== undefined && <>row {detail.rowId} </>}
