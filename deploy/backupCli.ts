@@ -4,8 +4,6 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Command } from 'commander';
 import { pino, type Logger } from 'pino';
-import { createSqliteEventStore } from '../command-service/index.ts';
-import { allProjectors, createSqliteViewStore, rebuildProjection } from '../projection-worker/index.ts';
 import { JWT_SECRET_FILE } from './config/resolveJwtSecret.ts';
 
 /** What these commands need of the CLI's I/O (deploy/cli.ts CliIo). */
@@ -116,6 +114,9 @@ function checkLog(file: string): Verified {
 
 /** Replays the whole log into the views at `viewsFile` (every branch's content rebuilt); a failure is a problem. */
 async function rebuildViews(eventsFile: string, viewsFile: string, log: Logger): Promise<string | null> {
+  // Loaded here so that the other commands of the CLI start without the roles.
+  const { createSqliteEventStore } = await import('../command-service/index.ts');
+  const { allProjectors, createSqliteViewStore, rebuildProjection } = await import('../projection-worker/index.ts');
   const eventStore = createSqliteEventStore({ file: eventsFile, log });
   const viewStore = createSqliteViewStore({ file: viewsFile, log });
   try {

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { stringify } from 'csv-stringify/sync';
 import { AppError } from '../../contracts/index.ts';
@@ -31,10 +30,21 @@ export function flagParam(params: URLSearchParams, name: string): boolean {
 }
 
 /** Writes `text`, waiting for `drain` when the socket's buffer is full (backpressure keeps memory flat). */
-export async function writeChunk(res: ServerResponse, text: string): Promise<void> {
-  if (res.destroyed) throw new Error('the client went away');
-  if (res.write(text)) return;
-  await Promise.race([once(res, 'drain'), once(res, 'close').then(() => Promise.reject(new Error('the client went away')))]);
+export function writeChunk(res: ServerResponse, text: string): Promise<void> {
+  if (res.destroyed) return Promise.reject(new Error('the client went away'));
+  if (res.write(text)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const settle = (err?: Error): void => {
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    const onDrain = (): void => settle();
+    const onClose = (): void => settle(new Error('the client went away'));
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
 }
 
 function jsonlLine(row: RowView, meta: boolean): string {
