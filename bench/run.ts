@@ -14,6 +14,7 @@ import { runViewStoreBench } from './viewStoreBench.ts';
 import { runWebhookBench } from './webhookBench.ts';
 import { runWriteBench } from './writeBench.ts';
 import { runScaleBench } from './scaleBench.ts';
+import { runPortabilityBench } from './portabilityBench.ts';
 
 export type BenchFigure = { name: string; value: number; unit: string; note?: string };
 type Suite = {
@@ -159,6 +160,14 @@ const suites: Suite[] = [
       '1,000,000 against 10,000 rows: branch creation <= 2x and view bytes per branch independent of size; first write on a new branch <= 2x; ' +
       'first write after a restart <= 2x; RSS after writing to the 1M-row table <= 300 MB; get-by-id and page 50 on a child branch <= 1.5x its parent',
     run: () => runScaleBench(),
+  },
+  {
+    name: 'portability',
+    title: 'Import, export, bundles and backup (strata CLI against strata serve; issue 27)',
+    target:
+      'export and import of 1,000,000 rows with server and CLI peak RSS bounded independently of the row count; bundle round trip of 100,000 rows; ' +
+      'backup of the log while writes continue (time, write p99)',
+    run: () => runPortabilityBench(Number(process.env.PORTABILITY_BENCH_ROWS ?? 100_000)),
   },
 ];
 

@@ -48,6 +48,7 @@ import { createOAuthAuthorizeRouter } from './oauth/oauthAuthorizeRouter.ts';
 import { createOAuthDiscoveryRouter } from './oauth/oauthDiscoveryRouter.ts';
 import { createOAuthEndpointsRouter } from './oauth/oauthEndpointsRouter.ts';
 import { adminStylesheetOf } from './oauth/oauthPages.ts';
+import { PORTABILITY_DEFAULTS, createPortabilityRouter, createTableTransfer, type PortabilityConfig } from './portability/portabilityRoutes.ts';
 
 export type QueryServiceConfig = {
   /** WRITE_CONSISTENCY. */
@@ -78,6 +79,8 @@ export type QueryServiceConfig = {
   readonly hosts?: HostPolicy;
   /** OAUTH_ENABLED (default true when the `oauth` dependency is given): discovery and `/oauth/*` (oauth.md). */
   readonly oauthEnabled?: boolean;
+  /** IMPORT_MAX_BYTES of table and bundle imports (portability.md §2; default 1 GiB). */
+  readonly portability?: Partial<PortabilityConfig>;
 };
 
 export type QueryServiceDeps = {
@@ -182,6 +185,17 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     docs: deps.mcpDocs ?? createMcpEndpointDocs({ operations, viewStore: deps.viewStore, systemState: deps.systemState }),
   });
 
+  const portabilityDeps = {
+    viewStore: deps.viewStore,
+    systemState: deps.systemState,
+    gateway,
+    authenticator,
+    minPosition,
+    consistency,
+    config: { ...PORTABILITY_DEFAULTS, ...config.portability },
+  };
+  const transfer = createTableTransfer(portabilityDeps);
+
   const parseBody = jsonBody({ limitBytes: config.bodyLimitBytes, limitText: config.bodyLimitText ?? `${config.bodyLimitBytes}b` });
   const router = express.Router();
   if (oauth !== undefined) {
@@ -198,11 +212,13 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   router.use('/graphql', answeringBodyErrors(parseBody, sendGraphqlError));
   const feed = deps.changeFeed ? createChangeFeed({ ...deps.changeFeed, authenticator, systemState: deps.systemState, log }) : null;
   if (feed !== null) router.use('/api', feed.router);
+  router.use('/api', createPortabilityRouter(portabilityDeps, transfer));
   router.use('/api', rest);
   router.use('/graphql', graphql.router);
   router.use('/mcp', mcp.router);
   router.use(createGetTokenRouter());
   const generated = createGeneratedEndpoints({
+    transfer,
     viewStore: deps.viewStore,
     systemState: deps.systemState,
     gateway,

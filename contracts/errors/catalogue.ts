@@ -39,6 +39,7 @@ export const errorCatalogue = {
   INVALID_DATA: { status: 400, message: 'Row data is invalid' },
   FOREIGN_KEY_NOT_FOUND: { status: 400, message: 'Foreign key target not found' },
   NO_CHANGES: { status: 400, message: 'There are no changes' },
+  IMPORT_INVALID: { status: 400, message: 'The import has invalid lines; nothing was imported' },
   REVISION_NOT_DRAFT: { status: 400, message: 'The revision is not a draft' },
   REVISION_IS_DRAFT: { status: 400, message: 'This revision is a draft revision' },
   GRAPHQL_PARSE_FAILED: { status: 400, message: 'GraphQL syntax error' },
