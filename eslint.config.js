@@ -15,7 +15,7 @@ export default tseslint.config(
   },
   {
     // docs/reference/style.md: past ~300 lines, split along the seam that is already there. Tests and test kits are exempt
-    // (a suite reads best whole). Import cycles and forbidden edges are checked by tests/architecture/importRules.test.ts.
+    // (a suite reads best whole). Import cycles and forbidden edges are checked by tests/architecture/importRules.unit.test.ts.
     files: ['**/*.{ts,tsx,mts,js,mjs}'],
     ignores: ['**/*.test.ts', '**/*.test.tsx', 'tests/**', '**/testing/**'],
     rules: { 'max-lines': ['error', { max: 300 }] },

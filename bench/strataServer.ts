@@ -76,7 +76,8 @@ export function startStrata(
 
 /** JSON client for a Strata server's system API: throws on any status >= 300 (with the start of the body). */
 export function createApiCaller(url: string) {
-  return async (method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; bytes: Buffer; json: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any -- bench JSON
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bench JSON
+  return async (method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; bytes: Buffer; json: any }> => {
     const res = await fetch(`${url}${path}`, {
       method,
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },

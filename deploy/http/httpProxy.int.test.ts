@@ -1,7 +1,7 @@
 // The write-forwarding proxy (a query process forwards writes to COMMAND_URL) is an outbound HTTP client too: driven
 // against every case of the hostile-server kit, the proxying process must stay alive and answering, answer 503
 // when the target fails before its answer starts, cut the client's connection when it fails later, and let go of
-// every upstream connection once the client has gone (tests/integration/outboundClients.test.ts runs the same kit
+// every upstream connection once the client has gone (tests/integration/outboundClients.int.test.ts runs the same kit
 // against the outbound client of webhooks and metadata documents).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -14,7 +14,7 @@ import { createSqliteViewStore } from '../adapters/sqlite/sqliteViewStore.ts';
 
 /**
  * Ports for the runner's tests without files: an in-memory EventStore and an in-memory SQLite ViewStore. Both pass
- * the ports' contract suites (tests/contract/eventStore.test.ts, viewStore.test.ts), so they cannot drift from the
+ * the ports' contract suites (tests/contract/eventStore.contract.test.ts, viewStore.contract.test.ts), so they cannot drift from the
  * real adapters.
  */
 

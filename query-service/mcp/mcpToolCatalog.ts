@@ -117,7 +117,8 @@ const P = ['organizationId', 'projectName'];
 const B = [...P, 'branchName'];
 const T = { target: true } as const;
 
-/** The tools of mcp.md §5, in its order. */
+/** The tools of mcp.md §5, in its order: a table, one tool per line (prettier leaves it as written). */
+// prettier-ignore
 export const mcpTools: readonly ToolSpec[] = [
   tool('login', 'W-idem', { kind: 'login' }, { required: ['username', 'password'] }, 'Log in', 'Binds this session to a user by password (no token is returned). Prefer Authorization/X-Api-Key headers.'),
   tool('logout', 'W-idem', { kind: 'logout' }, {}, 'Log out', 'Ends this session after answering.'),

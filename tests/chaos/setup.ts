@@ -13,7 +13,10 @@ const ITEM_SCHEMA = { type: 'object', additionalProperties: false, required: ['n
 
 export type Listed = { id: string; n: unknown };
 
-async function must(client: Client, target: MemberName, method: string, path: string, auth: Record<string, string>, body?: unknown): Promise<{ body: any; position: string }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON replies
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON replies
+type SetupReply = { body: any; position: string };
+
+async function must(client: Client, target: MemberName, method: string, path: string, auth: Record<string, string>, body?: unknown): Promise<SetupReply> {
   const reply = await client.call(target, method, path, { headers: auth, ...(body === undefined ? {} : { body }) });
   if (reply.status < 200 || reply.status >= 300) throw new Error(`setup: ${method} ${path} answered ${reply.status} ${JSON.stringify(reply.body)}`);
   return { body: reply.body, position: reply.headers.get('x-strata-position') ?? '' };

@@ -20,7 +20,8 @@ const base: JsonSchema = {
   },
 };
 
-function edit(change: (schema: any) => void): JsonSchema { // eslint-disable-line @typescript-eslint/no-explicit-any -- test edits free-form
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test edits free-form
+function edit(change: (schema: any) => void): JsonSchema {
   const copy = structuredClone(base);
   change(copy);
   return copy;

@@ -49,7 +49,7 @@ export type WebhookSettings = {
   description: string | null;
 };
 
-/** The event types of changes.md §6.3 a webhook may subscribe to: a copy of contracts/webhooks/changeEvents.ts (the UI imports nothing outside admin-ui), kept equal by tests/architecture/uiCopies.test.ts. */
+/** The event types of changes.md §6.3 a webhook may subscribe to: a copy of contracts/webhooks/changeEvents.ts (the UI imports nothing outside admin-ui), kept equal by tests/architecture/uiCopies.unit.test.ts. */
 export const WEBHOOK_EVENT_TYPES = [
   'revision.committed',
   'draft.reverted',

@@ -145,7 +145,8 @@ export function gqlFailure(reply: HttpReply): [number, string | undefined, boole
 }
 
 /** The data of a GraphQL answer without errors. */
-export function gqlOk(reply: HttpReply): any { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test JSON
+export function gqlOk(reply: HttpReply): any {
   assert.equal(reply.status, 200, reply.text);
   assert.equal(reply.body?.errors, undefined, reply.text);
   return reply.body.data;

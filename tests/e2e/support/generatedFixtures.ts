@@ -97,7 +97,8 @@ export function gql(sys: GeneratedSystem, url: string, query: string, token: str
 }
 
 /** The data of a GraphQL answer without errors. */
-export function data(reply: Reply): any { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test JSON
+export function data(reply: Reply): any {
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
   assert.equal(reply.body?.errors, undefined, JSON.stringify(reply.body?.errors));
   return reply.body.data;

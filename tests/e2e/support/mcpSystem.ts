@@ -120,7 +120,8 @@ export async function startMcpSystem(mcp: Partial<McpConfig> = {}): Promise<McpS
 }
 
 /** The structured content of a successful tool result. */
-export function ok(result: unknown): any { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test JSON
+export function ok(result: unknown): any {
   const r = result as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text: string }[] };
   assert.notEqual(r.isError, true, JSON.stringify(r.structuredContent));
   assert.deepEqual(JSON.parse(r.content?.[0]?.text ?? 'null'), r.structuredContent);

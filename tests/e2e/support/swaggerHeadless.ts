@@ -5,7 +5,7 @@
 // (setDefaultValue and its enum rule) and the request body editor handing its sample to the state. Two shortcuts,
 // neither of which changes what is sent: operations are resolved once for the whole document (the same resolver
 // Swagger UI runs per expanded operation), and the page's cookies go through swagger-client's `userFetch`.
-// tests/e2e/adminUiEndpointTools.test.ts presses the same buttons in Chromium for a list and a row read.
+// tests/e2e/adminUiEndpointTools.ui.test.ts presses the same buttons in Chromium for a list and a row read.
 import type { CookieJar } from './cookieJar.ts';
 
 type Im = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- Immutable.js values of Swagger UI's state

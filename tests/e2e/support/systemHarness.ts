@@ -111,7 +111,8 @@ export function assertGqlError(reply: Reply, code: string, status: number): void
 }
 
 /** Asserts a successful GraphQL answer and returns its data. */
-export function gqlData(reply: Reply): any { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test JSON
+export function gqlData(reply: Reply): any {
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
   assert.equal(reply.body?.errors, undefined, JSON.stringify(reply.body?.errors));
   return reply.body.data;

@@ -71,7 +71,8 @@ async function same(call: Call): Promise<Reply> {
   return fast;
 }
 
-async function api(method: string, path: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test JSON
+async function api(method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(`${strata.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

@@ -1,5 +1,5 @@
 // The KurrentDB adapter's own logic against an in-memory fake of the client (no server can run here). The real
-// server runs the same contract in tests/contract/eventStore.test.ts when EVENTSTORE_URL is set.
+// server runs the same contract in tests/contract/eventStore.contract.test.ts when EVENTSTORE_URL is set.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { comparePositions, isAppError, streamCategory } from '../../contracts/index.ts';

@@ -13,7 +13,8 @@ import { startStrataProcess, until, type StrataProcess } from '../support/strata
 const ADMIN_PASSWORD = 'write-crash-admin-1';
 const WRITERS = 50;
 
-async function call(server: StrataProcess, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON replies
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON replies
+async function call(server: StrataProcess, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -110,7 +110,8 @@ before(async () => {
   server = await startStrataProcess({ DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD });
   const login = await send({ name: 'login', method: 'POST', path: '/api/auth/login', body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
   token = (JSON.parse(login.text) as { accessToken: string }).accessToken;
-  const call = async (method: string, path: string, body: unknown): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const call = async (method: string, path: string, body: unknown): Promise<any> => {
     const answer = await send({ name: path, method, path: `/api${path}`, body: JSON.stringify(body), headers: auth() });
     assert.ok(answer.status < 300, `${path}: ${answer.status} ${answer.text}`);
     return JSON.parse(answer.text);

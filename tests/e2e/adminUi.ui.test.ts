@@ -69,14 +69,14 @@ describe('Admin UI in Chromium', { concurrency: false }, () => {
     await page.getByRole('link', { name: 'master' }).first().click();
     await page.getByRole('heading', { name: 'Branch master' }).waitFor();
     await page.getByLabel('Table id').fill('posts');
-    // The schema editor opens on its fields (tests/e2e/adminUiTeams.test.ts); JSON stays available as the second mode.
+    // The schema editor opens on its fields (tests/e2e/adminUiTeams.ui.test.ts); JSON stays available as the second mode.
     await page.getByRole('group', { name: 'Schema editing mode' }).getByRole('button', { name: 'JSON' }).click();
     await page.getByLabel('Schema (JSON Schema subset)').fill(JSON.stringify(SCHEMA, null, 2));
     await page.getByRole('button', { name: 'Create table' }).click();
     await page.getByRole('heading', { name: 'Table posts' }).waitFor();
 
     await page.getByLabel('Row id').fill('hello');
-    // The row form's JSON mode (the form itself: tests/e2e/adminUiRowForm.test.ts).
+    // The row form's JSON mode (the form itself: tests/e2e/adminUiRowForm.ui.test.ts).
     await page.getByRole('group', { name: 'Row editing mode' }).getByRole('button', { name: 'JSON' }).click();
     await page.getByLabel('Row data (JSON)').fill('{"title": 42, "views": 10}');
     await page.getByRole('button', { name: 'Add row' }).click();

@@ -13,7 +13,8 @@ const B = '/organization/acme/project/blog/branch';
 const T = (revision: string, table: string) => `/revision/${revision}/table/${table}`;
 const revs = { start: '', c1: '', c2: '', c3: '', featureDraft: '', otherProject: '' };
 
-async function ok(reply: Promise<{ status: number; body: any }>, status = 200): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test JSON
+async function ok(reply: Promise<{ status: number; body: any }>, status = 200): Promise<any> {
   const r = await reply;
   assert.equal(r.status, status, JSON.stringify(r.body));
   return r.body;
