@@ -5,6 +5,7 @@
 //   npm run test:e2e | test:ui | test:chaos
 //   npm run test:all                every tier in turn; fails when any tier fails
 // A filter that is a test file's exact path runs that file whatever its tier; other filters select within the tiers.
+// After renaming test files, `tsx tests/fixTestReferences.ts` rewrites references to their old names.
 // TEST_CONCURRENCY=<n> overrides the files run at once (tests/testKinds.ts TIER_CONCURRENCY: 2, the chaos tier 1).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
