@@ -8,12 +8,14 @@ import type {
   DraftOperation,
   RevisionView,
   SystemState,
+  ViewStore,
 } from '../../contracts/index.ts';
 import type { CommandHandlers, HandlerDeps } from '../commandHandler.ts';
 import { createRowValidatorCache, type RowValidatorCache } from '../domain/tables/rowValidator.ts';
 import { draftHasChanges, type BranchContent } from './branchContent.ts';
 import { validateBranchCommand, type BranchCommandBody, type BranchDeciderTools } from './branchCommand.ts';
 import { createBranchContentStore } from './branchContentStore.ts';
+import { createDurableContentStore } from './durableContentStore.ts';
 import { resolveBranchTarget, resolveRevisionTarget, type Access } from './branchTargets.ts';
 import { branchViewOf, draftRowViews, draftTableView } from './branchViews.ts';
 import { createBranchWriteBatch, type Answer } from './branchWriteBatch.ts';
@@ -26,8 +28,14 @@ export const CONTENT_PROJECTIONS: readonly string[] = ['catalog', 'schemas', 'ro
 export type BranchCommandHandlerDeps = HandlerDeps & {
   /** Shared compiled row validators (one is created when omitted). */
   readonly rowValidators?: RowValidatorCache;
-  /** Bounds of the in-memory branch contents. */
+  /** Bounds of the in-memory branch contents (used only without `decisionViews`). */
   readonly contentCache?: { readonly maxBranches?: number; readonly maxSnapshots?: number };
+  /**
+   * The view store of the durable decision state (DATA_DIR/state.db, docs/reference/versioned-storage.md §2):
+   * decisions read the rows they need from it and nothing of a branch stays in memory. Without it, branch contents
+   * are folded into memory (createBranchContentStore).
+   */
+  readonly decisionViews?: ViewStore;
 };
 
 type BranchCommandName =
@@ -109,7 +117,9 @@ function draftChangesTargets(operations: readonly DraftOperation[]): { access: A
  * answers each caller from the state its own events produced.
  */
 export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): BranchCommandHandlers {
-  const store = createBranchContentStore({ eventStore: deps.eventStore, ...deps.contentCache });
+  const store = deps.decisionViews
+    ? createDurableContentStore({ views: deps.decisionViews, eventStore: deps.eventStore, log: deps.log })
+    : createBranchContentStore({ eventStore: deps.eventStore, ...deps.contentCache });
   const tools: BranchDeciderTools = {
     rowValidators: deps.rowValidators ?? createRowValidatorCache(),
     models: createTableModelCache(),

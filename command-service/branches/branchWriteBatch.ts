@@ -16,6 +16,7 @@ import type { BranchContent } from './branchContent.ts';
 import type { BranchCommand, BranchCommandBody, BranchCommandMetadata, BranchDeciderTools } from './branchCommand.ts';
 import type { BranchContentStore } from './branchContentStore.ts';
 import { decideBranch, type BranchDecision } from './branchDecider.ts';
+import { decideOnFacts } from './decideOnFacts.ts';
 import type { DraftChangesReport } from './draftChangesDecision.ts';
 import { evolveBranchContent, undoChanges, type UndoLog } from './evolveBranchContent.ts';
 
@@ -113,8 +114,12 @@ export function createBranchWriteBatch(deps: BranchWriteBatchDeps): BranchWriteB
     answered.then((result) => job.resolve({ result, position, projections }), job.reject);
   }
 
-  /** Decides `jobs` in order against `state`, folding each one's events with an undo record. */
-  function decideAll(state: BranchContent, branch: BranchRecord, jobs: readonly Job[]): { planned: Planned[]; undecided: Job[] } {
+  /**
+   * Decides `jobs` in order against `state`, folding each one's events with an undo record. A state gathered from
+   * the decision store (BranchContent.facts) holds HEAD's rows only as far as decisions asked: after a commit the
+   * batch ends there, and the commands after it are decided in the next batch, on the new HEAD.
+   */
+  async function decideAll(state: BranchContent, branch: BranchRecord, jobs: readonly Job[]): Promise<{ planned: Planned[]; undecided: Job[] }> {
     const streamId = branchStreamId(branch.id);
     const planned: Planned[] = [];
     for (const [index, job] of jobs.entries()) {
@@ -125,13 +130,12 @@ export function createBranchWriteBatch(deps: BranchWriteBatchDeps): BranchWriteB
         projectId: branch.projectId,
         tableInScope: (tableId) => tableInScope(job.context.principal, tableId),
       };
-      let decision: BranchDecision;
-      try {
-        decision = decideBranch({ ...job.body, metadata } as BranchCommand, state, tools);
-      } catch (error) {
-        planned.push({ kind: 'refused', job, error });
+      const outcome = await decideOnFacts(store, state, () => decideBranch({ ...job.body, metadata } as BranchCommand, state, tools));
+      if (!outcome.ok) {
+        planned.push({ kind: 'refused', job, error: outcome.error });
         continue;
       }
+      const decision: BranchDecision = outcome.value;
       const { events, report } = decision;
       const decided: Decided = { events, now, headBefore: state.headRevisionId, ...(report ? { report } : {}) };
       if (events.length === 0 || decision.dryRun === true) {
@@ -153,13 +157,16 @@ export function createBranchWriteBatch(deps: BranchWriteBatchDeps): BranchWriteB
       }
       const request: AppendRequest = { streamId, events: buildEvents(events, job.context, clock, now), expected };
       planned.push({ kind: 'append', job, request, answered: answerNow(job, state, decided), undo });
+      if (state.facts !== undefined && events.some((event) => event.type === 'RevisionCommitted')) {
+        return { planned, undecided: jobs.slice(index + 1) };
+      }
     }
     return { planned, undecided: [] };
   }
 
   /** One batch: decide, append, answer. Returns the commands to decide again (after a conflict), in order. */
   async function runBatch(state: BranchContent, branch: BranchRecord, jobs: readonly Job[]): Promise<Job[]> {
-    const { planned, undecided } = decideAll(state, branch, jobs);
+    const { planned, undecided } = await decideAll(state, branch, jobs);
     const appends = planned.filter((p): p is Extract<Planned, { kind: 'append' }> => p.kind === 'append');
     let outcomes;
     try {
