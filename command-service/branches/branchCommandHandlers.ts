@@ -56,6 +56,8 @@ type BranchCommandName =
 export type BranchCommandHandlers = Pick<CommandHandlers, BranchCommandName> & {
   /** Whether the branch's draft differs from HEAD, from the caught-up content state. */
   branchFacts(branchId: string): Promise<{ hasChanges: boolean }>;
+  /** Catches the decision state up to the log (a no-op without `decisionViews`). */
+  warmUp(): Promise<void>;
 };
 
 type DraftCommandName = Exclude<BranchCommandName, 'CreateRevision' | 'RevertChanges' | 'PreviewUpdateTable'>;
@@ -117,9 +119,8 @@ function draftChangesTargets(operations: readonly DraftOperation[]): { access: A
  * answers each caller from the state its own events produced.
  */
 export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): BranchCommandHandlers {
-  const store = deps.decisionViews
-    ? createDurableContentStore({ views: deps.decisionViews, eventStore: deps.eventStore, log: deps.log })
-    : createBranchContentStore({ eventStore: deps.eventStore, ...deps.contentCache });
+  const durable = deps.decisionViews ? createDurableContentStore({ views: deps.decisionViews, eventStore: deps.eventStore, log: deps.log }) : null;
+  const store = durable ?? createBranchContentStore({ eventStore: deps.eventStore, ...deps.contentCache });
   const tools: BranchDeciderTools = {
     rowValidators: deps.rowValidators ?? createRowValidatorCache(),
     models: createTableModelCache(),
@@ -277,6 +278,8 @@ export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): Bra
       const branch = resolveBranchTarget(system, context.principal, input, access);
       return run(system, branch, context, { type: 'RevertChanges', data: {} }, (state) => branchViewOf(system, branch, state));
     },
+
+    warmUp: () => durable?.warmUp() ?? Promise.resolve(),
 
     async branchFacts(branchId) {
       const system = await deps.systemState.current();

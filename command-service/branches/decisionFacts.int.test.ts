@@ -72,6 +72,16 @@ function randomCommands(seed: number, count: number): Run[] {
           } as never,
           ctx,
         );
+    } else if (roll < 0.835) {
+      run = async (h, d) => {
+        const { result } = await h.PreviewUpdateTable(
+          { revisionId: await d(branchId), tableId: 'items', patches: [{ op: 'replace', path: '/properties/name', value: { type: 'number', default: 0 } }] },
+          ctx,
+        );
+        // Which changed rows a dry run samples follows the order the store keeps them in: compare how many.
+        const { migration } = result as { migration: { sample: unknown[]; lossySample: unknown[] } };
+        return { result: { ...result, migration: { ...migration, sample: migration.sample.length, lossySample: migration.lossySample.length } } };
+      };
     } else if (roll < 0.85) {
       const field = `f${i}`;
       run = async (h, d) =>

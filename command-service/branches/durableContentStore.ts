@@ -17,7 +17,7 @@ export type DurableContentStoreOptions = {
  * decisions gather the rows they ask for (`gatherMissing`) and the state is dropped when `run` ends. Nothing of a
  * branch outlives its batch. Work on one branch is serialized within this process like the in-memory store's.
  */
-export function createDurableContentStore(options: DurableContentStoreOptions): BranchContentStore {
+export function createDurableContentStore(options: DurableContentStoreOptions): BranchContentStore & { warmUp(): Promise<void> } {
   const catchUp = createDecisionCatchUp({ views: options.views, eventStore: options.eventStore, log: options.log });
   const facts = createDecisionFacts(options.views);
   const tails = new Map<string, Promise<unknown>>();
@@ -40,5 +40,6 @@ export function createDurableContentStore(options: DurableContentStoreOptions): 
     // A state is read for one batch only: nothing to fold into it later.
     catchUp: () => catchUp.catchUp(),
     gatherMissing: (state) => facts.gatherMissing(state),
+    warmUp: () => catchUp.catchUp(),
   };
 }
