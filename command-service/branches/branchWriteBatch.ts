@@ -16,6 +16,7 @@ import type { BranchContent } from './branchContent.ts';
 import type { BranchCommand, BranchCommandBody, BranchCommandMetadata, BranchDeciderTools } from './branchCommand.ts';
 import type { BranchContentStore } from './branchContentStore.ts';
 import { decideBranch, type BranchDecision } from './branchDecider.ts';
+import { recordCommandNeeds } from './commandFacts.ts';
 import { decideOnFacts } from './decideOnFacts.ts';
 import type { DraftChangesReport } from './draftChangesDecision.ts';
 import { evolveBranchContent, undoChanges, type UndoLog } from './evolveBranchContent.ts';
@@ -130,7 +131,12 @@ export function createBranchWriteBatch(deps: BranchWriteBatchDeps): BranchWriteB
         projectId: branch.projectId,
         tableInScope: (tableId) => tableInScope(job.context.principal, tableId),
       };
-      const outcome = await decideOnFacts(store, state, () => decideBranch({ ...job.body, metadata } as BranchCommand, state, tools));
+      const outcome = await decideOnFacts(
+        store,
+        state,
+        () => decideBranch({ ...job.body, metadata } as BranchCommand, state, tools),
+        () => recordCommandNeeds(state, tools, job.body),
+      );
       if (!outcome.ok) {
         planned.push({ kind: 'refused', job, error: outcome.error });
         continue;

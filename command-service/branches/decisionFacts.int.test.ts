@@ -79,7 +79,7 @@ function randomCommands(seed: number, count: number): Run[] {
           ctx,
         );
         // Which changed rows a dry run samples follows the order the store keeps them in: compare how many.
-        const { migration } = result as { migration: { sample: unknown[]; lossySample: unknown[] } };
+        const { migration } = result as { migration: { sample: readonly unknown[]; lossySample: readonly unknown[] } };
         return { result: { ...result, migration: { ...migration, sample: migration.sample.length, lossySample: migration.lossySample.length } } };
       };
     } else if (roll < 0.85) {

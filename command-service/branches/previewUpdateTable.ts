@@ -11,6 +11,7 @@ import type { Clock } from '../../contracts/index.ts';
 import { draftRow, draftTableById, type BranchContent } from './branchContent.ts';
 import type { BranchCommandData, BranchDeciderTools } from './branchCommand.ts';
 import type { BranchContentStore } from './branchContentStore.ts';
+import { recordCommandNeeds } from './commandFacts.ts';
 import { decideOnFacts } from './decideOnFacts.ts';
 import { draftTableView } from './branchViews.ts';
 import { evolveBranchContent, undoChanges, type UndoLog } from './evolveBranchContent.ts';
@@ -67,7 +68,7 @@ export function previewUpdateTable(
     const outcome = await decideOnFacts(deps.store, state, () => {
       losses = createLossCollector();
       return decideUpdateTable(state, data, meta, deps.tools, losses.onLoss);
-    });
+    }, () => recordCommandNeeds(state, deps.tools, { type: 'UpdateTable', data }));
     if (!outcome.ok) throw outcome.error;
     const events = outcome.value;
     const [event] = events;
