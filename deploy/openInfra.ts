@@ -104,7 +104,9 @@ export async function openInfra(config: StrataConfig, log: Logger): Promise<Infr
       ? createInProcessQueue()
       : createBullmqQueue({ url: config.redisUrl, log: log.child({ component: 'queue' }) });
   const redis = config.redisUrl === null ? null : openRedis(config.redisUrl, log.child({ component: 'redis' }));
-  const decisionViews = createSqliteViewStore({ file: join(config.dataDir, 'state.db'), log: log.child({ component: 'decisionState' }) });
+  // Decisions read the state by key (touched rows, foreign-key targets): 16 MiB of page cache serves them and keeps
+  // the write side's memory bounded whatever the data size.
+  const decisionViews = createSqliteViewStore({ file: join(config.dataDir, 'state.db'), log: log.child({ component: 'decisionState' }), cacheKiB: 16_384 });
   log.info(
     { eventStore: eventStore.backend, viewStore: viewStore.backend, queue: queue.kind, dataDir: config.dataDir },
     'infrastructure opened',
