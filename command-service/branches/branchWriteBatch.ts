@@ -55,7 +55,8 @@ export type BranchWriteBatchDeps = {
 /**
  * Group commit of branch-content writes (issue "Write path"): the commands that queue up for a branch while its
  * previous batch is being appended form the next batch. They are decided one after another against the branch's
- * in-memory content, each folding its events before the next is decided (exactly as if serialized), then the whole
+ * content (the facts gathered from the decision state, or the whole branch in memory without one), each folding
+ * its events into it before the next is decided (exactly as if serialized), then the whole
  * batch is appended with one `appendBatch` (one transaction on SQLite, shared with the batches of other branches
  * that are ready in the same turn of the event loop). Every caller gets its own answer: a refusal refuses only its
  * command; an append conflict (another process wrote the branch) undoes the speculative folds from the failed
