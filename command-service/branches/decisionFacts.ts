@@ -1,5 +1,5 @@
-import { and, fieldsEqual, inChunks, invariant, layersAt, resolveTableLayers, revisionLayers, visibleAt } from '../../contracts/index.ts';
-import type { BranchRecord, JsonObject, SystemState, VersionLayer, ViewDoc, ViewStore } from '../../contracts/index.ts';
+import { and, fieldsEqual, inChunks, invariant, resolveTableLayers, revisionLayers, visibleAt } from '../../contracts/index.ts';
+import type { BranchRecord, Filter, JsonObject, SystemState, VersionLayer, ViewDoc, ViewStore } from '../../contracts/index.ts';
 import { createBranchContent, type BranchContent, type RowRecord, type TableRecord } from './branchContent.ts';
 import { DECISION_PROJECTION } from './decisionViews.ts';
 import { FactRows, clearMisses, createFactMisses, hasMisses } from './factRows.ts';
@@ -29,7 +29,7 @@ function byCreation(tables: readonly ViewDoc[]): ViewDoc[] {
 }
 
 export function createDecisionFacts(views: ViewStore): DecisionFacts {
-  const find = (collection: string, filter: Parameters<typeof and>[0], layers?: readonly VersionLayer[]) =>
+  const find = (collection: string, filter: Filter, layers?: readonly VersionLayer[]) =>
     views.find(DECISION_PROJECTION, collection, { filter, ...(layers ? { versions: { layers, identity: ROW_IDENTITY } } : {}) });
 
   async function load(system: SystemState, branch: BranchRecord): Promise<BranchContent> {
