@@ -31,13 +31,14 @@ export async function openEmbeddedStack(dirPrefix: string) {
   const log = pino({ level: 'silent' });
   const eventStore = createSqliteEventStore({ file: join(dir, 'events.db') });
   const viewStore = createSqliteViewStore({ file: join(dir, 'views.db') });
+  const decisionViews = createSqliteViewStore({ file: join(dir, 'state.db') });
   const systemState = createSystemStateSource({ eventStore });
   const service = createCommandService({
     eventStore,
     systemState,
     clock: systemClock,
     log,
-    branchHandlers: createBranchCommandHandlers,
+    branchHandlers: (deps) => createBranchCommandHandlers({ ...deps, decisionViews }),
     config: {
       jwtSecret: 'a-benchmark-secret-that-is-long-enough',
       accessTokenTtlSeconds: 1800,
@@ -77,6 +78,7 @@ export async function openEmbeddedStack(dirPrefix: string) {
       await worker.stop();
       await service.stop();
       await viewStore.close();
+      await decisionViews.close();
       await eventStore.close();
       await rm(dir, { recursive: true, force: true });
     },

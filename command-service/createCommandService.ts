@@ -76,7 +76,10 @@ type BranchContentCommandType = Exclude<
   keyof CommandHandlers,
   DirectoryCommandType | OrganizationCommandType | ApiKeyCommandType | WebhookCommandType
 >;
-type BranchContentHandlers = Pick<CommandHandlers, BranchContentCommandType>;
+type BranchContentHandlers = Pick<CommandHandlers, BranchContentCommandType> & {
+  /** Brings the write side's decision state up to the log (started with the service, not awaited). */
+  readonly warmUp?: () => Promise<void>;
+};
 
 export type CommandServiceDeps = {
   readonly eventStore: EventStore;
@@ -216,8 +219,11 @@ export function createCommandService(deps: CommandServiceDeps): CommandService {
     async start() {
       await ensureAdminUser({ eventStore, systemState, adminPassword: config.adminPassword, clock, log, newId });
       await systemState.current();
+      // A new or deleted DATA_DIR/state.db fills from the log while the service already listens; the first branch
+      // write waits for the same run (versioned-storage.md §2).
+      branchHandlers.warmUp?.().catch((err: unknown) => log.error({ err }, 'decision state catch-up failed'));
     },
-    // Nothing runs in the background: every command catches the system state up on its own.
+    // Nothing else runs in the background: every command catches the system state up on its own.
     async stop() {},
   };
 }

@@ -112,7 +112,7 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
     systemState,
     clock: ctx.clock,
     log: ctx.log,
-    branchHandlers: createBranchCommandHandlers,
+    branchHandlers: (deps) => createBranchCommandHandlers({ ...deps, decisionViews: infra.decisionViews }),
     onAppended: ringProjections,
     outboundHttp: createOutboundHttp(),
     // With REDIS_URL the ephemeral state is shared by every replica (operations.md §3); else it stays in memory.

@@ -12,6 +12,11 @@ export type Infra = {
   readonly viewStore: ViewStore;
   readonly queue: Queue;
   /**
+   * The write side's durable decision state (docs/reference/versioned-storage.md §2): always SQLite,
+   * DATA_DIR/state.db, whatever the event and view stores are. A cache of the log: deleting it costs one catch-up.
+   */
+  readonly decisionViews: ViewStore;
+  /**
    * Client for the shared ephemeral state (login counters, `lastUsedAt`, MCP session records) when REDIS_URL is
    * set; it connects on first use, so processes that never touch it never connect.
    */
@@ -87,8 +92,9 @@ export async function openStores(config: StrataConfig, log: Logger): Promise<Sto
 }
 
 /**
- * Opens the stores (openStores) and the wake-up queue: BullMQ when REDIS_URL is set, else the in-process queue;
- * plus the Redis client of the shared ephemeral state when REDIS_URL is set.
+ * Opens the stores (openStores), the write side's decision state (DATA_DIR/state.db) and the wake-up queue: BullMQ
+ * when REDIS_URL is set, else the in-process queue; plus the Redis client of the shared ephemeral state when
+ * REDIS_URL is set.
  */
 export async function openInfra(config: StrataConfig, log: Logger): Promise<Infra> {
   const stores = await openStores(config, log);
@@ -98,6 +104,9 @@ export async function openInfra(config: StrataConfig, log: Logger): Promise<Infr
       ? createInProcessQueue()
       : createBullmqQueue({ url: config.redisUrl, log: log.child({ component: 'queue' }) });
   const redis = config.redisUrl === null ? null : openRedis(config.redisUrl, log.child({ component: 'redis' }));
+  // Decisions read the state by key (touched rows, foreign-key targets): 16 MiB of page cache serves them and keeps
+  // the write side's memory bounded whatever the data size.
+  const decisionViews = createSqliteViewStore({ file: join(config.dataDir, 'state.db'), log: log.child({ component: 'decisionState' }), cacheKiB: 16_384 });
   log.info(
     { eventStore: eventStore.backend, viewStore: viewStore.backend, queue: queue.kind, dataDir: config.dataDir },
     'infrastructure opened',
@@ -109,10 +118,12 @@ export async function openInfra(config: StrataConfig, log: Logger): Promise<Infr
     viewStore,
     queue,
     redis,
+    decisionViews,
     close: () =>
       (closing ??= closeAll(log, [
         ['queue', () => queue.close()],
         ['redis', async () => redis?.disconnect()],
+        ['decisionViews', () => decisionViews.close()],
         ['stores', () => stores.close()],
       ])),
   };

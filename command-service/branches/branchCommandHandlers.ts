@@ -8,12 +8,14 @@ import type {
   DraftOperation,
   RevisionView,
   SystemState,
+  ViewStore,
 } from '../../contracts/index.ts';
 import type { CommandHandlers, HandlerDeps } from '../commandHandler.ts';
 import { createRowValidatorCache, type RowValidatorCache } from '../domain/tables/rowValidator.ts';
 import { draftHasChanges, type BranchContent } from './branchContent.ts';
 import { validateBranchCommand, type BranchCommandBody, type BranchDeciderTools } from './branchCommand.ts';
 import { createBranchContentStore } from './branchContentStore.ts';
+import { createDurableContentStore } from './durableContentStore.ts';
 import { resolveBranchTarget, resolveRevisionTarget, type Access } from './branchTargets.ts';
 import { branchViewOf, draftRowViews, draftTableView } from './branchViews.ts';
 import { createBranchWriteBatch, type Answer } from './branchWriteBatch.ts';
@@ -26,8 +28,14 @@ export const CONTENT_PROJECTIONS: readonly string[] = ['catalog', 'schemas', 'ro
 export type BranchCommandHandlerDeps = HandlerDeps & {
   /** Shared compiled row validators (one is created when omitted). */
   readonly rowValidators?: RowValidatorCache;
-  /** Bounds of the in-memory branch contents. */
+  /** Bounds of the in-memory branch contents (used only without `decisionViews`). */
   readonly contentCache?: { readonly maxBranches?: number; readonly maxSnapshots?: number };
+  /**
+   * The view store of the durable decision state (DATA_DIR/state.db, docs/reference/versioned-storage.md §2):
+   * decisions read the rows they need from it and nothing of a branch stays in memory. Without it, branch contents
+   * are folded into memory (createBranchContentStore).
+   */
+  readonly decisionViews?: ViewStore;
 };
 
 type BranchCommandName =
@@ -48,6 +56,8 @@ type BranchCommandName =
 export type BranchCommandHandlers = Pick<CommandHandlers, BranchCommandName> & {
   /** Whether the branch's draft differs from HEAD, from the caught-up content state. */
   branchFacts(branchId: string): Promise<{ hasChanges: boolean }>;
+  /** Catches the decision state up to the log (a no-op without `decisionViews`). */
+  warmUp(): Promise<void>;
 };
 
 type DraftCommandName = Exclude<BranchCommandName, 'CreateRevision' | 'RevertChanges' | 'PreviewUpdateTable'>;
@@ -109,7 +119,8 @@ function draftChangesTargets(operations: readonly DraftOperation[]): { access: A
  * answers each caller from the state its own events produced.
  */
 export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): BranchCommandHandlers {
-  const store = createBranchContentStore({ eventStore: deps.eventStore, ...deps.contentCache });
+  const durable = deps.decisionViews ? createDurableContentStore({ views: deps.decisionViews, eventStore: deps.eventStore, log: deps.log }) : null;
+  const store = durable ?? createBranchContentStore({ eventStore: deps.eventStore, ...deps.contentCache });
   const tools: BranchDeciderTools = {
     rowValidators: deps.rowValidators ?? createRowValidatorCache(),
     models: createTableModelCache(),
@@ -267,6 +278,8 @@ export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): Bra
       const branch = resolveBranchTarget(system, context.principal, input, access);
       return run(system, branch, context, { type: 'RevertChanges', data: {} }, (state) => branchViewOf(system, branch, state));
     },
+
+    warmUp: () => durable?.warmUp() ?? Promise.resolve(),
 
     async branchFacts(branchId) {
       const system = await deps.systemState.current();

@@ -1,4 +1,5 @@
-import type { JsonObject } from '../../contracts/index.ts';
+import type { JsonObject, VersionLayer } from '../../contracts/index.ts';
+import type { FactMisses } from './factRows.ts';
 
 /** One stored row: data in stored form (system refs as `""`). Immutable: a change replaces the record. */
 export type RowRecord = { readonly data: JsonObject; readonly createdAt: string; readonly updatedAt: string };
@@ -44,6 +45,11 @@ export type BranchContent = {
   readonly draft: Map<string, TableOverlay | null>;
   /** Draft table id -> tableKey (exact ids). */
   readonly draftIds: Map<string, string>;
+  /**
+   * Set when the rows were not all loaded (decisionFacts.ts): row maps are FactRows that record what a decision
+   * asked and lacked; `headLayers` are the layers HEAD's rows are read through. Absent: every row is in memory.
+   */
+  facts?: { readonly misses: FactMisses; readonly headLayers: readonly VersionLayer[] };
 };
 
 export type BranchContentInit = {

@@ -23,6 +23,11 @@ export type BranchContentStore = {
   withBranch<T>(branch: BranchRecord, system: SystemState, run: (state: BranchContent) => Promise<T>): Promise<T>;
   /** Folds the events appended to the branch stream since the state's revision. */
   catchUp(state: BranchContent): Promise<void>;
+  /**
+   * Reads into `state` the facts the decisions taken on it asked for and lacked (BranchContent.facts); false when
+   * they lacked nothing, so the last decision stands. A store holding whole branches always answers false.
+   */
+  gatherMissing(state: BranchContent): Promise<boolean>;
 };
 
 function toDomainEvent(recorded: RecordedEvent): DomainEvent {
@@ -134,5 +139,6 @@ export function createBranchContentStore(options: BranchContentStoreOptions): Br
       }
     },
     catchUp: (state) => fold(state),
+    gatherMissing: () => Promise.resolve(false),
   };
 }

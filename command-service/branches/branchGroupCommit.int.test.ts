@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { branchStreamId, isAppError } from '../../contracts/index.ts';
 import type { AppendRequest, CommandContext, DomainEvent, EventStore, RowView } from '../../contracts/index.ts';
+import { createSqliteViewStore } from '../../projection-worker/index.ts';
 import { createSystemStateSource } from '../state/systemStateSource.ts';
 import { createBranchContent, type BranchContent } from './branchContent.ts';
 import { createBranchCommandHandlers, type BranchCommandHandlers } from './branchCommandHandlers.ts';
@@ -41,9 +42,11 @@ function observed(eventStore: EventStore): { store: EventStore; batchSizes: numb
   return { store, batchSizes, failures: () => failures };
 }
 
+/** One process's handlers: its own decision state (a process on another machine keeps its own file). */
 function handlersOn(eventStore: EventStore): BranchCommandHandlers {
   let n = 0;
   return createBranchCommandHandlers({
+    decisionViews: createSqliteViewStore({ file: ':memory:' }),
     eventStore,
     systemState: createSystemStateSource({ eventStore }),
     clock: createStepClock(),

@@ -16,6 +16,8 @@ import type { BranchContent } from './branchContent.ts';
 import type { BranchCommand, BranchCommandBody, BranchCommandMetadata, BranchDeciderTools } from './branchCommand.ts';
 import type { BranchContentStore } from './branchContentStore.ts';
 import { decideBranch, type BranchDecision } from './branchDecider.ts';
+import { recordCommandNeeds } from './commandFacts.ts';
+import { decideOnFacts } from './decideOnFacts.ts';
 import type { DraftChangesReport } from './draftChangesDecision.ts';
 import { evolveBranchContent, undoChanges, type UndoLog } from './evolveBranchContent.ts';
 
@@ -53,7 +55,8 @@ export type BranchWriteBatchDeps = {
 /**
  * Group commit of branch-content writes (issue "Write path"): the commands that queue up for a branch while its
  * previous batch is being appended form the next batch. They are decided one after another against the branch's
- * in-memory content, each folding its events before the next is decided (exactly as if serialized), then the whole
+ * content (the facts gathered from the decision state, or the whole branch in memory without one), each folding
+ * its events into it before the next is decided (exactly as if serialized), then the whole
  * batch is appended with one `appendBatch` (one transaction on SQLite, shared with the batches of other branches
  * that are ready in the same turn of the event loop). Every caller gets its own answer: a refusal refuses only its
  * command; an append conflict (another process wrote the branch) undoes the speculative folds from the failed
@@ -113,8 +116,12 @@ export function createBranchWriteBatch(deps: BranchWriteBatchDeps): BranchWriteB
     answered.then((result) => job.resolve({ result, position, projections }), job.reject);
   }
 
-  /** Decides `jobs` in order against `state`, folding each one's events with an undo record. */
-  function decideAll(state: BranchContent, branch: BranchRecord, jobs: readonly Job[]): { planned: Planned[]; undecided: Job[] } {
+  /**
+   * Decides `jobs` in order against `state`, folding each one's events with an undo record. A state gathered from
+   * the decision store (BranchContent.facts) holds HEAD's rows only as far as decisions asked: after a commit the
+   * batch ends there, and the commands after it are decided in the next batch, on the new HEAD.
+   */
+  async function decideAll(state: BranchContent, branch: BranchRecord, jobs: readonly Job[]): Promise<{ planned: Planned[]; undecided: Job[] }> {
     const streamId = branchStreamId(branch.id);
     const planned: Planned[] = [];
     for (const [index, job] of jobs.entries()) {
@@ -125,13 +132,17 @@ export function createBranchWriteBatch(deps: BranchWriteBatchDeps): BranchWriteB
         projectId: branch.projectId,
         tableInScope: (tableId) => tableInScope(job.context.principal, tableId),
       };
-      let decision: BranchDecision;
-      try {
-        decision = decideBranch({ ...job.body, metadata } as BranchCommand, state, tools);
-      } catch (error) {
-        planned.push({ kind: 'refused', job, error });
+      const outcome = await decideOnFacts(
+        store,
+        state,
+        () => decideBranch({ ...job.body, metadata } as BranchCommand, state, tools),
+        () => recordCommandNeeds(state, tools, job.body),
+      );
+      if (!outcome.ok) {
+        planned.push({ kind: 'refused', job, error: outcome.error });
         continue;
       }
+      const decision: BranchDecision = outcome.value;
       const { events, report } = decision;
       const decided: Decided = { events, now, headBefore: state.headRevisionId, ...(report ? { report } : {}) };
       if (events.length === 0 || decision.dryRun === true) {
@@ -153,13 +164,16 @@ export function createBranchWriteBatch(deps: BranchWriteBatchDeps): BranchWriteB
       }
       const request: AppendRequest = { streamId, events: buildEvents(events, job.context, clock, now), expected };
       planned.push({ kind: 'append', job, request, answered: answerNow(job, state, decided), undo });
+      if (state.facts !== undefined && events.some((event) => event.type === 'RevisionCommitted')) {
+        return { planned, undecided: jobs.slice(index + 1) };
+      }
     }
     return { planned, undecided: [] };
   }
 
   /** One batch: decide, append, answer. Returns the commands to decide again (after a conflict), in order. */
   async function runBatch(state: BranchContent, branch: BranchRecord, jobs: readonly Job[]): Promise<Job[]> {
-    const { planned, undecided } = decideAll(state, branch, jobs);
+    const { planned, undecided } = await decideAll(state, branch, jobs);
     const appends = planned.filter((p): p is Extract<Planned, { kind: 'append' }> => p.kind === 'append');
     let outcomes;
     try {

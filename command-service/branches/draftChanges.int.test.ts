@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { branchStreamId, isAppError } from '../../contracts/index.ts';
 import type { CommandContext, CommandGateway, DraftOperation, ErrorCode, EventStore, RecordedEvent, RowView } from '../../contracts/index.ts';
+import { createSqliteViewStore } from '../../projection-worker/index.ts';
 import { createCommandService } from '../createCommandService.ts';
 import { newId } from '../ids.ts';
 import { createSystemStateSource } from '../state/systemStateSource.ts';
@@ -25,7 +26,8 @@ function gatewayOn(eventStore: EventStore): CommandGateway {
     log: pino({ level: 'silent' }),
     config: TEST_COMMAND_CONFIG,
     newId,
-    branchHandlers: (deps) => createBranchCommandHandlers(deps),
+    // Decided on the durable decision state, as deployments do.
+    branchHandlers: (deps) => createBranchCommandHandlers({ ...deps, decisionViews: createSqliteViewStore({ file: ':memory:' }) }),
   }).gateway;
 }
 

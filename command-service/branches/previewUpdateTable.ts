@@ -11,6 +11,8 @@ import type { Clock } from '../../contracts/index.ts';
 import { draftRow, draftTableById, type BranchContent } from './branchContent.ts';
 import type { BranchCommandData, BranchDeciderTools } from './branchCommand.ts';
 import type { BranchContentStore } from './branchContentStore.ts';
+import { recordCommandNeeds } from './commandFacts.ts';
+import { decideOnFacts } from './decideOnFacts.ts';
 import { draftTableView } from './branchViews.ts';
 import { evolveBranchContent, undoChanges, type UndoLog } from './evolveBranchContent.ts';
 import { decideUpdateTable, type RowLossListener } from './updateTableDecision.ts';
@@ -62,8 +64,13 @@ export function previewUpdateTable(
       tableInScope: (tableId: string) => tableInScope(context.principal, tableId),
     };
     const total = draftTableById(state, data.tableId)?.count ?? 0;
-    const losses = createLossCollector();
-    const events = decideUpdateTable(state, data, meta, deps.tools, losses.onLoss);
+    let losses = createLossCollector();
+    const outcome = await decideOnFacts(deps.store, state, () => {
+      losses = createLossCollector();
+      return decideUpdateTable(state, data, meta, deps.tools, losses.onLoss);
+    }, () => recordCommandNeeds(state, deps.tools, { type: 'UpdateTable', data }));
+    if (!outcome.ok) throw outcome.error;
+    const events = outcome.value;
     const [event] = events;
     const changed = event?.type === 'TableSchemaUpdated' ? event.data.rows.map((row) => row.rowId) : [];
     // Read the "before" rows first: folding changes the draft's row maps in place.

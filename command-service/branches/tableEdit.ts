@@ -55,19 +55,22 @@ export function createTableEdit(table: DraftTable): TableEdit {
     },
     facts(next = {}) {
       let count = table.count;
-      let overlaySize = table.overlay?.rows.size ?? 0;
+      // Whether no change of this edit leaves an overlay entry (each then equals its HEAD row, or is gone from both).
+      let noneInOverlay = true;
       for (const [rowId, change] of pending) {
         const existed = draftRow(table, rowId) !== null;
         count += (change.after !== null ? 1 : 0) - (existed ? 1 : 0);
-        const wasInOverlay = table.overlay?.rows.has(rowId) ?? false;
-        overlaySize += (change.inOverlay ? 1 : 0) - (wasInOverlay ? 1 : 0);
+        if (change.inOverlay) noneInOverlay = false;
       }
-      const { head } = table;
+      const { head, overlay } = table;
+      // The overlay is read last, and only when everything else says "equal": with rows gathered on demand
+      // (factRows.ts) listing a draft's changes is the one costly fact here.
       const equalsHead =
         head !== null &&
-        overlaySize === 0 &&
+        noneInOverlay &&
         (next.tableId ?? table.tableId) === head.tableId &&
-        sameSchema(next.schema ?? table.schema, head.schema);
+        sameSchema(next.schema ?? table.schema, head.schema) &&
+        (overlay === null || [...overlay.rows.keys()].every((rowId) => pending.has(rowId)));
       return { tableKey: table.tableKey, count, equalsHead };
     },
     changedRowIds() {

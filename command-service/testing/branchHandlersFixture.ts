@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { directoryStreamId, organizationStreamId } from '../../contracts/index.ts';
-import type { Clock, CommandContext, EventStore, KeyScope, NewEvent, Principal } from '../../contracts/index.ts';
+import type { Clock, CommandContext, EventStore, KeyScope, NewEvent, Principal, ViewStore } from '../../contracts/index.ts';
 import { createSqliteEventStore } from '../adapters/sqliteEventStore.ts';
 import { newId } from '../ids.ts';
 import { createSystemStateSource } from '../state/systemStateSource.ts';
@@ -77,7 +77,15 @@ export type Fixture = {
   handlers(): BranchCommandHandlers;
 };
 
-export async function withFixture(run: (fixture: Fixture) => Promise<void>): Promise<void> {
+/**
+ * `withFixture` whose handlers decide on the durable decision state (each `handlers()` call: a process with its own
+ * state store from `decisionViews`), as deployments do.
+ */
+export function fixtureWith(decisionViews: () => ViewStore): (run: (fixture: Fixture) => Promise<void>) => Promise<void> {
+  return (run) => withFixture(run, decisionViews);
+}
+
+export async function withFixture(run: (fixture: Fixture) => Promise<void>, decisionViews?: () => ViewStore): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'strata-branches-'));
   const eventStore = createSqliteEventStore({ file: join(dir, 'events.db') });
   try {
@@ -85,7 +93,14 @@ export async function withFixture(run: (fixture: Fixture) => Promise<void>): Pro
     const clock = createStepClock();
     const log = pino({ level: 'silent' });
     const handlers = (): BranchCommandHandlers =>
-      createBranchCommandHandlers({ eventStore, systemState: createSystemStateSource({ eventStore }), clock, log, newId });
+      createBranchCommandHandlers({
+        eventStore,
+        systemState: createSystemStateSource({ eventStore }),
+        clock,
+        log,
+        newId,
+        ...(decisionViews ? { decisionViews: decisionViews() } : {}),
+      });
     await run({ eventStore, handlers });
   } finally {
     await eventStore.close();

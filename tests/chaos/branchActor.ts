@@ -1,5 +1,6 @@
 // One actor per branch, one operation at a time so the model knows the order: single and bulk row writes (system
-// and generated REST), refused writes, commits, reverts, schema changes, branch creation and reads with
+// and generated REST), refused writes, commits, reverts, schema changes, branch creation, short-lived branches that are
+// written and deleted, and reads with
 // X-Strata-Min-Position. Acknowledged writes must be readable at once with their position.
 import { isOk, isUnknown, type Reply } from './client.ts';
 import { cloneRows, cloneTables, expectWrite, maxPosition, type BranchModel } from './branchModel.ts';
@@ -17,7 +18,7 @@ export type BranchActorState = {
   readonly children: BranchModel[];
 };
 
-const WEIGHTS = { create: 28, bulk: 12, update: 14, refused: 5, commit: 7, revert: 4, schema: 5, branch: 2, read: 13, recheck: 10 };
+const WEIGHTS = { create: 28, bulk: 12, update: 14, refused: 5, commit: 7, revert: 4, schema: 5, branch: 2, scratch: 2, read: 13, recheck: 10 };
 const MAX_CHILD_BRANCHES = 6;
 
 /** Whether the draft may equal HEAD: every difference between them comes from writes with unknown outcomes. */
@@ -197,6 +198,29 @@ export async function runBranchActor(ctx: ChaosContext, random: Random, state: B
       const tables = cloneTables(model.headTables);
       const child: BranchModel = { name, draftId: reply.body.draftRevisionId, headId: reply.body.headRevisionId, draft: head, head: cloneRows(head), draftTables: tables, headTables: cloneTables(tables), touched: false, position: model.position };
       state.children.push(child);
+    },
+    async scratch() {
+      // A short-lived branch of HEAD: created, written once, deleted. Afterwards it is gone (404) and its name is
+      // free; this branch's own rows are untouched (the other checks read them) - domain.md §3.6.
+      if (model.head.size === 0 || [...model.head.values()].some((row) => row.maybe)) return;
+      const name = `${model.name}-s${next++}`;
+      const created = await ctx.client.call(ctx.client.pick(random), 'POST', `/api/revision/${model.headId}/branches`, { headers: ctx.auth, body: { branchName: name } });
+      if (!isOk(created)) {
+        if (!isUnknown(created)) ctx.recorder.violation('valid-writes-succeed', `create branch ${name}: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
+        return;
+      }
+      ctx.recorder.count('branches:created');
+      const rowId = `${name}-row`;
+      const written = await ctx.client.call(ctx.client.pick(random), 'POST', `${rowsPath(created.body.draftRevisionId)}/rows`, { headers: ctx.auth, body: { rowId, data: { n: 1 } } });
+      if (!isOk(written) && !isUnknown(written)) {
+        ctx.recorder.violation('valid-writes-succeed', `write on ${name}: ${written.status} ${JSON.stringify(written.body).slice(0, 300)}`);
+      }
+      const deleted = await ctx.client.call(ctx.client.pick(random), 'DELETE', branchPath(name), { headers: ctx.auth });
+      if (isUnknown(deleted)) return;
+      if (!isOk(deleted)) return ctx.recorder.violation('valid-writes-succeed', `delete branch ${name}: ${deleted.status} ${JSON.stringify(deleted.body).slice(0, 300)}`);
+      ctx.recorder.count('branches:deleted');
+      const gone = await settledRead(ctx, random, branchPath(name), `deleted branch ${name}`);
+      if (gone && gone.status !== 404) ctx.recorder.violation('deleted-branches-are-gone', `GET deleted branch ${name}: ${gone.status}`);
     },
     async read() {
       const reply = await ctx.client.call(ctx.client.pick(random), 'GET', `${rowsPath(model.draftId)}/rows?first=1`, { headers: minPos(model.position) });

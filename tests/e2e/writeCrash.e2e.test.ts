@@ -33,7 +33,11 @@ async function login(server: StrataProcess): Promise<string> {
   return ((await res.json()) as { accessToken: string }).accessToken;
 }
 
-test('SIGKILL during batched writes loses no acknowledged write and leaves no partial batch', async () => {
+/**
+ * The crash run on `master`, or on a branch of a branch of it (`grandchild`: rows it writes are read through three
+ * copy-on-write layers, and the write side's decision state reads HEAD through them too).
+ */
+async function crashRun(onBranchOfBranch: boolean): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'strata-write-crash-'));
   const env = { DATA_DIR: dir, ADMIN_PASSWORD };
   let server = await startStrataProcess(env);
@@ -44,8 +48,24 @@ test('SIGKILL during batched writes loses no acknowledged write and leaves no pa
     const draft = (await call(server, token, 'GET', branch)).body.draftRevisionId as string;
     const schema = { type: 'object', additionalProperties: false, required: ['n'], properties: { n: { type: 'number', default: 0 } } };
     assert.equal((await call(server, token, 'POST', `/api/revision/${draft}/tables`, { tableId: 'items', schema })).status, 201);
-    assert.equal((await call(server, token, 'POST', `/api/revision/${draft}/endpoints`, { type: 'REST_API' })).status, 201);
-    const rows = '/endpoint/rest/admin/crash/master/draft/tables/items/rows';
+    let target = 'master';
+    let writeDraft = draft;
+    if (onBranchOfBranch) {
+      // master commits a seed row, child branches from it, grandchild from child's start: the writes land two
+      // branches down, on rows of a table it inherits.
+      assert.equal((await call(server, token, 'POST', `/api/revision/${draft}/table/items/rows`, { rowId: 'seed', data: { n: 0 } })).status, 201);
+      assert.equal((await call(server, token, 'POST', `${branch}/revisions`, { comment: 'seed' })).status, 201);
+      let from = (await call(server, token, 'GET', branch)).body.headRevisionId as string;
+      for (const name of ['child', 'grandchild']) {
+        assert.equal((await call(server, token, 'POST', `/api/revision/${from}/branches`, { branchName: name })).status, 201);
+        const created = (await call(server, token, 'GET', `/api/organization/admin/project/crash/branch/${name}`)).body;
+        from = created.headRevisionId as string;
+        writeDraft = created.draftRevisionId as string;
+      }
+      target = 'grandchild';
+    }
+    assert.equal((await call(server, token, 'POST', `/api/revision/${writeDraft}/endpoints`, { type: 'REST_API' })).status, 201);
+    const rows = `/endpoint/rest/admin/crash/${target}/draft/tables/items/rows`;
 
     // 50 writers, each creating rows one after another until the server dies; the kill comes once 300 are answered.
     const acknowledged: string[] = [];
@@ -90,4 +110,8 @@ test('SIGKILL during batched writes loses no acknowledged write and leaves no pa
     await server.stop();
     await rm(dir, { recursive: true, force: true });
   }
-});
+}
+
+test('SIGKILL during batched writes loses no acknowledged write and leaves no partial batch', () => crashRun(false));
+
+test('SIGKILL during batched writes on a branch of a branch loses nothing', () => crashRun(true));

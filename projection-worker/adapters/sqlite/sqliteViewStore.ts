@@ -44,7 +44,13 @@ export type SqliteViewStore = ViewStore & {
  * in meta tables. Several processes may share the file (WAL, busy timeout; every check-and-set is one statement
  * or one BEGIN IMMEDIATE transaction).
  */
-export function createSqliteViewStore(options: { file: string; log?: Logger; clock?: Clock }): SqliteViewStore {
+export function createSqliteViewStore(options: {
+  file: string;
+  log?: Logger;
+  clock?: Clock;
+  /** Page cache ceiling in KiB (default 65,536: 64 MiB); a store read only by key needs less. */
+  cacheKiB?: number;
+}): SqliteViewStore {
   const clock = options.clock ?? systemClock;
   const log = options.log;
   const db = new Database(options.file, { timeout: 5000 });
@@ -55,7 +61,7 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
   db.pragma('synchronous = NORMAL');
   // Up to 64 MiB of page cache (allocated as used): with the 2 MiB default, batches into a view larger than the
   // cache re-read index pages from the OS on every commit (measured +20-40 % upserts/s in bench/viewStoreBench.ts).
-  db.pragma('cache_size = -65536');
+  db.pragma(`cache_size = -${Math.max(1024, Math.floor(options.cacheKiB ?? 65_536))}`);
   db.function('strata_cast', { deterministic: true }, sqlCast);
   // SQLite's lower() folds ASCII only; `insensitive` json tests compare Unicode lower-case forms.
   db.function('strata_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));

@@ -61,6 +61,7 @@ export async function startInProcessSystem(options: InProcessOptions): Promise<I
   const dir = await mkdtemp(join(tmpdir(), options.dirPrefix));
   const eventStore = createSqliteEventStore({ file: join(dir, 'events.db'), log });
   const viewStore = createSqliteViewStore({ file: join(dir, 'views.db'), log });
+  const decisionViews = createSqliteViewStore({ file: join(dir, 'state.db'), log });
   const queue = createInProcessQueue();
   const projector = createProjectionWorker({ projectors: allProjectors, eventStore, viewStore, queue, log, clock: systemClock, owner: options.owner });
   const systemState = createSystemStateSource({ eventStore });
@@ -70,7 +71,7 @@ export async function startInProcessSystem(options: InProcessOptions): Promise<I
     clock: systemClock,
     log,
     config: { ...TEST_COMMAND_CONFIG, jwtSecret: options.jwtSecret, adminPassword: options.adminPassword },
-    branchHandlers: (deps) => createBranchCommandHandlers(deps),
+    branchHandlers: (deps) => createBranchCommandHandlers({ ...deps, decisionViews }),
     ...(options.resolveApiKey !== undefined ? { resolveApiKey: options.resolveApiKey } : {}),
   });
   const projections = createProjectionOperations({ projectors: allProjectors, eventStore, viewStore, clock: systemClock, log, dropDelayMs: 0 });
@@ -115,6 +116,7 @@ export async function startInProcessSystem(options: InProcessOptions): Promise<I
       await projector.stop();
       await queue.close();
       await viewStore.close();
+      await decisionViews.close();
       await eventStore.close();
       await rm(dir, { recursive: true, force: true });
     },
