@@ -14,7 +14,6 @@ export { catalogProjector } from './projectors/catalogProjector.ts';
 export { schemasProjector } from './projectors/schemasProjector.ts';
 export { rowsProjector } from './projectors/rowsProjector.ts';
 
-export type { MongoViewStore } from './adapters/mongo/mongoViewStore.ts';
 export type { Projector } from './runner/projector.ts';
 export type { WebhookWorkerDeps } from './projectionWorker.ts';
 export type { ProjectionWorker } from './projectionWorker.ts';

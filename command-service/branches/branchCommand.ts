@@ -2,6 +2,7 @@ import { AppError, MAX_DRAFT_ROW_CHANGES, assertRowId, assertTableId } from '../
 import type { CommandInput, DraftOperation } from '../../contracts/index.ts';
 import { assertPatchList } from '../domain/tables/patchOperations.ts';
 import type { RowValidatorCache } from '../domain/tables/rowValidator.ts';
+import type { HeadValueIndexes } from './headValueIndexes.ts';
 import type { TableModelCache } from './tableModelCache.ts';
 
 /** Rows or ids per bulk request (operations.md §7). */
@@ -58,6 +59,8 @@ export type BranchCommandBody = {
 export type BranchDeciderTools = {
   readonly rowValidators: RowValidatorCache;
   readonly models: TableModelCache;
+  /** Value indexes of HEAD rows for unique fields (uniqueFields.ts); without it each decision builds its own. */
+  readonly headValues?: HeadValueIndexes;
 };
 
 function badInput(path: string, message: string): AppError {

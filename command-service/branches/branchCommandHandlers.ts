@@ -20,6 +20,7 @@ import { resolveBranchTarget, resolveRevisionTarget, type Access } from './branc
 import { branchViewOf, draftRowViews, draftTableView } from './branchViews.ts';
 import { createBranchWriteBatch, type Answer } from './branchWriteBatch.ts';
 import { previewUpdateTable } from './previewUpdateTable.ts';
+import { createHeadValueIndexes } from './headValueIndexes.ts';
 import { createTableModelCache } from './tableModelCache.ts';
 
 /** Projections a branch-content write must reach before it is visible. */
@@ -124,6 +125,7 @@ export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): Bra
   const tools: BranchDeciderTools = {
     rowValidators: deps.rowValidators ?? createRowValidatorCache(),
     models: createTableModelCache(),
+    headValues: createHeadValueIndexes(),
   };
 
   const batch = createBranchWriteBatch({

@@ -148,7 +148,7 @@ function assertFinalConstraints(work: Work): void {
     });
     assertForeignKeysExist(state, table, rows, tools.models, true);
     // Unique values too are a deferred constraint: a merge may swap two rows' values in two operations.
-    assertUniqueRows(table, rows, tools.models);
+    assertUniqueRows(state, table, rows, tools);
   }
 }
 

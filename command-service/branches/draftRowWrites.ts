@@ -96,11 +96,12 @@ function skipMissingForeignKeys(
 }
 
 /** `onInvalidRow: 'skip'`: rows repeating a unique value of the draft or of an accepted row before them are left out. */
-function skipUniqueClashes(tools: BranchDeciderTools, table: DraftTable, rows: readonly Candidate[], invalid: InvalidDraftRow[]): Candidate[] {
+function skipUniqueClashes(state: BranchContent, tools: BranchDeciderTools, table: DraftTable, rows: readonly Candidate[], invalid: InvalidDraftRow[]): Candidate[] {
   const clashes = uniqueClashesOf(
+    state,
     table,
     rows.map((row) => ({ rowId: row.rowId, data: row.data, index: row.index })),
-    tools.models,
+    tools,
   );
   if (clashes.length === 0) return [...rows];
   const clashing = new Set(clashes.map((clash) => clash.rowId));
@@ -149,7 +150,7 @@ export function decideRowWrites(
   const changed = (row: Candidate): boolean => row.current === null || !jsonDeepEqual(row.current.data, row.data);
   const unchanged = rows.filter((row) => !changed(row)).length;
   rows = rows.filter(changed);
-  if (skip) rows = skipUniqueClashes(tools, table, skipMissingForeignKeys(state, tools, table, rows, invalid), invalid);
+  if (skip) rows = skipUniqueClashes(state, tools, table, skipMissingForeignKeys(state, tools, table, rows, invalid), invalid);
   invalid.sort((a, b) => a.index - b.index);
 
   const creations = rows.filter((row) => row.current === null);

@@ -36,7 +36,7 @@ export function decideCreateRows(
   const existing = rows.filter((row) => edit.row(row.rowId) !== null).map((row) => row.rowId);
   if (existing.length > 0) throw rowsAlreadyExist(existing);
   assertForeignKeysExist(state, table, rows, tools.models, data.bulk);
-  assertUniqueRows(table, rows, tools.models);
+  assertUniqueRows(state, table, rows, tools);
   const writes = rows.map((row) => edit.write(row.rowId, row.data, meta.now, meta.now));
   const facts = edit.facts();
   const ref = createDraftRefs(state, meta.projectId).afterTables([facts]);
@@ -56,7 +56,7 @@ function replaceRows(
   const changed = rows.filter((row) => !jsonDeepEqual(edit.row(row.rowId)?.data, row.data));
   if (changed.length === 0) return [];
   assertForeignKeysExist(state, table, changed, tools.models, bulk);
-  assertUniqueRows(table, changed, tools.models);
+  assertUniqueRows(state, table, changed, tools);
   const writes = changed.map((row) => {
     const createdAt = edit.row(row.rowId)?.createdAt ?? meta.now;
     return edit.write(row.rowId, row.data, createdAt, meta.now);

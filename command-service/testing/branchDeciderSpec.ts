@@ -6,6 +6,7 @@ import { createBranchContent, type BranchContent } from '../branches/branchConte
 import type { BranchCommandBody, BranchCommandMetadata, BranchDeciderTools } from '../branches/branchCommand.ts';
 import { decideBranchCommand } from '../branches/branchDecider.ts';
 import { evolveBranchContent } from '../branches/evolveBranchContent.ts';
+import { createHeadValueIndexes } from '../branches/headValueIndexes.ts';
 import { createTableModelCache } from '../branches/tableModelCache.ts';
 
 /** Time of the n-th decision of a spec: 2025-01-01T00:00:0n.000Z-like, strictly increasing. */
@@ -35,7 +36,7 @@ export type BranchSpec = {
 
 export function createBranchSpec(): BranchSpec {
   const state = createBranchContent({ branchId: 'b1', headRevisionId: 'rev-0', draftRevisionId: 'rev-1' });
-  const tools: BranchDeciderTools = { rowValidators: createRowValidatorCache(), models: createTableModelCache() };
+  const tools: BranchDeciderTools = { rowValidators: createRowValidatorCache(), models: createTableModelCache(), headValues: createHeadValueIndexes() };
   let decisions = 0;
   let revision = -1;
 

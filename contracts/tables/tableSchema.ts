@@ -55,9 +55,6 @@ export type IndexKeywords = {
   readonly 'x-index'?: boolean;
 };
 
-/** The largest integer an integer node holds (domain.md §5.1 rule 1: safe integers only). */
-export const MAX_SAFE_INTEGER_VALUE = Number.MAX_SAFE_INTEGER;
-
 /** At most this many indexed fields (unique ones included) per table (domain.md §5.5). */
 export const MAX_INDEXED_FIELDS = 10;
 

@@ -242,7 +242,7 @@ export function viewStoreLayersContract(open: OpenViewStore, skipper = createSki
           }
           assert.deepEqual(paged, expected, `${name} keyset pages`);
         }
-        // As the readers do (query-service/generatedApi/dataSource/rowIndexes.ts): the sort's index, which gives SQLite its statistics.
+        // As the readers do (query-service/readers/rowIndexes.ts): the sort's index, which gives SQLite its statistics.
         const byCreation: SortKey[] = [{ ref: { field: 'createdAt' }, direction: 'asc' }, ROW_ID_ASC];
         await store.ensureIndex(ROWS, 'rows', { equal: ['branchId', 'tableKey'], sort: byCreation });
         await assertMergedIndexReads(store, { filter: eq('tableKey', 'k1'), orderBy: byCreation, limit: 3, versions: layered(GRAND_DRAFT) });

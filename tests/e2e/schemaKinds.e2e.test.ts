@@ -166,6 +166,18 @@ describe('x-index and x-unique fields are read through their view index (SQLite 
     assert.match(qtyPlan, /INDEX \S+__sort_[0-9a-f]{16} \(branchId=\? AND tableKey=\? AND <expr>>\?\)/, qtyPlan);
     assert.ok(!qtyPlan.includes('TEMP B-TREE'), `the order comes from the index: ${qtyPlan}`);
   });
+
+  test('the system API row list ensures the indexes of a table it reads first', async () => {
+    const schema = { type: 'object', additionalProperties: false, required: ['code'], properties: { code: { type: 'string', default: '', 'x-index': true } } };
+    ok(await sys.api(admin, 'POST', `/revision/${draft}/tables`, { tableId: 'parts', schema }), 201);
+    ok(await sys.api(admin, 'POST', `/revision/${draft}/table/parts/rows/bulk`, { rows: [1, 2, 3].map((i) => ({ rowId: `p${i}`, data: { code: `P-${i}` } })) }), 201);
+    sys.resetFinds();
+    const where = encodeURIComponent(JSON.stringify({ data: { path: 'code', equals: 'P-2' } }));
+    const page = ok(await sys.api(admin, 'GET', `/revision/${draft}/table/parts/rows?where=${where}`)).body;
+    assert.deepEqual(page.edges.map((edge: Json) => edge.node.id), ['p2']);
+    const plan = await lastListPlan();
+    assert.match(plan, /INDEX \S+__sort_[0-9a-f]{16} \(branchId=\? AND tableKey=\? AND <expr>=\?\)/, plan);
+  });
 });
 
 describe('x-unique on every write path (409 UNIQUE_VIOLATION, nothing changes)', () => {

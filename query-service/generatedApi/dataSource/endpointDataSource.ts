@@ -12,7 +12,7 @@ import { createLruCache } from '../lruCache.ts';
 import { readKept, type Finality } from './finality.ts';
 import type { GeneratedRequest } from './generatedRequest.ts';
 import type { RowCounts } from './rowCounts.ts';
-import type { RowIndexes } from './rowIndexes.ts';
+import type { RowIndexes } from '../../readers/rowIndexes.ts';
 import type { ServedTable } from './servedTables.ts';
 import { createGatewayRowWrites } from './gatewayRowWrites.ts';
 

@@ -3,6 +3,7 @@ import type { SystemStateSource, ViewStore } from '../../../contracts/index.ts';
 import { createChangeQueries } from '../../changes/changeQueries.ts';
 import { createCatalogReader } from '../../readers/catalogReader.ts';
 import { createChangeReader } from '../../changes/changeReader.ts';
+import { createRowIndexes } from '../../readers/rowIndexes.ts';
 import { createDirectoryReader } from '../../readers/directoryReader.ts';
 import { createRowReader } from '../../readers/rowReader.ts';
 import { createSchemaReader } from '../../readers/schemaReader.ts';
@@ -50,6 +51,7 @@ export function createSystemOperations(deps: SystemOperationsDeps): SystemOperat
     schemas: createSchemaReader(deps.viewStore),
     rows: createRowReader(deps.viewStore),
     models: createTableModels(),
+    indexes: createRowIndexes(deps.viewStore, deps.log),
     log: deps.log.child({ component: 'systemOperations' }),
   };
   const changeQueries = createChangeQueries({

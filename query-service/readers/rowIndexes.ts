@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { IndexedField, SortIndex, SortKey, TableModel, ViewStore } from '../../../contracts/index.ts';
+import type { IndexedField, SortIndex, SortKey, TableModel, ViewStore } from '../../contracts/index.ts';
 
 /** Distinct row sorts indexed per process; each index costs every row write a little, so their number is bounded. */
 export const MAX_ROW_INDEXES = 100;
