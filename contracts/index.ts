@@ -302,3 +302,4 @@ export type { OAuthApproval, OAuthClientCredentials, OAuthClientView, OAuthGrant
 export type { OAuthAuthority } from './auth/principal.ts';
 export { ENTRY_OVERHEAD_BYTES, createBoundedCache, estimateBytes } from './caching/boundedCache.ts';
 export type { BoundedCache, BoundedCacheOptions } from './caching/boundedCache.ts';
+export { sharedPerTurn } from './caching/sharedPerTurn.ts';
