@@ -4,8 +4,8 @@
  *
  * An entry's size is settled once, when it is stored: the caller passes it (`set(key, value, bytes)`, when it knows
  * the size better or more cheaply, e.g. the length of a text it just serialised), or the cache estimates it with
- * `options.sizeOf` (default `estimateBytes`). A hit never measures anything again: it costs a Map look-up and a
- * re-insertion (the Map's insertion order is the recency order).
+ * `options.sizeOf` (default `estimateBytes`). A hit never measures anything again: it costs a Map look-up and moving
+ * the entry to the front of a linked recency list (a delete and re-insert in a Map costs many times that in V8).
  *
  * An entry larger than `maxBytes` on its own is not kept (and replaces nothing). Keys count too: string keys (query
  * texts, filter JSON) can be as large as the values they find.
@@ -39,35 +39,49 @@ export type BoundedCacheOptions<K, V> = {
 /** What V8 spends per Map entry and on the cache's own record of it, roughly. */
 export const ENTRY_OVERHEAD_BYTES = 64;
 
-type Entry<V> = { readonly value: V; readonly bytes: number };
-
-const NONE: unique symbol = Symbol('none');
+/** An entry in recency order: a doubly linked list, so a hit moves it with a few field writes (no Map mutation). */
+type Entry<K, V> = { readonly key: K; value: V; bytes: number; older: Entry<K, V> | null; newer: Entry<K, V> | null };
 
 export function createBoundedCache<K, V>(options: BoundedCacheOptions<K, V>): BoundedCache<K, V> {
   const maxEntries = Math.max(1, Math.floor(options.maxEntries));
   const maxBytes = Math.max(0, options.maxBytes);
   const sizeOf: (value: V, key: K) => number = options.sizeOf ?? estimateBytes;
   const { onEvict } = options;
-  const entries = new Map<K, Entry<V>>();
+  const entries = new Map<K, Entry<K, V>>();
   let bytes = 0;
-  /** The most recent key (nothing to move when it is hit again); NONE when unknown. */
-  let newest: K | typeof NONE = NONE;
+  let oldest: Entry<K, V> | null = null;
+  let newest: Entry<K, V> | null = null;
 
-  function drop(key: K, entry: Entry<V>): void {
-    entries.delete(key);
+  function unlink(entry: Entry<K, V>): void {
+    if (entry.older === null) oldest = entry.newer;
+    else entry.older.newer = entry.newer;
+    if (entry.newer === null) newest = entry.older;
+    else entry.newer.older = entry.older;
+    entry.older = null;
+    entry.newer = null;
+  }
+
+  function pushNewest(entry: Entry<K, V>): void {
+    entry.older = newest;
+    if (newest === null) oldest = entry;
+    else newest.newer = entry;
+    newest = entry;
+  }
+
+  /** Removes an entry (not telling onEvict). */
+  function remove(entry: Entry<K, V>): void {
+    entries.delete(entry.key);
+    unlink(entry);
     bytes -= entry.bytes;
-    if (newest === key) newest = NONE;
-    onEvict?.(key, entry.value);
   }
 
   return {
     get(key) {
       const entry = entries.get(key);
       if (entry === undefined) return undefined;
-      if (newest !== key) {
-        entries.delete(key);
-        entries.set(key, entry);
-        newest = key;
+      if (entry !== newest) {
+        unlink(entry);
+        pushNewest(entry);
       }
       return entry.value;
     },
@@ -75,34 +89,33 @@ export function createBoundedCache<K, V>(options: BoundedCacheOptions<K, V>): Bo
     set(key, value, known) {
       const size = ENTRY_OVERHEAD_BYTES + keyBytes(key) + Math.max(0, known ?? sizeOf(value, key));
       const previous = entries.get(key);
-      if (previous !== undefined) {
-        entries.delete(key);
-        bytes -= previous.bytes;
-      }
-      if (size > maxBytes) {
-        if (newest === key) newest = NONE;
-        return;
-      }
-      entries.set(key, { value, bytes: size });
+      if (previous !== undefined) remove(previous);
+      if (size > maxBytes) return;
+      const entry: Entry<K, V> = { key, value, bytes: size, older: null, newer: null };
+      entries.set(key, entry);
+      pushNewest(entry);
       bytes += size;
-      newest = key;
-      while (entries.size > maxEntries || bytes > maxBytes) {
-        const oldest = entries.entries().next().value as [K, Entry<V>];
-        drop(oldest[0], oldest[1]);
+      while ((entries.size > maxEntries || bytes > maxBytes) && oldest !== null) {
+        const evicted: Entry<K, V> = oldest;
+        remove(evicted);
+        onEvict?.(evicted.key, evicted.value);
       }
     },
     delete(key) {
       const entry = entries.get(key);
       if (entry === undefined) return false;
-      drop(key, entry);
+      remove(entry);
+      onEvict?.(key, entry.value);
       return true;
     },
     clear() {
-      const all = [...entries];
+      const all: Entry<K, V>[] = [];
+      for (let entry = oldest; entry !== null; entry = entry.newer) all.push(entry);
       entries.clear();
       bytes = 0;
-      newest = NONE;
-      if (onEvict !== undefined) for (const [key, entry] of all) onEvict(key, entry.value);
+      oldest = null;
+      newest = null;
+      if (onEvict !== undefined) for (const entry of all) onEvict(entry.key, entry.value);
     },
     get size() {
       return entries.size;
@@ -110,7 +123,9 @@ export function createBoundedCache<K, V>(options: BoundedCacheOptions<K, V>): Bo
     get bytes() {
       return bytes;
     },
-    keys: () => entries.keys(),
+    *keys() {
+      for (let entry = oldest; entry !== null; entry = entry.newer) yield entry.key;
+    },
   };
 }
 
