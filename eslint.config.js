@@ -31,7 +31,7 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
-    // Per-request code of the read path (README, "Hot paths"): on Node 20's V8 an object literal that opens with a
+    // Per-request code of the read path (docs/reference/hot-paths.md): on Node 20's V8 an object literal that opens with a
     // spread of a non-empty object and goes on with more properties gets a new hidden class on every evaluation,
     // which turns the code that reads it megamorphic and keeps V8 from optimizing its callers.
     files: [
@@ -50,7 +50,7 @@ export default tseslint.config(
         'error',
         {
           selector: 'ObjectExpression[properties.length>1] > SpreadElement:first-child',
-          message: 'Hot path: do not open an object literal with a spread followed by more properties (README, "Hot paths").',
+          message: 'Hot path: do not open an object literal with a spread followed by more properties (docs/reference/hot-paths.md).',
         },
       ],
     },

@@ -304,3 +304,6 @@ export { isOAuthProblem, matchRedirectUri, parseOAuthScopes, redirectUriProblem,
 export type { OAuthClientMetadata, OAuthProblem, OAuthScope } from './auth/oauthRules.ts';
 export type { OAuthApproval, OAuthClientCredentials, OAuthClientView, OAuthGrantView, OAuthServer, OAuthTokenResponse } from './ports/oauthServer.ts';
 export type { OAuthAuthority } from './auth/principal.ts';
+export { ENTRY_OVERHEAD_BYTES, createBoundedCache, estimateBytes } from './caching/boundedCache.ts';
+export type { BoundedCache, BoundedCacheOptions } from './caching/boundedCache.ts';
+export { sharedPerTurn } from './caching/sharedPerTurn.ts';

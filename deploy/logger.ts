@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { createBoundedCache } from '../contracts/index.ts';
 import type { RequestLineWriter } from '../query-service/index.ts';
 import type { StrataConfig } from './config/strataConfig.ts';
 import { mayHoldSecret, redactLogValue, redactText } from './logging/redactLogValue.ts';
@@ -82,13 +83,12 @@ type Quoted = { readonly text: string; readonly mayHoldSecret: boolean };
 
 /** JSON text of strings that repeat (methods, route templates, messages) and their redaction pre-check, bounded. */
 function quotedOf(): (value: string) => Quoted {
-  const cache = new Map<string, Quoted>();
+  const cache = createBoundedCache<string, Quoted>({ maxEntries: 1_000, maxBytes: 1024 * 1024 });
   return (value) => {
     let quoted = cache.get(value);
     if (quoted === undefined) {
-      if (cache.size >= 1_000) cache.clear();
       quoted = { text: JSON.stringify(value), mayHoldSecret: mayHoldSecret(value) };
-      cache.set(value, quoted);
+      cache.set(value, quoted, 48 + quoted.text.length);
     }
     return quoted;
   };

@@ -17,6 +17,7 @@ import { createAdminUiRouter } from './pages/adminUiRouter.ts';
 import { createGeneratedEndpoints } from './generatedApi/createGeneratedEndpointsRouter.ts';
 import type { GraphqlExecutionConfig } from './generatedApi/serve/compiledOperations.ts';
 import type { FastRoutes } from './http/fastRoutes.ts';
+import { GENERATED_MOUNT, SURFACES } from './http/routeTable.ts';
 import { createGetTokenRouter } from './pages/createGetTokenRouter.ts';
 import { createAuthResolvers } from './systemApi/graphql/authResolvers.ts';
 import { attachResolvers, buildSystemSchema } from './systemApi/graphql/systemSchema.ts';
@@ -155,7 +156,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     projections: SYSTEM_PROJECTIONS,
   };
   const graphql = createSystemGraphql({ schema, authenticator, minPosition, log, cookies });
-  const docs = createSystemDocsRouter('/api', buildSystemOpenApi(schema, systemRestRoutes));
+  const docs = createSystemDocsRouter(SURFACES.systemRest.mount, buildSystemOpenApi(schema, systemRestRoutes));
   const rest = createSystemRestRouter({
     schema,
     operations,
@@ -207,15 +208,15 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   }
   const originMiddleware = [cors(origins.corsOrigins), originPolicy(origins)];
   router.use(...originMiddleware);
-  router.use('/api', parseBody);
+  router.use(SURFACES.systemRest.mount, parseBody);
   // Body failures on /graphql (413, 415, bad JSON) answer in the GraphQL envelope (errors.md §3.1).
-  router.use('/graphql', answeringBodyErrors(parseBody, sendGraphqlError));
+  router.use(SURFACES.systemGraphql.mount, answeringBodyErrors(parseBody, sendGraphqlError));
   const feed = deps.changeFeed ? createChangeFeed({ ...deps.changeFeed, authenticator, systemState: deps.systemState, log }) : null;
-  if (feed !== null) router.use('/api', feed.router);
-  router.use('/api', createPortabilityRouter(portabilityDeps, transfer));
-  router.use('/api', rest);
-  router.use('/graphql', graphql.router);
-  router.use('/mcp', mcp.router);
+  if (feed !== null) router.use(SURFACES.systemRest.mount, feed.router);
+  router.use(SURFACES.systemRest.mount, createPortabilityRouter(portabilityDeps, transfer));
+  router.use(SURFACES.systemRest.mount, rest);
+  router.use(SURFACES.systemGraphql.mount, graphql.router);
+  router.use(SURFACES.mcp.mount, mcp.router);
   router.use(createGetTokenRouter());
   const generated = createGeneratedEndpoints({
     transfer,
@@ -231,7 +232,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     ...(deps.onGraphqlCompile !== undefined ? { onGraphqlCompile: deps.onGraphqlCompile } : {}),
     log,
   });
-  router.use('/endpoint', generated.router);
+  router.use(GENERATED_MOUNT, generated.router);
   if (config.adminUiDir !== undefined) router.use(createAdminUiRouter({ dir: config.adminUiDir }));
 
   // The routes before `/endpoint` only match other prefixes, so a generated read meets just the origin middleware.

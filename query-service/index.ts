@@ -19,4 +19,6 @@ export { createSystemOperations, resolveConnection } from './systemApi/operation
 export type { LazyConnection, RequestContext, SystemOperations } from './systemApi/operations/systemOperations.ts';
 export type { HostPolicy } from './http/hostPolicy.ts';
 export type { FastRoutes } from './http/fastRoutes.ts';
+export { SURFACES, destinationOf, surfaceOf } from './http/routeTable.ts';
+export type { Destination } from './http/routeTable.ts';
 export type { GraphqlExecutionConfig } from './generatedApi/serve/compiledOperations.ts';

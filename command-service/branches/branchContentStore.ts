@@ -1,4 +1,4 @@
-import { branchStreamId, invariant } from '../../contracts/index.ts';
+import { branchStreamId, createBoundedCache, invariant } from '../../contracts/index.ts';
 import type { BranchRecord, DomainEvent, EventStore, RecordedEvent, SystemState } from '../../contracts/index.ts';
 import { copyTables, createBranchContent, type BranchContent, type TableRecord } from './branchContent.ts';
 import { evolveBranchContent } from './evolveBranchContent.ts';
@@ -9,6 +9,12 @@ export type BranchContentStoreOptions = {
   readonly maxBranches?: number;
   /** Source contents kept for deriving child branches, by (branch, sequence). Default 16. */
   readonly maxSnapshots?: number;
+  /**
+   * Estimated bytes of the branch states kept, and separately of the snapshots: each counted by its rows
+   * (ROW_BYTES a row, TABLE_BYTES a table), measured when it is kept or loaded again. Default 1 GiB each: a branch
+   * larger than that on its own is folded from its stream for every write.
+   */
+  readonly maxBytes?: number;
   /** Events read per readStream call. Default 5000. */
   readonly readBatch?: number;
 };
@@ -34,14 +40,21 @@ function toDomainEvent(recorded: RecordedEvent): DomainEvent {
   return { type: recorded.type, data: recorded.data } as DomainEvent;
 }
 
-function touch<K, V>(cache: Map<K, V>, key: K, value: V, max: number): void {
-  cache.delete(key);
-  cache.set(key, value);
-  while (cache.size > max) {
-    const oldest = cache.keys().next();
-    if (oldest.done === true) break;
-    cache.delete(oldest.value);
-  }
+/** What a stored row is counted at (its record, data object and Map slot; a typical row of a few short fields). */
+export const ROW_BYTES = 512;
+const TABLE_BYTES = 1024;
+
+/** Estimated bytes of tables, from their row counts (walking a million rows on every load would cost more than it saves). */
+function tablesBytes(tables: ReadonlyMap<string, TableRecord>): number {
+  let bytes = 0;
+  for (const table of tables.values()) bytes += TABLE_BYTES + ROW_BYTES * table.rows.size;
+  return bytes;
+}
+
+function contentBytes(state: BranchContent): number {
+  let bytes = tablesBytes(state.head);
+  for (const overlay of state.draft.values()) bytes += TABLE_BYTES + (overlay === null ? 0 : ROW_BYTES * overlay.rows.size);
+  return bytes;
 }
 
 export function createBranchContentStore(options: BranchContentStoreOptions): BranchContentStore {
@@ -49,9 +62,10 @@ export function createBranchContentStore(options: BranchContentStoreOptions): Br
   const maxBranches = Math.max(1, options.maxBranches ?? 64);
   const maxSnapshots = Math.max(1, options.maxSnapshots ?? 16);
   const readBatch = Math.max(1, options.readBatch ?? 5000);
-  const states = new Map<string, BranchContent>();
+  const maxBytes = options.maxBytes ?? 1024 * 1024 * 1024;
+  const states = createBoundedCache<string, BranchContent>({ maxEntries: maxBranches, maxBytes, sizeOf: contentBytes });
   /** Immutable HEAD contents `${branchId}@${seq}`; readers copy them. */
-  const snapshots = new Map<string, ReadonlyMap<string, TableRecord>>();
+  const snapshots = createBoundedCache<string, ReadonlyMap<string, TableRecord>>({ maxEntries: maxSnapshots, maxBytes, sizeOf: tablesBytes });
   const locks = new Map<string, Promise<void>>();
   /** Branches whose `run` is in progress: their live state may hold folds of events not yet appended. */
   const busy = new Set<string>();
@@ -91,10 +105,7 @@ export function createBranchContentStore(options: BranchContentStoreOptions): Br
   async function contentAt(branch: BranchRecord, seq: number, system: SystemState): Promise<Map<string, TableRecord>> {
     const key = `${branch.id}@${seq}`;
     const cached = snapshots.get(key);
-    if (cached) {
-      touch(snapshots, key, cached, maxSnapshots);
-      return copyTables(cached);
-    }
+    if (cached) return copyTables(cached);
     // HEAD changes only on commit, so a live state at that sequence holds exactly the content asked for (unless a
     // write is in progress: its commit may be folded speculatively, before the append).
     const live = busy.has(branch.id) ? undefined : states.get(branch.id);
@@ -102,20 +113,21 @@ export function createBranchContentStore(options: BranchContentStoreOptions): Br
     const state = await initialState(branch, system);
     if (seq > 0) await fold(state, (event) => event.type === 'RevisionCommitted' && event.data.seq === seq);
     invariant(state.headSeq === seq, `revision ${seq} of branch ${branch.id} is not committed`);
-    touch(snapshots, key, state.head, maxSnapshots);
+    snapshots.set(key, state.head);
     return copyTables(state.head);
   }
 
   async function load(branch: BranchRecord, system: SystemState): Promise<BranchContent> {
     const cached = states.get(branch.id);
     if (cached) {
-      touch(states, branch.id, cached, maxBranches);
       await fold(cached);
+      // Measured again: what was folded since may have added rows.
+      states.set(branch.id, cached);
       return cached;
     }
     const state = await initialState(branch, system);
     await fold(state);
-    touch(states, branch.id, state, maxBranches);
+    states.set(branch.id, state);
     return state;
   }
 

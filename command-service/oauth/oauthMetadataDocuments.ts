@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { isOAuthProblem, validateClientMetadata } from '../../contracts/index.ts';
+import { createBoundedCache, isOAuthProblem, validateClientMetadata } from '../../contracts/index.ts';
 import type { Clock, OAuthClientView, OutboundHttp } from '../../contracts/index.ts';
 import type { MetadataDocumentLookup } from './oauthClients.ts';
 
@@ -7,7 +7,8 @@ import type { MetadataDocumentLookup } from './oauthClients.ts';
 const TIMEOUT_MS = 5000;
 const MAX_BYTES = 5 * 1024;
 const MAX_CACHE_MS = 86_400_000;
-const MAX_CACHED = 1000;
+/** Documents kept: entries and bytes (each ≤ MAX_BYTES as fetched; kept as a client view with a JSON-like estimate). */
+const CACHE_BOUNDS = { maxEntries: 1_000, maxBytes: 8 * 1024 * 1024 };
 /**
  * Fetches in flight at once. Any anonymous client can name a document (`GET /oauth/authorize`), so without a cap one
  * client could hold thousands of sockets on slow hosts for 5 s each; past it the lookup fails at once.
@@ -55,7 +56,7 @@ export function createMetadataDocumentLookup(deps: {
   readonly allowPrivateAddresses: boolean;
   readonly outboundHttp: OutboundHttp;
 }): MetadataDocumentLookup {
-  const cache = new Map<string, { readonly client: OAuthClientView; readonly until: number }>();
+  const cache = createBoundedCache<string, { readonly client: OAuthClientView; readonly until: number }>(CACHE_BOUNDS);
   const inFlight = new Map<string, Promise<LookupResult>>();
 
   async function fetchAndCheck(clientId: string): Promise<LookupResult> {
@@ -83,7 +84,6 @@ export function createMetadataDocumentLookup(deps: {
     if (typeof client === 'string') return { client: null, reason: `its metadata document is invalid: ${client}` };
     const keepMs = cacheMsOf(fetched.headers['cache-control']);
     if (keepMs > 0) {
-      if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
       cache.set(clientId, { client, until: deps.clock.now() + keepMs });
     }
     return { client };

@@ -1,7 +1,7 @@
 import { createSecretKey, randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { AppError, invariant } from '../../contracts/index.ts';
+import { AppError, createBoundedCache, invariant } from '../../contracts/index.ts';
 import type { Clock, SystemState, UserRecord } from '../../contracts/index.ts';
 
 /** auth.md §5. */
@@ -43,8 +43,8 @@ export type AccessTokenOptions = {
 
 const invalid = (): AppError => new AppError('TOKEN_INVALID');
 
-/** Verified tokens kept per process (see `verifySignature`). */
-const MAX_VERIFIED_TOKENS = 10_000;
+/** Verified tokens kept per process (see `verifySignature`): entries, and bytes (the token text and its claims). */
+const VERIFIED_TOKENS_CACHE = { maxEntries: 10_000, maxBytes: 16 * 1024 * 1024 };
 
 function isNonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0;
@@ -87,9 +87,9 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
   /**
    * Tokens whose signature, header and claim types were checked (a bearer sends the same token with every request,
    * and the HMAC with jsonwebtoken's parsing is most of the cost). Time claims and revocation are checked on every
-   * use; only successful checks are kept, bounded by entries (oldest first out).
+   * use; only successful checks are kept, bounded by entries and bytes (least recently used first out).
    */
-  const verified = new Map<string, { readonly claims: AccessTokenClaims; readonly nbf: number | undefined }>();
+  const verified = createBoundedCache<string, { readonly claims: AccessTokenClaims; readonly nbf: number | undefined }>(VERIFIED_TOKENS_CACHE);
 
   function verifySignature(token: string): { readonly claims: AccessTokenClaims; readonly nbf: number | undefined } {
     const known = verified.get(token);
@@ -108,7 +108,6 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
     }
     if (decoded.header.alg !== 'HS256' || decoded.header.typ !== JWT_TYPE) throw invalid();
     const checked = { claims: toClaims(decoded.payload), nbf: (decoded.payload as { nbf?: number }).nbf };
-    if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value as string);
     verified.set(token, checked);
     return checked;
   }

@@ -1,4 +1,4 @@
-import { comparePositions, createSystemState, evolveSystemState, systemStateFilter } from '../../contracts/index.ts';
+import { comparePositions, createSystemState, evolveSystemState, sharedPerTurn, systemStateFilter } from '../../contracts/index.ts';
 import type { EventStore, Position, SystemState, SystemStateSource } from '../../contracts/index.ts';
 
 /** Events read per readAll call while catching up. */
@@ -14,13 +14,10 @@ export type CatchingUpSystemStateSource = SystemStateSource & {
  * head (one cheap query) and reads only the events after the folded position; concurrent callers share one
  * catch-up, and a caller whose head is beyond what a running catch-up reaches starts the next one.
  *
- * Callers in the same macrotask (one synchronous run and the microtasks it queues) share one head query. The share
- * must end before the process can read anything more from the network: a request that arrives after another
- * process acknowledged a write must see that write (operations.md §4.4: a key created, rotated or revoked on one
- * replica takes effect on the next request on every replica). Sharing until `setImmediate` was not enough: called
- * from the check phase, `setImmediate` fires only after the next poll phase, whose requests then read a stale
- * head (found by the chaos harness: a revoked key accepted, a new key refused, on another replica). Appends of this
- * process are known at once (`appended`).
+ * Callers in the same macrotask share one head query (`sharedPerTurn`, whose share ends before the process can read
+ * anything more from the network): a request that arrives after another process acknowledged a write must see that
+ * write (operations.md §4.4: a key created, rotated or revoked on one replica takes effect on the next request on
+ * every replica). Appends of this process are known at once (`appended`).
  */
 export function createSystemStateSource(deps: { readonly eventStore: EventStore }): CatchingUpSystemStateSource {
   const { eventStore } = deps;
@@ -49,18 +46,8 @@ export function createSystemStateSource(deps: { readonly eventStore: EventStore 
 
   let caughtUpTo: Position | null = null;
 
-  let headThisTurn: Promise<Position | null> | null = null;
-  const endTurn = (): void => {
-    headThisTurn = null;
-  };
-  function sharedHead(): Promise<Position | null> {
-    if (headThisTurn === null) {
-      headThisTurn = eventStore.headPosition();
-      // A failed read is not shared beyond this macrotask either.
-      queueMicrotask(endTurn);
-    }
-    return headThisTurn;
-  }
+  // A failed read is not shared beyond this macrotask either.
+  const sharedHead = sharedPerTurn(() => eventStore.headPosition());
 
   async function reach(target: Position | null): Promise<void> {
     while (comparePositions(caughtUpTo, target) < 0) {

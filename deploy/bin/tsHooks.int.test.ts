@@ -10,7 +10,7 @@ test('the strata executable compiles TypeScript without renaming wrappers and ma
   const run = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', register, fixture], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   const probe = JSON.parse(run.stdout) as { fast: boolean; name: string; stackLine: string };
-  // tsx's keepNames would wrap `named` in __name(): a dictionary-mode function per call (README, "Hot paths").
+  // tsx's keepNames would wrap `named` in __name(): a dictionary-mode function per call (docs/reference/hot-paths.md).
   assert.equal(probe.fast, true, 'a named closure keeps fast properties');
   assert.equal(probe.name, 'named');
   assert.match(probe.stackLine, /namedClosures\.ts:13:/, 'the stack trace points at the TypeScript line');

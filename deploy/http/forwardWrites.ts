@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Kind, parse } from 'graphql';
 import type { Logger } from 'pino';
 import { AppError, isPlainObject } from '../../contracts/index.ts';
-import { sendError, sendJson, setRouteTemplate } from '../../query-service/index.ts';
+import { SURFACES, destinationOf, sendError, sendJson, setRouteTemplate, surfaceOf } from '../../query-service/index.ts';
 import { createHttpProxy } from './httpProxy.ts';
 
 export type ForwardWritesOptions = {
@@ -21,29 +21,12 @@ export type WriteForwarding = {
   close(): void;
 };
 
-/** Where a request goes in a process without the `command` role. */
-export type Destination = 'command' | 'graphql' | 'local';
-
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** GraphQL documents have at most 10,000 tokens (operations.md §7); longer ones are refused locally. */
 const MAX_TOKENS = 10_000;
 
-/**
- * operations.md §2: `/mcp`, `/api/auth/*` and REST writes under `/api/` and `/endpoint/rest/` (except
- * `…/rows/query`) belong to the command role; GraphQL POSTs depend on their document. Paths match
- * case-insensitively, as express routes them.
- */
-export function destinationOf(method: string, path: string): Destination {
-  const p = path.toLowerCase();
-  if (p === '/mcp' || p.startsWith('/mcp/')) return 'command';
-  if (p === '/api/auth' || p.startsWith('/api/auth/')) return 'command';
-  const rest = p.startsWith('/api/') || p.startsWith('/endpoint/rest/');
-  if (rest && WRITE_METHODS.has(method) && !/\/rows\/query\/?$/.test(p)) return 'command';
-  const graphql = p === '/graphql' || p === '/graphql/' || p.startsWith('/endpoint/graphql/');
-  // A mutation over GET is answered 405 by the local GraphQL handler, like the command process would.
-  if (graphql && method === 'POST') return 'graphql';
-  return 'local';
-}
+/** Where a request goes (operations.md §2), from the query service's route table (query-service/http/routeTable.ts). */
+export { destinationOf };
+export type { Destination } from '../../query-service/index.ts';
 
 /** Whether a GraphQL POST body selects a mutation (anything unparseable is left to the local handler's errors). */
 export function selectsMutation(raw: Buffer): boolean {
@@ -116,8 +99,7 @@ function hasBody(req: Request): boolean {
 function sendUnavailable(req: Request, res: Response): void {
   const message = 'Service unavailable';
   res.setHeader('Retry-After', '1');
-  const p = req.path.toLowerCase();
-  if (p === '/mcp' || p.startsWith('/mcp/')) {
+  if (surfaceOf(req.path) === SURFACES.mcp) {
     sendJson(res, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
   } else if (destinationOf(req.method, req.path) === 'graphql') {
     sendJson(res, 503, { errors: [{ message, extensions: { code: 'SERVICE_UNAVAILABLE', statusCode: 503 } }] });

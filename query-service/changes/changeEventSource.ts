@@ -1,4 +1,4 @@
-import { AppError, OPEN_SEQ, layersAt, maxPosition, revisionLayers, streamCategories } from '../../contracts/index.ts';
+import { AppError, OPEN_SEQ, createBoundedCache, layersAt, maxPosition, revisionLayers, streamCategories } from '../../contracts/index.ts';
 import type {
   BranchRecord,
   ChangeEventSource,
@@ -25,6 +25,8 @@ const READ_PROJECTIONS = ['schemas', 'rows'] as const;
 const MAX_ROW_IDS = 1000;
 /** Described events kept by log position, so the streams and the dispatcher that read the same events describe them once. */
 const MEMO_SIZE = 2000;
+/** Bytes a described event is counted at in the memo (kept as a promise, so not measured). */
+const MEMO_ENTRY_BYTES = 1024;
 
 type Described = { type: ChangeEventType; branch: BranchRecord; data: Record<string, unknown>; tableIds: string[] | null };
 
@@ -170,7 +172,9 @@ export function createChangeEventSource(deps: {
     return out;
   }
 
-  const memo = new Map<Position, Promise<RoutedChangeEvent | null>>();
+  // Described events are promises when kept, so each is counted at a fixed MEMO_ENTRY_BYTES (a change event with its
+  // routing: ids, table keys, a position).
+  const memo = createBoundedCache<Position, Promise<RoutedChangeEvent | null>>({ maxEntries: MEMO_SIZE, maxBytes: 4 * 1024 * 1024, sizeOf: () => MEMO_ENTRY_BYTES });
 
   return {
     categories: [streamCategories.branch, streamCategories.organization],
@@ -186,7 +190,6 @@ export function createChangeEventSource(deps: {
           ours.set(e.position, one);
           memo.set(e.position, one);
         });
-        while (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as Position);
       }
       const described = await Promise.all(events.map((e) => ours.get(e.position) as Promise<RoutedChangeEvent | null>));
       return described.filter((e): e is RoutedChangeEvent => e !== null);

@@ -6,9 +6,10 @@ import {
   assertProjectScope,
   findProjectByName,
   projectTarget,
+  sharedPerTurn,
   toErrorBody,
 } from '../../contracts/index.ts';
-import type { Authenticator, ChangeEventSource, EventStore, Position, Principal, RecordedEvent, SystemStateSource } from '../../contracts/index.ts';
+import type { Authenticator, ChangeEventSource, EventStore, Position, Principal, SystemStateSource } from '../../contracts/index.ts';
 import { authenticate, presentedCredentials, requestContextOf } from '../http/authenticate.ts';
 import { sendError } from '../http/sendError.ts';
 import { parseFeedQuery, visiblePayload, type FeedRequest } from './feedFilter.ts';
@@ -29,30 +30,6 @@ export type ChangeFeedDeps = {
 
 const BATCH = 500;
 
-/**
- * Log reads after a cursor, shared by the streams that read from the same cursor in the same macrotask: an append
- * wakes every stream that follows the head in one notification, and all of them ask for the same events. The share
- * ends with the macrotask (not at setImmediate, which from the check phase lasts past the next poll phase), so a
- * stream woken by a later append never gets the answer from before it: the rule of systemStateSource.ts.
- */
-function createTurnReads(read: (after: Position | null) => Promise<readonly RecordedEvent[]>) {
-  let reads: Map<Position | null, Promise<readonly RecordedEvent[]>> | null = null;
-  const endTurn = (): void => {
-    reads = null;
-  };
-  return (after: Position | null): Promise<readonly RecordedEvent[]> => {
-    if (reads === null) {
-      reads = new Map();
-      queueMicrotask(endTurn);
-    }
-    const known = reads.get(after);
-    if (known !== undefined) return known;
-    const fresh = read(after);
-    reads.set(after, fresh);
-    return fresh;
-  };
-}
-
 /** The principal's budget key: a user with all of its credentials together, or a service key. */
 function principalKey(principal: Principal): string {
   return principal.kind === 'user' ? `user:${principal.userId}` : principal.kind === 'service' ? `key:${principal.keyId}` : 'anonymous';
@@ -69,7 +46,10 @@ export function createChangeFeed(deps: ChangeFeedDeps & { readonly authenticator
   const open = new Map<string, number>();
   const endings = new Set<() => void>();
   const report = (): void => deps.onActiveStreams?.(endings.size);
-  const readAfter = createTurnReads((after) => eventLog.readAll(after, { categories: changeEvents.categories, maxCount: BATCH }));
+  // Log reads after a cursor, shared by the streams that read from the same cursor in the same macrotask: an append
+  // wakes every stream that follows the head in one notification, and all of them ask for the same events; a stream
+  // woken by a later append never gets the answer from before it (sharedPerTurn).
+  const readAfter = sharedPerTurn((after: Position | null) => eventLog.readAll(after, { categories: changeEvents.categories, maxCount: BATCH }));
 
   async function stream(req: Request, res: Response): Promise<void> {
     const { principal } = requestContextOf(res);

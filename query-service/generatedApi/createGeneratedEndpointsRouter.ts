@@ -4,7 +4,8 @@ import express, { type Request, type RequestHandler, type Router } from 'express
 import type { Logger } from 'pino';
 import type { Authenticator, CommandGateway, SystemStateSource, ViewStore } from '../../contracts/index.ts';
 import { sendGraphqlError } from '../graphqlKit/graphqlErrors.ts';
-import { segmentsBelow, type FastRoutes } from '../http/fastRoutes.ts';
+import type { FastRoutes } from '../http/fastRoutes.ts';
+import { GENERATED_MOUNT, SURFACES, expressRouteOf, fastParamsOf, mountBelowGenerated } from '../http/routeTable.ts';
 import { answeringBodyErrors, jsonBody, type JsonBodyOptions } from '../http/jsonBody.ts';
 import type { MinPositionOptions } from '../http/minPosition.ts';
 import { notFound } from '../http/routeFallbacks.ts';
@@ -61,15 +62,11 @@ export type GeneratedEndpoints = {
   readonly fastRoutes: FastRoutes;
 };
 
-const MOUNT = '/endpoint';
-const REST_PREFIX = `${MOUNT}/rest/`;
-const GRAPHQL_PREFIX = `${MOUNT}/graphql/`;
-
 /** Sets what express's router sets for a route below `/endpoint` before running `handler`. */
 function routed(handler: RequestHandler, params: Record<string, string | string[]>): RequestHandler {
   return (req, res, next) => {
     req.originalUrl ??= req.url;
-    req.baseUrl = MOUNT;
+    req.baseUrl = GENERATED_MOUNT;
     req.params = params as Request['params'];
     return handler(req, res, next);
   };
@@ -137,36 +134,27 @@ export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): Generate
   const graphqlBody = answeringBodyErrors(parseBody, sendGraphqlError);
   const restBody = answeringBodyErrors(parseBody, sendError);
 
+  // The generated surfaces of the route table (http/routeTable.ts), each with its body parser and handler: express
+  // routes and the fast matcher are both derived from it. REST answers every method (`router.all`): reads, and writes
+  // where this process runs the command role (deploy keeps writes of a query-only process on express, where
+  // forwarding sees them).
+  const surfaces = [
+    { surface: SURFACES.generatedGraphql, body: graphqlBody, handler: graphql },
+    { surface: SURFACES.generatedRest, body: restBody, handler: rest },
+  ] as const;
+
   const router = express.Router();
   router.use('/swagger-ui', docs.assets);
   router.use('/graphiql', ide.assets);
-  router.use('/graphql', graphqlBody);
-  router.use('/rest', restBody);
-  router.all('/graphql/:org/:project/:branch/:mode', graphql);
-  router.all('/rest/:org/:project/:branch/:mode{/*rest}', rest);
+  for (const { surface, body } of surfaces) router.use(mountBelowGenerated(surface), body);
+  for (const { surface, handler } of surfaces) router.all(expressRouteOf(surface), handler);
   router.use(notFound);
 
   const fastRoutes: FastRoutes = {
     match(req: IncomingMessage) {
-      const url = req.url ?? '';
-      const method = req.method ?? '';
-      // Every method of a REST endpoint, like `router.all`: reads, and writes where this process runs the command
-      // role (deploy keeps writes of a query-only process on express, where forwarding sees them).
-      {
-        const segments = segmentsBelow(url, REST_PREFIX);
-        if (segments !== null && segments.length >= 4) {
-          const [org, project, branch, mode, ...tail] = segments as [string, string, string, string, ...string[]];
-          const params: Record<string, string | string[]> = { org, project, branch, mode };
-          if (tail.length > 0) params.rest = tail;
-          return [restBody, routed(rest, params)];
-        }
-      }
-      if (method === 'GET' || method === 'POST') {
-        const segments = segmentsBelow(url, GRAPHQL_PREFIX);
-        if (segments !== null && segments.length === 4) {
-          const [org, project, branch, mode] = segments as [string, string, string, string];
-          return [graphqlBody, routed(graphql, { org, project, branch, mode })];
-        }
+      for (const { surface, body, handler } of surfaces) {
+        const params = fastParamsOf(surface, req);
+        if (params !== null) return [body, routed(handler, params)];
       }
       return null;
     },

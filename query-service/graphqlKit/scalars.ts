@@ -1,18 +1,16 @@
 import { GraphQLError, Kind, type GraphQLScalarTypeConfig, type ValueNode } from 'graphql';
-import { isPlainObject } from '../../contracts/index.ts';
+import { createBoundedCache, isPlainObject } from '../../contracts/index.ts';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 
 /** Strings already found valid: rows served again serialize their times without the regex and Date.parse. */
-const checked = new Set<string>();
-const MAX_CHECKED = 10_000;
+const checked = createBoundedCache<string, true>({ maxEntries: 10_000, maxBytes: 2 * 1024 * 1024, sizeOf: () => 0 });
 
 export function isDateTimeString(value: unknown): value is string {
   if (typeof value !== 'string') return false;
-  if (checked.has(value)) return true;
+  if (checked.get(value) === true) return true;
   if (!DATE_TIME.test(value) || Number.isNaN(Date.parse(value))) return false;
-  if (checked.size >= MAX_CHECKED) checked.clear();
-  checked.add(value);
+  checked.set(value, true);
   return true;
 }
 

@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { AppError, escapePointerToken, isPlainObject } from '../../../contracts/index.ts';
+import { AppError, createBoundedCache, escapePointerToken, estimateBytes, isPlainObject } from '../../../contracts/index.ts';
 import { createFormatCheckers } from './formatCheckers.ts';
 import { jsonHash } from './jsonHash.ts';
 import { linearRegExpEngine } from './linearPattern.ts';
@@ -34,6 +34,8 @@ export type RowValidatorCache = {
 export type RowValidatorCacheOptions = {
   /** Compiled schemas kept (least recently used ones are dropped). Default 500. */
   readonly maxEntries?: number;
+  /** Estimated bytes of the compiled schemas kept (each counted as 4× its Ajv schema plus 8 KiB). Default 64 MiB. */
+  readonly maxBytes?: number;
 };
 
 type Entry = { readonly ajvSchema: object; readonly validate: ValidateFunction };
@@ -91,28 +93,30 @@ function createAjv(): Ajv2020 {
 export function createRowValidatorCache(options: RowValidatorCacheOptions = {}): RowValidatorCache {
   const maxEntries = Math.max(1, options.maxEntries ?? 500);
   const ajv = createAjv();
-  const byHash = new Map<string, Entry>();
   let byObject = new WeakMap<object, Entry>();
+  const byHash = createBoundedCache<string, Entry>({
+    maxEntries,
+    maxBytes: options.maxBytes ?? 64 * 1024 * 1024,
+    sizeOf: (entry) => 8192 + 4 * estimateBytes(entry.ajvSchema),
+    onEvict: (_hash, dropped) => {
+      ajv.removeSchema(dropped.ajvSchema);
+      // The identity fast path may still point at the dropped validator; start it afresh.
+      byObject = new WeakMap();
+    },
+  });
 
   function entryFor(schema: unknown): Entry {
     const known = typeof schema === 'object' && schema !== null ? byObject.get(schema) : undefined;
     if (known !== undefined) return known;
     const hash = jsonHash(schema);
     let entry = byHash.get(hash);
-    if (entry !== undefined) {
-      byHash.delete(hash);
-    } else {
+    if (entry === undefined) {
       const ajvSchema = toAjvSchema(schema) as object;
       entry = { ajvSchema, validate: ajv.compile(ajvSchema) };
-      if (byHash.size >= maxEntries) {
-        const [oldestHash, oldest] = byHash.entries().next().value as [string, Entry];
-        byHash.delete(oldestHash);
-        ajv.removeSchema(oldest.ajvSchema);
-        // The identity fast path may still point at the dropped validator; start it afresh.
-        byObject = new WeakMap();
-      }
+      byHash.set(hash, entry);
+      // Too large to keep on its own: Ajv must not keep it either.
+      if (!byHash.has(hash)) ajv.removeSchema(ajvSchema);
     }
-    byHash.set(hash, entry);
     if (typeof schema === 'object' && schema !== null) byObject.set(schema, entry);
     return entry;
   }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { sharedPerTurn } from '../../../contracts/index.ts';
 import type { Clock, Position, ProjectionRef, ProjectionSpec, ProjectionStatus } from '../../../contracts/index.ts';
 import { addColumnSql, createIndexSqls, createTableSql, tableInfo } from './sqliteViewTable.ts';
 import type { TableInfo } from './sqliteViewTable.ts';
@@ -90,20 +91,10 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
     }
   }
 
-  // Readers look at data_version once per macrotask (one synchronous run and the microtasks it queues): the
-  // active-version and table lookups of one read share a look. The share ends before the process can read more
-  // from the network (not at setImmediate, which from the check phase fires only after the next poll phase), so a
-  // request never uses versions older than those of its arrival (see systemStateSource.ts for the same rule).
-  let lookedThisTask = false;
-  const endTask = (): void => {
-    lookedThisTask = false;
-  };
-  function refreshForRead(): void {
-    if (lookedThisTask) return;
-    lookedThisTask = true;
-    queueMicrotask(endTask);
-    refresh();
-  }
+  // Readers look at data_version once per macrotask: the active-version and table lookups of one read share a look.
+  // The share ends before the process can read more from the network (sharedPerTurn), so a request never uses
+  // versions older than those of its arrival.
+  const refreshForRead = sharedPerTurn(refresh);
 
   /** Records a local change of versions or specs (inside its transaction). */
   function changed(): void {

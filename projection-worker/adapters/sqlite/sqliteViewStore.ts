@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { systemClock } from '../../../contracts/index.ts';
+import { createBoundedCache, systemClock } from '../../../contracts/index.ts';
 import type {
   Clock,
   Filter,
@@ -31,7 +31,8 @@ type Row = readonly unknown[];
 /** A read by id that found nothing visible. */
 const NONE = Symbol('none');
 
-const MAX_CACHED_STATEMENTS = 1000;
+/** Prepared statements kept per connection: entries, and bytes (each counted as 2 KiB plus 4 bytes per SQL character). */
+const STATEMENTS_CACHE = { maxEntries: 1_000, maxBytes: 16 * 1024 * 1024 };
 
 /** The SQLite view store: the ViewStore port plus a look at how SQLite runs a find (for index tests and tuning). */
 export type SqliteViewStore = ViewStore & {
@@ -68,15 +69,14 @@ export function createSqliteViewStore(options: {
   const meta = createSqliteViewMeta(db, clock);
   log?.debug({ file: options.file }, 'view store opened');
 
-  const statements = new Map<string, Database.Statement>();
+  const statements = createBoundedCache<string, Database.Statement>(STATEMENTS_CACHE);
   const upserts = createSqliteUpserts(db);
 
   function prepare(sql: string): Database.Statement {
     let statement = statements.get(sql);
     if (statement === undefined) {
-      if (statements.size >= MAX_CACHED_STATEMENTS) statements.clear();
       statement = db.prepare(sql);
-      statements.set(sql, statement);
+      statements.set(sql, statement, 2048 + 3 * sql.length);
     }
     return statement;
   }

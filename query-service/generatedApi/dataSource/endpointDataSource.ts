@@ -1,4 +1,4 @@
-import { AppError, assertTableScope } from '../../../contracts/index.ts';
+import { AppError, assertTableScope, createBoundedCache } from '../../../contracts/index.ts';
 import type { CommandGateway, RowView, ViewStore } from '../../../contracts/index.ts';
 import type { ChangeQueries } from '../../changes/changeQueries.ts';
 import { rowChangesSince, tableChangesSince, type ChangesSinceCaller } from '../../changes/changesSince.ts';
@@ -8,7 +8,6 @@ import { readonlyRowsFilter, rowReadonlyOf, rowVersions, rowView, type RowReader
 import type { SchemaReader } from '../../readers/schemaReader.ts';
 import { parseRowQuery, type RowQueryInput } from '../../rows/rowQuery.ts';
 import type { GeneratedDataSource, GeneratedPage, GeneratedRow } from '../graphql/generatedDataSource.ts';
-import { createLruCache } from '../lruCache.ts';
 import { readKept, type Finality } from './finality.ts';
 import type { GeneratedRequest } from './generatedRequest.ts';
 import type { RowCounts } from './rowCounts.ts';
@@ -29,9 +28,12 @@ export type EndpointDataSourceDeps = {
   readonly changes: ChangeQueries;
 };
 
-/** Rows and pages of committed revisions kept in memory (entries; a page holds up to `first` rows). */
-const MAX_CACHED_ROWS = 20_000;
-const MAX_CACHED_PAGES = 2_000;
+/**
+ * Rows and pages of committed revisions kept in memory: entries, and bytes as estimated once when a value is kept
+ * (a page holds up to `first` rows, so entries alone let 2,000 pages of 1,000 rows grow the heap by gigabytes).
+ */
+export const COMMITTED_ROWS_CACHE = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
+export const COMMITTED_PAGES_CACHE = { maxEntries: 2_000, maxBytes: 64 * 1024 * 1024 };
 
 type CachedPage = Omit<GeneratedPage, 'totalCount'> & { readonly count: () => Promise<number> };
 
@@ -55,8 +57,8 @@ export function createEndpointDataSource(deps: EndpointDataSourceDeps): Endpoint
   // A committed revision's rows never change once the `rows` projection passed its commit (the system state the
   // request was authorized against knows the commit, so its position is a safe bound): rows and pages read from
   // such a revision are kept per (branch, sequence), drafts are always read from the views.
-  const committedRows = createLruCache<string, GeneratedRow | null>(MAX_CACHED_ROWS);
-  const committedPages = createLruCache<string, CachedPage>(MAX_CACHED_PAGES);
+  const committedRows = createBoundedCache<string, GeneratedRow | null>(COMMITTED_ROWS_CACHE);
+  const committedPages = createBoundedCache<string, CachedPage>(COMMITTED_PAGES_CACHE);
   // Keys hold query inputs as JSON text: equal texts are equal queries (an input written with its keys in another
   // order is kept once more, never confused with another).
   const committedKey = (request: GeneratedRequest): string | null => {

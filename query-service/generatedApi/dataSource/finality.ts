@@ -1,6 +1,5 @@
 import { comparePositions } from '../../../contracts/index.ts';
-import type { Position, ViewStore } from '../../../contracts/index.ts';
-import type { LruCache } from '../lruCache.ts';
+import type { BoundedCache, Position, ViewStore } from '../../../contracts/index.ts';
 
 /**
  * Whether a projection has applied the log up to a position: its active version's checkpoint is at or after it.
@@ -33,7 +32,7 @@ export type Finality = ReturnType<typeof createFinality>;
  */
 export async function readKept<T>(
   isFinal: Finality,
-  kept: LruCache<string, T>,
+  kept: BoundedCache<string, T>,
   key: string | null,
   at: { readonly projection: string; readonly position: Position | null },
   read: () => Promise<T>,

@@ -1,8 +1,9 @@
-import { createLruCache } from '../lruCache.ts';
+import { createBoundedCache } from '../../../contracts/index.ts';
 import { readKept, type Finality } from './finality.ts';
 import type { GeneratedRequest } from './generatedRequest.ts';
 
-const MAX_CACHED_COUNTS = 10_000;
+/** Kept counts: entries, and bytes (the keys hold `where` texts). */
+export const ROW_COUNTS_CACHE = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 };
 
 /**
  * `totalCount` of filtered lists of committed revisions, kept for good (PERFORMANCE.md: the count is the most
@@ -12,7 +13,7 @@ const MAX_CACHED_COUNTS = 10_000;
  * the views), are counted as they come.
  */
 export function createRowCounts(isFinal: Finality) {
-  const counts = createLruCache<string, number>(MAX_CACHED_COUNTS);
+  const counts = createBoundedCache<string, number>(ROW_COUNTS_CACHE);
 
   return async function totalCount(request: GeneratedRequest, tableId: string, where: unknown, count: () => Promise<number>): Promise<number> {
     const { scope, revisionId } = request.served;

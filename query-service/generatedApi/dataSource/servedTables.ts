@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
+import { createBoundedCache, estimateBytes } from '../../../contracts/index.ts';
 import type { JsonObject, Position, ViewStore } from '../../../contracts/index.ts';
 import type { RevisionScope } from '../../readers/revisionScope.ts';
 import type { SchemaReader, TableVersion } from '../../readers/schemaReader.ts';
 import type { CompiledSchema, TableModels } from '../../readers/tableModels.ts';
-import { createLruCache } from '../lruCache.ts';
 import type { GeneratedTable } from '../naming.ts';
 import { readKept, type Finality } from './finality.ts';
 
@@ -23,8 +23,13 @@ export type ServedTables = {
   readonly hash: string;
 };
 
-const MAX_CACHED_SCHEMAS = 1000;
-const MAX_CACHED_REVISIONS = 500;
+/** Compiled schemas by stored text: entries and bytes (a compiled model is estimated at 4× its text plus 4 KiB). */
+export const COMPILED_SCHEMAS_CACHE = { maxEntries: 1_000, maxBytes: 32 * 1024 * 1024 };
+/** Tables of revisions (each of the two caches): entries and bytes (the stored table versions, as JSON-like data). */
+export const SERVED_TABLES_CACHE = { maxEntries: 500, maxBytes: 16 * 1024 * 1024 };
+
+/** The tables' own data; their compiled models are shared with (and counted in) the compiled-schema cache. */
+const servedTablesBytes = (tables: ServedTables): number => tables.list.reduce((sum, table) => sum + 128 + estimateBytes(table.version), 128);
 const SCHEMAS = 'schemas';
 
 type CachedTables = { readonly version: number; readonly checkpoint: string; readonly tables: ServedTables };
@@ -39,15 +44,15 @@ type CachedTables = { readonly version: number; readonly checkpoint: string; rea
  * against (which knows the commit).
  */
 export function createServedTablesLoader(store: ViewStore, schemas: SchemaReader, models: TableModels, isFinal: Finality) {
-  const revisions = createLruCache<string, CachedTables>(MAX_CACHED_REVISIONS);
-  const committed = createLruCache<string, ServedTables>(MAX_CACHED_REVISIONS);
-  const compiledByText = createLruCache<string, CompiledSchema>(MAX_CACHED_SCHEMAS);
+  const revisions = createBoundedCache<string, CachedTables>({ maxEntries: SERVED_TABLES_CACHE.maxEntries, maxBytes: SERVED_TABLES_CACHE.maxBytes, sizeOf: (cached) => servedTablesBytes(cached.tables) });
+  const committed = createBoundedCache<string, ServedTables>({ maxEntries: SERVED_TABLES_CACHE.maxEntries, maxBytes: SERVED_TABLES_CACHE.maxBytes, sizeOf: servedTablesBytes });
+  const compiledByText = createBoundedCache<string, CompiledSchema>(COMPILED_SCHEMAS_CACHE);
   const compile = (schema: JsonObject): CompiledSchema => {
     const text = JSON.stringify(schema);
     let compiled = compiledByText.get(text);
     if (compiled === undefined) {
       compiled = models(schema);
-      compiledByText.set(text, compiled);
+      compiledByText.set(text, compiled, 4 * text.length + 4096);
     }
     return compiled;
   };

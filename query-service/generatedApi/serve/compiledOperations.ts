@@ -1,6 +1,6 @@
 import { getNamedType, getOperationAST, isInputObjectType, typeFromAST, type DocumentNode, type GraphQLInputObjectType, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { createLruCache } from '../lruCache.ts';
+import { createBoundedCache } from '../../../contracts/index.ts';
 
 /** How generated GraphQL documents are kept and when their query operations are compiled (see README). */
 export type GraphqlExecutionConfig = {
@@ -10,6 +10,13 @@ export type GraphqlExecutionConfig = {
   readonly maxDocumentsPerSchema: number;
   /** Compiled operations kept in the process, over all schemas (LRU). */
   readonly maxCompiledOperations: number;
+  /** Estimated bytes of the compiled operations kept (each counted as 16 KiB plus 32 bytes per character of its document). */
+  readonly maxCompiledOperationBytes?: number;
+  /**
+   * Estimated bytes of the parsed documents kept per compiled schema (each counted as 16 bytes per character of its
+   * text plus 256, its valid shape as the shape's text); the schema cache counts this budget in every schema it keeps.
+   */
+  readonly maxDocumentBytesPerSchema?: number;
 };
 
 /**
@@ -22,6 +29,8 @@ export const GRAPHQL_EXECUTION_DEFAULTS: GraphqlExecutionConfig = {
   compileOnExecution: 10,
   maxDocumentsPerSchema: 500,
   maxCompiledOperations: 1_000,
+  maxCompiledOperationBytes: 64 * 1024 * 1024,
+  maxDocumentBytesPerSchema: 2 * 1024 * 1024,
 };
 
 /** Executions so far of one operation (by operation name) of a kept document, and whether graphql-jit declined it. */
@@ -78,7 +87,7 @@ function hasRecursiveVariable(schema: GraphQLSchema, document: DocumentNode, ope
  * them; it declines e.g. variables of recursive input types such as the `where` inputs).
  */
 export function createCompiledOperations(config: GraphqlExecutionConfig, onCompile?: (compiled: boolean) => void): CompiledOperations {
-  const compiled = createLruCache<OperationUse, CompiledQuery>(config.maxCompiledOperations);
+  const compiled = createBoundedCache<OperationUse, CompiledQuery>({ maxEntries: config.maxCompiledOperations, maxBytes: config.maxCompiledOperationBytes ?? 64 * 1024 * 1024 });
   const recursiveInputs = new WeakMap<GraphQLInputObjectType, boolean>();
   return {
     compiledFor(use, schema, document, operationName) {
@@ -99,7 +108,7 @@ export function createCompiledOperations(config: GraphqlExecutionConfig, onCompi
         use.declined = true;
         return null;
       }
-      compiled.set(use, query);
+      compiled.set(use, query, 16 * 1024 + 32 * (document.loc?.source.body.length ?? 0));
       return query;
     },
   };

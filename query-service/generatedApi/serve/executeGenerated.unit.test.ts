@@ -5,7 +5,7 @@ import { queryLimitsRule } from '../../graphqlKit/queryLimits.ts';
 import { blogTables } from '../../testing/blogFixture.ts';
 import { buildGeneratedSchema } from '../graphql/buildGeneratedSchema.ts';
 import { createFakeDataSource } from '../../testing/fakeDataSource.ts';
-import { createLruCache } from '../lruCache.ts';
+import { createBoundedCache } from '../../../contracts/index.ts';
 import { GRAPHQL_EXECUTION_DEFAULTS, createCompiledOperations } from './compiledOperations.ts';
 import { literalRules } from './documentShape.ts';
 import { prepareDocument } from './executeGenerated.ts';
@@ -23,8 +23,8 @@ function compiledWithSpy(): { compiled: CompiledGenerated; fullRuns: () => numbe
     generated: generated as unknown as CompiledGenerated['generated'],
     rules: [...specifiedRules, spy, limits],
     literalRules: literalRules(limits),
-    documents: createLruCache(10),
-    validShapes: createLruCache(10),
+    documents: createBoundedCache({ maxEntries: 10, maxBytes: 1e6 }),
+    validShapes: createBoundedCache({ maxEntries: 10, maxBytes: 1e6 }),
     operations: createCompiledOperations(GRAPHQL_EXECUTION_DEFAULTS),
   };
   return { compiled, fullRuns: () => runs };

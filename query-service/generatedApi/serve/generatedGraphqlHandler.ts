@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { AppError, keyScopeOf, maxPosition } from '../../../contracts/index.ts';
+import { AppError, createBoundedCache, keyScopeOf, maxPosition } from '../../../contracts/index.ts';
 import type { Authenticator, Position, SystemStateSource } from '../../../contracts/index.ts';
 import { createGraphqlErrorFormatter, sendGraphqlError } from '../../graphqlKit/graphqlErrors.ts';
 import { assertQueryText } from '../../graphqlKit/queryLimits.ts';
@@ -8,7 +8,6 @@ import { authenticateRequest } from '../../http/authenticate.ts';
 import { MIN_POSITION_HEADER, awaitMinPosition, type MinPositionOptions } from '../../http/minPosition.ts';
 import { setRouteTemplate } from '../../http/routeTemplate.ts';
 import { sendJsonText } from '../../http/sendJson.ts';
-import { createLruCache } from '../lruCache.ts';
 import type { Finality } from '../dataSource/finality.ts';
 import { awaitWriteConsistency, type WriteConsistencyOptions } from '../../http/writeConsistency.ts';
 import { createGeneratedRequest } from '../dataSource/generatedRequest.ts';
@@ -35,8 +34,8 @@ export type GeneratedGraphqlDeps = {
 };
 
 const ALLOWED = 'GET, HEAD, POST';
-/** Results of queries on committed revisions kept in memory (entries). */
-const MAX_CACHED_RESULTS = 2_000;
+/** Results of queries on committed revisions kept in memory: entries, and bytes (keys hold the query texts). */
+export const GRAPHQL_RESULTS_CACHE = { maxEntries: 2_000, maxBytes: 32 * 1024 * 1024 };
 
 function addressOf(req: Request): EndpointAddress {
   const params = req.params as Record<string, string>;
@@ -54,7 +53,7 @@ export function createGeneratedGraphqlHandler(deps: GeneratedGraphqlDeps): Reque
   // A committed revision never changes once the projections passed its commit, so a query's successful result on
   // it is the same for everyone allowed to read the endpoint (read access is checked before the cache), except for
   // API keys scoped to tables, whose scope is part of the key. Failed results are never kept (they may log).
-  const results = createLruCache<string, string>(MAX_CACHED_RESULTS);
+  const results = createBoundedCache<string, string>(GRAPHQL_RESULTS_CACHE);
   return async (req: Request, res: Response): Promise<void> => {
     setRouteTemplate(res, GRAPHQL_TEMPLATE);
     try {

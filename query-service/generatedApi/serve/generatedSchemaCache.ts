@@ -4,8 +4,8 @@ import type { GeneratedRequest } from '../dataSource/generatedRequest.ts';
 import type { ServedTables } from '../dataSource/servedTables.ts';
 import type { ServedEndpoint } from '../endpoint/servedEndpoint.ts';
 import type { GeneratedDataSource } from '../graphql/generatedDataSource.ts';
+import { createBoundedCache, type BoundedCache } from '../../../contracts/index.ts';
 import { buildGeneratedSchema, type GeneratedSchema } from '../graphql/buildGeneratedSchema.ts';
-import { createLruCache, type LruCache } from '../lruCache.ts';
 import { literalRules } from './documentShape.ts';
 import { GRAPHQL_EXECUTION_DEFAULTS, createCompiledOperations, type CompiledOperations, type GraphqlExecutionConfig, type OperationUse } from './compiledOperations.ts';
 
@@ -30,18 +30,28 @@ export type CompiledGenerated = {
   readonly rules: readonly ValidationRule[];
   /** The rules that look at literal values (documentShape.ts), for texts whose shape passed `rules` before. */
   readonly literalRules: readonly ValidationRule[];
-  readonly documents: LruCache<string, PreparedDocument>;
+  readonly documents: BoundedCache<string, PreparedDocument>;
   /** Shapes of texts that passed every rule (as many as documents): a text a client inlines values into validates once. */
-  readonly validShapes: LruCache<string, true>;
+  readonly validShapes: BoundedCache<string, true>;
   /** Compiled query operations (shared by all schemas of the process). */
   readonly operations: CompiledOperations;
 };
+
+/**
+ * Bytes of the compiled schemas kept, each counted as 64 KiB plus 64 KiB per table (types, resolvers and inputs of a
+ * table; unmeasured, a conservative guess) plus the full budget of its documents and shapes.
+ */
+export const GENERATED_SCHEMAS_MAX_BYTES = 256 * 1024 * 1024;
+
+const generatedSchemaBytes = (tables: ServedTables): number => 64 * 1024 * (1 + tables.list.length);
 
 export type GeneratedSchemaCacheOptions = {
   readonly dataSource: GeneratedDataSource<GeneratedRequest>;
   /** GRAPHQL_ROOT_FIELD_PREFIX. */
   readonly rootFieldPrefix: boolean;
   readonly maxSchemas?: number;
+  /** Estimated bytes of the schemas kept, each with its documents' budget (default GENERATED_SCHEMAS_MAX_BYTES). */
+  readonly maxSchemaBytes?: number;
   /** Documents, compilation threshold and compiled operations (default GRAPHQL_EXECUTION_DEFAULTS). */
   readonly execution?: GraphqlExecutionConfig;
   /** Told about each compilation attempt (false: graphql-jit declined the operation). */
@@ -54,8 +64,10 @@ export type GeneratedSchemaCacheOptions = {
  * and pinned endpoints of one revision share a schema.
  */
 export function createGeneratedSchemaCache(options: GeneratedSchemaCacheOptions) {
-  const schemas = createLruCache<string, CompiledGenerated>(options.maxSchemas ?? 100);
   const execution = options.execution ?? GRAPHQL_EXECUTION_DEFAULTS;
+  const documentBytes = execution.maxDocumentBytesPerSchema ?? GRAPHQL_EXECUTION_DEFAULTS.maxDocumentBytesPerSchema ?? 0;
+  // A schema is counted with the full budget of its documents and shapes (they grow after it is kept).
+  const schemas = createBoundedCache<string, CompiledGenerated>({ maxEntries: options.maxSchemas ?? 100, maxBytes: options.maxSchemaBytes ?? GENERATED_SCHEMAS_MAX_BYTES });
   const operations = createCompiledOperations(execution, options.onCompile);
   return {
     get(served: ServedEndpoint, tables: ServedTables): CompiledGenerated {
@@ -75,11 +87,11 @@ export function createGeneratedSchemaCache(options: GeneratedSchemaCacheOptions)
           generated,
           rules: [...specifiedRules, ...generated.validationRules, limits],
           literalRules: literalRules(limits),
-          documents: createLruCache(execution.maxDocumentsPerSchema),
-          validShapes: createLruCache(execution.maxDocumentsPerSchema),
+          documents: createBoundedCache({ maxEntries: execution.maxDocumentsPerSchema, maxBytes: documentBytes, sizeOf: (_document, text) => 256 + 15 * text.length }),
+          validShapes: createBoundedCache({ maxEntries: execution.maxDocumentsPerSchema, maxBytes: documentBytes / 4, sizeOf: () => 0 }),
           operations,
         };
-        schemas.set(key, compiled);
+        schemas.set(key, compiled, generatedSchemaBytes(tables) + documentBytes + documentBytes / 4);
       }
       return compiled;
     },

@@ -4,7 +4,7 @@ import { notFound } from '../../http/routeFallbacks.ts';
 import { setRouteTemplate } from '../../http/routeTemplate.ts';
 import type { ServedTables } from '../dataSource/servedTables.ts';
 import type { ServedEndpoint } from '../endpoint/servedEndpoint.ts';
-import { createLruCache } from '../lruCache.ts';
+import { createBoundedCache } from '../../../contracts/index.ts';
 import { buildOpenApi, type OpenApiDocument } from '../rest/buildOpenApi.ts';
 
 /** Where the shared Swagger UI files are served (below the `/endpoint` mount). */
@@ -15,8 +15,8 @@ export const SWAGGER_ASSETS_PATH = '/endpoint/swagger-ui';
  * tables, mode, URL segments and visibility (the document lists anonymous access on public projects), and the row
  * ids its examples name (they follow the draft's rows and the caller's table scope).
  */
-export function createOpenApiCache(max = 100) {
-  const documents = createLruCache<string, OpenApiDocument>(max);
+export function createOpenApiCache(max = 100, maxBytes = 32 * 1024 * 1024) {
+  const documents = createBoundedCache<string, OpenApiDocument>({ maxEntries: max, maxBytes });
   return {
     get(served: ServedEndpoint, tables: ServedTables, exampleRowIds: ReadonlyMap<string, string>): OpenApiDocument {
       const { address, project } = served;
