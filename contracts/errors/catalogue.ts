@@ -90,6 +90,7 @@ export const errorCatalogue = {
   API_KEY_NOT_ACTIVE: { status: 409, message: 'Cannot rotate a key that is not active' },
   LIMIT_EXCEEDED: { status: 409, message: 'A limit was exceeded' },
   CONCURRENT_MODIFICATION: { status: 409, message: 'The target was modified concurrently; retry the request' },
+  MERGE_CONFLICT: { status: 409, message: 'The merge has unresolved conflicts' },
   REFRESH_IN_PROGRESS: { status: 409, message: 'A refresh of this session is in progress; retry' },
   REBUILD_IN_PROGRESS: { status: 409, message: 'A rebuild of that projection is already running' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is too large' },
