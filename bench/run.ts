@@ -14,6 +14,7 @@ import { runViewStoreBench } from './viewStoreBench.ts';
 import { runWebhookBench } from './webhookBench.ts';
 import { runWriteBench } from './writeBench.ts';
 import { runScaleBench } from './scaleBench.ts';
+import { runMergeLawsBench } from './mergeLawsBench.ts';
 
 export type BenchFigure = { name: string; value: number; unit: string; note?: string };
 type Suite = {
@@ -159,6 +160,12 @@ const suites: Suite[] = [
       '1,000,000 against 10,000 rows: branch creation <= 2x and view bytes per branch independent of size; first write on a new branch <= 2x; ' +
       'first write after a restart <= 2x; RSS after writing to the 1M-row table <= 300 MB; get-by-id and page 50 on a child branch <= 1.5x its parent',
     run: () => runScaleBench(),
+  },
+  {
+    name: 'merge-laws',
+    title: 'Merge laws over random two-sided histories (issue 26 item 5)',
+    target: 'every law holds',
+    run: () => runMergeLawsBench(),
   },
 ];
 

@@ -8,7 +8,6 @@ import {
   type MergeConflict,
   type MergeConflictKind,
   type MergeTableChange,
-  type MergeTake,
   type SideRowChange,
   type SideTableChange,
   type ThreeWayMergeInput,
@@ -16,11 +15,10 @@ import {
 } from './mergeTypes.ts';
 import { schemaPatches } from './schemaPatches.ts';
 import { createTableWriter, orderOperations, type TableWriter } from './mergeWriters.ts';
-import { takeTheirsRows, theirsRowsOver } from './wholeTables.ts';
+import { applyOverrides, applyRowChoice, takeTheirsRows, theirsRowsOver, type Choice } from './wholeTables.ts';
 
 type Data = Record<string, unknown>;
 
-type Choice = { readonly take: MergeTake; readonly value: unknown } | null;
 
 /**
  * The three-way merge of merge.md §2 over the two change sets since the base: pure, and costing what the changes
@@ -178,8 +176,12 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
       }
       if (oc.rowId !== null) oursPresent.set(oc.rowId, oc);
     }
+    const theirsByBaseRow = new Map(theirsRows.filter((row) => row.baseRowId !== null).map((row) => [row.baseRowId as string, row]));
     const tableId = writer.tableId;
     const oursRowAt = (rowId: string): Data | null => {
+      // Ids this merge already moved a row away from are free; ids it moved a row onto are taken.
+      if (writer.state.renames.some(([from]) => from === rowId) || writer.state.deletes.has(rowId)) return null;
+      if (writer.state.renames.some(([, to]) => to === rowId)) return {};
       const changed = oursPresent.get(rowId);
       if (changed !== undefined) return changed.data;
       if (oursGone.has(rowId)) return null;
@@ -219,25 +221,40 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
       const theirs = tc.data as Data;
       if (oc !== null && oc.rowId === null) {
         const choice = conflict('ROW_REMOVED_CHANGED', tableId, theirsId, null, { base: tc.base, ours: null, theirs });
-        applyRowChoice(writer, choice, theirsId, theirs, 'added');
+        if (takenFor(tableId, theirsId, tc.base, theirs, theirsId !== baseRowId ? oursRowAt(theirsId) : null)) applyRowChoice(writer, choice, theirsId, theirs, 'added');
         continue;
       }
       const oursId = oc?.rowId ?? baseRowId;
       const ours = oc?.data ?? (tc.base as Data);
       const theirsRenamed = theirsId !== baseRowId;
       const oursRenamed = oursId !== baseRowId;
+      // The id (§2.2): a rename on one side is taken; two renames or a taken id conflict about the id only, and
+      // the data is merged leaf by leaf under whichever id the row keeps.
       let finalId = oursId;
+      let choice: Choice = null;
+      let free = true;
       if (theirsRenamed && oursRenamed && theirsId !== oursId) {
-        const choice = conflict('ROW_RENAME', tableId, oursId, null, { base: baseRowId, ours: oursId, theirs: theirsId });
-        wholeRowChoice(writer, choice, oursId, theirsId, ours, theirs);
+        choice = conflict('ROW_RENAME', tableId, oursId, null, { base: baseRowId, ours: oursId, theirs: theirsId });
+        free = takenFor(tableId, theirsId, tc.base, theirs, oursRowAt(theirsId));
+      } else if (theirsRenamed && !oursRenamed) {
+        const other = oursRowAt(theirsId);
+        if (other === null) choice = { take: 'THEIRS', value: undefined };
+        else choice = conflict('ROW_ID_TAKEN', tableId, oursId, null, { base: tc.base, ours, theirs });
+      }
+      if (choice?.take === 'REMOVE') {
+        writer.remove(oursId);
         continue;
       }
-      if (theirsRenamed && !oursRenamed) {
-        if (oursRowAt(theirsId) !== null) {
-          const choice = conflict('ROW_ID_TAKEN', tableId, oursId, null, { base: tc.base, ours, theirs });
-          wholeRowChoice(writer, choice, oursId, theirsId, ours, theirs);
-          continue;
-        }
+      if (choice?.take === 'VALUE') {
+        writer.upsert(oursId, choice.value as Data, 'updated');
+        continue;
+      }
+      if (choice?.take === 'THEIRS' && free) {
+        // The row of ours that holds the id leaves the result, unless theirs moves it elsewhere itself.
+        const holder = oursPresent.get(theirsId)?.baseRowId ?? (oursGone.has(theirsId) ? null : theirsId);
+        const moved = holder === null ? undefined : theirsByBaseRow.get(holder)?.rowId;
+        const movedByTheirs = moved !== undefined && moved !== null && moved !== holder && moved !== theirsId;
+        if (oursRowAt(theirsId) !== null && !movedByTheirs) writer.remove(theirsId);
         writer.renameRow(oursId, theirsId);
         finalId = theirsId;
       }
@@ -245,6 +262,16 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
         if (!jsonDeepEqual(ours, theirs)) writer.upsert(finalId, theirs, 'updated');
       } else mergeRowData(writer, finalId, tc.base as Data, ours, theirs, schema, oursId);
     }
+  }
+
+  /**
+   * Theirs moves a row onto `rowId`, which another row of ours holds (`other`): that is a ROW_ID_TAKEN conflict
+   * too, and theirs' row may be written only when it is resolved for theirs.
+   */
+  function takenFor(tableId: string, rowId: string, base: Data | null, theirs: Data, other: Data | null): boolean {
+    if (other === null) return true;
+    const choice = conflict('ROW_ID_TAKEN', tableId, rowId, null, { base, ours: other, theirs });
+    return choice !== null && choice.take !== 'OURS';
   }
 
   function mergeRowData(writer: TableWriter, rowId: string, base: Data | undefined, ours: Data, theirs: Data, schema: Data, conflictRowId = rowId): void {
@@ -258,32 +285,7 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     if (!jsonDeepEqual(merged.data, ours)) writer.upsert(rowId, merged.data, 'updated');
   }
 
-  /** Row conflicts resolved with the whole row (ROW_REMOVED_CHANGED, ROW_ID_TAKEN of an added row). */
-  function applyRowChoice(writer: TableWriter, choice: Choice, rowId: string, theirs: Data | null, kind: 'added' | 'updated'): void {
-    if (choice === null || choice.take === 'OURS') return;
-    if (choice.take === 'REMOVE' || (choice.take === 'THEIRS' && theirs === null)) writer.remove(rowId);
-    else writer.upsert(rowId, (choice.take === 'VALUE' ? choice.value : theirs) as Data, kind);
-  }
-
-  /** ROW_RENAME and ROW_ID_TAKEN of a renamed row: the row as on one side, a value under our id, or no row. */
-  function wholeRowChoice(writer: TableWriter, choice: Choice, oursId: string, theirsId: string, ours: Data, theirs: Data): void {
-    if (choice === null || choice.take === 'OURS') return;
-    if (choice.take === 'REMOVE') writer.remove(oursId);
-    else if (choice.take === 'VALUE') writer.upsert(oursId, choice.value as Data, 'updated');
-    else {
-      if (input.oursRow(writer.tableId, theirsId) !== null) writer.remove(theirsId);
-      writer.renameRow(oursId, theirsId);
-      if (!jsonDeepEqual(ours, theirs)) writer.upsert(theirsId, theirs, 'updated');
-    }
-  }
-
-  for (const [tableId, rows] of input.rowOverrides ?? []) {
-    const writer = writers.get(tableId) ?? writerFor(tableId, null, 'MODIFIED');
-    for (const [rowId, data] of rows) {
-      if (data === null) writer.remove(rowId);
-      else writer.upsert(rowId, data, 'updated');
-    }
-  }
+  for (const [tableId, rows] of input.rowOverrides ?? []) applyOverrides(writers.get(tableId) ?? writerFor(tableId, null, 'MODIFIED'), rows);
 
   const ordered = orderConflicts(conflicts);
   const { operations, tables } = orderOperations(preOps, [...writers.values()]);

@@ -1,8 +1,26 @@
 import { jsonDeepEqual } from '../tables/jsonValue.ts';
-import type { SideRowChange } from './mergeTypes.ts';
+import type { MergeTake, SideRowChange } from './mergeTypes.ts';
 import type { TableWriter } from './mergeWriters.ts';
 
 type Data = Record<string, unknown>;
+
+/** How a conflict was settled (a resolution or the strategy); null while it is open. */
+export type Choice = { readonly take: MergeTake; readonly value: unknown } | null;
+
+/** Row conflicts resolved with the whole row (ROW_REMOVED_CHANGED, ROW_ID_TAKEN of an added row). */
+export function applyRowChoice(writer: TableWriter, choice: Choice, rowId: string, theirs: Data | null, kind: 'added' | 'updated'): void {
+  if (choice === null || choice.take === 'OURS') return;
+  if (choice.take === 'REMOVE' || (choice.take === 'THEIRS' && theirs === null)) writer.remove(rowId);
+  else writer.upsert(rowId, (choice.take === 'VALUE' ? choice.value : theirs) as Data, kind);
+}
+
+/** Resolutions of the result checks: a row's data in the result, or null to leave it out. */
+export function applyOverrides(writer: TableWriter, rows: ReadonlyMap<string, Data | null>): void {
+  for (const [rowId, data] of rows) {
+    if (data === null) writer.remove(rowId);
+    else writer.upsert(rowId, data, 'updated');
+  }
+}
 
 /** The rows of theirs' table: the base rows (ours lists them all when it removed the table) with theirs' changes. */
 export function theirsRowsOver(oursRows: readonly SideRowChange[], theirsRows: readonly SideRowChange[]): [string, Data][] {
