@@ -30,9 +30,12 @@ export function mergeData(
 ): DataMergeResult {
   const open: LeafConflict[] = [];
   const all: LeafConflict[] = [];
-  const merged = mergeValue(base, ours, theirs, [], choose, open, all, schema);
+  const merged = mergeValue(base === undefined ? NO_BASE : base, ours, theirs, [], choose, open, all, schema);
   return { data: merged as Record<string, unknown>, open, all };
 }
+
+/** Two additions have no base at all (every differing leaf conflicts); a key missing from a base object is absent. */
+const NO_BASE = Symbol('no base');
 
 function mergeValue(
   base: unknown,
@@ -45,18 +48,19 @@ function mergeValue(
   schema: unknown,
 ): unknown {
   if (jsonDeepEqual(ours, theirs) && (ours === undefined) === (theirs === undefined)) return ours;
-  if (base !== undefined && sameValue(base, ours)) return theirs;
-  if (base !== undefined && sameValue(base, theirs)) return ours;
-  if (isPlainObject(ours) && isPlainObject(theirs) && (base === undefined || isPlainObject(base))) {
+  if (base !== NO_BASE && sameValue(base, ours)) return theirs;
+  if (base !== NO_BASE && sameValue(base, theirs)) return ours;
+  if (isPlainObject(ours) && isPlainObject(theirs) && (base === NO_BASE || base === undefined || isPlainObject(base))) {
     const out: Record<string, unknown> = {};
-    const baseObject = base as Record<string, unknown> | undefined;
+    const baseObject = isPlainObject(base) ? base : undefined;
     for (const key of propertyOrder(schema, ours, theirs)) {
-      const value = mergeValue(baseObject?.[key], ours[key], theirs[key], [...path, key], choose, open, all, childSchema(schema, key));
+      const child = base === NO_BASE ? NO_BASE : baseObject?.[key];
+      const value = mergeValue(child, ours[key], theirs[key], [...path, key], choose, open, all, childSchema(schema, key));
       if (value !== undefined) out[key] = value;
     }
     return out;
   }
-  const conflict: LeafConflict = { path: toJsonPointer(path), base: base ?? null, ours: ours ?? null, theirs: theirs ?? null };
+  const conflict: LeafConflict = { path: toJsonPointer(path), base: base === NO_BASE ? null : (base ?? null), ours: ours ?? null, theirs: theirs ?? null };
   all.push(conflict);
   const chosen = choose(conflict);
   if (chosen === null) {

@@ -117,7 +117,14 @@ export function createMergeService(deps: MergeServiceDeps) {
     const branch = state.branches.get(resolved.id) ?? resolved;
     const draft = state.revisions.get(branch.draftRevisionId) as RevisionRecord;
     const { base, upToDate } = mergeBaseOf(state, source, draft);
-    if (upToDate) return { branch, draft, source, base, upToDate, merged: null, open: [], expected };
+    if (upToDate) {
+      const [named] = args.resolutions ?? [];
+      if (named !== undefined) {
+        const message = `conflict "${named.conflictId}" is not a conflict of this merge (it is up to date)`;
+        throw new AppError('BAD_USER_INPUT', message, [{ path: `/resolutions/${named.conflictId}`, message }]);
+      }
+      return { branch, draft, source, base, upToDate, merged: null, open: [], expected };
+    }
     const sides = await readMergeSides({ schemas, changes }, state, { base, ours: draft, theirs: source });
     for (const tableId of sides.theirsTableIds) assertTableScope(context.principal, tableId);
     const run = (overrides?: Parameters<typeof threeWayMerge>[0]['rowOverrides']) =>
