@@ -15,6 +15,7 @@ import { runWebhookBench } from './webhookBench.ts';
 import { runWriteBench } from './writeBench.ts';
 import { runScaleBench } from './scaleBench.ts';
 import { runMergeLawsBench } from './mergeLawsBench.ts';
+import { runMergeBench } from './mergeBench.ts';
 
 export type BenchFigure = { name: string; value: number; unit: string; note?: string };
 type Suite = {
@@ -160,6 +161,12 @@ const suites: Suite[] = [
       '1,000,000 against 10,000 rows: branch creation <= 2x and view bytes per branch independent of size; first write on a new branch <= 2x; ' +
       'first write after a restart <= 2x; RSS after writing to the 1M-row table <= 300 MB; get-by-id and page 50 on a child branch <= 1.5x its parent',
     run: () => runScaleBench(),
+  },
+  {
+    name: 'merge',
+    title: 'Merge preview and apply: 1,000 changed rows (500 per side, 50 conflicts) into a 1,000-row and a 100,000-row table (merge service over SQLite views)',
+    target: 'the 100,000-row table within 1.5x of the 1,000-row table, p50',
+    run: () => runMergeBench(),
   },
   {
     name: 'merge-laws',
