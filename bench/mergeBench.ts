@@ -13,7 +13,7 @@ type BenchFigure = { name: string; value: number; unit: string; note?: string };
 const PER_SIDE = 500;
 const CONFLICTS = 50;
 
-export async function runMergeBench(largeRows = 100_000, previewRounds = 30, applyRounds = 8): Promise<BenchFigure[]> {
+export async function runMergeBench(largeRows = 100_000, previewRounds = 30, applyRounds = 15): Promise<BenchFigure[]> {
   const stack = await openEmbeddedStack('strata-merge-bench-');
   const { systemState, viewStore, log, admin, write, service, worker } = stack;
   const merges = createMergeService({ viewStore, systemState, gateway: service.gateway, waiter: worker.waiter, log });
@@ -85,7 +85,7 @@ export async function runMergeBench(largeRows = 100_000, previewRounds = 30, app
         const project = projects[k] as string;
         applies[k]?.push(await timed(() => merges.merge(input(project, sources[k] as string, 'THEIRS'), context)));
         await write('RevertChanges', { organizationId: 'admin', projectName: project, branchName: 'master' });
-        await write('UpdateRows', { revisionId: (await branchOf(project, 'master')).draftRevisionId, tableId: 'items', rows: oursRows(sizes[k]), bulk: true });
+        await write('UpdateRows', { revisionId: (await branchOf(project, 'master')).draftRevisionId, tableId: 'items', rows: oursRows(sizes[k] as number), bulk: true });
       }
     }
     for (const times of [...previews, ...applies]) times.sort((a, b) => a - b);
