@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Client as McpSdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ADMIN_PASSWORD, assertGqlError, assertRestError, gqlData, startSystem, type Client, type System } from './support/systemHarness.ts';
-import { alice, authorsSchema, bob, branchIds, carol, organizationWithProject, postsSchema } from './support/systemFixtures.ts';
+import { alice, authorsSchema, bob, branchIds, carol, createUser, organizationWithProject, postsSchema } from './support/systemFixtures.ts';
 
 // Merge and restore (merge.md) through system REST and GraphQL: the §2.1-§2.2 rules, conflicts and their
 // resolutions, strategies, UP_TO_DATE, the revision graph (pending and committed merge edges, criss-cross bases),
@@ -429,6 +429,23 @@ describe('concurrency, scopes and MCP', () => {
     const scoped = system.as(key.secret);
     assertRestError(await scoped.rest('POST', `${p.B}/master/merge?dryRun=true`, { sourceRevisionId: f1 }), 403, 'API_KEY_SCOPE');
     assert.equal((await ok(c.merge('master', { sourceRevisionId: f1 }, true))).status, 'CLEAN');
+  });
+
+  test('a project reader may not merge or restore (403 FORBIDDEN) and nothing changes; an editor may', async () => {
+    const p = await freshProject();
+    const c = ctx(p);
+    await c.branch(p.c1, 'feature');
+    await ok(admin.rest('POST', `${c.T(await c.draft('feature'))}/rows`, { rowId: 'dave', data: dave }), 201);
+    const f1 = await c.commit('feature');
+    const users = { reader: await createUser(admin, `reader${project}`, 'reader-password-1234'), editor: await createUser(admin, `editor${project}`, 'editor-password-1234') };
+    for (const [role, userId] of Object.entries(users)) await ok(admin.rest('POST', `/organization/acme/project/${p.name}/users`, { userId, role }));
+    const reader = system.as(await system.login(`reader${project}`, 'reader-password-1234'));
+    assertRestError(await reader.rest('POST', `${p.B}/master/merge`, { sourceRevisionId: f1 }), 403, 'FORBIDDEN');
+    assertRestError(await reader.rest('POST', `${p.B}/master/restore`, { revisionId: f1 }), 403, 'FORBIDDEN');
+    assert.deepEqual(await c.rows(await c.draft()), { alice, bob, carol });
+    const editor = system.as(await system.login(`editor${project}`, 'editor-password-1234'));
+    assert.equal((await ok(editor.rest('POST', `${p.B}/master/merge`, { sourceRevisionId: f1 }))).status, 'CLEAN');
+    assert.deepEqual((await c.rows(await c.draft())).dave, dave);
   });
 
   test('MCP preview_merge, merge_revision and restore_revision (SDK client) answer as REST', async () => {
