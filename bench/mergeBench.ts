@@ -15,7 +15,7 @@ const CONFLICTS = 50;
 
 export async function runMergeBench(largeRows = 100_000, previewRounds = 30, applyRounds = 15): Promise<BenchFigure[]> {
   const stack = await openEmbeddedStack('strata-merge-bench-');
-  const { systemState, viewStore, log, admin, write, service, worker } = stack;
+  const { systemState, viewStore, log, admin, write, service, worker, eventStore } = stack;
   const merges = createMergeService({ viewStore, systemState, gateway: service.gateway, waiter: worker.waiter, log });
   const context = { principal: admin, correlationId: 'bench' };
 
@@ -78,11 +78,17 @@ export async function runMergeBench(largeRows = 100_000, previewRounds = 30, app
     };
     const previews: number[][] = [[], []];
     for (let i = 0; i < previewRounds; i++) for (const k of [0, 1]) previews[k]?.push(await timed(preview(k)));
-    // Each apply is measured, then the draft is put back (revert + master's 500 changes again, not measured).
+    // Each apply is measured, then the draft is put back (revert + master's 500 changes again, not measured); every
+    // projection reaches the log head before the next measurement, so no round pays for the previous one's writes.
+    const settle = async () => {
+      const head = await eventStore.headPosition();
+      if (head !== null) await worker.waiter.waitFor(head, 60_000);
+    };
     const applies: number[][] = [[], []];
     for (let i = 0; i < applyRounds; i++) {
       for (const k of [0, 1]) {
         const project = projects[k] as string;
+        await settle();
         applies[k]?.push(await timed(() => merges.merge(input(project, sources[k] as string, 'THEIRS'), context)));
         await write('RevertChanges', { organizationId: 'admin', projectName: project, branchName: 'master' });
         await write('UpdateRows', { revisionId: (await branchOf(project, 'master')).draftRevisionId, tableId: 'items', rows: oursRows(sizes[k] as number), bulk: true });

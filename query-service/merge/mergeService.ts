@@ -155,7 +155,7 @@ export function createMergeService(deps: MergeServiceDeps) {
 
   return {
     async preview(args: MergeArgs, context: CommandContext): Promise<CommandOutcome<MergePreviewView>> {
-      const computed = await compute(args, context);
+      const computed = await withRetries(() => compute(args, context));
       const { merged, open } = computed;
       const result: MergePreviewView = {
         status: computed.upToDate ? 'UP_TO_DATE' : open.length > 0 ? 'CONFLICTS' : 'CLEAN',
@@ -232,6 +232,17 @@ export function createMergeService(deps: MergeServiceDeps) {
 }
 
 export type MergeService = ReturnType<typeof createMergeService>;
+
+/** A preview's checks run against the draft's expected revision too: a write in between recomputes it. */
+async function withRetries<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isAppError(err, 'CONCURRENT_MODIFICATION') || attempt >= APPLY_ATTEMPTS) throw err;
+    }
+  }
+}
 
 function sidesOf(sides: MergeSides) {
   return { ours: sides.ours, theirs: sides.theirs, oursTableIds: sides.oursTableIds, oursRow: sides.oursRow };
