@@ -23,6 +23,7 @@ import type {
   CommandInput,
   CommandOutcome,
   ConsistencyWaiter,
+  DraftChangesResult,
   MergeConflict,
   MergePreviewView,
   MergeResultView,
@@ -140,11 +141,21 @@ export function createMergeService(deps: MergeServiceDeps) {
     return { branch, draft, source, base, upToDate, merged: checked.merged, open: checked.open, expected };
   }
 
-  async function branchView(branch: BranchRecord, outcome: CommandOutcome<unknown> | null): Promise<BranchView> {
-    if (outcome?.position) await deps.waiter.waitFor(outcome.position, timeoutMs, ['catalog']);
+  /**
+   * The branch as the append left it, without waiting for the views (the edges wait for WRITE_CONSISTENCY like for
+   * any write): the stable fields from the catalog, HEAD and draft from the system state, `touched` from the
+   * command's answer (whether the draft differs from HEAD).
+   */
+  async function branchView(branch: BranchRecord, outcome: CommandOutcome<DraftChangesResult> | null): Promise<BranchView> {
     const view = await catalog.branch(branch.id);
     if (view === null) throw new AppError('BRANCH_NOT_FOUND', 'Branch not found');
-    return view;
+    const current = (await deps.systemState.current()).branches.get(branch.id) ?? branch;
+    return {
+      ...view,
+      headRevisionId: current.headRevisionId,
+      draftRevisionId: current.draftRevisionId,
+      touched: outcome === null ? view.touched : outcome.result.hasChanges,
+    };
   }
 
   function assertWithinLimit(total: number): void {
@@ -174,7 +185,7 @@ export function createMergeService(deps: MergeServiceDeps) {
       for (let attempt = 1; ; attempt++) {
         const computed = await compute(args, context);
         const { merged, open, source, base } = computed;
-        const answer = (outcome: CommandOutcome<unknown> | null, status: 'UP_TO_DATE' | 'CLEAN') =>
+        const answer = (outcome: CommandOutcome<DraftChangesResult> | null, status: 'UP_TO_DATE' | 'CLEAN') =>
           branchView(computed.branch, outcome).then((branch) => ({
             result: { status, sourceRevisionId: source.id, baseRevisionId: base.id, branch, tables: merged?.tables ?? [], totalRowChanges: merged?.totalRowChanges ?? 0 },
             position: outcome?.position ?? null,
