@@ -15,6 +15,8 @@ import { runWebhookBench } from './webhookBench.ts';
 import { runWriteBench } from './writeBench.ts';
 import { runScaleBench } from './scaleBench.ts';
 import { runPortabilityBench } from './portabilityBench.ts';
+import { runMergeLawsBench } from './mergeLawsBench.ts';
+import { runMergeBench } from './mergeBench.ts';
 
 export type BenchFigure = { name: string; value: number; unit: string; note?: string };
 type Suite = {
@@ -168,6 +170,18 @@ const suites: Suite[] = [
       'export and import of 1,000,000 rows with server and CLI peak RSS bounded independently of the row count; bundle round trip of 100,000 rows; ' +
       'backup of the log while writes continue (time, write p99)',
     run: () => runPortabilityBench(Number(process.env.PORTABILITY_BENCH_ROWS ?? 100_000)),
+  },
+  {
+    name: 'merge',
+    title: 'Merge preview and apply: 1,000 changed rows (500 per side, 50 conflicts) into a 1,000-row and a 100,000-row table (merge service over SQLite views)',
+    target: 'the 100,000-row table within 1.5x of the 1,000-row table, p50',
+    run: () => runMergeBench(),
+  },
+  {
+    name: 'merge-laws',
+    title: 'Merge laws over random two-sided histories (issue 26 item 5)',
+    target: 'every law holds',
+    run: () => runMergeLawsBench(),
   },
 ];
 

@@ -44,6 +44,7 @@ import { createMcpEndpointDocs } from './mcp/createMcpEndpointDocs.ts';
 import type { McpEndpointDocs } from './mcp/mcpEndpointDocs.ts';
 import type { McpSessionStore } from './mcp/mcpSessionStore.ts';
 import { withDeliveryLookup } from './systemApi/operations/webhookOperations.ts';
+import { createMergeService, withMerges } from './merge/mergeService.ts';
 import { createChangeFeed, type ChangeFeedDeps } from './feed/eventFeedRouter.ts';
 import { createOAuthAuthorizeRouter } from './oauth/oauthAuthorizeRouter.ts';
 import { createOAuthDiscoveryRouter } from './oauth/oauthDiscoveryRouter.ts';
@@ -136,7 +137,9 @@ export const SYSTEM_PROJECTIONS: readonly string[] = ['directory', 'catalog', 's
 export function createQueryService(deps: QueryServiceDeps): QueryService {
   const log = deps.log.child({ role: 'query' });
   const { config, authenticator } = deps;
-  const gateway = withDeliveryLookup(deps.gateway, deps.viewStore);
+  const commands = withDeliveryLookup(deps.gateway, deps.viewStore);
+  const merges = createMergeService({ viewStore: deps.viewStore, systemState: deps.systemState, gateway: commands, waiter: deps.waiter, log, timeoutMs: config.consistencyTimeoutMs });
+  const gateway = withMerges(commands, merges);
   const cookies = createSessionCookies(config.cookies);
   const origins = { publicUrl: config.publicUrl ?? null, corsOrigins: config.corsOrigins ?? [], hosts: config.hosts ?? LOCAL_HOSTS_ONLY };
   const operations = deps.operations ?? createSystemOperations({ viewStore: deps.viewStore, systemState: deps.systemState, log });

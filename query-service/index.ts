@@ -9,6 +9,7 @@ export { hostGuard } from './http/hostPolicy.ts';
 
 export { createQueryService } from './createQueryService.ts';
 export { createChangeEventSource } from './changes/changeEventSource.ts';
+export { createMergeService } from './merge/mergeService.ts';
 export { MCP_CONFIG_DEFAULTS } from './mcp/createMcpRouter.ts';
 export { createInMemoryMcpSessionStore } from './adapters/inMemoryMcpSessionStore.ts';
 export { createRedisMcpSessionStore } from './adapters/redisMcpSessionStore.ts';

@@ -92,6 +92,7 @@ export const errorCatalogue = {
   LIMIT_EXCEEDED: { status: 409, message: 'A limit was exceeded' },
   CONCURRENT_MODIFICATION: { status: 409, message: 'The target was modified concurrently; retry the request' },
   UNIQUE_VIOLATION: { status: 409, message: 'Another row already has this value of a unique field' },
+  MERGE_CONFLICT: { status: 409, message: 'The merge has unresolved conflicts' },
   REFRESH_IN_PROGRESS: { status: 409, message: 'A refresh of this session is in progress; retry' },
   REBUILD_IN_PROGRESS: { status: 409, message: 'A rebuild of that projection is already running' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is too large' },

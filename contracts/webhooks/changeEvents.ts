@@ -6,6 +6,7 @@ export const changeEventTypes = [
   'draft.reverted',
   'rows.changed',
   'table.changed',
+  'branch.merged',
   'branch.created',
   'branch.deleted',
 ] as const;

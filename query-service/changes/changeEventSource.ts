@@ -89,6 +89,12 @@ export function createChangeEventSource(deps: {
         const data = { ...base, projectId: d.projectId, revisionId: d.revisionId, parentRevisionId: parentId, comment: d.comment, committedAt: recorded.metadata.time, actorId, changes };
         return { type: 'revision.committed', branch, data, tableIds: changes.tables.map((t) => t.tableId) };
       }
+      case 'MergeRecorded': {
+        // merge.md §5: described from the merge's record; its row and table events are described on their own.
+        const d = event.data;
+        const { draftRevisionId, sourceRevisionId, baseRevisionId, totalRowChanges } = d;
+        return { type: 'branch.merged', branch, data: { ...base, draftRevisionId, sourceRevisionId, baseRevisionId, totalRowChanges, actorId }, tableIds: null };
+      }
       case 'DraftReverted':
         return { type: 'draft.reverted', branch, data: { ...base, draftRevisionId: event.data.draftRevisionId, actorId }, tableIds: null };
       case 'TableCreated':

@@ -114,6 +114,7 @@ const layering: Readonly<Record<string, Layering>> = {
       rows: ['paging'],
       readers: ['paging', 'rows'],
       changes: ['paging', 'readers'],
+      merge: ['changes', 'readers'],
       'systemApi/operations': ['changes', 'paging', 'readers', 'rows'],
       http: ['systemApi/operations'],
       graphqlKit: ['http'],

@@ -97,6 +97,33 @@ describe('change feed (changes.md §5)', () => {
     assert.equal(last?.data.code, 'API_KEY_REVOKED');
   });
 
+  test('a merge appears as branch.merged (merge.md §5) after its row events', async () => {
+    await ok('POST', `/revision/${await draft()}/table/posts/rows`, { rowId: 'before-merge', data: { title: 'x' } }, 201);
+    const head = (await ok('POST', '/organization/acme/project/blog/branch/master/revisions', { comment: 'before the merge' }, 201)).id;
+    await ok('POST', `/revision/${head}/branches`, { branchName: 'feature' }, 201);
+    const featureDraft = (await ok('GET', '/organization/acme/project/blog/branch/feature')).draftRevisionId;
+    await ok('POST', `/revision/${featureDraft}/table/posts/rows`, { rowId: 'merged', data: { title: 'From feature' } }, 201);
+    const source = (await ok('POST', '/organization/acme/project/blog/branch/feature/revisions', { comment: 'f' }, 201)).id;
+    const live = await feed('?types=branch.merged,rows.changed&branch=master');
+    const merge = await ok('POST', '/organization/acme/project/blog/branch/master/merge', { sourceRevisionId: source });
+    const [rows, merged] = await live.waitFor(2);
+    live.close();
+    assert.deepEqual([rows?.event, rows?.data.data.rowIds], ['rows.changed', ['merged']]);
+    assert.ok(merged !== undefined);
+    assert.equal(merged.event, 'branch.merged');
+    const { actorId, ...data } = merged.data.data;
+    assert.deepEqual(data, {
+      organizationId: 'acme',
+      projectName: 'blog',
+      branchName: 'master',
+      draftRevisionId: merge.branch.draftRevisionId,
+      sourceRevisionId: source,
+      baseRevisionId: head,
+      totalRowChanges: 1,
+    });
+    assert.equal(typeof actorId, 'string');
+  });
+
   test('the 11th open stream of a principal gets 429; anonymous and unknown projects are refused', async () => {
     const streams = await Promise.all(Array.from({ length: 10 }, () => feed()));
     assert.ok(streams.every((s) => s.status === 200));

@@ -2,7 +2,7 @@
 // Swagger UI's "Try it out" → "Execute" sends what it fills in. Swagger UI's own code fills and sends each request
 // (support/swaggerHeadless.ts) against a complete server; the document's examples tell one story (systemOpenApiExamples.ts)
 // and the walk below follows it. The user types only what no document can know: ids the server generated, in the
-// path (Swagger UI leaves those fields empty) or in place of the body's user-id placeholder.
+// path (Swagger UI leaves those fields empty) or in place of the body's user-id and revision-id placeholders.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN_PASSWORD, startAuthServer, type AuthServer } from './support/authServer.ts';
@@ -12,6 +12,7 @@ import { openHeadlessSwagger, type HeadlessSwagger, type UserInput } from './sup
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers of the API
 const USER_ID_PLACEHOLDER = '<id of a user>';
+const REVISION_ID_PLACEHOLDER = '<id of a revision>';
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
 let server: AuthServer;
@@ -39,7 +40,9 @@ const userInBody = (): UserInput => ({ body: (filled) => ({ ...(filled as Json),
 const noteBranch = (body: Json): void => {
   ids.draft = body.draftRevisionId;
   ids.head = body.headRevisionId;
+  ids.start = body.startRevisionId;
 };
+const revisionInBody = (field: string, which: string) => (): UserInput => ({ body: (filled) => ({ ...(filled as Json), [field]: ids[which] }) });
 
 /** The story of the examples, in an order in which each step can succeed. */
 const story: readonly Step[] = [
@@ -82,7 +85,9 @@ const story: readonly Step[] = [
   { page: 'admin', operationId: 'revisions' },
   { page: 'admin', operationId: 'branch', note: noteBranch },
   { page: 'admin', operationId: 'rowHistory', input: revision('head') },
-  { page: 'admin', operationId: 'createBranch', input: revision('head') },
+  { page: 'admin', operationId: 'createBranch', input: revision('head'), note: (body) => void (ids.feature = body.headRevisionId) },
+  // The new branch's start revision merges cleanly (nothing changed since the base): the merge records its edge.
+  { page: 'admin', operationId: 'mergeRevision', input: revisionInBody('sourceRevisionId', 'feature') },
   { page: 'admin', operationId: 'deleteBranch' },
   { page: 'admin', operationId: 'createEndpoint', input: revision('draft'), note: (body) => void (ids.endpoint = body.id) },
   { page: 'admin', operationId: 'revisionEndpoints', input: revision('draft') },
@@ -94,6 +99,8 @@ const story: readonly Step[] = [
   { page: 'admin', operationId: 'renameTable', input: revision('draft') },
   { page: 'admin', operationId: 'deleteTable', input: revision('draft') },
   { page: 'admin', operationId: 'revertChanges' },
+  // The branch's empty start revision: the restore removes the story's table from the draft.
+  { page: 'admin', operationId: 'restoreRevision', input: revisionInBody('revisionId', 'start') },
   { page: 'admin', operationId: 'createPersonalApiKey', note: (body) => void (ids.key = body.apiKey.id) },
   { page: 'admin', operationId: 'myApiKeys' },
   { page: 'admin', operationId: 'apiKeyById', input: () => ({ path: { id: ids.key ?? '' } }) },
@@ -180,7 +187,7 @@ describe('Swagger UI defaults on the system REST API', () => {
     assert.deepEqual(failed, []);
   });
 
-  test('bodies are the examples as they are: the user replaced nothing but the user-id placeholder', () => {
+  test('bodies are the examples as they are: the user replaced nothing but the user-id and revision-id placeholders', () => {
     const bodies = Object.values(document.paths as Record<string, Record<string, Json>>)
       .flatMap((item) => Object.values(item))
       .map((operation) => operation.requestBody?.content['application/json'].example)
@@ -189,6 +196,8 @@ describe('Swagger UI defaults on the system REST API', () => {
     assert.deepEqual(placeholders, [
       { userId: USER_ID_PLACEHOLDER, role: 'editor' },
       { userId: USER_ID_PLACEHOLDER, role: 'editor' },
+      { sourceRevisionId: REVISION_ID_PLACEHOLDER, strategy: 'FAIL' },
+      { revisionId: REVISION_ID_PLACEHOLDER },
     ]);
   });
 });

@@ -55,6 +55,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'draft.reverted',
   'rows.changed',
   'table.changed',
+  'branch.merged',
   'branch.created',
   'branch.deleted',
   'webhook.ping',
