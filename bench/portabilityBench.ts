@@ -68,6 +68,11 @@ async function peakRss<T>(pids: () => readonly number[], run: () => Promise<T>):
   }
 }
 
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
 type Cli = { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> };
 
 function cli(args: readonly string[], env: NodeJS.ProcessEnv): Cli {
@@ -163,6 +168,11 @@ export async function runPortabilityBench(rows = DEFAULT_ROWS): Promise<BenchFig
     figures.push({ name: 'import: server peak RSS', value: importServer, unit: 'MB' });
     figures.push({ name: 'import: CLI peak RSS', value: importCli, unit: 'MB' });
     await a.api('POST', '/api/organization/acme/project/big/branch/master/revisions', { comment: 'imported' }, a.token);
+    // A fresh server for the exports: V8 keeps the heap the import grew, which would hide whether exports stay flat.
+    a.server.kill('SIGTERM');
+    await new Promise((resolve) => a?.server.once('exit', resolve));
+    a = await startInstance(join(dir, 'a'));
+    figures.push({ name: 'server RSS after restart, before the exports', value: await rssOf(a.server.pid ?? 0), unit: 'MB' });
 
     for (const format of ['jsonl', 'csv'] as const) {
       const file = join(dir, `export.${format}`);
