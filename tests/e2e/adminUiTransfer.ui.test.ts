@@ -83,4 +83,28 @@ describe('Admin UI: table export and import (portability.md §6)', { concurrency
     // The refused import's 400 is the only failed request the browser saw.
     assert.deepEqual(s.problems.filter((problem) => !problem.includes('status of 400')), []);
   });
+
+  test('Download bundle on a revision; Import bundle into the draft of another project, dry run first', async () => {
+    const { page } = s;
+    await page.goto('/admin/org/admin/project/shop/branch/master/draft');
+    await page.getByRole('heading', { name: 'Bundle', exact: true }).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download bundle' }).click()]);
+    const bundle = await readFile((await download.path()) as string);
+    assert.equal(bundle.toString('utf8').trimEnd().split('\n').length, 1 + 5);
+
+    await api('POST', '/organization/admin/projects', { projectName: 'depot' });
+    await page.goto('/admin/org/admin/project/depot/branch/master/draft');
+    const form = page.getByRole('form', { name: 'Import bundle' });
+    await form.getByLabel('Bundle file').setInputFiles({ name: 'shop.bundle.jsonl', mimeType: 'application/x-ndjson', buffer: bundle });
+    await form.getByRole('button', { name: 'Dry run' }).click();
+    await form.getByText('Dry run: 5 rows read; 1 tables and 5 rows would change (nothing was written)').waitFor();
+    assert.deepEqual(await form.getByRole('table', { name: 'Table changes' }).locator('tbody tr').first().locator('td').allInnerTexts(), ['items', 'ADDED', 'changed', '5', '0', '0']);
+    await s.shot('bundle-dry-run');
+    await form.getByRole('button', { name: 'Import bundle' }).click();
+    await form.getByText('Imported: 5 rows read; 1 tables and 5 rows changed').waitFor();
+    await page.getByRole('link', { name: 'items' }).first().waitFor();
+    await s.shot('bundle-imported');
+    const depot = (await api('GET', '/organization/admin/project/depot/branch/master')).draftRevisionId;
+    assert.equal((await api('GET', `/revision/${depot}/table/items/rows?first=10`)).totalCount, 5);
+  });
 });

@@ -125,6 +125,7 @@ function ImportForm({ revisionId, tableId, onImported }: { readonly revisionId: 
           items={lines}
           rowKey={(line) => `${line.line}:${line.text}`}
           caption="Invalid lines"
+          scrollLabel="Invalid lines"
           head={
             <>
               <th scope="col">Line</th>
