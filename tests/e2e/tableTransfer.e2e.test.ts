@@ -214,6 +214,14 @@ describe('interrupted and oversized uploads (portability.md §2)', () => {
     assert.deepEqual([reply.body.created, reply.body.updated], [1, 1], JSON.stringify(reply.body));
   });
 
+  test('more than 100,000 rows → 409 LIMIT_EXCEEDED (one import is one atomic append), nothing written', async () => {
+    const lines = Array.from({ length: 100_001 }, (_, i) => `x${i}`);
+    const reply = await upload(`${T(master.draftRevisionId, 'docs_csv')}/import?mode=upsert`, `id\r\n${lines.join('\r\n')}\r\n`, 'text/csv');
+    assert.equal(reply.status, 409, JSON.stringify(reply.body));
+    assert.equal(reply.body.code, 'LIMIT_EXCEEDED');
+    assert.equal((await rowsOf(master.draftRevisionId, 'docs_csv')).x0, undefined);
+  });
+
   test('a body over IMPORT_MAX_BYTES → 413 PAYLOAD_TOO_LARGE, nothing written (declared or streamed)', async () => {
     const line = `${JSON.stringify({ id: 'big', data: { ...(awkward.a1 as object), title: 'x'.repeat(2000) } })}\n`;
     const body = line.repeat(600);
