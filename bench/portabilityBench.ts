@@ -68,6 +68,11 @@ async function peakRss<T>(pids: () => readonly number[], run: () => Promise<T>):
   }
 }
 
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
 type Cli = { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> };
 
 function cli(args: readonly string[], env: NodeJS.ProcessEnv): Cli {
@@ -109,7 +114,7 @@ async function projectWithTable(at: Instance, org: string | null, project: strin
   return branch.draftRevisionId as string;
 }
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 /** Single-row writes from `writers` loops until `stop()`; latencies in ms. */
 function writeLoad(at: Instance, draft: string, writers: number) {
@@ -163,6 +168,11 @@ export async function runPortabilityBench(rows = DEFAULT_ROWS): Promise<BenchFig
     figures.push({ name: 'import: server peak RSS', value: importServer, unit: 'MB' });
     figures.push({ name: 'import: CLI peak RSS', value: importCli, unit: 'MB' });
     await a.api('POST', '/api/organization/acme/project/big/branch/master/revisions', { comment: 'imported' }, a.token);
+    // A fresh server for the exports: V8 keeps the heap the import grew, which would hide whether exports stay flat.
+    a.server.kill('SIGTERM');
+    await new Promise((resolve) => a?.server.once('exit', resolve));
+    a = await startInstance(join(dir, 'a'));
+    figures.push({ name: 'server RSS after restart, before the exports', value: await rssOf(a.server.pid ?? 0), unit: 'MB' });
 
     for (const format of ['jsonl', 'csv'] as const) {
       const file = join(dir, `export.${format}`);
@@ -196,7 +206,10 @@ export async function runPortabilityBench(rows = DEFAULT_ROWS): Promise<BenchFig
     // Backup of A's log while single-row writes go on.
     const writeDraft = (await a.api('GET', '/api/organization/acme/project/big/branch/master', undefined, a.token)).json.draftRevisionId as string;
     const load = writeLoad(a, writeDraft, 8);
+    // A baseline first: at least 3 s and 200 writes (a loaded machine may need longer).
+    const warmUntil = Date.now() + 60_000;
     await new Promise((resolve) => setTimeout(resolve, 3000));
+    while (load.latencies.length < 200 && Date.now() < warmUntil) await new Promise((resolve) => setTimeout(resolve, 200));
     const backupStart = performance.now();
     const backup = await timedCli(a.server, ['backup', '--data-dir', join(dir, 'a'), '--out', join(dir, 'backup')], {});
     const backupEnd = performance.now();
@@ -204,7 +217,7 @@ export async function runPortabilityBench(rows = DEFAULT_ROWS): Promise<BenchFig
     const during = load.latencies.filter((l) => l.at >= backupStart && l.at <= backupEnd).map((l) => l.ms).sort((x, y) => x - y);
     const beforeBackup = load.latencies.filter((l) => l.at < backupStart).map((l) => l.ms).sort((x, y) => x - y);
     figures.push({ name: `backup of the log (${/(\d+) events/.exec(backup.stdout)?.[1] ?? '?'} events) and views while writing`, value: backup.seconds, unit: 's' });
-    figures.push({ name: 'write p99 before the backup (8 writers)', value: percentile(beforeBackup, 99), unit: 'ms' });
+    figures.push({ name: `write p99 before the backup (8 writers, ${beforeBackup.length} writes)`, value: percentile(beforeBackup, 99), unit: 'ms' });
     figures.push({ name: `write p99 during the backup (${during.length} writes)`, value: percentile(during, 99), unit: 'ms' });
     return figures;
   } finally {

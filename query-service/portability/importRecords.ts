@@ -132,6 +132,8 @@ export async function* csvRecords(body: AsyncIterable<Buffer>, model: TableModel
   } catch (err) {
     throw csvError(err);
   } finally {
+    // Stopped early (a header refused, a limit): end the parser so the pipeline settles instead of waiting on it.
+    if (!parser.readableEnded) parser.destroy();
     await feeding;
   }
   if (header === null) throw invalidHeader('the file is empty');

@@ -49,6 +49,12 @@ function abandonBody(call: TableTransferCall): void {
   call.req.resume();
 }
 
+/**
+ * The request body as chunks. Stopping early must not destroy the request (that would reset the socket before the
+ * refusal is answered): abandonBody drains the rest instead.
+ */
+const bodyOf = (req: Request): AsyncIterable<Buffer> => req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>;
+
 const queryOf = (req: Request): URLSearchParams => new URL(req.originalUrl, 'http://localhost').searchParams;
 
 /** Table export and import (portability.md §1-§2), shared by the system routes and the generated REST endpoints. */
@@ -72,7 +78,7 @@ export function createTableTransfer(deps: PortabilityDeps) {
       }
       const importDeps = { gateway: deps.gateway, rows, maxBytes: deps.config.importMaxBytes, maxBytesText: deps.config.importMaxBytesText };
       const context = { principal: call.principal, correlationId: call.requestId };
-      const { answer, outcome } = await runTableImport(importDeps, context, table, call.req, options).catch((err: unknown) => {
+      const { answer, outcome } = await runTableImport(importDeps, context, table, bodyOf(call.req), options).catch((err: unknown) => {
         abandonBody(call);
         throw err;
       });
@@ -118,7 +124,7 @@ export function createBundleTransfer(deps: PortabilityDeps, now: () => Date = ()
         throw new AppError('PAYLOAD_TOO_LARGE', `Import body exceeds ${deps.config.importMaxBytesText}`);
       }
       const state = await deps.systemState.current();
-      const { answer, outcome } = await runBundleImport(importDeps, context, state, ref, call.req, options).catch((err: unknown) => {
+      const { answer, outcome } = await runBundleImport(importDeps, context, state, ref, bodyOf(call.req), options).catch((err: unknown) => {
         abandonBody(transferCall);
         throw err;
       });

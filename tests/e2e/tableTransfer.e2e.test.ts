@@ -214,9 +214,29 @@ describe('interrupted and oversized uploads (portability.md §2)', () => {
     assert.deepEqual([reply.body.created, reply.body.updated], [1, 1], JSON.stringify(reply.body));
   });
 
+  test('more than 100,000 rows → 409 LIMIT_EXCEEDED (one import is one atomic append), nothing written', async () => {
+    const lines = Array.from({ length: 100_001 }, (_, i) => `x${i}`);
+    const reply = await upload(`${T(master.draftRevisionId, 'docs_csv')}/import?mode=upsert`, `id\r\n${lines.join('\r\n')}\r\n`, 'text/csv');
+    assert.equal(reply.status, 409, JSON.stringify(reply.body));
+    assert.equal(reply.body.code, 'LIMIT_EXCEEDED');
+    assert.equal((await rowsOf(master.draftRevisionId, 'docs_csv')).x0, undefined);
+  });
+
+  test('a refusal early in a large body is answered (header refused while the client still sends)', async () => {
+    const body = `id,colour\r\n${'x,y\r\n'.repeat(150_000)}`;
+    const reply = await fetch(`${system.url}/api${T(master.draftRevisionId, 'docs_csv')}/import`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/csv' },
+      body: new Blob([body]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(reply.status, 400);
+    assert.equal(((await reply.json()) as { code: string }).code, 'IMPORT_INVALID');
+  });
+
   test('a body over IMPORT_MAX_BYTES → 413 PAYLOAD_TOO_LARGE, nothing written (declared or streamed)', async () => {
     const line = `${JSON.stringify({ id: 'big', data: { ...(awkward.a1 as object), title: 'x'.repeat(2000) } })}\n`;
-    const body = line.repeat(600);
+    const body = line.repeat(2000);
     const reply = await upload(`${T(master.draftRevisionId, 'docs_jsonl')}/import?mode=upsert`, body, 'application/x-ndjson');
     assert.equal(reply.status, 413, JSON.stringify(reply.body));
     assert.equal(reply.body.code, 'PAYLOAD_TOO_LARGE');

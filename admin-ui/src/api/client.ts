@@ -14,6 +14,11 @@ export type ApiClient = {
   request<R, V>(operation: Operation<R, V>, variables: V, options?: GraphqlOptions): Promise<R>;
   /** Runs an operation marked `# @batch` once per entry of `variables`, all in one request; answers in order. */
   batch<R, V>(operation: Operation<R, V>, variables: readonly V[]): Promise<R[]>;
+  /**
+   * POST of a file to a system REST route (table or bundle import, portability.md §2-§3) with the browser's cookies;
+   * resolves with the JSON answer or rejects with the error body as ApiError (its `details` included).
+   */
+  upload(url: string, file: Blob, contentType: string): Promise<unknown>;
   /** POST /api/auth/logout (always 204); the cookies are cleared by the server. */
   logout(): Promise<void>;
   /** POST /api/auth/logout-all: ends every session of the user (auth.md §7.3); the cookies are cleared. */
@@ -143,6 +148,26 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
   }
 
+  async function uploadOnce(url: string, file: Blob, contentType: string): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await deps.fetch(url, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: file });
+    } catch {
+      throw new ApiError('NETWORK_ERROR', 'The server could not be reached', 0);
+    }
+    const text = await res.text();
+    let body: { code?: unknown; message?: unknown; details?: unknown } | null = null;
+    try {
+      body = JSON.parse(text) as { code?: unknown; message?: unknown; details?: unknown };
+    } catch {
+      // Not JSON (a proxy's page): the status decides the code.
+    }
+    if (res.ok) return body;
+    const code = typeof body?.code === 'string' ? body.code : statusCode(res.status);
+    const details = Array.isArray(body?.details) ? (body.details as ErrorDetail[]) : [];
+    throw new ApiError(code, typeof body?.message === 'string' ? body.message : '', res.status, details);
+  }
+
   async function restOnce(url: string): Promise<void> {
     let res: Response;
     try {
@@ -176,6 +201,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     },
     logoutAll() {
       return withSession(() => restOnce('/api/auth/logout-all'));
+    },
+    upload(url, file, contentType) {
+      return withSession(() => uploadOnce(url, file, contentType));
     },
     async logout() {
       try {

@@ -13,6 +13,7 @@ import { PagedTable } from '../components/PagedTable.tsx';
 import { Pager, useCursorPager } from '../components/Pager.tsx';
 import { Async, ErrorBox, Notice } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
+import { BundleSection } from './BundleSection.tsx';
 import { CreateTableForm } from './CreateTableForm.tsx';
 import { RevisionTabs } from './RevisionTabs.tsx';
 import { addressOf, revisionPath, revSegment, useRevisionContext, type RevisionAddress, type RevisionContext } from './revisionContext.ts';
@@ -23,6 +24,7 @@ const PAGE_SIZE = 20;
 export function RevisionPage({ params }: ScreenProps) {
   const address = addressOf(params);
   const context = useRevisionContext(address);
+  const invalidate = useInvalidate();
   return (
     <>
       <PageTitle title={`Branch ${address.branch}`}>
@@ -39,6 +41,7 @@ export function RevisionPage({ params }: ScreenProps) {
             <RevisionTabs address={address} context={ctx} />
             {ctx.editable && <DraftActions address={address} context={ctx} />}
             <TablesSection address={address} context={ctx} />
+            <BundleSection address={address} revisionId={ctx.revision.id} editable={ctx.editable} onImported={() => invalidate(...projectContentKeys(address.org, address.project))} />
             <HistorySection address={address} context={ctx} />
           </>
         )}
