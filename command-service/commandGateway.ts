@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { invariant, isAppError } from '../contracts/index.ts';
-import type { CommandGateway, Position } from '../contracts/index.ts';
-import type { CommandHandlers } from './commandHandler.ts';
+import type { CommandGateway, CommandType, Position } from '../contracts/index.ts';
+import type { CommandHandler, CommandHandlers } from './commandHandler.ts';
 
 /** Routes each command to its handler; tells the system state about this process's appends. */
 export function createCommandGateway(deps: {
@@ -12,7 +12,8 @@ export function createCommandGateway(deps: {
   const { handlers, log, onAppended } = deps;
   return {
     async execute(type, input, context) {
-      const handler = handlers[type];
+      // The query side answers QUERY_SIDE_COMMANDS itself; they never reach a handler here.
+      const handler = (handlers as unknown as Partial<Record<CommandType, CommandHandler<typeof type>>>)[type];
       invariant(typeof handler === 'function', `no handler for command ${String(type)}`);
       try {
         const outcome = await handler(input, context);

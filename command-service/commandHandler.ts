@@ -14,6 +14,7 @@ import type {
   ExpectedRevision,
   NewEvent,
   Position,
+  QuerySideCommand,
   SystemStateSource,
 } from '../contracts/index.ts';
 
@@ -31,7 +32,8 @@ export type CommandHandler<K extends CommandType> = (
   context: CommandContext,
 ) => Promise<CommandOutcome<CommandResult<K>>>;
 
-export type CommandHandlers = { [K in CommandType]: CommandHandler<K> };
+/** Every command but those the query side answers itself (QUERY_SIDE_COMMANDS). */
+export type CommandHandlers = { [K in Exclude<CommandType, QuerySideCommand>]: CommandHandler<K> };
 
 /** Envelope schema version of every event the handlers write today. */
 export const EVENT_SCHEMA_VERSION = 1;

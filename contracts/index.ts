@@ -300,3 +300,17 @@ export { isOAuthProblem, matchRedirectUri, parseOAuthScopes, redirectUriProblem,
 export type { OAuthClientMetadata, OAuthProblem, OAuthScope } from './auth/oauthRules.ts';
 export type { OAuthApproval, OAuthClientCredentials, OAuthClientView, OAuthGrantView, OAuthServer, OAuthTokenResponse } from './ports/oauthServer.ts';
 export type { OAuthAuthority } from './auth/principal.ts';
+export { QUERY_SIDE_COMMANDS } from './commands/commands.ts';
+export type { QuerySideCommand } from './commands/commands.ts';
+export { ancestorIds, mergeBaseOf, revisionParents } from './merge/revisionGraph.ts';
+export type { MergeBase } from './merge/revisionGraph.ts';
+export { ALLOWED_TAKES } from './merge/mergeTypes.ts';
+export type { MergeConflict, MergeConflictKind, MergeResolution, MergeStatus, MergeStrategy, MergeTableChange, MergeTake } from './merge/mergeTypes.ts';
+export type { SideRowChange, SideTableChange } from './merge/mergeTypes.ts';
+export { threeWayMerge } from './merge/threeWayMerge.ts';
+export { orderConflicts } from './merge/conflictIds.ts';
+export type { ThreeWayMergeInput, ThreeWayMergeResult } from './merge/mergeTypes.ts';
+export { conflictIdOf } from './merge/conflictIds.ts';
+export { schemaPatches } from './merge/schemaPatches.ts';
+export { MAX_CONFLICT_DETAILS, MAX_PREVIEW_CONFLICTS } from './merge/mergeViews.ts';
+export type { MergePreviewView, MergeResultView } from './merge/mergeViews.ts';

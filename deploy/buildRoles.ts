@@ -204,6 +204,7 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
       publicUrl: config.publicUrl,
       corsOrigins: config.corsOrigins,
       hosts: hostPolicyOf(config),
+      portability: { importMaxBytes: config.importMaxBytes, importMaxBytesText: config.importMaxBytesText },
     },
   });
   // Only a process with the command role seeds the admin user; the query edges answer in either case.

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { addAuthCommands } from './authCli.ts';
 import { addProjectionCommands } from './projectionsCli.ts';
+import { addTransferCommands } from './transferCli.ts';
 import { cliConfig } from './cliConfig.ts';
 import { isConfigError } from './config/strataConfig.ts';
 import { createRootLogger } from './logger.ts';
@@ -64,6 +65,9 @@ export async function runCli(args: readonly string[], io: CliIo = defaultIo): Pr
     result = code;
   });
   addProjectionCommands(program, io, (code) => {
+    result = code;
+  });
+  addTransferCommands(program, io, (code) => {
     result = code;
   });
   if (args.length === 0) {

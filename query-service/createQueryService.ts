@@ -43,11 +43,13 @@ import { createMcpEndpointDocs } from './mcp/createMcpEndpointDocs.ts';
 import type { McpEndpointDocs } from './mcp/mcpEndpointDocs.ts';
 import type { McpSessionStore } from './mcp/mcpSessionStore.ts';
 import { withDeliveryLookup } from './systemApi/operations/webhookOperations.ts';
+import { createMergeService, withMerges } from './merge/mergeService.ts';
 import { createChangeFeed, type ChangeFeedDeps } from './feed/eventFeedRouter.ts';
 import { createOAuthAuthorizeRouter } from './oauth/oauthAuthorizeRouter.ts';
 import { createOAuthDiscoveryRouter } from './oauth/oauthDiscoveryRouter.ts';
 import { createOAuthEndpointsRouter } from './oauth/oauthEndpointsRouter.ts';
 import { adminStylesheetOf } from './oauth/oauthPages.ts';
+import { PORTABILITY_DEFAULTS, createPortabilityRouter, createTableTransfer, type PortabilityConfig } from './portability/portabilityRoutes.ts';
 
 export type QueryServiceConfig = {
   /** WRITE_CONSISTENCY. */
@@ -78,6 +80,8 @@ export type QueryServiceConfig = {
   readonly hosts?: HostPolicy;
   /** OAUTH_ENABLED (default true when the `oauth` dependency is given): discovery and `/oauth/*` (oauth.md). */
   readonly oauthEnabled?: boolean;
+  /** IMPORT_MAX_BYTES of table and bundle imports (portability.md §2; default 1 GiB). */
+  readonly portability?: Partial<PortabilityConfig>;
 };
 
 export type QueryServiceDeps = {
@@ -132,7 +136,9 @@ export const SYSTEM_PROJECTIONS: readonly string[] = ['directory', 'catalog', 's
 export function createQueryService(deps: QueryServiceDeps): QueryService {
   const log = deps.log.child({ role: 'query' });
   const { config, authenticator } = deps;
-  const gateway = withDeliveryLookup(deps.gateway, deps.viewStore);
+  const commands = withDeliveryLookup(deps.gateway, deps.viewStore);
+  const merges = createMergeService({ viewStore: deps.viewStore, systemState: deps.systemState, gateway: commands, waiter: deps.waiter, log, timeoutMs: config.consistencyTimeoutMs });
+  const gateway = withMerges(commands, merges);
   const cookies = createSessionCookies(config.cookies);
   const origins = { publicUrl: config.publicUrl ?? null, corsOrigins: config.corsOrigins ?? [], hosts: config.hosts ?? LOCAL_HOSTS_ONLY };
   const operations = deps.operations ?? createSystemOperations({ viewStore: deps.viewStore, systemState: deps.systemState, log });
@@ -182,6 +188,17 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     docs: deps.mcpDocs ?? createMcpEndpointDocs({ operations, viewStore: deps.viewStore, systemState: deps.systemState }),
   });
 
+  const portabilityDeps = {
+    viewStore: deps.viewStore,
+    systemState: deps.systemState,
+    gateway,
+    authenticator,
+    minPosition,
+    consistency,
+    config: { ...PORTABILITY_DEFAULTS, ...config.portability },
+  };
+  const transfer = createTableTransfer(portabilityDeps);
+
   const parseBody = jsonBody({ limitBytes: config.bodyLimitBytes, limitText: config.bodyLimitText ?? `${config.bodyLimitBytes}b` });
   const router = express.Router();
   if (oauth !== undefined) {
@@ -198,11 +215,13 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   router.use('/graphql', answeringBodyErrors(parseBody, sendGraphqlError));
   const feed = deps.changeFeed ? createChangeFeed({ ...deps.changeFeed, authenticator, systemState: deps.systemState, log }) : null;
   if (feed !== null) router.use('/api', feed.router);
+  router.use('/api', createPortabilityRouter(portabilityDeps, transfer));
   router.use('/api', rest);
   router.use('/graphql', graphql.router);
   router.use('/mcp', mcp.router);
   router.use(createGetTokenRouter());
   const generated = createGeneratedEndpoints({
+    transfer,
     viewStore: deps.viewStore,
     systemState: deps.systemState,
     gateway,

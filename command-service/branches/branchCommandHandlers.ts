@@ -257,6 +257,9 @@ export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): Bra
           comment,
           createdAt: known?.createdAt ?? committedAt,
           committedAt,
+          // The draft's pending merges become the commit's merge edges (merge.md §5).
+          mergedRevisionIds: [...(known?.mergedRevisionIds ?? [])],
+          pendingMergeRevisionIds: [],
         };
       });
     },

@@ -53,6 +53,10 @@ export type RevisionView = {
   readonly comment: string;
   readonly createdAt: string;
   readonly committedAt: string | null;
+  /** Revisions merged into this committed revision (merge.md §5); empty for a draft and ordinary commits. */
+  readonly mergedRevisionIds: readonly string[];
+  /** The draft's merges not yet committed (merge.md §5); empty for committed revisions. */
+  readonly pendingMergeRevisionIds: readonly string[];
 };
 export type TableView = {
   readonly id: string;

@@ -14,6 +14,8 @@ import type {
 } from '../api/views.ts';
 import type { ApiKeyView, ApiKeyWithSecretView } from '../api/apiKeyViews.ts';
 import type { ApplyDraftChangesInput, DraftChangesResult } from './draftChanges.ts';
+import type { MergePreviewView, MergeResultView } from '../merge/mergeViews.ts';
+import type { MergeResolution, MergeStrategy } from '../merge/mergeTypes.ts';
 import type { WebhookDeliveryView, WebhookView, WebhookWithSecretView } from '../webhooks/webhookViews.ts';
 
 type Cmd<TInput, TResult> = { readonly input: TInput; readonly result: TResult };
@@ -69,6 +71,13 @@ export type CommandMap = {
   DeleteRows: Cmd<TableTarget & { rowIds: readonly string[]; bulk: boolean }, BulkResultView>;
   /** Several draft operations in one append (merge, restore, imports): docs/reference/versioned-storage.md §3. */
   ApplyDraftChanges: Cmd<ApplyDraftChangesInput, DraftChangesResult>;
+  /**
+   * merge.md §3-§4. Computed on the query side from the views (query-service/merge), which sends ApplyDraftChanges:
+   * the command service has no handler for these three (QUERY_SIDE_COMMANDS).
+   */
+  PreviewMerge: Cmd<MergeCommandInput, MergePreviewView>;
+  MergeRevision: Cmd<MergeCommandInput, MergeResultView>;
+  RestoreRevision: Cmd<BranchTarget & { revisionId: string }, BranchView>;
   CreateEndpoint: Cmd<{ revisionId: string; type: EndpointType }, EndpointView>;
   DeleteEndpoint: Cmd<{ endpointId: string }, SuccessView>;
   CreatePersonalApiKey: Cmd<ApiKeyOptions & { name: string; organizationId?: string | null }, ApiKeyWithSecretView>;
@@ -94,6 +103,16 @@ type WebhookInput = {
   readonly branchNames?: unknown;
   readonly description?: unknown;
 };
+
+type MergeCommandInput = BranchTarget & {
+  readonly sourceRevisionId: string;
+  readonly resolutions?: readonly MergeResolution[] | null;
+  readonly strategy?: MergeStrategy | null;
+};
+
+/** Commands the query side answers itself (it computes them from the views and sends ApplyDraftChanges). */
+export const QUERY_SIDE_COMMANDS = ['PreviewMerge', 'MergeRevision', 'RestoreRevision'] as const;
+export type QuerySideCommand = (typeof QUERY_SIDE_COMMANDS)[number];
 
 export type CommandType = keyof CommandMap;
 export type CommandInput<K extends CommandType> = CommandMap[K]['input'];

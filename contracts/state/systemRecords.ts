@@ -56,6 +56,13 @@ export type RevisionRecord = {
   organizationId: string;
   seq: number;
   createdAt: string;
+  /**
+   * Revisions merged into this one (merge.md §5): for a committed revision its `mergedRevisionIds`, for the draft
+   * its `pendingMergeRevisionIds` (in merge order; cleared by a revert).
+   */
+  mergedRevisionIds: string[];
+  /** When the revision was committed (log time); null for the draft. Orders criss-cross merge bases. */
+  committedAt: string | null;
 };
 
 export type EndpointRecord = {

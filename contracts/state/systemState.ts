@@ -32,7 +32,7 @@ export type SystemState = AuthState & WebhookState & {
 /** Categories and event types the system state folds (pass to EventStore.readAll). */
 export const systemStateFilter = {
   categories: ['directory', 'organization', 'apikey', 'session', 'webhook', 'oauth'],
-  eventTypes: ['RevisionCommitted'],
+  eventTypes: ['RevisionCommitted', 'MergeRecorded', 'DraftReverted'],
 } as const;
 
 export function createSystemState(): SystemState {
@@ -51,7 +51,7 @@ export function createSystemState(): SystemState {
   };
 }
 
-function addRevision(state: SystemState, branch: BranchRecord, id: string, seq: number, createdAt: string): void {
+function addRevision(state: SystemState, branch: BranchRecord, id: string, seq: number, createdAt: string, committed: boolean): void {
   branch.revisionIds[seq] = id;
   state.revisions.set(id, {
     id,
@@ -60,6 +60,8 @@ function addRevision(state: SystemState, branch: BranchRecord, id: string, seq: 
     organizationId: branch.organizationId,
     seq,
     createdAt,
+    mergedRevisionIds: [],
+    committedAt: committed ? createdAt : null,
   });
 }
 
@@ -88,8 +90,8 @@ function addBranch(
     parent,
   };
   state.branches.set(branch.id, branch);
-  addRevision(state, branch, data.startRevisionId, 0, time);
-  addRevision(state, branch, data.draftRevisionId, 1, time);
+  addRevision(state, branch, data.startRevisionId, 0, time, true);
+  addRevision(state, branch, data.draftRevisionId, 1, time, false);
   state.projects.get(projectId)?.branchIds.add(branch.id);
 }
 
@@ -267,7 +269,20 @@ export function evolveSystemState(state: SystemState, recorded: RecordedEvent): 
       branch.headRevisionId = d.revisionId;
       branch.headSeq = d.seq;
       branch.draftRevisionId = d.newDraftRevisionId;
-      addRevision(state, branch, d.newDraftRevisionId, d.newDraftSeq, time);
+      const committed = state.revisions.get(d.revisionId);
+      if (committed) committed.committedAt = time;
+      addRevision(state, branch, d.newDraftRevisionId, d.newDraftSeq, time, false);
+      break;
+    }
+    case 'MergeRecorded': {
+      // The draft's pending merges (merge.md §5); the commit keeps them as the revision's mergedRevisionIds.
+      const draft = state.revisions.get(event.data.draftRevisionId);
+      if (draft && !draft.mergedRevisionIds.includes(event.data.sourceRevisionId)) draft.mergedRevisionIds.push(event.data.sourceRevisionId);
+      break;
+    }
+    case 'DraftReverted': {
+      const draft = state.revisions.get(event.data.draftRevisionId);
+      if (draft) draft.mergedRevisionIds = [];
       break;
     }
     default:

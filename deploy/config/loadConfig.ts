@@ -4,6 +4,7 @@ import { ALL_ROLES, ConfigError, LOG_LEVELS, type RoleName, type StrataConfig } 
 import {
   parseAllowedHosts,
   parseBodyLimit,
+  parseImportLimit,
   parseCorsOrigins,
   parseHttpUrl,
   parsePublicUrl,
@@ -19,7 +20,7 @@ const MAX = Number.MAX_SAFE_INTEGER;
 const VARIABLES = [
   'NODE_ENV', 'PORT', 'HOST', 'PUBLIC_URL', 'DATA_DIR', 'JWT_SECRET', 'JWT_ACCESS_TOKEN_TTL_SECONDS',
   'JWT_REFRESH_TOKEN_TTL_DAYS', 'REFRESH_FAMILY_MAX_AGE_DAYS', 'JWT_REFRESH_GRACE_PERIOD_MS', 'ADMIN_PASSWORD',
-  'COOKIE_SECURE', 'COOKIE_SAMESITE', 'TRUST_PROXY', 'CORS_ORIGIN', 'ALLOWED_HOSTS', 'BODY_LIMIT', 'API_KEY_MAX_PER_USER',
+  'COOKIE_SECURE', 'COOKIE_SAMESITE', 'TRUST_PROXY', 'CORS_ORIGIN', 'ALLOWED_HOSTS', 'BODY_LIMIT', 'IMPORT_MAX_BYTES', 'API_KEY_MAX_PER_USER',
   'API_KEY_MAX_SERVICE_PER_ORG', 'LOGIN_MAX_FAILURES', 'LOGIN_MAX_FAILURES_PER_IP', 'LOGIN_WINDOW_MS', 'EVENT_STORE',
   'EVENTSTORE_URL', 'VIEW_STORE', 'MONGO_URL', 'REDIS_URL', 'ROLES', 'COMMAND_URL', 'WRITE_CONSISTENCY',
   'CONSISTENCY_TIMEOUT_MS', 'READY_MAX_LAG_EVENTS', 'GRAPHQL_ROOT_FIELD_PREFIX', 'LOG_LEVEL', 'METRICS_ENABLED',
@@ -61,6 +62,8 @@ export function loadConfig(env: Env): StrataConfig {
 
   const bodyLimitText = r.raw('BODY_LIMIT') ?? '10mb';
   const bodyLimitBytes = r.read('BODY_LIMIT', 10 * 1024 * 1024, parseBodyLimit);
+  const importMaxBytesText = r.raw('IMPORT_MAX_BYTES') ?? '1gb';
+  const importMaxBytes = r.read('IMPORT_MAX_BYTES', 1024 ** 3, parseImportLimit);
 
   const eventStore = r.oneOf('EVENT_STORE', ['sqlite', 'esdb'], 'sqlite');
   const eventStoreUrl = r.read<string | null>(
@@ -103,6 +106,8 @@ export function loadConfig(env: Env): StrataConfig {
     allowedHosts: r.read<'*' | readonly string[]>('ALLOWED_HOSTS', [], parseAllowedHosts),
     bodyLimitBytes,
     bodyLimitText,
+    importMaxBytes,
+    importMaxBytesText,
     apiKeyMaxPerUser: r.int('API_KEY_MAX_PER_USER', 10, 1, 10_000),
     apiKeyMaxServicePerOrg: r.int('API_KEY_MAX_SERVICE_PER_ORG', 100, 1, 100_000),
     loginMaxFailures: r.int('LOGIN_MAX_FAILURES', 5, 1, 1_000_000),

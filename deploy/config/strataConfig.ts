@@ -37,6 +37,9 @@ export type StrataConfig = {
   readonly bodyLimitBytes: number;
   /** BODY_LIMIT as written (`10mb`), for messages. */
   readonly bodyLimitText: string;
+  /** IMPORT_MAX_BYTES: streamed import and bundle bodies (portability.md §2-§3), and as written for messages. */
+  readonly importMaxBytes: number;
+  readonly importMaxBytesText: string;
   readonly apiKeyMaxPerUser: number;
   readonly apiKeyMaxServicePerOrg: number;
   readonly loginMaxFailures: number;

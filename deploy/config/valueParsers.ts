@@ -15,6 +15,18 @@ export function parseBodyLimit(text: string): Parsed<number> {
   return parsed(bytes);
 }
 
+const SIZE_UNITS: Readonly<Record<string, number>> = { ...UNITS, gb: 1024 * 1024 * 1024 };
+
+/** IMPORT_MAX_BYTES: `512mb`, `1gb`, `4gb` (case-insensitive; no suffix = bytes); 1 byte to 1024gb. */
+export function parseImportLimit(text: string): Parsed<number> {
+  const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(text);
+  const expected = 'a size such as 100mb or 1gb (between 1b and 1024gb)';
+  if (!match) return rejected(expected);
+  const bytes = Number(match[1]) * (SIZE_UNITS[(match[2] ?? 'b').toLowerCase()] ?? 1);
+  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > 1024 * SIZE_UNITS.gb!) return rejected(expected);
+  return parsed(bytes);
+}
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function isAddressOrCidr(entry: string): boolean {

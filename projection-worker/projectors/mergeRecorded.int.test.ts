@@ -1,5 +1,6 @@
-// MergeRecorded (appended by ApplyDraftChanges after a merge's draft events) is not projected yet: every projector
-// and the system state must pass over it, so a log with merge records projects exactly like the same log without.
+// MergeRecorded (appended by ApplyDraftChanges after a merge's draft events) is not projected into the views: every
+// projector passes over it, so a log with merge records projects exactly like the same log without. The system state
+// keeps the revision graph's merge edges from it (merge.md §5).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSystemState, evolveSystemState } from '../../contracts/index.ts';
@@ -56,7 +57,7 @@ test('every projector passes over MergeRecorded: the views equal those of the lo
   assert.deepEqual(withMerges, without);
 });
 
-test('the system state passes over MergeRecorded', () => {
+test('the system state keeps the merge edges of MergeRecorded (merge.md §5) and nothing else', () => {
   const fold = (events: readonly RecordedEvent[]) => {
     const state = createSystemState();
     for (const event of events) evolveSystemState(state, event);
@@ -65,6 +66,11 @@ test('the system state passes over MergeRecorded', () => {
   const without = fold(history(false));
   const withMerges = fold(history(true));
   assert.deepEqual(withMerges.branches, without.branches);
-  assert.deepEqual(withMerges.revisions, without.revisions);
   assert.deepEqual(withMerges.projects, without.projects);
+  // r1 was committed with its pending merge; r2's merges were reverted; without records every list is empty.
+  const edges = (state: ReturnType<typeof fold>) => [...state.revisions.values()].map((r): [string, string[]] => [r.id, r.mergedRevisionIds]);
+  assert.deepEqual(edges(withMerges).filter(([, ids]) => ids.length > 0), [['r1', ['r-src']]]);
+  assert.ok(edges(without).every(([, ids]) => ids.length === 0));
+  const strip = (state: ReturnType<typeof fold>) => [...state.revisions.values()].map(({ mergedRevisionIds: _ids, ...rest }) => rest);
+  assert.deepEqual(strip(withMerges), strip(without));
 });

@@ -27,6 +27,7 @@ import type { GraphqlExecutionConfig } from './serve/compiledOperations.ts';
 import { createGeneratedSchemaCache } from './serve/generatedSchemaCache.ts';
 import { createGraphqlIdePage } from '../pages/graphqlIdePage.ts';
 import { createOpenApiCache, createSwaggerDocs } from './serve/restDocs.ts';
+import type { TableTransfer } from '../portability/portabilityRoutes.ts';
 
 export type GeneratedEndpointsDeps = {
   readonly viewStore: ViewStore;
@@ -43,6 +44,8 @@ export type GeneratedEndpointsDeps = {
   /** GRAPHQL_ROOT_FIELD_PREFIX (generated-api.md §6). */
   readonly rootFieldPrefix: boolean;
   readonly log: Logger;
+  /** Table export and import of `B/tables/{table}/export|import` (portability.md §1-§2). */
+  readonly transfer: TableTransfer;
   /** Kept documents and when operations are compiled (default GRAPHQL_EXECUTION_DEFAULTS). */
   readonly graphqlExecution?: GraphqlExecutionConfig;
   /** Told about each compilation of a generated GraphQL operation (false: graphql-jit declined it). */
@@ -125,6 +128,7 @@ export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): Generate
     consistency: deps.consistency,
     loadTables,
     dataSource,
+    transfer: deps.transfer,
     openApi: createOpenApiCache(),
     sendDocs: docs.sendPage,
   });

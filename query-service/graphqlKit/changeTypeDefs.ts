@@ -49,6 +49,43 @@ type TableChange {
   rowChanges: RowChangeCounts!
 }
 
+enum MergeStatus { UP_TO_DATE CLEAN CONFLICTS }
+enum MergeStrategy { FAIL OURS THEIRS }
+enum MergeTake { OURS THEIRS VALUE REMOVE }
+enum MergeConflictKind {
+  TABLE_REMOVED_CHANGED TABLE_RENAME TABLE_ID_TAKEN TABLE_SCHEMA ROW_REMOVED_CHANGED ROW_RENAME ROW_ID_TAKEN ROW_UPDATE
+  INVALID_DATA FOREIGN_KEY
+}
+"A merge conflict (merge.md §2.4); details are error details (errors.md), e.g. the validation errors of INVALID_DATA."
+type MergeConflict {
+  id: String!
+  kind: MergeConflictKind!
+  tableId: String!
+  rowId: String
+  path: String
+  base: JSON
+  ours: JSON
+  theirs: JSON
+  details: [JSON!]
+}
+type MergePreview {
+  status: MergeStatus!
+  sourceRevisionId: ID!
+  baseRevisionId: ID!
+  targetRevisionId: ID!
+  tables: [TableChange!]!
+  totalRowChanges: Int!
+  conflicts: [MergeConflict!]!
+  conflictCount: Int!
+}
+type MergeResult {
+  status: MergeStatus!
+  sourceRevisionId: ID!
+  baseRevisionId: ID!
+  branch: Branch!
+  tables: [TableChange!]!
+  totalRowChanges: Int!
+}
 type RowChangeCounts { added: Int!  updated: Int!  removed: Int!  renamed: Int!  total: Int! }
 
 type RowChange {

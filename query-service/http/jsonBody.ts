@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, isAppError, parseRequestJson } from '../../contracts/index.ts';
+import { isStreamedUpload } from './streamedUploads.ts';
 
 export type JsonBodyOptions = {
   /** BODY_LIMIT in bytes. */
@@ -73,8 +74,8 @@ export function jsonBody(options: JsonBodyOptions): RequestHandler {
     const marked = req as Request & { [READ]?: true };
     if (marked[READ]) return next();
     marked[READ] = true;
-    // Most reads have no body: they go on without a promise.
-    if (!hasBody(req)) return next();
+    // Most reads have no body: they go on without a promise. Imports stream their body to their handler.
+    if (!hasBody(req) || isStreamedUpload(req)) return next();
     return readJsonBody(req, options, next);
   };
 }

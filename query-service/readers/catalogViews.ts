@@ -1,10 +1,12 @@
 import type {
+  BranchRecord,
   BranchView,
   EndpointMode,
   EndpointType,
   EndpointView,
   ProjectView,
   RevisionView,
+  SystemState,
   ViewDoc,
 } from '../../contracts/index.ts';
 
@@ -39,11 +41,26 @@ export function branchView(doc: ViewDoc): BranchView {
 }
 
 /** HEAD and draft ids of a branch, from the in-memory system state (always current). */
-export type BranchHeads = { readonly headRevisionId: string; readonly draftRevisionId: string };
+export type BranchHeads = {
+  readonly headRevisionId: string;
+  readonly draftRevisionId: string;
+  /** Merge edges of a revision (system state: merge.md §5); none when absent. */
+  readonly mergesOf?: (revisionId: string) => readonly string[];
+};
+
+/** A branch's heads with the revision graph's merge edges from the system state. */
+export function headsWithMerges(state: SystemState, branch: BranchRecord): BranchHeads {
+  return {
+    headRevisionId: branch.headRevisionId,
+    draftRevisionId: branch.draftRevisionId,
+    mergesOf: (revisionId) => state.revisions.get(revisionId)?.mergedRevisionIds ?? [],
+  };
+}
 
 export function revisionView(doc: ViewDoc, heads: BranchHeads): RevisionView {
   const id = doc.id as string;
   const isDraft = heads.draftRevisionId === id;
+  const merges = [...(heads.mergesOf?.(id) ?? [])];
   return {
     id,
     branchId: doc.branchId as string,
@@ -57,6 +74,8 @@ export function revisionView(doc: ViewDoc, heads: BranchHeads): RevisionView {
     comment: (doc.comment as string | null) ?? '',
     createdAt: doc.createdAt as string,
     committedAt: isDraft ? null : ((doc.committedAt as string | null) ?? null),
+    mergedRevisionIds: isDraft ? [] : merges,
+    pendingMergeRevisionIds: isDraft ? merges : [],
   };
 }
 

@@ -53,6 +53,8 @@ const revision = (id: string): RevisionView => ({
   comment: '',
   createdAt: T0,
   committedAt: id === 'r0' ? T0 : null,
+  mergedRevisionIds: [],
+  pendingMergeRevisionIds: [],
 });
 const table: TableView = { id: 'posts', readonly: false, schema: { type: 'object' }, count: 1, createdAt: T0, updatedAt: T0 };
 export const fakeRow: RowView = { id: 'hello', tableId: 'posts', createdAt: T0, updatedAt: T0, readonly: false, data: { title: 'Hi' } };

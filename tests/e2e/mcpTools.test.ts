@@ -10,7 +10,7 @@ let agent: McpClient;
 const EXPECTED_TOOLS = [
   'login', 'logout', 'me', 'get_organization', 'get_projects', 'get_project', 'create_project', 'update_project',
   'delete_project', 'get_branches', 'get_branch', 'create_branch', 'delete_branch', 'get_revisions', 'get_revision',
-  'create_revision', 'revert_changes', 'get_tables', 'get_table', 'get_table_schema', 'create_table', 'update_table',
+  'create_revision', 'revert_changes', 'preview_merge', 'merge_revision', 'restore_revision', 'get_tables', 'get_table', 'get_table_schema', 'create_table', 'update_table',
   'rename_table', 'delete_table', 'get_rows', 'get_row', 'create_row', 'create_rows', 'update_row', 'update_rows',
   'patch_row', 'patch_rows', 'rename_row', 'delete_row', 'delete_rows', 'get_revision_changes', 'get_row_changes',
   'get_row_history', 'get_project_endpoints', 'create_endpoint',

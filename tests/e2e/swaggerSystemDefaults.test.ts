@@ -39,7 +39,9 @@ const userInBody = (): UserInput => ({ body: (filled) => ({ ...(filled as Json),
 const noteBranch = (body: Json): void => {
   ids.draft = body.draftRevisionId;
   ids.head = body.headRevisionId;
+  ids.start = body.startRevisionId;
 };
+const revisionInBody = (field: string, which: string) => (): UserInput => ({ body: (filled) => ({ ...(filled as Json), [field]: ids[which] }) });
 
 /** The story of the examples, in an order in which each step can succeed. */
 const story: readonly Step[] = [
@@ -82,7 +84,9 @@ const story: readonly Step[] = [
   { page: 'admin', operationId: 'revisions' },
   { page: 'admin', operationId: 'branch', note: noteBranch },
   { page: 'admin', operationId: 'rowHistory', input: revision('head') },
-  { page: 'admin', operationId: 'createBranch', input: revision('head') },
+  { page: 'admin', operationId: 'createBranch', input: revision('head'), note: (body) => void (ids.feature = body.headRevisionId) },
+  // The new branch's start revision merges cleanly (nothing changed since the base): the merge records its edge.
+  { page: 'admin', operationId: 'mergeRevision', input: revisionInBody('sourceRevisionId', 'feature') },
   { page: 'admin', operationId: 'deleteBranch' },
   { page: 'admin', operationId: 'createEndpoint', input: revision('draft'), note: (body) => void (ids.endpoint = body.id) },
   { page: 'admin', operationId: 'revisionEndpoints', input: revision('draft') },
@@ -94,6 +98,8 @@ const story: readonly Step[] = [
   { page: 'admin', operationId: 'renameTable', input: revision('draft') },
   { page: 'admin', operationId: 'deleteTable', input: revision('draft') },
   { page: 'admin', operationId: 'revertChanges' },
+  // The branch's empty start revision: the restore removes the story's table from the draft.
+  { page: 'admin', operationId: 'restoreRevision', input: revisionInBody('revisionId', 'start') },
   { page: 'admin', operationId: 'createPersonalApiKey', note: (body) => void (ids.key = body.apiKey.id) },
   { page: 'admin', operationId: 'myApiKeys' },
   { page: 'admin', operationId: 'apiKeyById', input: () => ({ path: { id: ids.key ?? '' } }) },

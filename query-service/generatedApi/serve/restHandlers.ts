@@ -7,6 +7,7 @@ import { tableView } from '../../readers/schemaReader.ts';
 import type { GeneratedRequest } from '../dataSource/generatedRequest.ts';
 import type { EndpointDataSource } from '../dataSource/endpointDataSource.ts';
 import type { OpenApiCache } from './restDocs.ts';
+import type { TableTransfer, TableTransferCall } from '../../portability/portabilityRoutes.ts';
 import { changesQueryOf, listQueryOf, restInput } from './restInput.ts';
 import type { RestAction, RestPath } from './restRoutes.ts';
 
@@ -22,6 +23,7 @@ export type RestHandlerDeps = {
   readonly dataSource: EndpointDataSource;
   readonly openApi: OpenApiCache;
   readonly sendDocs: (res: Response, title: string) => void;
+  readonly transfer: TableTransfer;
 };
 
 /** The permission each write needs (domain.md §8.1), checked before its input (auth.md §10 steps 8, 9). */
@@ -34,6 +36,8 @@ const WRITE_ACTIONS: Partial<Readonly<Record<RestAction, Action>>> = {
   bulkPatch: 'update',
   deleteRow: 'delete',
   bulkDelete: 'delete',
+  // An import in the default mode creates rows; ApplyDraftChanges checks what the mode needs besides.
+  import: 'create',
 };
 
 /** Steps 5 (table scope) and 8 (write access) of a write, before its body is looked at. */
@@ -47,6 +51,12 @@ export function assertWriteAccess(call: RestCall, action: RestAction): void {
 }
 
 const tableOf = (call: RestCall): string => call.path.tableId ?? '';
+
+/** The served revision's table for the shared export and import. */
+function transferCall(call: RestCall): TableTransferCall {
+  const { principal, requestId, served } = call.request;
+  return { req: call.req, res: call.res, principal, requestId, revisionId: served.revisionId, tableId: tableOf(call) };
+}
 const rowOf = (call: RestCall): string => call.path.rowId ?? '';
 
 /** `JSON.stringify(page)` with the edges serialized once per kept page (see jsonTextOf). */
@@ -131,6 +141,12 @@ export function createRestHandlers(deps: RestHandlerDeps): Readonly<Record<RestA
     },
     async changes(call) {
       sendJson(call.res, 200, await source.changesSince(call.request, changesQueryOf(call.req)));
+    },
+    async export(call) {
+      await deps.transfer.exportTable(transferCall(call));
+    },
+    async import(call) {
+      await deps.transfer.importTable(transferCall(call));
     },
     async changedTables(call) {
       sendJson(call.res, 200, await source.tableChangesSince(call.request, changesQueryOf(call.req).since));

@@ -19,7 +19,9 @@ export type RestAction =
   | 'bulkPatch'
   | 'bulkDelete'
   | 'changes'
-  | 'changedTables';
+  | 'changedTables'
+  | 'export'
+  | 'import';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Entry = { readonly action: RestAction; readonly write: boolean };
@@ -65,6 +67,8 @@ export function matchRestPath(segments: readonly string[]): RestPath | null {
   }
   if (first !== 'tables' || third === undefined || rest.length > 0) return null;
   if (third === 'schema' && rowId === undefined) return path('/tables/:table/schema', 'Table', { GET: read('schema') }, table);
+  if (third === 'export' && rowId === undefined) return path('/tables/:table/export', 'Row', { GET: read('export') }, table);
+  if (third === 'import' && rowId === undefined) return path('/tables/:table/import', 'Row', { POST: write('import') }, table);
   if (third !== 'rows') return null;
   if (rowId === undefined) return path('/tables/:table/rows', 'Row', { GET: read('list'), POST: write('create') }, table);
   if (rowId === 'query') return path('/tables/:table/rows/query', 'Row', Object.assign({}, rowMethods, { POST: read('query') }), table, rowId);

@@ -16,7 +16,7 @@ export type MutationResolverDeps = {
 const tableResults: ReadonlySet<string> = new Set(['createTable', 'updateTable', 'renameTable']);
 
 /** Query fields that run a command without appending (dry runs), resolved here through the gateway. */
-export const dryRunQueryFields: readonly string[] = ['previewUpdateTable'];
+export const dryRunQueryFields: readonly string[] = ['previewMerge', 'previewUpdateTable'];
 
 /**
  * Every write of the catalogue through the gateway (`login` is in authResolvers.ts). GraphQL runs mutation fields
@@ -26,8 +26,10 @@ export const dryRunQueryFields: readonly string[] = ['previewUpdateTable'];
 export function createMutationResolvers(deps: MutationResolverDeps): ResolverMap {
   const { gateway, consistency } = deps;
   const mutation: Record<string, Resolver> = {};
+  const query: Record<string, Resolver> = {};
   for (const [name, spec] of Object.entries(systemWrites) as [string, WriteSpec<CommandType>][]) {
-    mutation[name] = async (_root, args, ctx) => {
+    // A write that appends nothing (previewMerge) is a query field.
+    (dryRunQueryFields.includes(name) ? query : mutation)[name] = async (_root, args, ctx) => {
       const data = dataOf(args);
       const outcome = await gateway.execute(spec.command, spec.toCommand(data), {
         principal: ctx.request.principal,
@@ -50,5 +52,5 @@ export function createMutationResolvers(deps: MutationResolverDeps): ResolverMap
     });
     return { ...result, table: tagTable(result.table, String(data.revisionId)) };
   };
-  return { Mutation: mutation, Query: { previewUpdateTable } };
+  return { Mutation: mutation, Query: { ...query, previewUpdateTable } };
 }

@@ -167,6 +167,10 @@ type Revision {
   comment: String!
   createdAt: DateTime!
   committedAt: DateTime
+  "Revisions merged into this committed revision (merge.md §5); empty for the draft and ordinary commits."
+  mergedRevisionIds: [ID!]!
+  "The draft's merges not yet committed, in merge order; empty for committed revisions."
+  pendingMergeRevisionIds: [ID!]!
   branch: Branch!
   tables(data: PageInput): TableConnection!
   "Endpoints currently serving this revision."

@@ -60,6 +60,11 @@ input CreateBranchInput { revisionId: ID!, branchName: String! }
 input DeleteBranchInput { organizationId: String!, projectName: String!, branchName: String! }
 input CreateRevisionInput { organizationId: String!, projectName: String!, branchName: String!, comment: String }
 input RevertChangesInput { organizationId: String!, projectName: String!, branchName: String! }
+"A resolution of one merge conflict (merge.md §2.4): value is a leaf value (ROW_UPDATE) or the whole row data."
+input MergeResolution { conflictId: String!, take: MergeTake!, value: JSON }
+"Target branch (its draft) and the committed source revision to merge into it (merge.md §3)."
+input MergeInput { organizationId: String!, projectName: String!, branchName: String!, sourceRevisionId: ID!, resolutions: [MergeResolution!], strategy: MergeStrategy = FAIL }
+input RestoreRevisionInput { organizationId: String!, projectName: String!, branchName: String!, revisionId: ID! }
 input CreateTableInput { revisionId: ID!, tableId: String!, schema: JSON! }
 "patches: a JSON Patch array (domain.md §6)."
 input UpdateTableInput { revisionId: ID!, tableId: String!, patches: JSON! }
@@ -109,6 +114,8 @@ type Query {
   table(data: GetTableInput!): Table!
   "updateTable's dry run: validates and migrates exactly like updateTable but changes nothing."
   previewUpdateTable(data: UpdateTableInput!): TableUpdatePreview!
+  "A merge's preview (merge.md §3): what mergeRevision would change, and its open conflicts; changes nothing."
+  previewMerge(data: MergeInput!): MergePreview!
   rows(data: GetRowsInput!): RowConnection!
   row(data: GetRowInput!): Row!
   "Changed tables against a base revision (default: the previous revision, HEAD for a draft)."
@@ -155,6 +162,10 @@ type Mutation {
   "Commits the branch's draft; returns the committed revision."
   createRevision(data: CreateRevisionInput!): Revision!
   revertChanges(data: RevertChangesInput!): Branch!
+  "Merges a committed revision into the branch's draft as ordinary draft changes, in one append (merge.md §3)."
+  mergeRevision(data: MergeInput!): MergeResult!
+  "Makes the branch's draft equal to a committed revision, as draft changes (merge.md §4)."
+  restoreRevision(data: RestoreRevisionInput!): Branch!
   createTable(data: CreateTableInput!): Table!
   updateTable(data: UpdateTableInput!): Table!
   renameTable(data: RenameTableInput!): Table!

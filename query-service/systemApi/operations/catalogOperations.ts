@@ -12,6 +12,7 @@ import {
 import type { BranchRecord, Filter, Principal, ProjectRecord, SystemState } from '../../../contracts/index.ts';
 import { MATCH_ALL, and, eq, within } from '../../paging/filters.ts';
 import { parsePageArgs, type PageRequest } from '../../paging/pageArgs.ts';
+import { headsWithMerges } from '../../readers/catalogViews.ts';
 import { found, headsFrom, type OperationDeps } from './operationDeps.ts';
 import { branchIdsInScope, branchScopeFilter, readableProjectsFilter } from './scopeFilters.ts';
 import type { SystemOperations } from './operationTypes.ts';
@@ -56,7 +57,7 @@ export function createCatalogOperations(deps: OperationDeps): CatalogOperations 
 
   function revisionsPage(state: SystemState, principal: Principal, project: ProjectRecord, branch: BranchRecord, page: PageRequest) {
     assertCanRead(state, principal, 'Revision', projectTarget(project));
-    return catalog.revisions(branch.id, branch, page);
+    return catalog.revisions(branch.id, headsWithMerges(state, branch), page);
   }
 
   /** Endpoints of the project in the key's branch scope, optionally of one branch and type. */
@@ -141,7 +142,7 @@ export function createCatalogOperations(deps: OperationDeps): CatalogOperations 
       const state = await current();
       const { project, branch } = resolveRevision(state, ctx.principal, revisionId);
       assertCanRead(state, ctx.principal, 'Revision', projectTarget(project));
-      const view = await catalog.revision(revisionId, branch);
+      const view = await catalog.revision(revisionId, headsWithMerges(state, branch));
       return found(deps, view, 'REVISION_NOT_FOUND', `Revision "${revisionId}" not found`, revisionId);
     },
 

@@ -1,4 +1,4 @@
-import type { CommandInput, CommandResult, CommandType, RowView, TableUpdatePreviewView } from '../../../contracts/index.ts';
+import type { CommandInput, CommandResult, CommandType, MergePreviewView, RowView, TableUpdatePreviewView } from '../../../contracts/index.ts';
 
 /** A checked input (GraphQL `data` argument, or REST path ids + body) by field name. */
 export type InputRecord = Readonly<Record<string, unknown>>;
@@ -17,7 +17,7 @@ export type WriteSpec<K extends CommandType = CommandType> = {
   /** The caller's session cookies are cleared after success (own password change, auth.md §12). */
   readonly clearsSessionCookies?: boolean;
   /** The command REST `?dryRun=true` runs instead: it decides the same input and appends nothing. */
-  readonly dryRun?: 'PreviewUpdateTable';
+  readonly dryRun?: 'PreviewUpdateTable' | 'PreviewMerge';
 };
 
 function write<K extends CommandType>(
@@ -55,6 +55,10 @@ export const systemWrites = {
   deleteBranch: write('DeleteBranch', 'success'),
   createRevision: write('CreateRevision'),
   revertChanges: write('RevertChanges'),
+  // Merge and restore (merge.md §3-§4) are answered by the query side's merge service behind the gateway.
+  previewMerge: write('PreviewMerge'),
+  mergeRevision: { ...write('MergeRevision'), dryRun: 'PreviewMerge' },
+  restoreRevision: write('RestoreRevision'),
   createTable: write('CreateTable'),
   updateTable: { ...write('UpdateTable'), dryRun: 'PreviewUpdateTable' },
   renameTable: write('RenameTable'),
@@ -123,6 +127,7 @@ export function restWriteBody(output: WriteOutput, result: CommandResult<Command
 }
 
 /** REST and MCP answer a dry run with the table as it would be plus its `migration` (domain.md §6 rule 6). */
-export function dryRunBody(preview: TableUpdatePreviewView): unknown {
+export function dryRunBody(preview: TableUpdatePreviewView | MergePreviewView): unknown {
+  if (!('table' in preview)) return preview;
   return { ...preview.table, migration: preview.migration };
 }

@@ -9,6 +9,8 @@
  * have no example: Swagger UI asks for them in the path, and USER_ID_PLACEHOLDER stands for one in a body.
  */
 export const USER_ID_PLACEHOLDER = '<id of a user>';
+/** Stands for a revision id in a body (merge and restore name revisions the server generated). */
+export const REVISION_ID_PLACEHOLDER = '<id of a revision>';
 
 const PASSWORD = 'correct-horse-battery-staple';
 
@@ -63,6 +65,8 @@ export const SYSTEM_BODY_EXAMPLES: Readonly<Record<string, unknown>> = {
   addUserToProject: { userId: USER_ID_PLACEHOLDER, role: 'editor' },
   createRevision: { comment: 'First posts' },
   createBranch: { branchName: 'feature' },
+  mergeRevision: { sourceRevisionId: REVISION_ID_PLACEHOLDER, strategy: 'FAIL' },
+  restoreRevision: { revisionId: REVISION_ID_PLACEHOLDER },
   createEndpoint: { type: 'REST_API' },
   createTable: { tableId: 'posts', schema: postsSchema },
   updateTable: { patches: [{ op: 'add', path: '/properties/title/description', value: 'Headline' }] },

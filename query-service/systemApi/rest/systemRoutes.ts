@@ -97,6 +97,8 @@ export const systemRestRoutes: readonly RestRoute[] = [
   route('GET', `${Br}/revisions`, read('revisions'), 'revisions', 'List revisions (newest first)'),
   route('POST', `${Br}/revisions`, write('createRevision'), 'revisions', 'Commit the draft', created),
   route('POST', `${Br}/revert`, write('revertChanges'), 'revisions', "Revert the draft's changes"),
+  route('POST', `${Br}/merge`, write('mergeRevision'), 'revisions', 'Merge a revision into the draft (?dryRun=true: preview)'),
+  route('POST', `${Br}/restore`, write('restoreRevision'), 'revisions', "Make the draft equal to a revision's content"),
 
   route('GET', R, read('revision'), 'revisions', 'Get a revision'),
   route('POST', `${R}/branches`, write('createBranch'), 'branches', 'Create a branch from a committed revision', created),

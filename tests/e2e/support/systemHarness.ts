@@ -56,7 +56,7 @@ function clientOf(url: string, baseHeaders: Record<string, string>): Client {
 
 /** The whole system in this process (inProcessSystem.ts) with REST and GraphQL clients. */
 export async function startSystem(
-  options: { readonly writeConsistency?: 'projected' | 'appended'; readonly consistencyTimeoutMs?: number } = {},
+  options: { readonly writeConsistency?: 'projected' | 'appended'; readonly consistencyTimeoutMs?: number; readonly importMaxBytes?: number } = {},
 ): Promise<System> {
   const system = await startInProcessSystem({
     dirPrefix: 'strata-system-',
@@ -69,6 +69,7 @@ export async function startSystem(
       consistencyTimeoutMs: options.consistencyTimeoutMs ?? 5000,
       bodyLimitBytes: 10 * 1024 * 1024,
       bodyLimitText: '10mb',
+      ...(options.importMaxBytes === undefined ? {} : { portability: { importMaxBytes: options.importMaxBytes, importMaxBytesText: `${options.importMaxBytes}b` } }),
     },
   });
   const { url, eventStore, viewStore, log } = system;

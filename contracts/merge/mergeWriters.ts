@@ -1,0 +1,152 @@
+import type { DraftOperation } from '../commands/draftChanges.ts';
+import type { MergeTableChange } from './mergeTypes.ts';
+import type { SchemaPatch } from './schemaPatches.ts';
+
+type Data = Record<string, unknown>;
+
+/** What a merge writes to one table of the target draft, gathered in any order and emitted in a safe one. */
+export type TableWriter = {
+  readonly tableId: string;
+  create(schema: Data): void;
+  rename(fromTableId: string): void;
+  update(patches: readonly SchemaPatch[]): void;
+  dropTable(): void;
+  upsert(rowId: string, data: Data, kind: 'added' | 'updated'): void;
+  remove(rowId: string): void;
+  renameRow(fromRowId: string, toRowId: string): void;
+  readonly state: WriterState;
+};
+
+type WriterState = {
+  readonly tableId: string;
+  previousTableId: string | null;
+  kind: MergeTableChange['change'];
+  schema: Data | null;
+  renamedFrom: string | null;
+  patches: SchemaPatch[];
+  dropped: boolean;
+  readonly deletes: Set<string>;
+  readonly renames: [string, string][];
+  readonly upserts: Map<string, { data: Data; kind: 'added' | 'updated' }>;
+};
+
+export function createTableWriter(tableId: string, previousTableId: string | null, kind: MergeTableChange['change']): TableWriter {
+  const state: WriterState = {
+    tableId,
+    previousTableId,
+    kind,
+    schema: null,
+    renamedFrom: null,
+    patches: [],
+    dropped: false,
+    deletes: new Set(),
+    renames: [],
+    upserts: new Map(),
+  };
+  return {
+    tableId,
+    state,
+    create: (schema) => void (state.schema = schema),
+    rename: (from) => void (state.renamedFrom = from),
+    update: (patches) => void state.patches.push(...patches),
+    dropTable: () => void (state.dropped = true),
+    upsert: (rowId, data, kind) => void state.upserts.set(rowId, { data, kind: state.upserts.get(rowId)?.kind ?? kind }),
+    remove: (rowId) => {
+      state.upserts.delete(rowId);
+      state.deletes.add(rowId);
+    },
+    renameRow: (from, to) => void state.renames.push([from, to]),
+  };
+}
+
+/** Renames ordered so none targets an id a later rename still has to move away. */
+function chainOrder<T>(moves: readonly T[], from: (move: T) => string, to: (move: T) => string): T[] {
+  const pending = [...moves];
+  const out: T[] = [];
+  while (pending.length > 0) {
+    const sources = new Set(pending.map(from));
+    const index = pending.findIndex((move) => !sources.has(to(move)));
+    // A cycle (a->b, b->a) cannot be ordered; its draft operations then fail like the same renames typed by hand.
+    const [next] = pending.splice(index === -1 ? 0 : index, 1);
+    out.push(next as T);
+  }
+  return out;
+}
+
+function foreignTables(schema: unknown, out: Set<string>): Set<string> {
+  if (Array.isArray(schema)) for (const item of schema) foreignTables(item, out);
+  else if (typeof schema === 'object' && schema !== null) {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'foreignKey' && typeof value === 'string') out.add(value);
+      else foreignTables(value, out);
+    }
+  }
+  return out;
+}
+
+/** Created tables ordered so a table comes after the tables its foreign keys name. */
+function creationOrder(writers: readonly WriterState[]): WriterState[] {
+  const created = writers.filter((w) => w.schema !== null);
+  const ids = new Set(created.map((w) => w.tableId));
+  const done = new Set<string>();
+  const out: WriterState[] = [];
+  const visit = (writer: WriterState, path: Set<string>): void => {
+    if (done.has(writer.tableId) || path.has(writer.tableId)) return;
+    path.add(writer.tableId);
+    for (const target of foreignTables(writer.schema, new Set())) {
+      const dependency = created.find((w) => w.tableId === target);
+      if (dependency !== undefined && ids.has(target)) visit(dependency, path);
+    }
+    done.add(writer.tableId);
+    out.push(writer);
+  };
+  for (const writer of created) visit(writer, new Set());
+  return out;
+}
+
+/**
+ * The operations in a safe order (table deletions, renames, creations by foreign-key dependency, schema updates,
+ * then per table row deletions, renames and writes) and what they change, per result table.
+ */
+export function orderOperations(
+  preOps: readonly DraftOperation[],
+  tableWriters: readonly TableWriter[],
+): { operations: DraftOperation[]; tables: MergeTableChange[] } {
+  const writers = tableWriters.map((writer) => writer.state);
+  const operations: DraftOperation[] = [...preOps];
+  for (const w of writers) if (w.dropped) operations.push({ type: 'DeleteTable', tableId: w.tableId });
+  const live = writers.filter((w) => !w.dropped);
+  const renamed = chainOrder(live.filter((w) => w.renamedFrom !== null), (w) => w.renamedFrom as string, (w) => w.tableId);
+  for (const w of renamed) operations.push({ type: 'RenameTable', tableId: w.renamedFrom as string, nextTableId: w.tableId });
+  for (const w of creationOrder(live)) operations.push({ type: 'CreateTable', tableId: w.tableId, schema: w.schema });
+  for (const w of live) if (w.patches.length > 0) operations.push({ type: 'UpdateTable', tableId: w.tableId, patches: w.patches });
+  const tables: MergeTableChange[] = [];
+  for (const w of writers) {
+    const counts = { added: 0, updated: 0, removed: 0, renamed: 0, total: 0 };
+    if (!w.dropped) {
+      if (w.deletes.size > 0) operations.push({ type: 'DeleteRows', tableId: w.tableId, rowIds: [...w.deletes] });
+      for (const [rowId, nextRowId] of chainOrder(w.renames, (m) => m[0], (m) => m[1])) {
+        operations.push({ type: 'RenameRow', tableId: w.tableId, rowId, nextRowId });
+      }
+      if (w.upserts.size > 0) {
+        operations.push({ type: 'UpsertRows', tableId: w.tableId, rows: [...w.upserts].map(([rowId, { data }]) => ({ rowId, data })) });
+      }
+      const renamedTo = new Set(w.renames.map((m) => m[1]));
+      counts.removed = w.deletes.size;
+      counts.renamed = w.renames.length;
+      for (const [rowId, { kind }] of w.upserts) {
+        if (renamedTo.has(rowId)) continue;
+        if (kind === 'added') counts.added += 1;
+        else counts.updated += 1;
+      }
+      counts.total = counts.added + counts.updated + counts.removed + counts.renamed;
+    }
+    const schemaChanged = w.patches.length > 0;
+    const effect = w.dropped || w.schema !== null || w.renamedFrom !== null || schemaChanged || counts.total > 0;
+    if (!effect) continue;
+    const change = w.dropped ? 'REMOVED' : w.kind;
+    tables.push({ tableId: w.tableId, previousTableId: change === 'RENAMED' ? w.previousTableId : null, change, schemaChanged, rowChanges: counts });
+  }
+  tables.sort((a, b) => (a.tableId < b.tableId ? -1 : a.tableId > b.tableId ? 1 : 0));
+  return { operations, tables };
+}

@@ -1,0 +1,148 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { AppError } from '../../contracts/index.ts';
+import type { Authenticator, CommandGateway, Principal, SystemStateSource, ViewStore } from '../../contracts/index.ts';
+import { authenticate, requestContextOf } from '../http/authenticate.ts';
+import { minPosition, type MinPositionOptions } from '../http/minPosition.ts';
+import { sendJson } from '../http/sendJson.ts';
+import { finishWrite, type WriteConsistencyOptions } from '../http/writeConsistency.ts';
+import { flagParam, formatParam, streamTableExport } from './tableExport.ts';
+import { importOptionsOf, runTableImport } from './tableImport.ts';
+import { createTableRows } from './tableRows.ts';
+import { streamBundleExport } from './bundleExport.ts';
+import { runBundleImport, type BundleImportOptions } from './bundleImport.ts';
+
+export type PortabilityConfig = {
+  /** IMPORT_MAX_BYTES (operations.md §1; default 1 GiB) and its configured text. */
+  readonly importMaxBytes: number;
+  readonly importMaxBytesText: string;
+};
+
+export const PORTABILITY_DEFAULTS: PortabilityConfig = { importMaxBytes: 1024 ** 3, importMaxBytesText: '1gb' };
+
+export type PortabilityDeps = {
+  readonly viewStore: ViewStore;
+  readonly systemState: SystemStateSource;
+  readonly gateway: CommandGateway;
+  readonly authenticator: Authenticator;
+  readonly minPosition: MinPositionOptions;
+  readonly consistency: Omit<WriteConsistencyOptions, 'projections'>;
+  readonly config: PortabilityConfig;
+};
+
+/** Who asks and for which table of which revision. */
+export type TableTransferCall = {
+  readonly req: Request;
+  readonly res: Response;
+  readonly principal: Principal;
+  readonly requestId: string;
+  readonly revisionId: string;
+  readonly tableId: string;
+};
+
+/**
+ * A refusal before the whole body was read (413, a CSV syntax error, a limit): the rest is discarded and the
+ * connection closed after the answer, so the next request on it is not read from the middle of this body.
+ */
+function abandonBody(call: TableTransferCall): void {
+  if (call.req.complete) return;
+  if (!call.res.headersSent) call.res.setHeader('Connection', 'close');
+  call.req.resume();
+}
+
+const queryOf = (req: Request): URLSearchParams => new URL(req.originalUrl, 'http://localhost').searchParams;
+
+/** Table export and import (portability.md §1-§2), shared by the system routes and the generated REST endpoints. */
+export function createTableTransfer(deps: PortabilityDeps) {
+  const rows = createTableRows(deps.viewStore);
+  return {
+    async exportTable(call: TableTransferCall): Promise<void> {
+      const params = queryOf(call.req);
+      const options = { format: formatParam(params), meta: flagParam(params, 'meta') };
+      const table = await rows.table(await deps.systemState.current(), call.principal, call.revisionId, call.tableId);
+      await streamTableExport(call.res, rows, table, options);
+    },
+
+    async importTable(call: TableTransferCall): Promise<void> {
+      const options = importOptionsOf(queryOf(call.req), call.req.headers['content-type']);
+      const table = await rows.table(await deps.systemState.current(), call.principal, call.revisionId, call.tableId, true);
+      const declared = Number(call.req.headers['content-length']);
+      if (Number.isFinite(declared) && declared > deps.config.importMaxBytes) {
+        abandonBody(call);
+        throw new AppError('PAYLOAD_TOO_LARGE', `Import body exceeds ${deps.config.importMaxBytesText}`);
+      }
+      const importDeps = { gateway: deps.gateway, rows, maxBytes: deps.config.importMaxBytes, maxBytesText: deps.config.importMaxBytesText };
+      const context = { principal: call.principal, correlationId: call.requestId };
+      const { answer, outcome } = await runTableImport(importDeps, context, table, call.req, options).catch((err: unknown) => {
+        abandonBody(call);
+        throw err;
+      });
+      if (outcome !== null && outcome.position !== null) {
+        await finishWrite(call.res, outcome.position, Object.assign({}, deps.consistency, { projections: outcome.projections }));
+      }
+      sendJson(call.res, 200, answer);
+    },
+  };
+}
+
+export type TableTransfer = ReturnType<typeof createTableTransfer>;
+
+function bundleOptionsOf(req: Request): BundleImportOptions {
+  const media = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (media !== 'application/x-ndjson') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/x-ndjson');
+  const params = queryOf(req);
+  const mode = params.get('mode') ?? 'replace';
+  if (mode !== 'replace' && mode !== 'merge') {
+    throw new AppError('BAD_USER_INPUT', 'mode must be replace or merge', [{ path: '/mode', message: 'must be replace or merge' }]);
+  }
+  return { mode, dryRun: flagParam(params, 'dryRun') };
+}
+
+/** Revision bundles (portability.md §3): export of a revision, import into a branch's draft. */
+export function createBundleTransfer(deps: PortabilityDeps, now: () => Date = () => new Date()) {
+  const rows = createTableRows(deps.viewStore);
+  return {
+    async exportBundle(call: Omit<TableTransferCall, 'tableId'>): Promise<void> {
+      await streamBundleExport(call.res, { rows, models: rows.models, now }, await deps.systemState.current(), call.principal, call.revisionId);
+    },
+
+    async importBundle(call: { readonly req: Request; readonly res: Response; readonly principal: Principal; readonly requestId: string }): Promise<void> {
+      const options = bundleOptionsOf(call.req);
+      const params = call.req.params as Record<string, string>;
+      const ref = { organizationId: params.organizationId ?? '', projectName: params.projectName ?? '', branchName: params.branchName ?? '' };
+      const importDeps = { gateway: deps.gateway, rows, maxBytes: deps.config.importMaxBytes, maxBytesText: deps.config.importMaxBytesText };
+      const context = { principal: call.principal, correlationId: call.requestId };
+      const transferCall = { ...call, revisionId: '', tableId: '' };
+      const declared = Number(call.req.headers['content-length']);
+      if (Number.isFinite(declared) && declared > deps.config.importMaxBytes) {
+        abandonBody(transferCall);
+        throw new AppError('PAYLOAD_TOO_LARGE', `Import body exceeds ${deps.config.importMaxBytesText}`);
+      }
+      const state = await deps.systemState.current();
+      const { answer, outcome } = await runBundleImport(importDeps, context, state, ref, call.req, options).catch((err: unknown) => {
+        abandonBody(transferCall);
+        throw err;
+      });
+      if (outcome !== null && outcome.position !== null) {
+        await finishWrite(call.res, outcome.position, Object.assign({}, deps.consistency, { projections: outcome.projections }));
+      }
+      sendJson(call.res, 200, answer);
+    },
+  };
+}
+
+/** The system REST routes of portability.md §1-§3 (below `/api`, each authenticated like the route table's). */
+export function createPortabilityRouter(deps: PortabilityDeps, transfer: TableTransfer = createTableTransfer(deps)): Router {
+  const router = express.Router();
+  const signedIn = authenticate(deps.authenticator);
+  const callOf = (req: Request, res: Response): TableTransferCall => {
+    const { principal, requestId } = requestContextOf(res);
+    const params = req.params as Record<string, string>;
+    return { req, res, principal, requestId, revisionId: params.revisionId ?? '', tableId: params.tableId ?? '' };
+  };
+  router.get('/revision/:revisionId/table/:tableId/export', signedIn, minPosition(deps.minPosition), (req, res) => transfer.exportTable(callOf(req, res)));
+  router.post('/revision/:revisionId/table/:tableId/import', signedIn, (req, res) => transfer.importTable(callOf(req, res)));
+  const bundles = createBundleTransfer(deps);
+  router.get('/revision/:revisionId/bundle', signedIn, minPosition(deps.minPosition), (req, res) => bundles.exportBundle(callOf(req, res)));
+  router.post('/organization/:organizationId/project/:projectName/branch/:branchName/bundle', signedIn, (req, res) => bundles.importBundle(callOf(req, res)));
+  return router;
+}
