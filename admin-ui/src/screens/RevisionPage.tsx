@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { ApiClient } from '../api/client.ts';
+import { transferPaths } from '../api/transferTypes.ts';
 import { CommitDocument, MergedSourceDocument, RevertDocument, RevisionsDocument, TablesDocument } from '../api/generated/operations.ts';
 import { pathOf, type ScreenProps } from '../app/navigation.ts';
 import { projectContentKeys, useInvalidate, useLoaded, useOperation } from '../app/queries.ts';
@@ -15,6 +16,7 @@ import { Pager, useCursorPager } from '../components/Pager.tsx';
 import { Async, ErrorBox, Notice } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { CreateTableForm } from './CreateTableForm.tsx';
+import { BundleImport } from './transfer/BundleImport.tsx';
 import { RevisionTabs } from './RevisionTabs.tsx';
 import { addressOf, revisionPath, revSegment, useRevisionContext, type RevisionAddress, type RevisionContext } from './revisionContext.ts';
 
@@ -24,6 +26,7 @@ const PAGE_SIZE = 20;
 export function RevisionPage({ params }: ScreenProps) {
   const address = addressOf(params);
   const context = useRevisionContext(address);
+  const invalidate = useInvalidate();
   return (
     <>
       <PageTitle title={`Branch ${address.branch}`}>
@@ -47,9 +50,21 @@ export function RevisionPage({ params }: ScreenProps) {
                   Restore this revision…
                 </Link>
               )}
+              <a className="button-link" href={transferPaths.bundleExport(ctx.revision.id)} download={`${address.project}-${revisionName(ctx)}.bundle.jsonl`}>
+                Download bundle
+              </a>
             </p>
             {ctx.editable && <DraftActions address={address} context={ctx} />}
             <TablesSection address={address} context={ctx} />
+            {ctx.editable && (
+              <BundleImport
+                org={address.org}
+                project={address.project}
+                branch={address.branch}
+                reviewPath={revisionPath(address, 'changes')}
+                onImported={() => invalidate(...projectContentKeys(address.org, address.project))}
+              />
+            )}
             <HistorySection address={address} context={ctx} />
           </>
         )}
@@ -224,3 +239,6 @@ async function loadMergedSources(api: ApiClient, ids: readonly string[]): Promis
     return new Map();
   }
 }
+
+/** A revision in a file name: `draft` or `r3`. */
+const revisionName = (context: RevisionContext): string => (context.revision.isDraft ? 'draft' : `r${context.revision.sequence}`);
