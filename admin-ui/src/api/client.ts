@@ -14,15 +14,15 @@ export type ApiClient = {
   request<R, V>(operation: Operation<R, V>, variables: V, options?: GraphqlOptions): Promise<R>;
   /** Runs an operation marked `# @batch` once per entry of `variables`, all in one request; answers in order. */
   batch<R, V>(operation: Operation<R, V>, variables: readonly V[]): Promise<R[]>;
-  /**
-   * POST of a file to a system REST route (table or bundle import, portability.md §2-§3) with the browser's cookies;
-   * resolves with the JSON answer or rejects with the error body as ApiError (its `details` included).
-   */
-  upload(url: string, file: Blob, contentType: string): Promise<unknown>;
   /** POST /api/auth/logout (always 204); the cookies are cleared by the server. */
   logout(): Promise<void>;
   /** POST /api/auth/logout-all: ends every session of the user (auth.md §7.3); the cookies are cleared. */
   logoutAll(): Promise<void>;
+  /**
+   * POSTs a file as the body of a REST route (table import, bundle import: portability.md §2-§3) with the browser's
+   * cookies and resolves with the JSON answer; a refusal rejects as ApiError with the body's code and `details`.
+   */
+  upload<T>(url: string, body: Blob, contentType: string): Promise<T>;
 };
 
 export type ApiClientDeps = {
@@ -148,10 +148,12 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
   }
 
-  async function uploadOnce(url: string, file: Blob, contentType: string): Promise<unknown> {
+  async function restOnce(url: string, upload?: { readonly body: Blob; readonly contentType: string }): Promise<unknown> {
     let res: Response;
     try {
-      res = await deps.fetch(url, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: file });
+      res = upload
+        ? await deps.fetch(url, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': upload.contentType, Accept: 'application/json' }, body: upload.body })
+        : await post(url);
     } catch {
       throw new ApiError('NETWORK_ERROR', 'The server could not be reached', 0);
     }
@@ -160,31 +162,12 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     try {
       body = JSON.parse(text) as { code?: unknown; message?: unknown; details?: unknown };
     } catch {
-      // Not JSON (a proxy's page): the status decides the code.
+      // Not a Strata error body (a proxy's page): the status decides the code.
     }
     if (res.ok) return body;
     const code = typeof body?.code === 'string' ? body.code : statusCode(res.status);
     const details = Array.isArray(body?.details) ? (body.details as ErrorDetail[]) : [];
     throw new ApiError(code, typeof body?.message === 'string' ? body.message : '', res.status, details);
-  }
-
-  async function restOnce(url: string): Promise<void> {
-    let res: Response;
-    try {
-      res = await post(url);
-    } catch {
-      throw new ApiError('NETWORK_ERROR', 'The server could not be reached', 0);
-    }
-    const text = await res.text();
-    if (res.ok) return;
-    let body: { code?: unknown; message?: unknown } | null = null;
-    try {
-      body = JSON.parse(text) as { code?: unknown; message?: unknown };
-    } catch {
-      // Not a Strata error body (a proxy's page): the status decides the code.
-    }
-    const code = typeof body?.code === 'string' ? body.code : statusCode(res.status);
-    throw new ApiError(code, typeof body?.message === 'string' ? body.message : '', res.status);
   }
 
   return {
@@ -199,11 +182,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       const data = await withSession(() => graphqlOnce<Record<string, unknown>>(sent.source, sent.variables));
       return variables.map((_, index) => batchPart(data, index) as R);
     },
-    logoutAll() {
-      return withSession(() => restOnce('/api/auth/logout-all'));
+    async logoutAll() {
+      await withSession(() => restOnce('/api/auth/logout-all'));
     },
-    upload(url, file, contentType) {
-      return withSession(() => uploadOnce(url, file, contentType));
+    async upload<T>(url: string, body: Blob, contentType: string): Promise<T> {
+      return (await withSession(() => restOnce(url, { body, contentType }))) as T;
     },
     async logout() {
       try {

@@ -119,4 +119,33 @@ describe('api client', () => {
     assert.deepEqual(await api.batch(REVISION, []), [], 'nothing to ask, no request');
     assert.equal(sent.length, 1);
   });
+  test('upload sends the file with its content type, refreshes once on a 401, and rejects with the code and details', async () => {
+    const sent: { url: string; type: string | null; body: string }[] = [];
+    let fresh = false;
+    const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url === '/api/auth/refresh') {
+        fresh = true;
+        return json(200, {});
+      }
+      sent.push({ url, type: new Headers(init?.headers).get('content-type'), body: init?.body instanceof Blob ? await init.body.text() : '' });
+      if (!fresh) return json(401, { code: 'TOKEN_EXPIRED', message: 'expired' });
+      if (url.includes('dryRun=true')) return json(200, { processed: 2, invalid: 0 });
+      return json(400, { code: 'IMPORT_INVALID', message: '1 of 2 lines are invalid', details: [{ path: '/line/2', message: 'INVALID_DATA at /n' }] });
+    }) as typeof fetch;
+    const api = createApiClient({ fetch: fetchFn, hasSessionFlag: () => true, onSessionLost: () => assert.fail('session lost') });
+    const file = new Blob(['{"id":"a","data":{}}\n{"id":"b","data":1}\n']);
+    assert.deepEqual(await api.upload('/api/x/import?dryRun=true', file, 'application/x-ndjson'), { processed: 2, invalid: 0 });
+    assert.deepEqual(sent.map((c) => [c.url, c.type]), [
+      ['/api/x/import?dryRun=true', 'application/x-ndjson'],
+      ['/api/x/import?dryRun=true', 'application/x-ndjson'],
+    ]);
+    assert.equal(sent[1]?.body, '{"id":"a","data":{}}\n{"id":"b","data":1}\n', 'the retry sends the whole file again');
+    await assert.rejects(api.upload('/api/x/import', file, 'application/x-ndjson'), (err) => {
+      assert.ok(isApiError(err, 'IMPORT_INVALID'));
+      assert.deepEqual(err.details, [{ path: '/line/2', message: 'INVALID_DATA at /n' }]);
+      return true;
+    });
+  });
 });

@@ -61,6 +61,10 @@ const MESSAGES: Readonly<Record<string, string>> = {
   REBUILD_IN_PROGRESS: 'A rebuild of this projection is already running.',
   PROJECTION_NOT_FOUND: 'There is no projection with this name.',
   PAYLOAD_TOO_LARGE: 'The request is too large.',
+  MERGE_CONFLICT: 'The merge still has unresolved conflicts; nothing was changed.',
+  IMPORT_INVALID: 'The file has invalid lines.',
+  UNSUPPORTED_MEDIA_TYPE: 'The server does not accept this file type.',
+  API_KEY_SCOPE: 'Your key does not reach every table this needs.',
   RATE_LIMITED: 'Too many failed sign-in attempts.',
   INTERNAL_SERVER_ERROR: 'Something went wrong on the server.',
   SERVICE_UNAVAILABLE: 'The server is not available right now. Please retry shortly.',
@@ -83,6 +87,7 @@ const SPECIFIC = new Set([
   'API_KEY_LIMIT_REACHED',
   'LIMIT_EXCEEDED',
   'UNIQUE_VIOLATION',
+  'IMPORT_INVALID',
 ]);
 
 /** A readable sentence for a failure: never a stack trace or a JSON dump. */

@@ -27,6 +27,10 @@ export type RevisionSummary = {
   comment: string;
   createdAt: string;
   committedAt: string | null;
+  /** Sources merged into this commit (merge.md §5); empty for ordinary commits and drafts. */
+  mergedRevisionIds: string[];
+  /** The draft's merges not committed yet. */
+  pendingMergeRevisionIds: string[];
 };
 
 export type Branch = {

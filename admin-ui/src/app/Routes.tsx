@@ -4,6 +4,8 @@ import { PageTitle } from '../components/PageTitle.tsx';
 import { AccountPage } from '../screens/AccountPage.tsx';
 import { ApiKeysPage } from '../screens/ApiKeysPage.tsx';
 import { ComparePage } from '../screens/ComparePage.tsx';
+import { MergePage } from '../screens/merge/MergePage.tsx';
+import { RestorePage } from '../screens/merge/RestorePage.tsx';
 import { ConnectedAppsPage } from '../screens/ConnectedAppsPage.tsx';
 import { EndpointsPage } from '../screens/EndpointsPage.tsx';
 import { OrganizationPage } from '../screens/OrganizationPage.tsx';
@@ -43,6 +45,8 @@ const ROUTES: readonly [string, ComponentType<ScreenProps>][] = [
   ['/org/:org/project/:project/compare', ComparePage],
   ['/org/:org/project/:project/branch/:branch/:rev', RevisionPage],
   ['/org/:org/project/:project/branch/:branch/:rev/changes', ReviewChangesPage],
+  ['/org/:org/project/:project/branch/:branch/draft/merge', MergePage],
+  ['/org/:org/project/:project/branch/:branch/:rev/restore', RestorePage],
   ['/org/:org/project/:project/branch/:branch/:rev/table/:table', TablePage],
   ['/org/:org/project/:project/branch/:branch/:rev/table/:table/row/:row', RowPage],
   ['/org/:org/project/:project/branch/:branch/:rev/table/:table/row/:row/history', RowHistoryPage],

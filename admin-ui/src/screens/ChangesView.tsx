@@ -73,9 +73,16 @@ export function ChangesView({ revisionId, compareWith, selectedTable, tableLink,
   );
 }
 
-type GridProps = { readonly changes: RevisionChanges; readonly selectedTable: string | null; readonly tableLink: (tableId: string) => string };
+type GridProps = {
+  readonly changes: Pick<RevisionChanges, 'tables' | 'totalRowChanges'>;
+  readonly selectedTable: string | null;
+  /** Where a table's row changes open; without it (a merge preview has counts only) the table id is plain text. */
+  readonly tableLink?: (tableId: string) => string;
+  readonly caption?: string;
+};
 
-function TableChangesGrid({ changes, selectedTable, tableLink }: GridProps) {
+/** Every changed table with its row change counts (also a merge's or a restore's preview). */
+export function TableChangesGrid({ changes, selectedTable, tableLink, caption = 'Changed tables with their row change counts' }: GridProps) {
   const tableCount = changes.tables.length;
   return (
     <>
@@ -86,7 +93,7 @@ function TableChangesGrid({ changes, selectedTable, tableLink }: GridProps) {
         items={changes.tables}
         rowKey={(table) => table.tableId}
         rowProps={(table) => (table.tableId === selectedTable ? { className: 'current' } : {})}
-        caption="Changed tables with their row change counts"
+        caption={caption}
         className="changes-grid"
         scrollLabel="Changed tables, scrollable"
         head={
@@ -103,9 +110,13 @@ function TableChangesGrid({ changes, selectedTable, tableLink }: GridProps) {
         row={(table) => (
           <>
             <th scope="row">
-              <Link to={tableLink(table.tableId)} aria-current={table.tableId === selectedTable ? 'true' : undefined} aria-label={`Row changes of ${table.tableId}`}>
-                {table.tableId}
-              </Link>
+              {tableLink ? (
+                <Link to={tableLink(table.tableId)} aria-current={table.tableId === selectedTable ? 'true' : undefined} aria-label={`Row changes of ${table.tableId}`}>
+                  {table.tableId}
+                </Link>
+              ) : (
+                table.tableId
+              )}
               {table.previousTableId && <span className="hint"> (was {table.previousTableId})</span>}
             </th>
             <td>

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { CommitDocument, RevertDocument, RevisionsDocument, TablesDocument } from '../api/generated/operations.ts';
+import type { ApiClient } from '../api/client.ts';
+import { transferPaths } from '../api/transferTypes.ts';
+import { CommitDocument, MergedSourceDocument, RevertDocument, RevisionsDocument, TablesDocument } from '../api/generated/operations.ts';
 import { pathOf, type ScreenProps } from '../app/navigation.ts';
-import { projectContentKeys, useInvalidate, useOperation } from '../app/queries.ts';
+import { projectContentKeys, useInvalidate, useLoaded, useOperation } from '../app/queries.ts';
 import { queryKeys } from '../app/queryKeys.ts';
 import { Link } from '../app/router.tsx';
 import { useApi } from '../app/session.tsx';
@@ -13,8 +15,8 @@ import { PagedTable } from '../components/PagedTable.tsx';
 import { Pager, useCursorPager } from '../components/Pager.tsx';
 import { Async, ErrorBox, Notice } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
-import { BundleSection } from './BundleSection.tsx';
 import { CreateTableForm } from './CreateTableForm.tsx';
+import { BundleImport } from './transfer/BundleImport.tsx';
 import { RevisionTabs } from './RevisionTabs.tsx';
 import { addressOf, revisionPath, revSegment, useRevisionContext, type RevisionAddress, type RevisionContext } from './revisionContext.ts';
 
@@ -34,14 +36,35 @@ export function RevisionPage({ params }: ScreenProps) {
         <Link to={pathOf('org', address.org, 'project', address.project, 'compare')} className="button-link">
           Compare revisions
         </Link>
+        <Link to={revisionPath({ ...address, rev: 'draft' }, 'merge')} className="button-link">
+          Merge into this branch…
+        </Link>
       </PageTitle>
       <Async value={context} what="the branch">
         {(ctx) => (
           <>
             <RevisionTabs address={address} context={ctx} />
+            <p className="actions">
+              {!ctx.revision.isDraft && (
+                <Link to={revisionPath(address, 'restore')} className="button-link">
+                  Restore this revision…
+                </Link>
+              )}
+              <a className="button-link" href={transferPaths.bundleExport(ctx.revision.id)} download={`${address.project}-${revisionName(ctx)}.bundle.jsonl`}>
+                Download bundle
+              </a>
+            </p>
             {ctx.editable && <DraftActions address={address} context={ctx} />}
             <TablesSection address={address} context={ctx} />
-            <BundleSection address={address} revisionId={ctx.revision.id} editable={ctx.editable} onImported={() => invalidate(...projectContentKeys(address.org, address.project))} />
+            {ctx.editable && (
+              <BundleImport
+                org={address.org}
+                project={address.project}
+                branch={address.branch}
+                reviewPath={revisionPath(address, 'changes')}
+                onImported={() => invalidate(...projectContentKeys(address.org, address.project))}
+              />
+            )}
             <HistorySection address={address} context={ctx} />
           </>
         )}
@@ -147,6 +170,7 @@ function TablesSection({ address, context }: SectionProps) {
 }
 
 function HistorySection({ address, context }: SectionProps) {
+  const api = useApi();
   const pager = useCursorPager();
   const history = useOperation(
     queryKeys.project(address.org, address.project),
@@ -154,6 +178,9 @@ function HistorySection({ address, context }: SectionProps) {
     { data: { organizationId: address.org, projectName: address.project, branchName: address.branch, first: PAGE_SIZE, after: pager.after ?? null } },
     { select: (d) => d.revisions },
   );
+  const mergedIds = history.status === 'success' ? [...new Set(history.data.edges.flatMap(({ node }) => [...node.mergedRevisionIds, ...node.pendingMergeRevisionIds]))] : [];
+  const sources = useLoaded([...queryKeys.project(address.org, address.project), 'mergedSources', mergedIds], () => loadMergedSources(api, mergedIds), { enabled: mergedIds.length > 0 });
+  const sourceName = (id: string): string => sources.data?.get(id) ?? `revision ${id.slice(0, 8)}`;
   return (
     <section aria-labelledby="history-title">
       <h2 id="history-title">History</h2>
@@ -172,10 +199,22 @@ function HistorySection({ address, context }: SectionProps) {
                     {node.isHead && <span className="badge">HEAD</span>}
                     {node.isStart && <span className="badge">start</span>}
                     {node.isDraft && node.hasChanges && <span className="badge badge-warn">has changes</span>}
+                    {node.mergedRevisionIds.length > 0 && <span className="badge">merge</span>}
                     <span className="comment">{node.comment || (node.isDraft ? 'uncommitted' : 'no comment')}</span>
+                    {(node.isDraft ? node.pendingMergeRevisionIds : node.mergedRevisionIds).length > 0 && (
+                      <span className="merged-from">
+                        {node.isDraft ? 'merging ' : 'merged '}
+                        {(node.isDraft ? node.pendingMergeRevisionIds : node.mergedRevisionIds).map(sourceName).join(', ')}
+                      </span>
+                    )}
                     {!node.isStart && (
                       <Link to={revisionPath({ ...address, rev: segment }, 'changes')} aria-label={`Changes in ${node.isDraft ? 'the draft' : `#${node.sequence}`}`}>
                         changes
+                      </Link>
+                    )}
+                    {!node.isDraft && (
+                      <Link to={revisionPath({ ...address, rev: segment }, 'restore')} aria-label={`Restore #${node.sequence}…`}>
+                        restore…
                       </Link>
                     )}
                     <Time value={node.committedAt ?? node.createdAt} />
@@ -190,3 +229,16 @@ function HistorySection({ address, context }: SectionProps) {
     </section>
   );
 }
+
+/** "feature #3" for each merged source revision (best effort: an unreadable one shows by id). */
+async function loadMergedSources(api: ApiClient, ids: readonly string[]): Promise<Map<string, string>> {
+  try {
+    const answers = await api.batch(MergedSourceDocument, ids.map((revisionId) => ({ data: { revisionId } })));
+    return new Map(answers.map(({ revision }) => [revision.id, `${revision.branch.name} #${revision.sequence}`]));
+  } catch {
+    return new Map();
+  }
+}
+
+/** A revision in a file name: `draft` or `r3`. */
+const revisionName = (context: RevisionContext): string => (context.revision.isDraft ? 'draft' : `r${context.revision.sequence}`);

@@ -1,14 +1,17 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
+import { isApiError } from '../api/apiError.ts';
+import { CreateRowDocument, UpdateRowDocument } from '../api/generated/operations.ts';
 import type { RowVersion } from '../api/changeTypes.ts';
 import { Link } from '../app/router.tsx';
 import { pathOf, type ScreenProps } from '../app/navigation.ts';
-import { useLoaded } from '../app/queries.ts';
-import { useSession } from '../app/session.tsx';
+import { projectContentKeys, useInvalidate, useLoaded } from '../app/queries.ts';
+import { useApi, useSession } from '../app/session.tsx';
+import { useAction } from '../app/useAction.ts';
 import { FieldChangesTable } from '../components/FieldChangesTable.tsx';
 import { JsonValue } from '../components/JsonValue.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { Pager, useCursorPager } from '../components/Pager.tsx';
-import { Async, Empty } from '../components/Status.tsx';
+import { Async, Empty, ErrorBox, Notice } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
 import { fieldDiff } from '../lib/fieldDiff.ts';
 import { addressOf, loadRevisionContext, revisionPath, revisionScreenKey } from './revisionContext.ts';
@@ -27,11 +30,13 @@ export function RowHistoryPage({ params }: ScreenProps) {
   const tableId = params.table as string;
   const rowId = params.row as string;
   const { api, user } = useSession();
+  const invalidate = useInvalidate();
   const pager = useCursorPager();
   const loaded = useLoaded(revisionScreenKey(address, 'table', tableId, 'row', rowId, 'history', pager.after ?? null), async () => {
     const context = await loadRevisionContext(api, address);
     const args = { org: address.org, revisionId: context.revision.id, tableId, rowId, first: PAGE_SIZE + 1, after: pager.after };
-    return loadHistoryPage(api, user, args);
+    const page = await loadHistoryPage(api, user, args);
+    return { page, draftRevisionId: context.editable ? context.revision.id : null };
   });
   return (
     <>
@@ -45,15 +50,27 @@ export function RowHistoryPage({ params }: ScreenProps) {
         through its ancestry, newest first.
       </p>
       <Async value={loaded} what="the history">
-        {(page) => <Versions page={page} org={address.org} project={address.project} pager={pager} />}
+        {({ page, draftRevisionId }) => {
+          const restore = draftRevisionId === null ? null : { revisionId: draftRevisionId, tableId, rowId, changed: () => invalidate(...projectContentKeys(address.org, address.project)) };
+          return <Versions page={page} org={address.org} project={address.project} pager={pager} restore={restore} />;
+        }}
       </Async>
     </>
   );
 }
 
-type VersionsProps = { readonly page: HistoryPage; readonly org: string; readonly project: string; readonly pager: ReturnType<typeof useCursorPager> };
+/** Where *Restore this version* writes: the row as it is named in the branch's draft (null off the draft). */
+type RestoreTarget = { readonly revisionId: string; readonly tableId: string; readonly rowId: string; changed(): Promise<void> } | null;
 
-function Versions({ page, org, project, pager }: VersionsProps) {
+type VersionsProps = {
+  readonly page: HistoryPage;
+  readonly org: string;
+  readonly project: string;
+  readonly pager: ReturnType<typeof useCursorPager>;
+  readonly restore: RestoreTarget;
+};
+
+function Versions({ page, org, project, pager, restore }: VersionsProps) {
   const edges = page.versions.edges;
   if (edges.length === 0) return <Empty>This row has no versions.</Empty>;
   const shown = edges.slice(0, PAGE_SIZE);
@@ -64,7 +81,7 @@ function Versions({ page, org, project, pager }: VersionsProps) {
       <ol className="row-history">
         {shown.map(({ node }, i) => (
           <li key={`${node.revisionId}:${node.rowId}`}>
-            <VersionCard version={node} previous={edges[i + 1]?.node ?? null} page={page} org={org} project={project} />
+            <VersionCard version={node} previous={edges[i + 1]?.node ?? null} page={page} org={org} project={project} restore={i === 0 && !pager.after ? null : restore} />
           </li>
         ))}
       </ol>
@@ -73,9 +90,17 @@ function Versions({ page, org, project, pager }: VersionsProps) {
   );
 }
 
-type VersionCardProps = { readonly version: RowVersion; readonly previous: RowVersion | null; readonly page: HistoryPage; readonly org: string; readonly project: string };
+type VersionCardProps = {
+  readonly version: RowVersion;
+  readonly previous: RowVersion | null;
+  readonly page: HistoryPage;
+  readonly org: string;
+  readonly project: string;
+  /** Null for the newest version (it is the row as it is) and off the draft. */
+  readonly restore: RestoreTarget;
+};
 
-function VersionCard({ version, previous, page, org, project }: VersionCardProps) {
+function VersionCard({ version, previous, page, org, project, restore }: VersionCardProps) {
   const titleId = useId();
   const sequence = page.sequences.get(version.revisionId);
   const revision = version.committedAt === null ? 'Draft' : sequence === undefined ? `Revision ${version.revisionId.slice(0, 8)}` : `Revision #${sequence}`;
@@ -99,6 +124,7 @@ function VersionCard({ version, previous, page, org, project }: VersionCardProps
         )}
       </p>
       <VersionDiff version={version} previous={previous} />
+      {restore && version.change !== 'DELETED' && <RestoreVersion version={version} label={`${revision} of ${version.branchName}`} target={restore} />}
     </article>
   );
 }
@@ -127,5 +153,40 @@ function VersionDiff({ version, previous }: { readonly version: RowVersion; read
         <FieldChangesTable changes={changes} caption={`Changes to the previous version of ${version.rowId}`} />
       )}
     </>
+  );
+}
+
+/**
+ * *Restore this version* (merge.md §7): one row write of that version's data into the draft, under the row's id
+ * there; a row deleted in the draft is created again.
+ */
+function RestoreVersion({ version, label, target }: { readonly version: RowVersion; readonly label: string; readonly target: NonNullable<RestoreTarget> }) {
+  const api = useApi();
+  const action = useAction();
+  const [done, setDone] = useState(false);
+  const restore = async (): Promise<void> => {
+    setDone(false);
+    const data = { revisionId: target.revisionId, tableId: target.tableId, rowId: target.rowId, data: version.data };
+    const written = await action.run(async () => {
+      try {
+        return await api.request(UpdateRowDocument, { data });
+      } catch (err) {
+        if (!isApiError(err, 'ROW_NOT_FOUND')) throw err;
+        return api.request(CreateRowDocument, { data });
+      }
+    });
+    if (written) {
+      await target.changed();
+      setDone(true);
+    }
+  };
+  return (
+    <div className="actions">
+      <button type="button" disabled={action.busy} onClick={() => void restore()}>
+        Restore this version<span className="visually-hidden"> from {label}</span>
+      </button>
+      {done && <Notice kind="success">Row {target.rowId} in the draft now holds the data of {label}.</Notice>}
+      {action.error !== null && <ErrorBox error={action.error} />}
+    </div>
   );
 }

@@ -14,7 +14,7 @@ import { Time } from '../components/Time.tsx';
 import { RevisionTabs } from './RevisionTabs.tsx';
 import { RowsSection } from './RowsSection.tsx';
 import { SchemaSection } from './SchemaSection.tsx';
-import { TableTransferSection } from './TableTransferSection.tsx';
+import { TableTransfer } from './transfer/TableTransfer.tsx';
 import { addressOf, loadRevisionContext, revisionPath, revisionScreenKey, type RevisionAddress, type RevisionContext } from './revisionContext.ts';
 
 type Loaded = { readonly context: RevisionContext; readonly table: Table };
@@ -45,7 +45,7 @@ export function TablePage({ params }: ScreenProps) {
             </p>
             <RowsSection address={address} revisionId={context.revision.id} table={table} editable={context.editable} />
             <SchemaSection revisionId={context.revision.id} table={table} editable={context.editable} onSaved={changed} />
-            <TableTransferSection revisionId={context.revision.id} tableId={tableId} editable={context.editable} onImported={changed} />
+            <TableTransfer revisionId={context.revision.id} tableId={tableId} editable={context.editable} onImported={changed} />
             {context.editable && <TableActions address={address} revisionId={context.revision.id} tableId={tableId} />}
           </>
         )}

@@ -53,6 +53,12 @@ export type GetUsersOrganizationInput = { organizationId: string; first?: number
 export type JsonFilter = { path: readonly string[]; equals?: unknown | null; not?: unknown | null; in?: readonly unknown[] | null; notIn?: readonly unknown[] | null; gt?: unknown | null; gte?: unknown | null; lt?: unknown | null; lte?: unknown | null; string_contains?: string | null; string_starts_with?: string | null; string_ends_with?: string | null; array_contains?: unknown | null; mode?: FilterMode | null };
 export type JsonOrderByInput = { path: readonly string[]; direction?: SortDirection | null; type?: SortType | null };
 export type LoginInput = { username: string; password: string };
+export type MergeConflictKind = 'TABLE_REMOVED_CHANGED' | 'TABLE_RENAME' | 'TABLE_ID_TAKEN' | 'TABLE_SCHEMA' | 'ROW_REMOVED_CHANGED' | 'ROW_RENAME' | 'ROW_ID_TAKEN' | 'ROW_UPDATE' | 'INVALID_DATA' | 'FOREIGN_KEY';
+export type MergeInput = { organizationId: string; projectName: string; branchName: string; sourceRevisionId: string; resolutions?: readonly MergeResolution[] | null; strategy?: MergeStrategy | null };
+export type MergeResolution = { conflictId: string; take: MergeTake; value?: unknown | null };
+export type MergeStatus = 'UP_TO_DATE' | 'CLEAN' | 'CONFLICTS';
+export type MergeStrategy = 'FAIL' | 'OURS' | 'THEIRS';
+export type MergeTake = 'OURS' | 'THEIRS' | 'VALUE' | 'REMOVE';
 export type OAuthClientKind = 'registered' | 'metadataDocument';
 export type OrganizationRole = 'organizationOwner' | 'organizationAdmin' | 'developer' | 'editor' | 'reader';
 export type ReactivateUserInput = { userId: string };
@@ -60,6 +66,7 @@ export type RemoveUserFromOrganizationInput = { organizationId: string; userId: 
 export type RenameRowInput = { revisionId: string; tableId: string; rowId: string; nextRowId: string };
 export type RenameTableInput = { revisionId: string; tableId: string; nextTableId: string };
 export type ResetPasswordInput = { userId: string; newPassword: string };
+export type RestoreRevisionInput = { organizationId: string; projectName: string; branchName: string; revisionId: string };
 export type RevertChangesInput = { organizationId: string; projectName: string; branchName: string };
 export type RowChangeKind = 'ADDED' | 'UPDATED' | 'REMOVED' | 'RENAMED';
 export type RowOrderByInput = { id?: SortDirection | null; createdAt?: SortDirection | null; updatedAt?: SortDirection | null; data?: JsonOrderByInput | null };
@@ -82,13 +89,13 @@ export type AddMemberResult = { addUserToOrganization: boolean };
 export type AddMemberVariables = { data: AddUserToOrganizationInput };
 export const AddMemberDocument: Operation<AddMemberResult, AddMemberVariables> = { name: 'AddMember', source: 'mutation AddMember($data:AddUserToOrganizationInput!){addUserToOrganization(data:$data)}' };
 
-export type BranchResult = { branch: { id: string; name: string; isRoot: boolean; createdAt: string; headRevisionId: string; draftRevisionId: string; touched: boolean; parent: { branchName: string; revisionId: string } | null; head: { id: string; sequence: number; isStart: boolean; isHead: boolean; isDraft: boolean; hasChanges: boolean; comment: string; createdAt: string; committedAt: string | null }; draft: { id: string; sequence: number; isStart: boolean; isHead: boolean; isDraft: boolean; hasChanges: boolean; comment: string; createdAt: string; committedAt: string | null } } };
+export type BranchResult = { branch: { id: string; name: string; isRoot: boolean; createdAt: string; headRevisionId: string; draftRevisionId: string; touched: boolean; parent: { branchName: string; revisionId: string } | null; head: { id: string; sequence: number; isStart: boolean; isHead: boolean; isDraft: boolean; hasChanges: boolean; comment: string; createdAt: string; committedAt: string | null; mergedRevisionIds: string[]; pendingMergeRevisionIds: string[] }; draft: { id: string; sequence: number; isStart: boolean; isHead: boolean; isDraft: boolean; hasChanges: boolean; comment: string; createdAt: string; committedAt: string | null; mergedRevisionIds: string[]; pendingMergeRevisionIds: string[] } } };
 export type BranchVariables = { data: GetBranchInput };
-export const BranchDocument: Operation<BranchResult, BranchVariables> = { name: 'Branch', source: 'query Branch($data:GetBranchInput!){branch(data:$data){...BranchFields}}fragment BranchFields on Branch{id name isRoot createdAt headRevisionId draftRevisionId touched parent{branchName revisionId}head{...RevisionFields}draft{...RevisionFields}}fragment RevisionFields on Revision{id sequence isStart isHead isDraft hasChanges comment createdAt committedAt}' };
+export const BranchDocument: Operation<BranchResult, BranchVariables> = { name: 'Branch', source: 'query Branch($data:GetBranchInput!){branch(data:$data){...BranchFields}}fragment BranchFields on Branch{id name isRoot createdAt headRevisionId draftRevisionId touched parent{branchName revisionId}head{...RevisionFields}draft{...RevisionFields}}fragment RevisionFields on Revision{id sequence isStart isHead isDraft hasChanges comment createdAt committedAt mergedRevisionIds pendingMergeRevisionIds}' };
 
-export type BranchesResult = { branches: { totalCount: number; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; edges: { node: { id: string; name: string; isRoot: boolean; createdAt: string; headRevisionId: string; draftRevisionId: string; touched: boolean; parent: { branchName: string; revisionId: string } | null; head: { id: string; sequence: number; isStart: boolean; isHead: boolean; isDraft: boolean; hasChanges: boolean; comment: string; createdAt: string; committedAt: string | null }; draft: { id: string; sequence: number; isStart: boolean; isHead: boolean; isDraft: boolean; hasChanges: boolean; comment: string; createdAt: string; committedAt: string | null } } }[] } };
+export type BranchesResult = { branches: { totalCount: number; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; edges: { node: { id: string; name: string; isRoot: boolean; createdAt: string; headRevisionId: string; draftRevisionId: string; touched: boolean; parent: { branchName: string; revisionId: string } | null; head: { id: string; sequence: number; isStart: boolean; isHead: boolean; isDraft: boolean; hasChanges: boolean; comment: string; createdAt: string; committedAt: string | null; mergedRevisionIds: string[]; pendingMergeRevisionIds: string[] }; draft: { id: string; sequence: number; isStart: boolean; isHead: boolean; isDraft: boolean; hasChanges: boolean; comment: string; createdAt: string; committedAt: string | null; mergedRevisionIds: string[]; pendingMergeRevisionIds: string[] } } }[] } };
 export type BranchesVariables = { data: GetBranchesInput };
-export const BranchesDocument: Operation<BranchesResult, BranchesVariables> = { name: 'Branches', source: 'query Branches($data:GetBranchesInput!){branches(data:$data){totalCount pageInfo{...PageInfoFields}edges{node{...BranchFields}}}}fragment BranchFields on Branch{id name isRoot createdAt headRevisionId draftRevisionId touched parent{branchName revisionId}head{...RevisionFields}draft{...RevisionFields}}fragment PageInfoFields on PageInfo{hasNextPage hasPreviousPage startCursor endCursor}fragment RevisionFields on Revision{id sequence isStart isHead isDraft hasChanges comment createdAt committedAt}' };
+export const BranchesDocument: Operation<BranchesResult, BranchesVariables> = { name: 'Branches', source: 'query Branches($data:GetBranchesInput!){branches(data:$data){totalCount pageInfo{...PageInfoFields}edges{node{...BranchFields}}}}fragment BranchFields on Branch{id name isRoot createdAt headRevisionId draftRevisionId touched parent{branchName revisionId}head{...RevisionFields}draft{...RevisionFields}}fragment PageInfoFields on PageInfo{hasNextPage hasPreviousPage startCursor endCursor}fragment RevisionFields on Revision{id sequence isStart isHead isDraft hasChanges comment createdAt committedAt mergedRevisionIds pendingMergeRevisionIds}' };
 
 export type CommitResult = { createRevision: { id: string; sequence: number } };
 export type CommitVariables = { data: CreateRevisionInput };
@@ -194,6 +201,14 @@ export type MembersResult = { usersOrganization: { totalCount: number; pageInfo:
 export type MembersVariables = { data: GetUsersOrganizationInput };
 export const MembersDocument: Operation<MembersResult, MembersVariables> = { name: 'Members', source: 'query Members($data:GetUsersOrganizationInput!){usersOrganization(data:$data){totalCount pageInfo{...PageInfoFields}edges{node{role user{id username}}}}}fragment PageInfoFields on PageInfo{hasNextPage hasPreviousPage startCursor endCursor}' };
 
+export type MergeRevisionResult = { mergeRevision: { status: MergeStatus; sourceRevisionId: string; baseRevisionId: string; totalRowChanges: number; branch: { id: string; name: string; draftRevisionId: string } } };
+export type MergeRevisionVariables = { data: MergeInput };
+export const MergeRevisionDocument: Operation<MergeRevisionResult, MergeRevisionVariables> = { name: 'MergeRevision', source: 'mutation MergeRevision($data:MergeInput!){mergeRevision(data:$data){status sourceRevisionId baseRevisionId totalRowChanges branch{id name draftRevisionId}}}' };
+
+export type MergedSourceResult = { revision: { id: string; sequence: number; branch: { name: string } } };
+export type MergedSourceVariables = { data: GetRevisionInput };
+export const MergedSourceDocument: Operation<MergedSourceResult, MergedSourceVariables> = { name: 'MergedSource', source: 'query MergedSource($data:GetRevisionInput!){revision(data:$data){id sequence branch{name}}}', batch: { kind: 'query', variables: ['data'], definitions: '$data__I__:GetRevisionInput!', selections: 'b__I___revision:revision(data:$data__I__){id sequence branch{name}}', fragments: '' } };
+
 export type MyApiKeysResult = { myApiKeys: { id: string; name: string; prefix: string; type: ApiKeyType; status: ApiKeyStatus; organizationId: string | null; projectIds: string[] | null; branchNames: string[] | null; tableIds: string[] | null; readOnly: boolean; permissions: ApiKeyPermissions | null; expiresAt: string; revokedAt: string | null; lastUsedAt: string | null; createdAt: string }[] };
 export type MyApiKeysVariables = { data?: GetMyApiKeysInput | null };
 export const MyApiKeysDocument: Operation<MyApiKeysResult, MyApiKeysVariables> = { name: 'MyApiKeys', source: 'query MyApiKeys($data:GetMyApiKeysInput){myApiKeys(data:$data){...ApiKeyFields}}fragment ApiKeyFields on ApiKey{id name prefix type status organizationId projectIds branchNames tableIds readOnly permissions expiresAt revokedAt lastUsedAt createdAt}' };
@@ -213,6 +228,10 @@ export const OrganizationDocument: Operation<OrganizationResult, OrganizationVar
 export type PingWebhookResult = { pingWebhook: { id: string; type: string; position: string | null; status: WebhookDeliveryStatus; attempts: { at: string; responseStatus: number | null; durationMs: number; error: string | null }[]; nextAttemptAt: string | null; createdAt: string } };
 export type PingWebhookVariables = { id: string };
 export const PingWebhookDocument: Operation<PingWebhookResult, PingWebhookVariables> = { name: 'PingWebhook', source: 'mutation PingWebhook($id:ID!){pingWebhook(id:$id){...DeliveryFields}}fragment DeliveryFields on WebhookDelivery{id type position status attempts{at responseStatus durationMs error}nextAttemptAt createdAt}' };
+
+export type PreviewMergeResult = { previewMerge: { status: MergeStatus; sourceRevisionId: string; baseRevisionId: string; targetRevisionId: string; totalRowChanges: number; conflictCount: number; tables: { tableId: string; previousTableId: string | null; change: TableChangeKind; schemaChanged: boolean; rowChanges: { added: number; updated: number; removed: number; renamed: number; total: number } }[]; conflicts: { id: string; kind: MergeConflictKind; tableId: string; rowId: string | null; path: string | null; base: unknown | null; ours: unknown | null; theirs: unknown | null; details: unknown[] | null }[] } };
+export type PreviewMergeVariables = { data: MergeInput };
+export const PreviewMergeDocument: Operation<PreviewMergeResult, PreviewMergeVariables> = { name: 'PreviewMerge', source: 'query PreviewMerge($data:MergeInput!){previewMerge(data:$data){status sourceRevisionId baseRevisionId targetRevisionId totalRowChanges conflictCount tables{tableId previousTableId change schemaChanged rowChanges{added updated removed renamed total}}conflicts{id kind tableId rowId path base ours theirs details}}}' };
 
 export type PreviewUpdateTableResult = { previewUpdateTable: { migration: { rowsChanged: number; rowsUnchanged: number; rowsLossy: number; sample: { rowId: string; before: unknown; after: unknown }[]; lossySample: { rowId: string; path: string; before: unknown; after: unknown }[] } } };
 export type PreviewUpdateTableVariables = { data: UpdateTableInput };
@@ -262,13 +281,17 @@ export type ResetPasswordResult = { resetPassword: boolean };
 export type ResetPasswordVariables = { data: ResetPasswordInput };
 export const ResetPasswordDocument: Operation<ResetPasswordResult, ResetPasswordVariables> = { name: 'ResetPassword', source: 'mutation ResetPassword($data:ResetPasswordInput!){resetPassword(data:$data)}' };
 
+export type RestoreRevisionResult = { restoreRevision: { id: string; name: string; draftRevisionId: string } };
+export type RestoreRevisionVariables = { data: RestoreRevisionInput };
+export const RestoreRevisionDocument: Operation<RestoreRevisionResult, RestoreRevisionVariables> = { name: 'RestoreRevision', source: 'mutation RestoreRevision($data:RestoreRevisionInput!){restoreRevision(data:$data){id name draftRevisionId}}' };
+
 export type RevertResult = { revertChanges: { id: string } };
 export type RevertVariables = { data: RevertChangesInput };
 export const RevertDocument: Operation<RevertResult, RevertVariables> = { name: 'Revert', source: 'mutation Revert($data:RevertChangesInput!){revertChanges(data:$data){id}}' };
 
-export type RevisionResult = { revision: { id: string; sequence: number; isStart: boolean; isHead: boolean; isDraft: boolean; hasChanges: boolean; comment: string; createdAt: string; committedAt: string | null } };
+export type RevisionResult = { revision: { id: string; sequence: number; isStart: boolean; isHead: boolean; isDraft: boolean; hasChanges: boolean; comment: string; createdAt: string; committedAt: string | null; mergedRevisionIds: string[]; pendingMergeRevisionIds: string[] } };
 export type RevisionVariables = { data: GetRevisionInput };
-export const RevisionDocument: Operation<RevisionResult, RevisionVariables> = { name: 'Revision', source: 'query Revision($data:GetRevisionInput!){revision(data:$data){...RevisionFields}}fragment RevisionFields on Revision{id sequence isStart isHead isDraft hasChanges comment createdAt committedAt}' };
+export const RevisionDocument: Operation<RevisionResult, RevisionVariables> = { name: 'Revision', source: 'query Revision($data:GetRevisionInput!){revision(data:$data){...RevisionFields}}fragment RevisionFields on Revision{id sequence isStart isHead isDraft hasChanges comment createdAt committedAt mergedRevisionIds pendingMergeRevisionIds}' };
 
 export type RevisionChangesResult = { revisionChanges: { revisionId: string; compareWith: string | null; totalRowChanges: number; tables: { tableId: string; previousTableId: string | null; change: TableChangeKind; schemaChanged: boolean; rowChanges: { added: number; updated: number; removed: number; renamed: number; total: number } }[] } };
 export type RevisionChangesVariables = { data: GetRevisionChangesInput };
@@ -278,9 +301,9 @@ export type RevisionSequenceResult = { revision: { id: string; sequence: number 
 export type RevisionSequenceVariables = { data: GetRevisionInput };
 export const RevisionSequenceDocument: Operation<RevisionSequenceResult, RevisionSequenceVariables> = { name: 'RevisionSequence', source: 'query RevisionSequence($data:GetRevisionInput!){revision(data:$data){id sequence}}', batch: { kind: 'query', variables: ['data'], definitions: '$data__I__:GetRevisionInput!', selections: 'b__I___revision:revision(data:$data__I__){id sequence}', fragments: '' } };
 
-export type RevisionsResult = { revisions: { totalCount: number; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; edges: { node: { id: string; sequence: number; isStart: boolean; isHead: boolean; isDraft: boolean; hasChanges: boolean; comment: string; createdAt: string; committedAt: string | null } }[] } };
+export type RevisionsResult = { revisions: { totalCount: number; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; edges: { node: { id: string; sequence: number; isStart: boolean; isHead: boolean; isDraft: boolean; hasChanges: boolean; comment: string; createdAt: string; committedAt: string | null; mergedRevisionIds: string[]; pendingMergeRevisionIds: string[] } }[] } };
 export type RevisionsVariables = { data: GetRevisionsInput };
-export const RevisionsDocument: Operation<RevisionsResult, RevisionsVariables> = { name: 'Revisions', source: 'query Revisions($data:GetRevisionsInput!){revisions(data:$data){totalCount pageInfo{...PageInfoFields}edges{node{...RevisionFields}}}}fragment PageInfoFields on PageInfo{hasNextPage hasPreviousPage startCursor endCursor}fragment RevisionFields on Revision{id sequence isStart isHead isDraft hasChanges comment createdAt committedAt}' };
+export const RevisionsDocument: Operation<RevisionsResult, RevisionsVariables> = { name: 'Revisions', source: 'query Revisions($data:GetRevisionsInput!){revisions(data:$data){totalCount pageInfo{...PageInfoFields}edges{node{...RevisionFields}}}}fragment PageInfoFields on PageInfo{hasNextPage hasPreviousPage startCursor endCursor}fragment RevisionFields on Revision{id sequence isStart isHead isDraft hasChanges comment createdAt committedAt mergedRevisionIds pendingMergeRevisionIds}' };
 
 export type RevokeApiKeyResult = { revokeApiKey: { id: string; name: string; prefix: string; type: ApiKeyType; status: ApiKeyStatus; organizationId: string | null; projectIds: string[] | null; branchNames: string[] | null; tableIds: string[] | null; readOnly: boolean; permissions: ApiKeyPermissions | null; expiresAt: string; revokedAt: string | null; lastUsedAt: string | null; createdAt: string } };
 export type RevokeApiKeyVariables = { id: string };
