@@ -14,7 +14,7 @@ export default tseslint.config(
     },
   },
   {
-    // shared/STYLE.md: past ~300 lines, split along the seam that is already there. Tests and test kits are exempt
+    // docs/reference/style.md: past ~300 lines, split along the seam that is already there. Tests and test kits are exempt
     // (a suite reads best whole). Import cycles and forbidden edges are checked by tests/architecture/importRules.test.ts.
     files: ['**/*.{ts,tsx,mts,js,mjs}'],
     ignores: ['**/*.test.ts', '**/*.test.tsx', 'tests/**', '**/testing/**'],

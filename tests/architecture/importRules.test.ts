@@ -1,4 +1,4 @@
-// Fails on a forbidden import between top-level folders (shared/STYLE.md "Layout and import rules"), on product code
+// Fails on a forbidden import between top-level folders (docs/reference/style.md "Layout and import rules"), on product code
 // importing a test kit (a role's `testing/` folder), on an import against the layering inside a role or the Admin UI
 // (each README's "Layout"), on a role door exporting more than is used outside the role, or on an import cycle.
 import { test } from 'node:test';
