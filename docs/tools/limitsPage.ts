@@ -56,9 +56,11 @@ const DATA: readonly Limit[] = [
   L('Table schema depth', 'contracts/tables/tableSchema.ts', 'MAX_SCHEMA_DEPTH', 'count', '`400 INVALID_SCHEMA`'),
   L('Table schema nodes', 'contracts/tables/tableSchema.ts', 'MAX_SCHEMA_NODES', 'count', '`400 INVALID_SCHEMA`'),
   L('Table schema size', 'contracts/tables/tableSchema.ts', 'MAX_SCHEMA_BYTES', 'bytes', '`400 INVALID_SCHEMA`'),
+  L('Indexed fields per table (`x-index` and `x-unique`)', 'contracts/tables/tableSchema.ts', 'MAX_INDEXED_FIELDS', 'count', '`400 INVALID_SCHEMA`'),
   L('Row changes per merge or restore', 'contracts/commands/draftChanges.ts', 'MAX_DRAFT_ROW_CHANGES', 'count', '`409 LIMIT_EXCEEDED`'),
   L('Field changes listed per changed row', 'query-service/changes/fieldChanges.ts', 'MAX_FIELD_CHANGES', 'count', 'truncated'),
-  L('Sort orders indexed per process (later ones run unindexed)', 'query-service/generatedApi/dataSource/rowIndexes.ts', 'MAX_ROW_INDEXES', 'count', 'warning logged'),
+  L('Sort orders indexed per process (later ones run unindexed)', 'query-service/readers/rowIndexes.ts', 'MAX_ROW_INDEXES', 'count', 'warning logged'),
+  L('Declared field paths indexed per process (later ones run unindexed)', 'query-service/readers/rowIndexes.ts', 'MAX_FIELD_INDEXES', 'count', 'warning logged'),
   L('Append retries on a concurrent write', 'command-service/commandHandler.ts', 'MAX_APPEND_RETRIES', 'count', '`409 CONCURRENT_MODIFICATION`'),
 ];
 
