@@ -62,7 +62,6 @@ const MESSAGES: Readonly<Record<string, string>> = {
   PROJECTION_NOT_FOUND: 'There is no projection with this name.',
   PAYLOAD_TOO_LARGE: 'The request is too large.',
   MERGE_CONFLICT: 'The merge still has unresolved conflicts; nothing was changed.',
-  IMPORT_INVALID: 'The file has invalid lines.',
   UNSUPPORTED_MEDIA_TYPE: 'The server does not accept this file type.',
   API_KEY_SCOPE: 'Your key does not reach every table this needs.',
   RATE_LIMITED: 'Too many failed sign-in attempts.',
