@@ -37,6 +37,8 @@ export type StrataConfig = {
   readonly bodyLimitBytes: number;
   /** BODY_LIMIT as written (`10mb`), for messages. */
   readonly bodyLimitText: string;
+  /** Longest a view read other than by id may take before `503 QUERY_TIMEOUT` (reads run off the event loop). */
+  readonly queryTimeoutMs: number;
   readonly apiKeyMaxPerUser: number;
   readonly apiKeyMaxServicePerOrg: number;
   readonly loginMaxFailures: number;

@@ -18,7 +18,7 @@ import { createSchemaReader } from '../readers/schemaReader.ts';
 import { createTableModels } from '../readers/tableModels.ts';
 import { createFinality } from './dataSource/finality.ts';
 import { createRowCounts } from './dataSource/rowCounts.ts';
-import { createRowIndexes } from './dataSource/rowIndexes.ts';
+import { createRowIndexes } from '../readers/rowIndexes.ts';
 import { createServedTablesLoader } from './dataSource/servedTables.ts';
 import { createEndpointDataSource } from './dataSource/endpointDataSource.ts';
 import { createGeneratedGraphqlHandler } from './serve/generatedGraphqlHandler.ts';
@@ -95,10 +95,9 @@ export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): Generate
   });
   const dataSource = createEndpointDataSource({
     viewStore: deps.viewStore,
-    rows: createRowReader(deps.viewStore),
+    rows: createRowReader(deps.viewStore, createRowIndexes(deps.viewStore, log)),
     schemas,
     gateway: deps.gateway,
-    indexes: createRowIndexes(deps.viewStore, log),
     counts: createRowCounts(isFinal),
     isFinal,
     changes,

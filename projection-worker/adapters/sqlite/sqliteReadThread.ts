@@ -1,0 +1,60 @@
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import { sqlCast } from './sqliteViewCast.ts';
+import type { ReadReply, ReadRequest, ReadThreadData } from './sqliteReadPool.ts';
+
+/**
+ * The body of a view store read thread: one connection to the view file, which runs the statements the main thread
+ * built (sqliteReadPool.ts) and posts the raw rows back. Reading connections are opened read-only; the index
+ * thread's connection writes (CREATE INDEX, ANALYZE) and waits for the write lock as long as the busy timeout.
+ */
+const data = workerData as ReadThreadData;
+const db = new Database(data.file, { readonly: !data.writable, fileMustExist: true, timeout: data.busyTimeoutMs });
+db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
+// Each thread has its own page cache; a small one keeps the threads' memory bounded (the OS caches the file).
+db.pragma('cache_size = -16384');
+db.function('strata_cast', { deterministic: true }, sqlCast);
+db.function('strata_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
+
+const MAX_CACHED_STATEMENTS = 200;
+const statements = new Map<string, Database.Statement>();
+
+function prepare(sql: string): Database.Statement {
+  let statement = statements.get(sql);
+  if (statement === undefined) {
+    if (statements.size >= MAX_CACHED_STATEMENTS) statements.clear();
+    statement = db.prepare(sql);
+    statements.set(sql, statement);
+  }
+  return statement;
+}
+
+function run(request: ReadRequest): unknown {
+  switch (request.mode) {
+    case 'rows':
+      return prepare(request.sql).raw(true).all(request.params);
+    case 'value':
+      return prepare(request.sql).pluck(true).get(request.params);
+    case 'exec':
+      db.exec(request.sql);
+      return null;
+  }
+}
+
+const port = parentPort;
+if (port === null) throw new Error('sqliteReadThread runs in a worker thread');
+port.on('message', (request: ReadRequest) => {
+  let reply: ReadReply;
+  try {
+    reply = { id: request.id, ok: true, result: run(request) };
+  } catch (err) {
+    // A schema change from another connection invalidates cached statements; the next read prepares them again.
+    statements.clear();
+    const message = err instanceof Error ? err.message : String(err);
+    const code = (err as { code?: unknown } | null)?.code;
+    reply = { id: request.id, ok: false, message, code: typeof code === 'string' ? code : null };
+  }
+  port.postMessage(reply);
+});
+// Statements are handed out only to threads whose connection is open, so a budget never pays for a thread's start.
+port.postMessage({ ready: true });
