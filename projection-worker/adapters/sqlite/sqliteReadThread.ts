@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sqlCast } from './sqliteViewCast.ts';
 import type { ReadReply, ReadRequest, ReadThreadData } from './sqliteReadPool.ts';
@@ -8,7 +9,16 @@ import type { ReadReply, ReadRequest, ReadThreadData } from './sqliteReadPool.ts
  * built (sqliteReadPool.ts) and posts the raw rows back. Reading connections are opened read-only; the index
  * thread's connection writes (CREATE INDEX, ANALYZE) and waits for the write lock as long as the busy timeout.
  */
+const THREAD_NICENESS = 10;
 const data = workerData as ReadThreadData;
+// Lower priority than the event loop's thread (on Linux a priority set with pid 0 is the calling thread's): where the
+// process has one core (a container limit, a pinned benchmark), requests the main thread answers at once — reads by
+// id, writes, health probes — are not slowed by a long read sharing the core.
+try {
+  setPriority(THREAD_NICENESS);
+} catch {
+  // Not permitted on this platform: threads keep the process's priority.
+}
 const db = new Database(data.file, { readonly: !data.writable, fileMustExist: true, timeout: data.busyTimeoutMs });
 db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
 // Each thread has its own page cache; a small one keeps the threads' memory bounded (the OS caches the file).
