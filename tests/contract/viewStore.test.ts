@@ -51,7 +51,8 @@ function openMongo(url: () => Promise<string>, drop: boolean): OpenViewStore {
   return async () => {
     const mongoUrl = await url();
     const database = `strata_contract_${randomUUID().replaceAll('-', '')}`;
-    const store = createMongoViewStore({ url: mongoUrl, database, log });
+    // Every find, aggregate and count carries maxTimeMS (QUERY_TIMEOUT_MS), as in the server.
+    const store = createMongoViewStore({ url: mongoUrl, database, log, queryTimeoutMs: 60_000 });
     return {
       store,
       cleanup: async () => {

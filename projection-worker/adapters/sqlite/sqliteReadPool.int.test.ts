@@ -10,7 +10,7 @@ import { createSqliteThreads } from './sqliteReadPool.ts';
 /** A statement that runs for seconds on any machine and calls no JavaScript (nothing interrupts it early). */
 const SLOW = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000000) SELECT count(*) FROM c';
 
-test('a statement past its budget fails with QUERY_TIMEOUT at the budget, the event loop runs meanwhile, the thread is replaced', async () => {
+test('a statement past its budget fails with QUERY_TIMEOUT at the budget, the event loop runs meanwhile, a thread that cannot stop it is replaced', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'strata-read-pool-'));
   const file = join(dir, 'views.db');
   const db = new Database(file);
@@ -39,9 +39,36 @@ test('a statement past its budget fails with QUERY_TIMEOUT at the budget, the ev
     }
     assert.ok(waited >= 240 && waited < 2000, `answered after ${waited} ms`);
     assert.ok(ticks >= 5, `the event loop ran ${ticks} timers of 10 ms while the statement ran`);
+    // It calls no JavaScript, so it cannot stop when cancelled: past the grace its thread is terminated.
+    await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal(threads.stats().abandoned, 1);
     // The abandoned thread still finishes its statement; a new one serves at once.
     assert.equal(await threads.value('SELECT count(*) FROM t', {}), 2);
+  } finally {
+    await threads.close();
+    db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a statement past its budget that calls a strata_* function stops when cancelled: its thread serves on', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-read-pool-'));
+  const file = join(dir, 'views.db');
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  const threads = createSqliteThreads({ file, threads: 1, budgetMs: 200, writable: false });
+  try {
+    assert.equal(await threads.value('SELECT 1', {}), 1);
+    // Seconds of work, each row through strata_lower (as case-insensitive filters do).
+    const slow = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 50000000) SELECT count(*) FROM c WHERE strata_lower('A' || x) = 'b'";
+    const started = Date.now();
+    await assert.rejects(threads.value(slow, {}), (err: unknown) => isAppError(err, 'QUERY_TIMEOUT'));
+    assert.ok(Date.now() - started < 1500, `answered after ${Date.now() - started} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(threads.stats(), { live: 1, abandoned: 0, queued: 0 });
+    const next = Date.now();
+    assert.equal(await threads.value('SELECT 2', {}), 2);
+    assert.ok(Date.now() - next < 150, 'the same thread answered (no new thread started)');
   } finally {
     await threads.close();
     db.close();

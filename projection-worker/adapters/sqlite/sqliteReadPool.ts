@@ -18,6 +18,8 @@ export type ReadThreadData = {
   readonly writable: boolean;
   readonly busyTimeoutMs: number;
   readonly preload: readonly string[];
+  /** Int32Array(1) over it: the id of the statement the main thread cancelled. */
+  readonly cancel: SharedArrayBuffer;
 };
 
 /** Reads off the event loop (createSqliteViewStore's `reads`); without them every statement runs on the caller's thread. */
@@ -70,7 +72,20 @@ type Task = {
   readonly resolve: (value: unknown) => void;
   readonly reject: (err: unknown) => void;
 };
-type Thread = { readonly worker: Worker; task: Task | null; id: number; timer: NodeJS.Timeout | null; ready: boolean };
+type Thread = {
+  readonly worker: Worker;
+  /** Shared with the thread: the id of the statement to cancel (sqliteReadThread.ts). */
+  readonly cancel: Int32Array;
+  task: Task | null;
+  id: number;
+  timer: NodeJS.Timeout | null;
+  ready: boolean;
+  /** A statement past its budget was asked to stop; the thread is idle again once it answers. */
+  cancelling: boolean;
+};
+
+/** How long a statement asked to stop may take to answer before its thread is terminated. */
+const CANCEL_GRACE_MS = 50;
 
 const ENTRY = new URL('./sqliteReadWorker.mjs', import.meta.url);
 const MAX_FAILED_STARTS = 3;
@@ -93,7 +108,7 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
   // Threads that exited before their connection opened, in a row: a broken setup must not respawn forever.
   let failedStarts = 0;
   let startError: unknown = null;
-  const data: ReadThreadData = {
+  const data = {
     file: options.file,
     writable: options.writable,
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
@@ -106,8 +121,9 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
 
   /** A new thread; it takes statements once its connection is open (its `ready` message). */
   function spawn(): Thread {
-    const worker = new Worker(ENTRY, { workerData: data });
-    const thread: Thread = { worker, task: null, id: 0, timer: null, ready: false };
+    const cancel = new SharedArrayBuffer(4);
+    const worker = new Worker(ENTRY, { workerData: { ...data, cancel } satisfies ReadThreadData });
+    const thread: Thread = { worker, cancel: new Int32Array(cancel), task: null, id: 0, timer: null, ready: false, cancelling: false };
     live.add(thread);
     worker.on('message', (reply: ReadReply | { readonly ready: true }) => {
       if ('ready' in reply) {
@@ -115,6 +131,13 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
         failedStarts = 0;
         // An idle thread does not keep the process alive; a starting or busy one does.
         worker.unref();
+        release(thread);
+        return;
+      }
+      if (thread.cancelling && reply.id === thread.id) {
+        // The statement stopped when asked (or ended within the grace): the thread serves on.
+        thread.cancelling = false;
+        finish(thread);
         release(thread);
         return;
       }
@@ -162,12 +185,28 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
     pump();
   }
 
+  /**
+   * A statement past its budget: its caller gets QUERY_TIMEOUT at once; the statement is asked to stop (it does at
+   * its next call of a strata_* SQL function) and its thread is terminated if it has not answered within the grace.
+   */
+  function timeOut(thread: Thread): void {
+    const task = thread.task;
+    finish(thread);
+    thread.worker.ref();
+    task?.reject(timeoutError());
+    options.log?.warn({ budgetMs: options.budgetMs, sql: task?.request.sql.slice(0, 200) }, 'view query past its budget cancelled');
+    thread.cancelling = true;
+    Atomics.store(thread.cancel, 0, thread.id);
+    thread.timer = setTimeout(() => abandon(thread), CANCEL_GRACE_MS);
+  }
+
   function abandon(thread: Thread): void {
     const task = thread.task;
+    thread.cancelling = false;
     finish(thread);
     live.delete(thread);
     abandoned += 1;
-    options.log?.warn({ budgetMs: options.budgetMs, sql: task?.request.sql.slice(0, 200) }, 'view query past its budget abandoned');
+    options.log?.warn({ graceMs: CANCEL_GRACE_MS }, 'view query did not stop when cancelled; its thread is replaced');
     task?.reject(timeoutError());
     void thread.worker.terminate().finally(() => {
       abandoned -= 1;
@@ -198,7 +237,7 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
     thread.id = nextId++;
     thread.worker.ref();
     if (task.budgeted && task.deadline === null && options.budgetMs !== null) task.deadline = Date.now() + options.budgetMs;
-    if (task.deadline !== null) thread.timer = setTimeout(() => abandon(thread), Math.max(0, task.deadline - Date.now()));
+    if (task.deadline !== null) thread.timer = setTimeout(() => timeOut(thread), Math.max(0, task.deadline - Date.now()));
     thread.worker.postMessage({ ...task.request, id: thread.id } satisfies ReadRequest);
   }
 

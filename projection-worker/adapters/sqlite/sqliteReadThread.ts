@@ -23,8 +23,22 @@ const db = new Database(data.file, { readonly: !data.writable, fileMustExist: tr
 db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
 // Each thread has its own page cache; a small one keeps the threads' memory bounded (the OS caches the file).
 db.pragma('cache_size = -16384');
-db.function('strata_cast', { deterministic: true }, sqlCast);
-db.function('strata_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
+// The statement running now; a statement past its budget is cancelled by the main thread writing its id here, and
+// stops at its next call of a strata_* function (SQLite aborts a statement whose function throws). Statements that
+// call none run to their end; the main thread then terminates this thread.
+const cancel = new Int32Array(data.cancel);
+let current = 0;
+function running(): void {
+  if (Atomics.load(cancel, 0) === current) throw new Error('statement cancelled: past its time budget');
+}
+db.function('strata_cast', { deterministic: true }, (cast: unknown, value: unknown, type: unknown) => {
+  running();
+  return sqlCast(cast, value, type);
+});
+db.function('strata_lower', { deterministic: true }, (v: unknown) => {
+  running();
+  return typeof v === 'string' ? v.toLowerCase() : v;
+});
 
 const MAX_CACHED_STATEMENTS = 200;
 const statements = new Map<string, Database.Statement>();
@@ -55,6 +69,7 @@ const port = parentPort;
 if (port === null) throw new Error('sqliteReadThread runs in a worker thread');
 port.on('message', (request: ReadRequest) => {
   let reply: ReadReply;
+  current = request.id;
   try {
     reply = { id: request.id, ok: true, result: run(request) };
   } catch (err) {
