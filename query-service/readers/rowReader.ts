@@ -102,7 +102,8 @@ export function createRowReader(store: ViewStore, indexes: RowIndexes) {
     },
 
     async rows(table: TableContext, query: RowQuery): Promise<LazyConnection<RowView>> {
-      void indexes.ensure(query.keys);
+      // Not awaited; a store that cannot be reached fails the list itself below (ensure logs its own failures).
+      indexes.ensure(query.keys).catch(() => undefined);
       const keysetQuery = {
         projection: ROWS,
         collection: 'rows',

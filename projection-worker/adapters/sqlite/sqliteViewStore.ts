@@ -200,7 +200,8 @@ export function createSqliteViewStore(options: { file: string; log?: Logger; clo
     },
     completeVersion: async (ref) => {
       await afterIndexBuilds();
-      return completeSqliteVersion(db, meta, ref, log);
+      const exec = indexThread === null || !indexThread.available() ? (sql: string) => void db.exec(sql) : buildIndex;
+      return completeSqliteVersion(db, meta, ref, exec, log);
     },
     applyBatch: async (ref, expected, next, changes) => {
       await afterIndexBuilds();
