@@ -2,13 +2,15 @@
 // (issues 29 and 30): load rows/s, bytes per row on disk (log, views, the write side's decision state), branch
 // creation time and view bytes per branch, the first write on a new branch, the first write after a restart, steady
 // single-row writes, RSS after touching the table, get-by-id / page 1 / page 50 on HEAD, draft and a child branch,
-// and the growth ratio between sizes. Sizes: SCALE_SIZES=10000,100000 (default 10000,100000,1000000).
+// and the growth ratio between sizes; then the query rows of scaleQueries.ts (indexed and unindexed filters, get-by-id
+// under filter load, the rebuild of `rows`). Sizes: SCALE_SIZES=10000,100000 (default 10000,100000,1000000).
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { BenchFigure } from './run.ts';
 import { ADMIN_PASSWORD, createApiCaller, freePort, startStrata, waitFor } from './strataServer.ts';
+import { QUERY_FIGURES, indexedSchema, measureQueries } from './scaleQueries.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- bench JSON
 type Call = ReturnType<typeof createApiCaller>;
@@ -132,7 +134,13 @@ async function measureSize(rows: number, log: (line: string) => void): Promise<S
     await as('POST', '/api/organization/scale/projects', { projectName: 'shop' });
     const branch = '/api/organization/scale/project/shop/branch/master';
     const draft = (await as<Json>('GET', branch)).draftRevisionId as string;
-    await as('POST', `/api/revision/${draft}/tables`, { tableId: 'products', schema: scaleSchema });
+    // `x-index` on the field of the indexed filter, where the server knows it (domain.md §5.5).
+    const indexed = await call('POST', `/api/revision/${draft}/tables`, { tableId: 'products', schema: indexedSchema(scaleSchema) }, server.token).then(
+      () => true,
+      () => false,
+    );
+    if (!indexed) await as('POST', `/api/revision/${draft}/tables`, { tableId: 'products', schema: scaleSchema });
+    if (!indexed) log('  indexed filter: n/a (x-index not available)');
 
     // Load.
     const loadMs = await timed(async () => {
@@ -189,6 +197,9 @@ async function measureSize(rows: number, log: (line: string) => void): Promise<S
       out[`page50_${name}_p50Ms`] = page50.p50;
     }
     out.rssAfterReadsMB = (await rssBytes(server.child.pid as number)) / 1e6;
+    const queryServer = { url: server.url, pid: server.child.pid as number, token: server.token };
+    Object.assign(out, await measureQueries(queryServer, rowsPath, { head, draft: masterDraft }, rows, indexed, log));
+    await settled(server);
 
     // Restart: the first write after it, and RSS after it.
     await stop(server);
@@ -231,6 +242,7 @@ const FIGURES: readonly (readonly [string, string, string])[] = [
   ['page50_head_p50Ms', 'page 50 HEAD p50', 'ms'],
   ['page50_draft_p50Ms', 'page 50 draft p50', 'ms'],
   ['page50_child_p50Ms', 'page 50 child branch p50', 'ms'],
+  ...QUERY_FIGURES,
 ];
 
 /** Runs every size and reports each figure per size with the growth ratio of the largest size against the smallest. */
@@ -247,6 +259,9 @@ export async function runScaleBench(): Promise<BenchFigure[]> {
   for (const [key, name, unit] of FIGURES) {
     for (const rows of sizes) {
       const value = bySize.get(rows)?.[key];
+      if (key.startsWith('indexedFilter') && value === undefined) {
+        figures.push({ name: `${name} @ ${rows.toLocaleString('en-US')} rows`, value: Number.NaN, unit, note: 'n/a (x-index not available)' });
+      }
       if (value === undefined || Number.isNaN(value)) continue;
       figures.push({ name: `${name} @ ${rows.toLocaleString('en-US')} rows`, value: Math.round(value * 100) / 100, unit });
     }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { EventStore, Queue, ViewStore } from '../contracts/index.ts';
+import { rowViews } from '../contracts/index.ts';
 import { createKurrentEventStore, createSqliteEventStore } from '../command-service/index.ts';
 import { createBullmqQueue, createInProcessQueue, createMongoViewStore, createSqliteViewStore } from '../projection-worker/index.ts';
 import { ConfigError, type ConfigProblem, type StrataConfig } from './config/strataConfig.ts';
@@ -55,11 +56,19 @@ export type Stores = {
 };
 
 /**
+ * The module that registers this executable's TypeScript hooks: SQLite view store threads import it, because node 20
+ * threads do not inherit the hooks the main thread registered (projection-worker/adapters/sqlite/sqliteReadWorker.mjs).
+ */
+const TS_HOOKS = new URL('./bin/registerTs.mjs', import.meta.url).href;
+
+/**
  * Opens the stores chosen by the configuration: KurrentDB at EVENTSTORE_URL when EVENT_STORE=esdb, else the SQLite
  * file DATA_DIR/events.db; the MongoDB view store (database `strata` at MONGO_URL) when VIEW_STORE=mongodb, else
- * DATA_DIR/views.db (DATA_DIR created if missing). The operator CLI uses this alone.
+ * DATA_DIR/views.db (DATA_DIR created if missing). The operator CLI uses this alone. Reads of the views answer
+ * `503 QUERY_TIMEOUT` past QUERY_TIMEOUT_MS (MongoDB: maxTimeMS); with `readThreads` (processes that serve queries)
+ * SQLite reads and index builds run on connections in worker threads, never on the event loop.
  */
-export async function openStores(config: StrataConfig, log: Logger): Promise<Stores> {
+export async function openStores(config: StrataConfig, log: Logger, options: { readonly readThreads?: boolean } = {}): Promise<Stores> {
   const problems = unavailableBackends(config);
   if (problems.length > 0) throw new ConfigError(problems);
   await mkdir(config.dataDir, { recursive: true });
@@ -74,8 +83,12 @@ export async function openStores(config: StrataConfig, log: Logger): Promise<Sto
     const viewLog = log.child({ component: 'viewStore' });
     viewStore =
       config.viewStore === 'mongodb' && config.mongoUrl !== null
-        ? createMongoViewStore({ url: config.mongoUrl, database: 'strata', log: viewLog })
-        : createSqliteViewStore({ file: join(config.dataDir, 'views.db'), log: viewLog });
+        ? createMongoViewStore({ url: config.mongoUrl, database: 'strata', log: viewLog, queryTimeoutMs: config.queryTimeoutMs })
+        : createSqliteViewStore({
+            file: join(config.dataDir, 'views.db'),
+            log: viewLog,
+            ...(options.readThreads === true ? { reads: { timeoutMs: config.queryTimeoutMs, projections: [rowViews.name], preload: [TS_HOOKS] } } : {}),
+          });
   } catch (err) {
     await closeAll(log, [['eventStore', () => eventStore.close()]]);
     throw err;
@@ -97,7 +110,7 @@ export async function openStores(config: StrataConfig, log: Logger): Promise<Sto
  * REDIS_URL is set.
  */
 export async function openInfra(config: StrataConfig, log: Logger): Promise<Infra> {
-  const stores = await openStores(config, log);
+  const stores = await openStores(config, log, { readThreads: config.roles.includes('query') });
   const { eventStore, viewStore } = stores;
   const queue =
     config.redisUrl === null

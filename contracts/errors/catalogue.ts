@@ -100,6 +100,7 @@ export const errorCatalogue = {
   RATE_LIMITED: { status: 429, message: 'Too many failed login attempts; retry later' },
   INTERNAL_SERVER_ERROR: { status: 500, message: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
+  QUERY_TIMEOUT: { status: 503, message: 'The query ran longer than QUERY_TIMEOUT_MS allows' },
   CONSISTENCY_TIMEOUT: { status: 503, message: 'Data at the requested position is not available yet' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -54,6 +54,7 @@ describe('loadConfig defaults', () => {
     assert.equal(c.commandUrl, null);
     assert.equal(c.writeConsistency, 'projected');
     assert.equal(c.consistencyTimeoutMs, 5000);
+    assert.equal(c.queryTimeoutMs, 5000);
     assert.equal(c.readyMaxLagEvents, 1000);
     assert.equal(c.graphqlRootFieldPrefix, false);
     assert.equal(c.logLevel, 'info');
@@ -87,6 +88,8 @@ describe('loadConfig scalars', () => {
     assert.deepEqual(variablesOf({ JWT_REFRESH_GRACE_PERIOD_MS: '300001' }), ['JWT_REFRESH_GRACE_PERIOD_MS']);
     assert.equal(loadConfig({ JWT_REFRESH_GRACE_PERIOD_MS: '0' }).jwtRefreshGracePeriodMs, 0);
     assert.deepEqual(variablesOf({ CONSISTENCY_TIMEOUT_MS: '-1' }), ['CONSISTENCY_TIMEOUT_MS']);
+    assert.deepEqual(variablesOf({ QUERY_TIMEOUT_MS: '99' }), ['QUERY_TIMEOUT_MS']);
+    assert.deepEqual(variablesOf({ QUERY_TIMEOUT_MS: '600001' }), ['QUERY_TIMEOUT_MS']);
     assert.deepEqual(variablesOf({ MCP_MAX_SESSIONS: '0' }), ['MCP_MAX_SESSIONS']);
     assert.deepEqual(variablesOf({ SHUTDOWN_TIMEOUT_MS: 'soon' }), ['SHUTDOWN_TIMEOUT_MS']);
   });

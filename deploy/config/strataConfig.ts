@@ -40,6 +40,8 @@ export type StrataConfig = {
   /** IMPORT_MAX_BYTES: streamed import and bundle bodies (portability.md §2-§3), and as written for messages. */
   readonly importMaxBytes: number;
   readonly importMaxBytesText: string;
+  /** Longest a view read other than by id may take before `503 QUERY_TIMEOUT` (reads run off the event loop). */
+  readonly queryTimeoutMs: number;
   readonly apiKeyMaxPerUser: number;
   readonly apiKeyMaxServicePerOrg: number;
   readonly loginMaxFailures: number;

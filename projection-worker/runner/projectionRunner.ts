@@ -165,8 +165,13 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     }
     failures += 1;
     const message = (err instanceof Error ? err.message : String(err)).slice(0, MAX_ERROR_LENGTH);
-    log.error({ err, version: ref?.version, failures }, 'projection batch failed');
-    if (ref !== null) {
+    // Another connection held the view store's lock past its busy timeout (an index build, a rebuild in another
+    // process): contention, not a fault of the projection. The batch is retried and the projection never shows
+    // `failed` for it.
+    const contention = isContention(err);
+    if (contention) log.warn({ err, version: ref?.version, failures }, 'projection batch met a lock; retrying');
+    else log.error({ err, version: ref?.version, failures }, 'projection batch failed');
+    if (ref !== null && !contention) {
       try {
         await viewStore.recordError(ref, message);
         errorRecorded = true;
@@ -283,4 +288,11 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     },
     isLeader: () => lease.isValid(),
   };
+}
+
+/** SQLite's busy and locked errors (better-sqlite3 codes, or the message where the code is lost). */
+function isContention(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY_'))) return true;
+  return err instanceof Error && /database (table )?is locked/.test(err.message);
 }

@@ -113,6 +113,26 @@ describe('projection runner', () => {
     assert.deepEqual(await totals(s), { events: 4, seen: 4 });
   });
 
+  test('a batch that meets a lock (SQLITE_BUSY) is retried and never leaves the projection failed', async () => {
+    const s = await setup();
+    await s.eventStore.appendMany('user-1', 4);
+    let locked = 3;
+    const errors: (string | null)[] = [];
+    const applyBatch = s.viewStore.applyBatch.bind(s.viewStore);
+    s.viewStore.applyBatch = async (...args) => {
+      errors.push(...(await s.viewStore.projectionStatuses()).map((status) => status.error));
+      if (locked-- > 0) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      return applyBatch(...args);
+    };
+    const r = runner(s, { retryBaseMs: 5, pollIntervalMs: 60_000 });
+    await r.start();
+    await eventually('the batch applied after the lock', async () => (await totals(s)).events === 4);
+    await r.stop();
+    assert.ok(locked < 0, 'the lock was met');
+    assert.deepEqual(errors.filter((error) => error !== null), [], 'no error recorded');
+    assert.deepEqual((await s.viewStore.projectionStatuses()).map((status) => status.error), [null]);
+  });
+
   test('a lost compare-and-set is re-read and never applies a batch twice', async () => {
     const s = await setup();
     await s.eventStore.appendMany('user-1', 10);

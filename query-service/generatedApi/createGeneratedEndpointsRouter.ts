@@ -95,10 +95,9 @@ export function createGeneratedEndpoints(deps: GeneratedEndpointsDeps): Generate
   });
   const dataSource = createEndpointDataSource({
     viewStore: deps.viewStore,
-    rows: createRowReader(deps.viewStore),
+    rows: createRowReader(deps.viewStore, createRowIndexes(deps.viewStore, log)),
     schemas,
     gateway: deps.gateway,
-    indexes: createRowIndexes(deps.viewStore, log),
     counts: createRowCounts(isFinal),
     isFinal,
     changes,

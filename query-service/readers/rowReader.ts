@@ -4,6 +4,7 @@ import { MATCH_ALL, MATCH_NONE, and, eq, not } from '../paging/filters.ts';
 import { keysetPage } from '../paging/keysetPage.ts';
 import type { LazyConnection } from '../paging/lazyConnection.ts';
 import type { RowQuery } from '../rows/rowQuery.ts';
+import type { RowIndexes } from './rowIndexes.ts';
 import { isDraftVersion, type RevisionScope } from './revisionScope.ts';
 import type { SchemaReader, TableVersion } from './schemaReader.ts';
 import { jsonHash, type CompiledSchema } from './tableModels.ts';
@@ -86,8 +87,11 @@ export function rowView(doc: ViewDoc, table: TableContext): RowView {
   };
 }
 
-/** Reads of the `rows` projection: the rows of one table visible in a revision. */
-export function createRowReader(store: ViewStore) {
+/**
+ * Reads of the `rows` projection: the rows of one table visible in a revision. Every list (system REST/GraphQL,
+ * MCP, generated endpoints) first starts the index of its order (rowIndexes.ts), without waiting for it.
+ */
+export function createRowReader(store: ViewStore, indexes: RowIndexes) {
   const tableRows = (table: TableContext): Filter => eq('tableKey', table.version.tableKey);
 
   return {
@@ -98,6 +102,9 @@ export function createRowReader(store: ViewStore) {
     },
 
     async rows(table: TableContext, query: RowQuery): Promise<LazyConnection<RowView>> {
+      // Not awaited; a store that cannot be reached fails the list itself below (ensure logs its own failures).
+      indexes.ensure(query.keys).catch(() => undefined);
+      indexes.ensureFields(table.compiled.model).catch(() => undefined);
       const keysetQuery = {
         projection: ROWS,
         collection: 'rows',

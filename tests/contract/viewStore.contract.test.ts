@@ -27,6 +27,19 @@ viewStoreContract('sqlite', async () => {
   };
 });
 
+// The same store with its reads and index builds in worker threads (as the server runs it, QUERY_TIMEOUT_MS).
+viewStoreContract('sqlite, reads in worker threads', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-views-'));
+  const store = createSqliteViewStore({ file: join(dir, 'views.db'), reads: { timeoutMs: 60_000, threads: 1 } });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
 // The store the projection runner's tests use: SQLite in memory, recording version lifecycle calls.
 viewStoreContract('in-memory sqlite (projection-worker/testing/fakePorts.ts)', async () => {
   const store = createFakeViewStore(systemClock);
@@ -38,7 +51,8 @@ function openMongo(url: () => Promise<string>, drop: boolean): OpenViewStore {
   return async () => {
     const mongoUrl = await url();
     const database = `strata_contract_${randomUUID().replaceAll('-', '')}`;
-    const store = createMongoViewStore({ url: mongoUrl, database, log });
+    // Every find, aggregate and count carries maxTimeMS (QUERY_TIMEOUT_MS), as in the server.
+    const store = createMongoViewStore({ url: mongoUrl, database, log, queryTimeoutMs: 60_000 });
     return {
       store,
       cleanup: async () => {

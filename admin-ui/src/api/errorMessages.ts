@@ -67,6 +67,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   RATE_LIMITED: 'Too many failed sign-in attempts.',
   INTERNAL_SERVER_ERROR: 'Something went wrong on the server.',
   SERVICE_UNAVAILABLE: 'The server is not available right now. Please retry shortly.',
+  QUERY_TIMEOUT: 'The query took too long. Narrow the filter, or ask an owner to index the field.',
   CONSISTENCY_TIMEOUT: 'The server is still catching up. Please retry shortly.',
   NETWORK_ERROR: 'The server could not be reached.',
 };

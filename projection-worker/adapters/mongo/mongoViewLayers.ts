@@ -7,6 +7,9 @@ import { encodeValue } from './mongoViewLayout.ts';
 import type { CollectionLayout, StoredDoc } from './mongoViewLayout.ts';
 import type { SortPlan } from './mongoViewSort.ts';
 
+/** The server-side time limit of each read (QUERY_TIMEOUT_MS): `maxTimeMS` on every find, aggregate and count. */
+export type ReadBudget = { readonly maxTimeMS?: number };
+
 /**
  * Layered reads on MongoDB (docs/reference/versioned-storage.md §1): the identities the upper layers hold are read
  * first (one find per upper layer, narrowed like the query to a table or to row ids), then one find per layer with
@@ -19,13 +22,20 @@ type Builder = ReturnType<typeof createQueryBuilder>;
 export type ArmReader = (where: Query, keys: readonly SortKey[], limit: number | undefined) => Promise<{ docs: StoredDoc[]; plan: SortPlan | null }>;
 
 /** The queries of each layer's arm: its candidates minus the identities of the layers above. */
-async function armQueries(collection: Collection<StoredDoc>, layout: CollectionLayout, builder: Builder, filter: Filter | undefined, versions: VersionedRead): Promise<Query[]> {
+async function armQueries(
+  collection: Collection<StoredDoc>,
+  layout: CollectionLayout,
+  builder: Builder,
+  filter: Filter | undefined,
+  versions: VersionedRead,
+  budget: ReadBudget,
+): Promise<Query[]> {
   assertVersionedRead(layout.collection, layout.types, layout.key, versions);
   const { layers, identity } = versions;
   const pins = identityPins(filter, identity);
   const projection = Object.fromEntries(identity.map((field) => [field, 1]));
   const upper = await Promise.all(
-    layers.slice(0, -1).map((layer) => collection.find(builder.where(upperFilter(layer, pins)), { projection }).toArray()),
+    layers.slice(0, -1).map((layer) => collection.find(builder.where(upperFilter(layer, pins)), { projection, ...budget }).toArray()),
   );
   const queries: Query[] = [];
   const hidden: Document[] = [];
@@ -75,11 +85,12 @@ async function readById(
   builder: Builder,
   filter: Filter | undefined,
   versions: VersionedRead,
+  budget: ReadBudget,
 ): Promise<StoredDoc | typeof NONE | null> {
   const pinned = versions.layers.length > 1 ? pinnedIdentity(filter, versions.identity) : null;
   if (pinned === null) return null;
   assertVersionedRead(layout.collection, layout.types, layout.key, versions);
-  const docs = await collection.find(builder.where(pinnedFilter(versions.layers, pinned))).toArray();
+  const docs = await collection.find(builder.where(pinnedFilter(versions.layers, pinned)), budget).toArray();
   return topmost(docs, versions.layers) ?? NONE;
 }
 
@@ -91,12 +102,13 @@ export async function layeredFind(
   limit: number | undefined,
   offset: number,
   readArm: ArmReader,
+  budget: ReadBudget = {},
 ): Promise<StoredDoc[]> {
   if (query.versions.layers.length === 0) return [];
   const builder = createQueryBuilder(layout);
-  const byId = await readById(collection, layout, builder, query.filter, query.versions);
+  const byId = await readById(collection, layout, builder, query.filter, query.versions, budget);
   if (byId !== null) return byId === NONE || offset > 0 || limit === 0 ? [] : [byId];
-  const queries = await armQueries(collection, layout, builder, query.filter, query.versions);
+  const queries = await armQueries(collection, layout, builder, query.filter, query.versions, budget);
   const keys = query.orderBy ?? [];
   const wanted = limit === undefined ? undefined : limit + offset;
   const arms = await Promise.all(queries.map((where) => readArm(where, keys, wanted)));
@@ -107,13 +119,19 @@ export async function layeredFind(
 }
 
 /** The number of visible documents matching `filter`. */
-export async function layeredCount(collection: Collection<StoredDoc>, layout: CollectionLayout, filter: Filter | undefined, versions: VersionedRead): Promise<number> {
+export async function layeredCount(
+  collection: Collection<StoredDoc>,
+  layout: CollectionLayout,
+  filter: Filter | undefined,
+  versions: VersionedRead,
+  budget: ReadBudget = {},
+): Promise<number> {
   if (versions.layers.length === 0) return 0;
   const builder = createQueryBuilder(layout);
-  const byId = await readById(collection, layout, builder, filter, versions);
+  const byId = await readById(collection, layout, builder, filter, versions, budget);
   if (byId !== null) return byId === NONE ? 0 : 1;
-  const queries = await armQueries(collection, layout, builder, filter, versions);
-  const counts = await Promise.all(queries.map((where) => collection.countDocuments(where)));
+  const queries = await armQueries(collection, layout, builder, filter, versions, budget);
+  const counts = await Promise.all(queries.map((where) => collection.countDocuments(where, budget)));
   return counts.reduce((sum, n) => sum + n, 0);
 }
 

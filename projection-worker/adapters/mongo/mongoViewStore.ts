@@ -1,7 +1,7 @@
-import { MongoClient } from 'mongodb';
+import { MongoClient, MongoServerError } from 'mongodb';
 import type { Document } from 'mongodb';
 import type { Logger } from 'pino';
-import { systemClock } from '../../../contracts/index.ts';
+import { AppError, systemClock } from '../../../contracts/index.ts';
 import type { Clock, Filter, FindQuery, Position, ProjectionRef, SortKey, ViewChange, ViewDoc, ViewStore } from '../../../contracts/index.ts';
 import { UnknownFieldError, createQueryBuilder } from './mongoViewFilter.ts';
 import type { Query } from './mongoViewFilter.ts';
@@ -10,7 +10,7 @@ import type { CollectionLayout, StoredDoc } from './mongoViewLayout.ts';
 import { createMongoViewMeta, inTransaction } from './mongoViewMeta.ts';
 import { sortPlan } from './mongoViewSort.ts';
 import type { SortPlan } from './mongoViewSort.ts';
-import { layeredCount, layeredFind } from './mongoViewLayers.ts';
+import { layeredCount, layeredFind, type ReadBudget } from './mongoViewLayers.ts';
 import { sortIndexOf } from './mongoViewIndex.ts';
 import { completeMongoVersion } from './mongoViewComplete.ts';
 import { applyChanges } from './mongoViewWrites.ts';
@@ -21,6 +21,8 @@ export type MongoViewStoreOptions = {
   readonly database: string;
   readonly log?: Logger;
   readonly clock?: Clock;
+  /** QUERY_TIMEOUT_MS: `maxTimeMS` of every find and count; past it the read fails with `503 QUERY_TIMEOUT`. */
+  readonly queryTimeoutMs?: number;
 };
 
 const PING_TIMEOUT_MS = 5000;
@@ -47,6 +49,7 @@ export function createMongoViewStore(options: MongoViewStoreOptions): MongoViewS
   const db = client.db(options.database);
   const meta = createMongoViewMeta(client, db, clock, log);
   log?.debug({ database: options.database }, 'view store opened');
+  const budget: ReadBudget = options.queryTimeoutMs === undefined ? {} : { maxTimeMS: options.queryTimeoutMs };
   // Indexes already created by this client, by collection and name (collection names carry the version).
   const ensuredIndexes = new Set<string>();
 
@@ -62,11 +65,16 @@ export function createMongoViewStore(options: MongoViewStoreOptions): MongoViewS
     const version = await meta.activeVersion(projection);
     if (version === null) return empty;
     try {
-      return await run(await layoutFor(projection, version, collection, false));
+      try {
+        return await run(await layoutFor(projection, version, collection, false));
+      } catch (err) {
+        if (!(err instanceof UnknownFieldError)) throw err;
+        log?.debug({ projection, collection }, 'view spec changed, reloading');
+        return await run(await layoutFor(projection, version, collection, true));
+      }
     } catch (err) {
-      if (!(err instanceof UnknownFieldError)) throw err;
-      log?.debug({ projection, collection }, 'view spec changed, reloading');
-      return run(await layoutFor(projection, version, collection, true));
+      if (!isMaxTimeExpired(err)) throw err;
+      throw new AppError('QUERY_TIMEOUT', `The query ran longer than ${options.queryTimeoutMs} ms`, undefined, { 'Retry-After': '1' });
     }
   }
 
@@ -86,9 +94,9 @@ export function createMongoViewStore(options: MongoViewStoreOptions): MongoViewS
       const pipeline: Document[] = [{ $match: where }, { $addFields: plan.values }, { $addFields: plan.flags }, { $sort: plan.sort }];
       if (offset > 0) pipeline.push({ $skip: offset });
       if (limit !== undefined) pipeline.push({ $limit: limit });
-      return { docs: await collection.aggregate(pipeline).toArray(), plan };
+      return { docs: await collection.aggregate(pipeline, budget).toArray(), plan };
     }
-    let cursor = collection.find(where);
+    let cursor = collection.find(where, budget);
     if (plan !== null) cursor = cursor.sort(plan.sort);
     if (offset > 0) cursor = cursor.skip(offset);
     if (limit !== undefined) cursor = cursor.limit(limit);
@@ -103,7 +111,7 @@ export function createMongoViewStore(options: MongoViewStoreOptions): MongoViewS
     if (query.versions !== undefined) {
       const collection = db.collection<StoredDoc>(layout.name);
       const layered = { ...query, versions: query.versions };
-      const docs = await layeredFind(collection, layout, layered, limit, offset, (where, armKeys, armLimit) => readStored(layout, where, armKeys, armLimit, 0));
+      const docs = await layeredFind(collection, layout, layered, limit, offset, (where, armKeys, armLimit) => readStored(layout, where, armKeys, armLimit, 0), budget);
       return docs.map((doc) => decodeDoc(layout, doc));
     }
     const where: Query = createQueryBuilder(layout).where(query.filter ?? { kind: 'all' });
@@ -148,8 +156,8 @@ export function createMongoViewStore(options: MongoViewStoreOptions): MongoViewS
     count: (projection, collection, filter: Filter = { kind: 'all' }, versions) =>
       read(projection, collection, 0, (layout) => {
         const stored = db.collection<StoredDoc>(layout.name);
-        if (versions !== undefined) return layeredCount(stored, layout, filter, versions);
-        return stored.countDocuments(createQueryBuilder(layout).where(filter));
+        if (versions !== undefined) return layeredCount(stored, layout, filter, versions, budget);
+        return stored.countDocuments(createQueryBuilder(layout).where(filter), budget);
       }),
     indexKeys: (projection, collection) =>
       read(projection, collection, [], async (layout) => (await db.collection(layout.name).indexes()).map((index) => ({ ...index.key }))),
@@ -183,4 +191,9 @@ function count(value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`limit and offset must be integers >= 0, got ${value}`);
   return value;
+}
+
+/** MongoDB's answer to a read past its `maxTimeMS` (error 50, MaxTimeMSExpired). */
+function isMaxTimeExpired(err: unknown): boolean {
+  return err instanceof MongoServerError && (err.code === 50 || err.codeName === 'MaxTimeMSExpired');
 }

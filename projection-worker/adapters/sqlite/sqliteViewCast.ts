@@ -1,5 +1,7 @@
-import { castValue, isCast } from '../../../contracts/index.ts';
-import type { CastResult } from '../../../contracts/index.ts';
+// From its module, not the contracts door: view store threads (sqliteReadThread.ts) load this file and nothing else
+// of contracts, which keeps their start short.
+import { castValue, isCast } from '../../../contracts/views/castValue.ts';
+import type { CastResult } from '../../../contracts/views/castValue.ts';
 
 /**
  * The SQL function `strata_cast(cast, value, type)` applies castValue inside queries. `type` is a json_type()

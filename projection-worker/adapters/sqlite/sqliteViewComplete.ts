@@ -7,41 +7,61 @@ import { createIndexSqls } from './sqliteViewTable.ts';
 
 type StoredIndex = { readonly name: string; readonly sql: string | null };
 
+/** One DDL statement of completeVersion; a failing `carried` one (a copied sort index) is logged, not thrown. */
+type VersionDdl = { readonly sql: string; readonly carried: string | null };
+
 /**
- * ViewStore.completeVersion on SQLite. Each CREATE INDEX is its own statement (SQLite builds it from one sort of the
- * table), so the write lock is released between them. A copied sort index is followed by ANALYZE, as ensureIndex does
- * after creating one: without statistics the planner does not pick it.
+ * ViewStore.completeVersion on SQLite: the declared indexes of the version, then the sort indexes of the active
+ * version copied onto it. Each CREATE INDEX is its own statement (SQLite builds it from one sort of the table), so
+ * the write lock is released between them. Copied sort indexes are followed by ANALYZE, as ensureIndex does after
+ * creating one: without statistics the planner does not pick them. `exec` runs each statement: on the index
+ * thread in the server (the builds take minutes at a million rows), on the connection itself elsewhere.
  */
-export function completeSqliteVersion(db: Database.Database, meta: SqliteViewMeta, ref: ProjectionRef, log?: Logger): void {
+export async function completeSqliteVersion(
+  db: Database.Database,
+  meta: SqliteViewMeta,
+  ref: ProjectionRef,
+  exec: (sql: string) => void | Promise<void>,
+  log?: Logger,
+): Promise<void> {
+  for (const step of versionDdl(db, meta, ref)) {
+    try {
+      await exec(step.sql);
+    } catch (err) {
+      if (step.carried === null) throw err;
+      // A later spec may lack a column the old sort used; the query side asks again on first use.
+      log?.warn({ err, projection: ref.name, version: ref.version, index: step.carried }, 'sort index not carried over');
+    }
+  }
+  log?.debug({ projection: ref.name, version: ref.version }, 'view version completed');
+}
+
+function versionDdl(db: Database.Database, meta: SqliteViewMeta, ref: ProjectionRef): VersionDdl[] {
   const spec = meta.spec(ref.name, ref.version);
   const tables = meta.tables(ref.name, ref.version);
   if (spec === null || tables === null) throw new Error(`projection ${ref.name} v${ref.version} does not exist`);
+  const steps: VersionDdl[] = [];
   for (const collection of spec.collections) {
     const info = tables.get(collection.name);
-    if (info !== undefined) for (const sql of createIndexSqls(info, collection)) db.exec(sql);
+    if (info !== undefined) for (const sql of createIndexSqls(info, collection)) steps.push({ sql, carried: null });
   }
 
   const active = meta.activeVersion(ref.name);
   const from = active === null || active === ref.version ? null : meta.tables(ref.name, active);
-  if (from === null) return;
+  if (from === null) return steps;
   const indexesOf = db.prepare<[string], StoredIndex>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?");
   const exists = db.prepare<[string], number>("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").pluck();
   for (const [collection, info] of tables) {
     const source = from.get(collection);
     if (source === undefined) continue;
-    let created = false;
+    let copied = false;
     for (const stored of indexesOf.all(source.table.slice(1, -1))) {
       const copy = copiedSortIndexSql(source, info, stored);
       if (copy === null || exists.get(copy.name) !== undefined) continue;
-      try {
-        db.exec(copy.sql);
-        created = true;
-      } catch (err) {
-        // A later spec may lack a column the old sort used; the query side asks again on first use.
-        log?.warn({ err, projection: ref.name, version: ref.version, index: stored.name }, 'sort index not carried over');
-      }
+      steps.push({ sql: copy.sql, carried: stored.name });
+      copied = true;
     }
-    if (created) db.exec(`ANALYZE ${info.table}`);
+    if (copied) steps.push({ sql: `ANALYZE ${info.table}`, carried: null });
   }
-  log?.debug({ projection: ref.name, version: ref.version }, 'view version completed');
+  return steps;
 }

@@ -10,21 +10,23 @@ import type {
   ProjectionStatus,
   Scalar,
   VersionedRead,
-  ViewChange,
   ViewDoc,
   ViewStore,
 } from '../../../contracts/index.ts';
 import { createApplyGroup } from './sqliteApplyGroup.ts';
+import { applyViewChanges } from './sqliteViewChanges.ts';
 import { sqlCast } from './sqliteViewCast.ts';
 import { createSqlBuilder } from './sqliteViewSql.ts';
 import type { Params } from './sqliteViewSql.ts';
-import { conflictSql, fromColumn, insertIfAbsentSql, quoteId, toColumn } from './sqliteViewTable.ts';
+import { fromColumn } from './sqliteViewTable.ts';
 import type { TableInfo } from './sqliteViewTable.ts';
 import { createSqliteViewMeta } from './sqliteViewMeta.ts';
 import { sortIndexSql } from './sqliteViewIndex.ts';
 import { completeSqliteVersion } from './sqliteViewComplete.ts';
 import { createSqliteUpserts } from './sqliteViewUpserts.ts';
 import { byIdSql, layeredCountSql, layeredSelectSql, nonNegative, topRow } from './sqliteViewLayers.ts';
+import { createSqliteThreads, type SqliteReadOptions } from './sqliteReadPool.ts';
+import { pinnedIdentity } from '../layeredRead.ts';
 
 type Row = readonly unknown[];
 
@@ -43,7 +45,9 @@ export type SqliteViewStore = ViewStore & {
 /**
  * ViewStore on an embedded SQLite file: one table per (projection, version, collection), checkpoints and leases
  * in meta tables. Several processes may share the file (WAL, busy timeout; every check-and-set is one statement
- * or one BEGIN IMMEDIATE transaction).
+ * or one BEGIN IMMEDIATE transaction). With `reads`, finds and counts (all but reads by key or by id) run on
+ * read-only connections in worker threads under a time budget, and index builds on a connection of their own
+ * thread; the writes of this store wait for an index build of this process instead of meeting its lock.
  */
 export function createSqliteViewStore(options: {
   file: string;
@@ -51,6 +55,7 @@ export function createSqliteViewStore(options: {
   clock?: Clock;
   /** Page cache ceiling in KiB (default 65,536: 64 MiB); a store read only by key needs less. */
   cacheKiB?: number;
+  reads?: SqliteReadOptions;
 }): SqliteViewStore {
   const clock = options.clock ?? systemClock;
   const log = options.log;
@@ -71,6 +76,27 @@ export function createSqliteViewStore(options: {
 
   const statements = createBoundedCache<string, Database.Statement>(STATEMENTS_CACHE);
   const upserts = createSqliteUpserts(db);
+  const offLoop = options.reads !== undefined && options.file !== ':memory:';
+  const threadOptions = { file: options.file, preload: options.reads?.preload ?? [], ...(log === undefined ? {} : { log }) };
+  const readThreads = !offLoop
+    ? null
+    : createSqliteThreads({ ...threadOptions, threads: options.reads?.threads ?? 2, budgetMs: options.reads?.timeoutMs ?? null, writable: false });
+  const threadedProjections = options.reads?.projections === undefined ? null : new Set(options.reads.projections);
+  const indexThread = !offLoop ? null : createSqliteThreads({ ...threadOptions, threads: 1, budgetMs: null, writable: true, lazy: true });
+  // Index builds of this process in flight: this connection's writes wait for them rather than for their lock.
+  let building = 0;
+  let built: Promise<unknown> = Promise.resolve();
+  async function afterIndexBuilds(): Promise<void> {
+    while (building > 0) await built.catch(() => undefined);
+  }
+  function buildIndex(sql: string): Promise<void> {
+    building += 1;
+    const run = (indexThread as NonNullable<typeof indexThread>).exec(sql).finally(() => {
+      building -= 1;
+    });
+    built = Promise.allSettled([built, run]);
+    return run;
+  }
 
   function prepare(sql: string): Database.Statement {
     let statement = statements.get(sql);
@@ -94,77 +120,11 @@ export function createSqliteViewStore(options: {
     return tables;
   }
 
-  function writeTable(tables: ReadonlyMap<string, TableInfo>, ref: ProjectionRef, collection: string): TableInfo {
-    const table = tables.get(collection);
-    if (table === undefined) throw new Error(`projection ${ref.name} v${ref.version} has no collection "${collection}"`);
-    return table;
-  }
-
-  function applyChanges(tables: ReadonlyMap<string, TableInfo>, ref: ProjectionRef, changes: readonly ViewChange[]): void {
-    let i = 0;
-    while (i < changes.length) {
-      const change = changes[i] as ViewChange;
-      if (change.op !== 'upsert') {
-        applyChange(tables, ref, change);
-        i += 1;
-        continue;
-      }
-      let end = i + 1;
-      while (end < changes.length && changes[end]?.op === 'upsert' && changes[end]?.collection === change.collection) end += 1;
-      upserts.run(writeTable(tables, ref, change.collection), changes, i, end);
-      i = end;
-    }
-  }
-
-  function applyChange(
-    tables: ReadonlyMap<string, TableInfo>,
-    ref: ProjectionRef,
-    change: Exclude<ViewChange, { op: 'upsert' }>,
-  ): void {
-    const table = writeTable(tables, ref, change.collection);
-    const b = createSqlBuilder(table);
-    switch (change.op) {
-      case 'update': {
-        const sets = [...b.assign(change.set)].map(([name, value]) => `${quoteId(name)} = ${value}`);
-        for (const [name, amount] of Object.entries(change.inc ?? {})) {
-          const type = table.types.get(name);
-          if ((type !== 'integer' && type !== 'real') || typeof amount !== 'number' || !Number.isFinite(amount)) {
-            throw new Error(`${table.collection}.${name}: inc needs a number field and a finite amount`);
-          }
-          sets.push(`${quoteId(name)} = COALESCE(${quoteId(name)}, 0) + ${b.param(amount)}`);
-        }
-        if (sets.length === 0) return;
-        prepare(`UPDATE ${table.table} SET ${sets.join(', ')} WHERE ${b.where(change.filter)}`).run(b.params);
-        return;
-      }
-      case 'delete':
-        prepare(`DELETE FROM ${table.table} WHERE ${b.where(change.filter)}`).run(b.params);
-        return;
-      case 'insertIfAbsent':
-        prepare(insertIfAbsentSql(table)).run(table.fields.map(([name, type]) => toColumn(table, name, type, change.doc[name])));
-        return;
-      case 'copy': {
-        const overrides = b.assign(change.set);
-        const select = table.fields.map(([name]) => overrides.get(name) ?? quoteId(name)).join(', ');
-        // SQLite reads the source rows into a temporary table first when inserting into the table it selects from.
-        const sql =
-          `INSERT INTO ${table.table} (${table.columns}) SELECT ${select} FROM ${table.table} ` +
-          `WHERE ${b.where(change.filter)} ${conflictSql(table)}`;
-        prepare(sql).run(b.params);
-        return;
-      }
-      default: {
-        const unknownChange: never = change;
-        throw new Error(`unknown view change ${JSON.stringify(unknownChange)}`);
-      }
-    }
-  }
-
   const applies = createApplyGroup(
     db,
     (ref, expected, next, changes) => {
       if (!meta.moveCheckpoint(ref, expected, next)) return false;
-      applyChanges(writeTables(ref), ref, changes);
+      applyViewChanges(prepare, upserts, writeTables(ref), ref, changes);
       return true;
     },
     () => meta.refresh(),
@@ -180,14 +140,14 @@ export function createSqliteViewStore(options: {
   }
 
   /** Runs a read on the active version; retries once when another process switched versions meanwhile. */
-  function read<T>(projection: string, collection: string, empty: T, run: (table: TableInfo) => T): T {
+  async function read<T>(projection: string, collection: string, empty: T, run: (table: TableInfo) => T | Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         const version = meta.activeVersion(projection, 'shared');
         if (version === null) return empty;
         const table = meta.tables(projection, version, 'shared')?.get(collection);
         if (table === undefined) throw new Error(`projection ${projection} has no collection "${collection}"`);
-        return run(table);
+        return await run(table);
       } catch (err) {
         if (attempt > 0 || !(err instanceof Error) || !/no such table|has no collection/.test(err.message)) throw err;
         log?.debug({ projection, collection }, 'view version changed during read, retrying');
@@ -207,12 +167,28 @@ export function createSqliteViewStore(options: {
     return { sql, params: b.params };
   }
 
-  function select(table: TableInfo, query: FindQuery): ViewDoc[] {
+  /** Whether a read of `projection` runs on this thread (no threads, or not a projection of theirs). */
+  function onThisThread(projection: string): boolean {
+    return readThreads === null || !readThreads.available() || (threadedProjections !== null && !threadedProjections.has(projection));
+  }
+
+  /**
+   * A find; reads by id (every identity field pinned: a probe of the key) and by key (`onLoop`) stay on this thread,
+   * others go to the read threads if the projection has them.
+   */
+  async function select(projection: string, table: TableInfo, query: FindQuery, onLoop = false): Promise<ViewDoc[]> {
     const byId = query.versions === undefined ? null : readById(table, query.filter, query.versions);
     if (byId !== null) return byId === NONE || (query.offset ?? 0) > 0 || query.limit === 0 ? [] : [byId];
     const { sql, params } = selectSql(table, query);
-    const rows = prepare(sql).raw(true).all(params) as Row[];
+    const pinned = query.versions !== undefined && pinnedIdentity(query.filter, query.versions.identity) !== null;
+    const threads = onLoop || pinned || onThisThread(projection) ? null : readThreads;
+    const rows = (threads === null ? prepare(sql).raw(true).all(params) : await threads.rows(sql, params)) as Row[];
     return rows.map((row) => decode(table, row));
+  }
+
+  async function countOf(projection: string, sql: string, params: Params): Promise<number> {
+    if (readThreads === null || onThisThread(projection)) return prepare(sql).pluck(true).get(params) as number;
+    return (await readThreads.value(sql, params)) as number;
   }
 
   /** A layered read by id (sqliteViewLayers.ts `byIdSql`): the visible document, NONE, or null when not by id. */
@@ -225,37 +201,61 @@ export function createSqliteViewStore(options: {
 
   return {
     backend: 'sqlite',
-    ensureProjection: async (spec: ProjectionSpec, ensureOptions) => meta.ensure(spec, ensureOptions?.deferReadIndexes === true),
-    completeVersion: async (ref) => completeSqliteVersion(db, meta, ref, log),
-    applyBatch: (ref, expected, next, changes) => applies.apply(ref, expected, next, changes),
+    ensureProjection: async (spec: ProjectionSpec, ensureOptions) => {
+      await afterIndexBuilds();
+      return meta.ensure(spec, ensureOptions?.deferReadIndexes === true);
+    },
+    completeVersion: async (ref) => {
+      await afterIndexBuilds();
+      const exec = indexThread === null || !indexThread.available() ? (sql: string) => void db.exec(sql) : buildIndex;
+      return completeSqliteVersion(db, meta, ref, exec, log);
+    },
+    applyBatch: async (ref, expected, next, changes) => {
+      await afterIndexBuilds();
+      return applies.apply(ref, expected, next, changes);
+    },
     checkpoint: async (ref) => meta.checkpoint(ref),
-    recordError: async (ref, message) => meta.recordError(ref, message),
-    acquireLease: async (name, owner, ttlMs) => meta.acquireLease(name, owner, ttlMs),
-    releaseLease: async (name, owner) => meta.releaseLease(name, owner),
+    recordError: async (ref, message) => {
+      await afterIndexBuilds();
+      return meta.recordError(ref, message);
+    },
+    acquireLease: async (name, owner, ttlMs) => {
+      await afterIndexBuilds();
+      return meta.acquireLease(name, owner, ttlMs);
+    },
+    releaseLease: async (name, owner) => {
+      await afterIndexBuilds();
+      return meta.releaseLease(name, owner);
+    },
     activeVersion: async (name) => meta.activeVersion(name, 'shared'),
-    activate: async (name, version) => meta.activate(name, version),
-    dropVersion: async (ref) => meta.dropVersion(ref),
+    activate: async (name, version) => {
+      await afterIndexBuilds();
+      return meta.activate(name, version);
+    },
+    dropVersion: async (ref) => {
+      await afterIndexBuilds();
+      return meta.dropVersion(ref);
+    },
     projectionStatuses: async (): Promise<ProjectionStatus[]> => meta.statuses(),
     get: async (projection: string, collection: string, key: Readonly<Record<string, Scalar>>) =>
-      read(projection, collection, null, (table) => {
+      read(projection, collection, null, async (table) => {
         for (const name of table.key) {
           if (!Object.hasOwn(key, name)) throw new Error(`${collection}: key field "${name}" is missing`);
         }
         const filter: Filter = { kind: 'and', filters: table.key.map((name) => keyFilter(name, key[name] ?? null)) };
-        return select(table, { filter, limit: 1 })[0] ?? null;
+        return (await select(projection, table, { filter, limit: 1 }, true))[0] ?? null;
       }),
-    find: async (projection, collection, query = {}) => read(projection, collection, [], (table) => select(table, query)),
+    find: async (projection, collection, query = {}) => read(projection, collection, [], (table) => select(projection, table, query)),
     count: async (projection, collection, filter = { kind: 'all' }, versions) =>
       read(projection, collection, 0, (table) => {
         if (versions !== undefined) {
           const byId = readById(table, filter, versions);
           if (byId !== null) return byId === NONE ? 0 : 1;
           const { sql, params } = layeredCountSql(table, filter, versions);
-          return prepare(sql).pluck(true).get(params) as number;
+          return countOf(projection, sql, params);
         }
         const b = createSqlBuilder(table);
-        const sql = `SELECT COUNT(*) FROM ${table.table} WHERE ${b.where(filter)}`;
-        return prepare(sql).pluck(true).get(b.params) as number;
+        return countOf(projection, `SELECT COUNT(*) FROM ${table.table} WHERE ${b.where(filter)}`, b.params);
       }),
     explainFind: async (projection, collection, query) =>
       read(projection, collection, [], (table) => {
@@ -263,14 +263,15 @@ export function createSqliteViewStore(options: {
         return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
       }),
     ensureIndex: async (projection, collection, index) =>
-      read(projection, collection, undefined, (table) => {
+      read(projection, collection, undefined, async (table) => {
         const { name, sql } = sortIndexSql(table, index);
         if (ensuredIndexes.has(sql)) return;
         const existed = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== undefined;
-        db.exec(sql);
         // Without statistics the planner takes a range on fromSeq for the most selective constraint and sorts in a
         // temporary B-tree; with them it sees that (branchId, tableKey) is the selective part and reads the new index.
-        if (!existed) db.exec(`ANALYZE ${table.table}`);
+        const ddl = existed ? sql : `${sql}; ANALYZE ${table.table}`;
+        if (indexThread === null || !indexThread.available()) db.exec(ddl);
+        else if (!existed) await buildIndex(ddl);
         ensuredIndexes.add(sql);
         log?.debug({ projection, collection, sql, created: !existed }, 'view index ensured');
       }),
@@ -282,6 +283,7 @@ export function createSqliteViewStore(options: {
       }
     },
     close: async () => {
+      await Promise.all([readThreads?.close(), indexThread?.close()]);
       if (db.open) applies.flush();
       if (db.open) db.close();
     },

@@ -12,10 +12,12 @@ import type { TableInfo } from './sqliteViewTable.ts';
 const MAX_UPSERT_ROWS = 64;
 const MAX_PARAMETERS = 32_766;
 
-/** Multi-row upsert statements of one SQLite view database, prepared once per table and row count. */
-export function createSqliteUpserts(db: Database.Database): {
+export type SqliteUpserts = {
   run(table: TableInfo, changes: readonly ViewChange[], from: number, to: number): void;
-} {
+};
+
+/** Multi-row upsert statements of one SQLite view database, prepared once per table and row count. */
+export function createSqliteUpserts(db: Database.Database): SqliteUpserts {
   /** Per table: the upsert statement writing 2^i documents at index i. */
   const upserts = new WeakMap<TableInfo, Database.Statement[]>();
 

@@ -11,7 +11,6 @@ import type { GeneratedDataSource, GeneratedPage, GeneratedRow } from '../graphq
 import { readKept, type Finality } from './finality.ts';
 import type { GeneratedRequest } from './generatedRequest.ts';
 import type { RowCounts } from './rowCounts.ts';
-import type { RowIndexes } from '../../readers/rowIndexes.ts';
 import type { ServedTable } from './servedTables.ts';
 import { createGatewayRowWrites } from './gatewayRowWrites.ts';
 
@@ -20,7 +19,6 @@ export type EndpointDataSourceDeps = {
   readonly rows: RowReader;
   readonly schemas: SchemaReader;
   readonly gateway: CommandGateway;
-  readonly indexes: RowIndexes;
   readonly counts: RowCounts;
   /** Whether a projection has passed a position: committed content read after that is kept (see below). */
   readonly isFinal: Finality;
@@ -98,8 +96,6 @@ export function createEndpointDataSource(deps: EndpointDataSourceDeps): Endpoint
     const committed = committedKey(request);
     const key = committed === null ? null : `${committed}\0${JSON.stringify(query.queryKey)}\0${query.page.first}\0${query.page.after ?? ''}`;
     const page = await readKept(deps.isFinal, committedPages, key, rowsAt(request), async (): Promise<CachedPage> => {
-      await deps.indexes.ensureFields(table.compiled.model);
-      await deps.indexes.ensure(query.keys);
       const read = await rows.rows(table, query);
       const edges = read.edges.map((edge) => ({ cursor: edge.cursor, node: generatedRow(edge.node) }));
       return { edges, pageInfo: read.pageInfo, count: read.totalCount };

@@ -91,7 +91,6 @@ export function createContentOperations(deps: OperationDeps): ContentOperations 
         readonlyRows: readonlyRowsFilter(table.readonly),
         parentIds: [args.revisionId, args.tableId],
       });
-      await deps.indexes.ensureFields(table.compiled.model);
       return rows.rows(table, query);
     },
 

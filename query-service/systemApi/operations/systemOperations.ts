@@ -5,6 +5,7 @@ import { createCatalogReader } from '../../readers/catalogReader.ts';
 import { createChangeReader } from '../../changes/changeReader.ts';
 import { createRowIndexes } from '../../readers/rowIndexes.ts';
 import { createDirectoryReader } from '../../readers/directoryReader.ts';
+import { createRowIndexes } from '../../readers/rowIndexes.ts';
 import { createRowReader } from '../../readers/rowReader.ts';
 import { createSchemaReader } from '../../readers/schemaReader.ts';
 import { createTableModels } from '../../readers/tableModels.ts';
@@ -49,7 +50,7 @@ export function createSystemOperations(deps: SystemOperationsDeps): SystemOperat
     directory: createDirectoryReader(deps.viewStore),
     catalog: createCatalogReader(deps.viewStore),
     schemas: createSchemaReader(deps.viewStore),
-    rows: createRowReader(deps.viewStore),
+    rows: createRowReader(deps.viewStore, createRowIndexes(deps.viewStore, deps.log)),
     models: createTableModels(),
     indexes: createRowIndexes(deps.viewStore, deps.log),
     log: deps.log.child({ component: 'systemOperations' }),

@@ -1,0 +1,158 @@
+// The query rows of `npm run bench -- scale` (issue 30 items 3-5), run against the table scaleBench.ts loaded:
+// indexed and unindexed filters (p50/p99, totalCount, answers past QUERY_TIMEOUT_MS), get-by-id while five clients
+// loop on unindexed filters, and the rebuild of `rows` in the server (rows/s, peak RSS, reader and writer p99/max
+// while a write load runs).
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- bench JSON
+
+export type QueryServer = { readonly url: string; readonly pid: number; readonly token: string };
+export type QueryFigures = Record<string, number>;
+
+/** `x-index` (domain.md §5.5) on the field the indexed filter reads; the schema without it when the server refuses it. */
+export function indexedSchema(schema: Json): Json {
+  return { ...schema, properties: { ...schema.properties, stock: { ...schema.properties.stock, 'x-index': true } } };
+}
+
+/** stock = n % 1000: the indexed equality matches rows / 1000 rows (1,000 at a million rows). */
+const INDEXED_WHERE = { data: { path: 'stock', equals: 7 } };
+/** address.zip = 10000 + n % 89999: no index serves it; a handful of matches. */
+const UNINDEXED_WHERE = { data: { path: 'address.zip', equals: '10007' } };
+const BY_ID = [{ id: 'asc' }];
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function get(server: QueryServer, path: string): Promise<{ status: number; json: Json; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${server.token}` } });
+  const text = await res.text();
+  return { status: res.status, json: text.length > 0 ? JSON.parse(text) : null, ms: performance.now() - started };
+}
+
+async function rssBytes(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const match = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : Number.NaN;
+}
+
+function listPath(rowsPath: string, where: unknown): string {
+  return `${rowsPath}/rows?first=20&where=${encodeURIComponent(JSON.stringify(where))}&orderBy=${encodeURIComponent(JSON.stringify(BY_ID))}`;
+}
+
+/** p50/p99 of `runs` sequential lists, their totalCount and how many answered 503 QUERY_TIMEOUT. */
+async function filterFigures(server: QueryServer, path: string, runs: number, prefix: string, out: QueryFigures): Promise<void> {
+  const ms: number[] = [];
+  let timeouts = 0;
+  for (let i = 0; i < runs; i++) {
+    const reply = await get(server, path);
+    ms.push(reply.ms);
+    if (reply.status === 503 && reply.json?.code === 'QUERY_TIMEOUT') timeouts += 1;
+    else if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${JSON.stringify(reply.json).slice(0, 300)}`);
+    else out[`${prefix}TotalCount`] = reply.json.totalCount as number;
+  }
+  ms.sort((a, b) => a - b);
+  out[`${prefix}P50Ms`] = percentile(ms, 50);
+  out[`${prefix}P99Ms`] = percentile(ms, 99);
+  out[`${prefix}Timeouts`] = timeouts;
+}
+
+/** Latencies of `run` looped until `stop()` says so. */
+async function loop(run: () => Promise<number>, stop: () => boolean): Promise<number[]> {
+  const ms: number[] = [];
+  while (!stop()) ms.push(await run());
+  return ms;
+}
+
+export async function measureQueries(
+  server: QueryServer,
+  rowsPath: (revision: string) => string,
+  revisions: { readonly head: string; readonly draft: string },
+  rows: number,
+  indexed: boolean,
+  log: (line: string) => void,
+): Promise<QueryFigures> {
+  const out: QueryFigures = {};
+  const path = rowsPath(revisions.head);
+  const randomId = (): string => `p${Math.floor(Math.random() * rows)}`;
+
+  if (indexed) await filterFigures(server, listPath(path, INDEXED_WHERE), 30, 'indexedFilter', out);
+  await filterFigures(server, listPath(path, UNINDEXED_WHERE), 10, 'unindexedFilter', out);
+  log(`  filters: indexed ${indexed ? `${out.indexedFilterP50Ms?.toFixed(1)} ms` : 'n/a'}, unindexed ${out.unindexedFilterP50Ms?.toFixed(1)} ms`);
+
+  // Get-by-id while five clients loop on unindexed filters (each a different value: no cache serves them).
+  let stopped = false;
+  let salt = 0;
+  const heavy = Array.from({ length: 5 }, () =>
+    loop(async () => (await get(server, listPath(path, { data: { path: 'address.zip', equals: String(10_000 + salt++) } }))).ms, () => stopped),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const byId: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const reply = await get(server, `${path}/row/${randomId()}`);
+    if (reply.status !== 200) throw new Error(`get-by-id: ${reply.status} ${JSON.stringify(reply.json).slice(0, 300)}`);
+    byId.push(reply.ms);
+  }
+  stopped = true;
+  await Promise.all(heavy);
+  byId.sort((a, b) => a - b);
+  out.getByIdUnderLoadP99Ms = percentile(byId, 99);
+  out.getByIdUnderLoadMaxMs = byId.at(-1) ?? Number.NaN;
+
+  // Rebuild of `rows` in the server while a reader lists and a writer writes single rows.
+  const before = (await get(server, '/api/projections')).json.find((p: Json) => p.name === 'rows');
+  let rebuilding = true;
+  let peakRss = await rssBytes(server.pid);
+  const sampler = setInterval(() => void rssBytes(server.pid).then((b) => (peakRss = Math.max(peakRss, b))), 200);
+  const reader = loop(async () => (await get(server, `${path}/rows?first=20`)).ms, () => !rebuilding);
+  let w = 0;
+  const writer = loop(async () => {
+    const started = performance.now();
+    const res = await fetch(`${server.url}${rowsPath(revisions.draft)}/row/${randomId()}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ patches: [{ op: 'replace', path: '/stock', value: w++ % 1000 }] }),
+    });
+    await res.arrayBuffer();
+    return performance.now() - started;
+  }, () => !rebuilding);
+  const started = performance.now();
+  const res = await fetch(`${server.url}/api/projections/rows/rebuild`, { method: 'POST', headers: { authorization: `Bearer ${server.token}` } });
+  if (res.status !== 202) throw new Error(`rebuild: ${res.status} ${await res.text()}`);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = (await get(server, '/api/projections')).json.find((p: Json) => p.name === 'rows');
+    if (now.version > before.version && now.rebuild === null) break;
+  }
+  const rebuildMs = performance.now() - started;
+  rebuilding = false;
+  clearInterval(sampler);
+  const reads = (await reader).sort((a, b) => a - b);
+  const writes = (await writer).sort((a, b) => a - b);
+  out.rebuildRowsPerSecond = rows / (rebuildMs / 1000);
+  out.rebuildPeakRssMB = peakRss / 1e6;
+  out.rebuildReaderP99Ms = percentile(reads, 99);
+  out.rebuildReaderMaxMs = reads.at(-1) ?? Number.NaN;
+  out.rebuildWriterP99Ms = percentile(writes, 99);
+  out.rebuildWriterMaxMs = writes.at(-1) ?? Number.NaN;
+  log(`  rebuild of rows: ${out.rebuildRowsPerSecond.toFixed(0)} rows/s, reader max ${out.rebuildReaderMaxMs.toFixed(0)} ms, writer max ${out.rebuildWriterMaxMs.toFixed(0)} ms`);
+  return out;
+}
+
+export const QUERY_FIGURES: readonly (readonly [string, string, string])[] = [
+  ['indexedFilterP50Ms', 'indexed filter page 1 (+ totalCount) p50', 'ms'],
+  ['indexedFilterP99Ms', 'indexed filter page 1 (+ totalCount) p99', 'ms'],
+  ['indexedFilterTotalCount', 'indexed filter totalCount', 'rows'],
+  ['unindexedFilterP50Ms', 'unindexed filter page 1 (+ totalCount) p50', 'ms'],
+  ['unindexedFilterP99Ms', 'unindexed filter page 1 (+ totalCount) p99', 'ms'],
+  ['unindexedFilterTotalCount', 'unindexed filter totalCount', 'rows'],
+  ['unindexedFilterTimeouts', 'unindexed filter answers 503 QUERY_TIMEOUT (of 10)', 'n'],
+  ['getByIdUnderLoadP99Ms', 'get-by-id p99 while 5 clients loop on unindexed filters', 'ms'],
+  ['getByIdUnderLoadMaxMs', 'get-by-id max while 5 clients loop on unindexed filters', 'ms'],
+  ['rebuildRowsPerSecond', 'rebuild of rows (in the server, under a write load)', 'rows/s'],
+  ['rebuildPeakRssMB', 'rebuild of rows: peak RSS of the server', 'MB'],
+  ['rebuildReaderP99Ms', 'rebuild of rows: reader (page 1) p99', 'ms'],
+  ['rebuildReaderMaxMs', 'rebuild of rows: reader (page 1) max', 'ms'],
+  ['rebuildWriterP99Ms', 'rebuild of rows: single-row writer p99', 'ms'],
+  ['rebuildWriterMaxMs', 'rebuild of rows: single-row writer max', 'ms'],
+];

@@ -1,0 +1,279 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import { AppError } from '../../../contracts/index.ts';
+import type { Params } from './sqliteViewSql.ts';
+
+/** What the main thread asks a thread (sqliteReadThread.ts) to run. */
+export type ReadRequest = {
+  readonly id: number;
+  readonly mode: 'rows' | 'value' | 'exec';
+  readonly sql: string;
+  readonly params: Params;
+};
+export type ReadReply =
+  | { readonly id: number; readonly ok: true; readonly result: unknown }
+  | { readonly id: number; readonly ok: false; readonly message: string; readonly code: string | null };
+export type ReadThreadData = {
+  readonly file: string;
+  readonly writable: boolean;
+  readonly busyTimeoutMs: number;
+  readonly preload: readonly string[];
+  /** Int32Array(1) over it: the id of the statement the main thread cancelled. */
+  readonly cancel: SharedArrayBuffer;
+};
+
+/** Reads off the event loop (createSqliteViewStore's `reads`); without them every statement runs on the caller's thread. */
+export type SqliteReadOptions = {
+  /** QUERY_TIMEOUT_MS: longest a read other than by key may take (queueing included) before `503 QUERY_TIMEOUT`. */
+  readonly timeoutMs: number;
+  /** Read connections (threads) running at once; default 2. */
+  readonly threads?: number;
+  /**
+   * The projections whose reads can run long (large collections, filters and sorts on data): only they go to the
+   * threads, so small reads (system state, schemas, catalogs) never queue behind a slow one. Default: all.
+   */
+  readonly projections?: readonly string[];
+  /** Modules the threads import when they do not inherit the hooks that load `.ts` files (the composition root's). */
+  readonly preload?: readonly string[];
+};
+
+export type SqliteThreadsOptions = {
+  readonly file: string;
+  /** Threads (connections) running statements at once. */
+  readonly threads: number;
+  /** Longest a statement may take from the call (queueing included) before it fails with QUERY_TIMEOUT; null: none. */
+  readonly budgetMs: number | null;
+  readonly writable: boolean;
+  readonly busyTimeoutMs?: number;
+  /** Start threads with the first statement rather than at once. */
+  readonly lazy?: boolean;
+  /** Modules a thread imports before its TypeScript body when the hooks that load `.ts` are not inherited. */
+  readonly preload?: readonly string[];
+  readonly log?: Logger;
+};
+
+/** Statements run on SQLite connections in worker threads, so that no statement holds the event loop. */
+export type SqliteThreads = {
+  rows(sql: string, params: Params): Promise<unknown[][]>;
+  value(sql: string, params: Params): Promise<unknown>;
+  exec(sql: string): Promise<void>;
+  /** False once threads failed to start several times in a row: the caller then reads on its own connection. */
+  available(): boolean;
+  /** Threads started and not yet exited, including those abandoned past the budget and still finishing a statement. */
+  stats(): { readonly live: number; readonly abandoned: number; readonly queued: number };
+  close(): Promise<void>;
+};
+
+type Task = {
+  readonly request: Omit<ReadRequest, 'id'>;
+  /** Set when the task is queued while a thread is ready, else when a thread takes it; null without a budget. */
+  deadline: number | null;
+  readonly budgeted: boolean;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (err: unknown) => void;
+};
+type Thread = {
+  readonly worker: Worker;
+  /** Shared with the thread: the id of the statement to cancel (sqliteReadThread.ts). */
+  readonly cancel: Int32Array;
+  task: Task | null;
+  id: number;
+  timer: NodeJS.Timeout | null;
+  ready: boolean;
+  /** A statement past its budget was asked to stop; the thread is idle again once it answers. */
+  cancelling: boolean;
+};
+
+/** How long a statement asked to stop may take to answer before its thread is terminated. */
+const CANCEL_GRACE_MS = 50;
+
+const ENTRY = new URL('./sqliteReadWorker.mjs', import.meta.url);
+const MAX_FAILED_STARTS = 3;
+
+/**
+ * A pool of SQLite connections in worker threads. better-sqlite3 cannot interrupt a running statement, so a
+ * statement past its budget is abandoned: its caller gets `503 QUERY_TIMEOUT` at once, its thread is terminated
+ * (it exits as soon as SQLite returns to JavaScript) and a fresh thread takes its place. Abandoned threads still
+ * use a core until their statement ends, so at most `threads` of them are tolerated: beyond that no new thread
+ * starts and queued statements wait (and time out) rather than crowd the cores.
+ */
+export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThreads {
+  const live = new Set<Thread>();
+  const idle: Thread[] = [];
+  const queue: Task[] = [];
+  let abandoned = 0;
+  let nextId = 1;
+  let closed = false;
+  let started = options.lazy !== true;
+  // Threads that exited before their connection opened, in a row: a broken setup must not respawn forever.
+  let failedStarts = 0;
+  let startError: unknown = null;
+  const data = {
+    file: options.file,
+    writable: options.writable,
+    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    preload: options.preload ?? [],
+  };
+
+  function timeoutError(): AppError {
+    return new AppError('QUERY_TIMEOUT', `The query ran longer than ${options.budgetMs} ms`, undefined, { 'Retry-After': '1' });
+  }
+
+  /** A new thread; it takes statements once its connection is open (its `ready` message). */
+  function spawn(): Thread {
+    const cancel = new SharedArrayBuffer(4);
+    const worker = new Worker(ENTRY, { workerData: { ...data, cancel } satisfies ReadThreadData });
+    const thread: Thread = { worker, cancel: new Int32Array(cancel), task: null, id: 0, timer: null, ready: false, cancelling: false };
+    live.add(thread);
+    worker.on('message', (reply: ReadReply | { readonly ready: true }) => {
+      if ('ready' in reply) {
+        thread.ready = true;
+        failedStarts = 0;
+        // An idle thread does not keep the process alive; a starting or busy one does.
+        worker.unref();
+        release(thread);
+        return;
+      }
+      if (thread.cancelling && reply.id === thread.id) {
+        // The statement stopped when asked (or ended within the grace): the thread serves on.
+        thread.cancelling = false;
+        finish(thread);
+        release(thread);
+        return;
+      }
+      const task = thread.task;
+      if (task === null || reply.id !== thread.id) return;
+      finish(thread);
+      if (reply.ok) task.resolve(reply.result);
+      else task.reject(Object.assign(new Error(reply.message), reply.code === null ? {} : { code: reply.code }));
+      release(thread);
+    });
+    worker.on('error', (err) => {
+      options.log?.error({ err }, 'view store thread failed');
+      if (!thread.ready) startError = err;
+      const task = thread.task;
+      finish(thread);
+      task?.reject(err);
+    });
+    worker.on('exit', () => {
+      if (!thread.ready && live.has(thread) && ++failedStarts >= MAX_FAILED_STARTS) {
+        startError ??= new Error('view store threads cannot start');
+        options.log?.error({ attempts: failedStarts }, 'view store threads cannot start; reading on the main connection');
+        for (const task of queue.splice(0)) task.reject(startError);
+      }
+      if (live.delete(thread)) {
+        const i = idle.indexOf(thread);
+        if (i >= 0) idle.splice(i, 1);
+        thread.task?.reject(new Error('view store thread exited'));
+        finish(thread);
+      }
+      pump();
+    });
+    return thread;
+  }
+
+  function finish(thread: Thread): void {
+    if (thread.timer !== null) clearTimeout(thread.timer);
+    thread.timer = null;
+    thread.task = null;
+    if (thread.ready) thread.worker.unref();
+  }
+
+  function release(thread: Thread): void {
+    if (!live.has(thread)) return;
+    idle.push(thread);
+    pump();
+  }
+
+  /**
+   * A statement past its budget: its caller gets QUERY_TIMEOUT at once; the statement is asked to stop (it does at
+   * its next call of a strata_* SQL function) and its thread is terminated if it has not answered within the grace.
+   */
+  function timeOut(thread: Thread): void {
+    const task = thread.task;
+    finish(thread);
+    thread.worker.ref();
+    task?.reject(timeoutError());
+    options.log?.warn({ budgetMs: options.budgetMs, sql: task?.request.sql.slice(0, 200) }, 'view query past its budget cancelled');
+    thread.cancelling = true;
+    Atomics.store(thread.cancel, 0, thread.id);
+    thread.timer = setTimeout(() => abandon(thread), CANCEL_GRACE_MS);
+  }
+
+  function abandon(thread: Thread): void {
+    const task = thread.task;
+    thread.cancelling = false;
+    finish(thread);
+    live.delete(thread);
+    abandoned += 1;
+    options.log?.warn({ graceMs: CANCEL_GRACE_MS }, 'view query did not stop when cancelled; its thread is replaced');
+    task?.reject(timeoutError());
+    void thread.worker.terminate().finally(() => {
+      abandoned -= 1;
+      pump();
+    });
+    pump();
+  }
+
+  function pump(): void {
+    // Threads past their budget are replaced at once, unless as many are still finishing their statement.
+    while (started && !closed && failedStarts < MAX_FAILED_STARTS && live.size < options.threads && abandoned < options.threads) spawn();
+    while (queue.length > 0 && !closed) {
+      const task = queue[0] as Task;
+      if (task.deadline !== null && task.deadline <= Date.now()) {
+        queue.shift();
+        task.reject(timeoutError());
+        continue;
+      }
+      const thread = idle.pop();
+      if (thread === undefined) return;
+      queue.shift();
+      dispatch(thread, task);
+    }
+  }
+
+  function dispatch(thread: Thread, task: Task): void {
+    thread.task = task;
+    thread.id = nextId++;
+    thread.worker.ref();
+    if (task.budgeted && task.deadline === null && options.budgetMs !== null) task.deadline = Date.now() + options.budgetMs;
+    if (task.deadline !== null) thread.timer = setTimeout(() => timeOut(thread), Math.max(0, task.deadline - Date.now()));
+    thread.worker.postMessage({ ...task.request, id: thread.id } satisfies ReadRequest);
+  }
+
+  function submit(request: Omit<ReadRequest, 'id'>, budgeted: boolean): Promise<unknown> {
+    if (closed) return Promise.reject(new Error('view store is closed'));
+    if (failedStarts >= MAX_FAILED_STARTS) return Promise.reject(startError);
+    return new Promise((resolve, reject) => {
+      // The budget is the caller's wait, queueing included, but not the start of threads (at startup, or replacing
+      // abandoned ones when no thread is ready).
+      const anyReady = [...live].some((thread) => thread.ready);
+      const deadline = budgeted && options.budgetMs !== null && anyReady ? Date.now() + options.budgetMs : null;
+      started = true;
+      queue.push({ request, deadline, budgeted, resolve, reject });
+      pump();
+      if (deadline !== null && queue.length > 0) setTimeout(pump, Math.max(0, deadline - Date.now()) + 1).unref();
+    });
+  }
+
+  // Threads start with the pool (a few hundred ms each), not with the first statement that needs one.
+  pump();
+
+  return {
+    rows: (sql, params) => submit({ mode: 'rows', sql, params }, true) as Promise<unknown[][]>,
+    value: (sql, params) => submit({ mode: 'value', sql, params }, true),
+    exec: async (sql) => {
+      await submit({ mode: 'exec', sql, params: {} }, false);
+    },
+    available: () => failedStarts < MAX_FAILED_STARTS,
+    stats: () => ({ live: live.size, abandoned, queued: queue.length }),
+    close: async () => {
+      closed = true;
+      for (const task of queue.splice(0)) task.reject(new Error('view store is closed'));
+      const threads = [...live];
+      live.clear();
+      idle.length = 0;
+      await Promise.all(threads.map((t) => t.worker.terminate()));
+    },
+  };
+}

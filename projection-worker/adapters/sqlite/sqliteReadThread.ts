@@ -1,0 +1,85 @@
+import Database from 'better-sqlite3';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { sqlCast } from './sqliteViewCast.ts';
+import type { ReadReply, ReadRequest, ReadThreadData } from './sqliteReadPool.ts';
+
+/**
+ * The body of a view store read thread: one connection to the view file, which runs the statements the main thread
+ * built (sqliteReadPool.ts) and posts the raw rows back. Reading connections are opened read-only; the index
+ * thread's connection writes (CREATE INDEX, ANALYZE) and waits for the write lock as long as the busy timeout.
+ */
+const THREAD_NICENESS = 10;
+const data = workerData as ReadThreadData;
+// Lower priority than the event loop's thread (on Linux a priority set with pid 0 is the calling thread's): where the
+// process has one core (a container limit, a pinned benchmark), requests the main thread answers at once — reads by
+// id, writes, health probes — are not slowed by a long read sharing the core.
+try {
+  setPriority(THREAD_NICENESS);
+} catch {
+  // Not permitted on this platform: threads keep the process's priority.
+}
+const db = new Database(data.file, { readonly: !data.writable, fileMustExist: true, timeout: data.busyTimeoutMs });
+db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
+// Each thread has its own page cache; a small one keeps the threads' memory bounded (the OS caches the file).
+db.pragma('cache_size = -16384');
+// The statement running now; a statement past its budget is cancelled by the main thread writing its id here, and
+// stops at its next call of a strata_* function (SQLite aborts a statement whose function throws). Statements that
+// call none run to their end; the main thread then terminates this thread.
+const cancel = new Int32Array(data.cancel);
+let current = 0;
+function running(): void {
+  if (Atomics.load(cancel, 0) === current) throw new Error('statement cancelled: past its time budget');
+}
+db.function('strata_cast', { deterministic: true }, (cast: unknown, value: unknown, type: unknown) => {
+  running();
+  return sqlCast(cast, value, type);
+});
+db.function('strata_lower', { deterministic: true }, (v: unknown) => {
+  running();
+  return typeof v === 'string' ? v.toLowerCase() : v;
+});
+
+const MAX_CACHED_STATEMENTS = 200;
+const statements = new Map<string, Database.Statement>();
+
+function prepare(sql: string): Database.Statement {
+  let statement = statements.get(sql);
+  if (statement === undefined) {
+    if (statements.size >= MAX_CACHED_STATEMENTS) statements.clear();
+    statement = db.prepare(sql);
+    statements.set(sql, statement);
+  }
+  return statement;
+}
+
+function run(request: ReadRequest): unknown {
+  switch (request.mode) {
+    case 'rows':
+      return prepare(request.sql).raw(true).all(request.params);
+    case 'value':
+      return prepare(request.sql).pluck(true).get(request.params);
+    case 'exec':
+      db.exec(request.sql);
+      return null;
+  }
+}
+
+const port = parentPort;
+if (port === null) throw new Error('sqliteReadThread runs in a worker thread');
+port.on('message', (request: ReadRequest) => {
+  let reply: ReadReply;
+  current = request.id;
+  try {
+    reply = { id: request.id, ok: true, result: run(request) };
+  } catch (err) {
+    // A schema change from another connection invalidates cached statements; the next read prepares them again.
+    statements.clear();
+    const message = err instanceof Error ? err.message : String(err);
+    const code = (err as { code?: unknown } | null)?.code;
+    reply = { id: request.id, ok: false, message, code: typeof code === 'string' ? code : null };
+  }
+  port.postMessage(reply);
+});
+// Statements are handed out only to threads whose connection is open, so a budget never pays for a thread's start.
+port.postMessage({ ready: true });
