@@ -51,6 +51,7 @@ import { createOAuthDiscoveryRouter } from './oauth/oauthDiscoveryRouter.ts';
 import { createOAuthEndpointsRouter } from './oauth/oauthEndpointsRouter.ts';
 import { adminStylesheetOf } from './oauth/oauthPages.ts';
 import { PORTABILITY_DEFAULTS, createPortabilityRouter, createTableTransfer, type PortabilityConfig } from './portability/portabilityRoutes.ts';
+import { createRowIndexes } from './readers/rowIndexes.ts';
 
 export type QueryServiceConfig = {
   /** WRITE_CONSISTENCY. */
@@ -197,6 +198,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     minPosition,
     consistency,
     config: { ...PORTABILITY_DEFAULTS, ...config.portability },
+    indexes: createRowIndexes(deps.viewStore, log),
   };
   const transfer = createTableTransfer(portabilityDeps);
 

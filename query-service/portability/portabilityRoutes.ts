@@ -8,6 +8,7 @@ import { finishWrite, type WriteConsistencyOptions } from '../http/writeConsiste
 import { flagParam, formatParam, streamTableExport } from './tableExport.ts';
 import { importOptionsOf, runTableImport } from './tableImport.ts';
 import { createTableRows } from './tableRows.ts';
+import type { RowIndexes } from '../readers/rowIndexes.ts';
 import { streamBundleExport } from './bundleExport.ts';
 import { runBundleImport, type BundleImportOptions } from './bundleImport.ts';
 
@@ -27,6 +28,8 @@ export type PortabilityDeps = {
   readonly minPosition: MinPositionOptions;
   readonly consistency: Omit<WriteConsistencyOptions, 'projections'>;
   readonly config: PortabilityConfig;
+  /** The row lists' indexes (an export reads a table in row id order). */
+  readonly indexes: RowIndexes;
 };
 
 /** Who asks and for which table of which revision. */
@@ -59,7 +62,7 @@ const queryOf = (req: Request): URLSearchParams => new URL(req.originalUrl, 'htt
 
 /** Table export and import (portability.md §1-§2), shared by the system routes and the generated REST endpoints. */
 export function createTableTransfer(deps: PortabilityDeps) {
-  const rows = createTableRows(deps.viewStore);
+  const rows = createTableRows(deps.viewStore, deps.indexes);
   return {
     async exportTable(call: TableTransferCall): Promise<void> {
       const params = queryOf(call.req);
@@ -105,7 +108,7 @@ function bundleOptionsOf(req: Request): BundleImportOptions {
 
 /** Revision bundles (portability.md §3): export of a revision, import into a branch's draft. */
 export function createBundleTransfer(deps: PortabilityDeps, now: () => Date = () => new Date()) {
-  const rows = createTableRows(deps.viewStore);
+  const rows = createTableRows(deps.viewStore, deps.indexes);
   return {
     async exportBundle(call: Omit<TableTransferCall, 'tableId'>): Promise<void> {
       await streamBundleExport(call.res, { rows, models: rows.models, now }, await deps.systemState.current(), call.principal, call.revisionId);

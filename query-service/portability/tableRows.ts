@@ -2,6 +2,7 @@ import { AppError, assertCanRead, assertTableScope, projectTarget, resolveRevisi
 import type { Principal, RowView, Scalar, SystemState, ViewStore } from '../../contracts/index.ts';
 import { MATCH_ALL } from '../paging/filters.ts';
 import type { KeysetKey } from '../paging/keysetPage.ts';
+import type { RowIndexes } from '../readers/rowIndexes.ts';
 import { createRowReader, rowReadonlyOf, type TableContext } from '../readers/rowReader.ts';
 import { revisionScopeOf } from '../readers/revisionScope.ts';
 import { createSchemaReader } from '../readers/schemaReader.ts';
@@ -15,9 +16,9 @@ const BY_ID: readonly KeysetKey[] = [
 ];
 
 /** The tables and rows of a revision as the portability routes read them: access-checked, by row id, page by page. */
-export function createTableRows(viewStore: ViewStore) {
+export function createTableRows(viewStore: ViewStore, indexes: RowIndexes) {
   const schemas = createSchemaReader(viewStore);
-  const rows = createRowReader(viewStore);
+  const rows = createRowReader(viewStore, indexes);
   const models = createTableModels();
 
   /**

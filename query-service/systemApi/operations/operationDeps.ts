@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import { AppError } from '../../../contracts/index.ts';
 import type { ErrorCode, SystemState, SystemStateSource } from '../../../contracts/index.ts';
 import type { CatalogReader, HeadsOf } from '../../readers/catalogReader.ts';
-import type { RowIndexes } from '../../readers/rowIndexes.ts';
 import type { DirectoryReader } from '../../readers/directoryReader.ts';
 import type { RowReader } from '../../readers/rowReader.ts';
 import type { SchemaReader } from '../../readers/schemaReader.ts';
@@ -16,8 +15,6 @@ export type OperationDeps = {
   readonly schemas: SchemaReader;
   readonly rows: RowReader;
   readonly models: TableModels;
-  /** The view indexes of declared fields (x-index, x-unique), ensured before a table's rows are listed. */
-  readonly indexes: RowIndexes;
   readonly log: Logger;
 };
 

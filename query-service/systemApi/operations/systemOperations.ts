@@ -3,7 +3,6 @@ import type { SystemStateSource, ViewStore } from '../../../contracts/index.ts';
 import { createChangeQueries } from '../../changes/changeQueries.ts';
 import { createCatalogReader } from '../../readers/catalogReader.ts';
 import { createChangeReader } from '../../changes/changeReader.ts';
-import { createRowIndexes } from '../../readers/rowIndexes.ts';
 import { createDirectoryReader } from '../../readers/directoryReader.ts';
 import { createRowIndexes } from '../../readers/rowIndexes.ts';
 import { createRowReader } from '../../readers/rowReader.ts';
@@ -45,14 +44,14 @@ export type SystemOperationsDeps = {
  * target resolution, key-scope filtering of collections, then reads of the views.
  */
 export function createSystemOperations(deps: SystemOperationsDeps): SystemOperations {
+  const indexes = createRowIndexes(deps.viewStore, deps.log);
   const operationDeps = {
     systemState: deps.systemState,
     directory: createDirectoryReader(deps.viewStore),
     catalog: createCatalogReader(deps.viewStore),
     schemas: createSchemaReader(deps.viewStore),
-    rows: createRowReader(deps.viewStore, createRowIndexes(deps.viewStore, deps.log)),
+    rows: createRowReader(deps.viewStore, indexes),
     models: createTableModels(),
-    indexes: createRowIndexes(deps.viewStore, deps.log),
     log: deps.log.child({ component: 'systemOperations' }),
   };
   const changeQueries = createChangeQueries({
