@@ -65,7 +65,19 @@ test('a single write to a large unique table reads the holders of its values, no
     for (let at = 0; at < HEAD_ROWS; at += 1000) await h.CreateRows({ revisionId, tableId: 'items', rows: rows(at, at + 1000), bulk: true }, ctx);
     await h.CreateRevision({ organizationId: 'acme', projectName: 'blog', branchName: 'master', comment: 'seed' }, ctx);
     const next = (await createSystemStateSource({ eventStore }).current()).branches.get(ids.main)?.draftRevisionId ?? '';
+    // Writes decided in one batch see each other's rows (folded, not in state.db yet): with no draft change of the
+    // table yet (the batch opens its overlay), and again below with the draft's own rows.
+    const sameTurn = async (sku: string) => {
+      const outcomes = await Promise.allSettled(
+        ['t1', 't2'].map((rowId, k) => h.CreateRows({ revisionId: next, tableId: 'items', rows: [{ rowId: `${sku}-${rowId}`, data: { sku, n: 5_000_000 + k + (sku.length * 10), note: '' } }], bulk: false }, ctx)),
+      );
+      assert.deepEqual(outcomes.map((o) => o.status).sort(), ['fulfilled', 'rejected'], `one of two same-turn writes of ${sku} wins`);
+      const lost = outcomes.find((o) => o.status === 'rejected');
+      assert.equal(isAppError(lost?.reason) ? lost.reason.code : String(lost?.reason), 'UNIQUE_VIOLATION');
+    };
+    await sameTurn('dup');
     for (let at = HEAD_ROWS; at < HEAD_ROWS + DRAFT_ROWS; at += 1000) await h.CreateRows({ revisionId: next, tableId: 'items', rows: rows(at, at + 1000), bulk: true }, ctx);
+    await sameTurn('dup-again');
     // The first write after the schema declared the field creates state.db's index on it (not a row read).
     await h.CreateRows({ revisionId: next, tableId: 'items', rows: [{ rowId: 'warm', data: { sku: 'warm', n: -1, note: '' } }], bulk: false }, ctx);
 

@@ -61,6 +61,13 @@ export function draftHolders(
 const incomplete = (rows: Map<string, unknown> | undefined): boolean => rows instanceof FactRows && !rows.complete;
 
 /**
+ * Keys folds changed since the state was gathered: a FactRows' `written`, or every key of a plain map (an overlay a
+ * fold opened in this batch holds only folded changes).
+ */
+const folded = (rows: Map<string, unknown> | undefined): Iterable<string> =>
+  rows === undefined ? [] : rows instanceof FactRows ? rows.written : rows.keys();
+
+/**
  * Tables with fewer rows are gathered whole for their unique checks (one read, then the in-memory indexes): reading
  * them is cheap, and the field index on state.db is only created once a table is this large, so that SQLite's
  * statistics (ANALYZE, run when an index is created) describe a filled table; on statistics of an empty one the
@@ -84,8 +91,8 @@ export function readsHoldersByValue(state: BranchContent, table: DraftTable): bo
 /**
  * Holders on a gathered state (decisionFacts.ts) whose table is not gathered whole: the rows the decision store's
  * field index named for the value (HEAD through the layers, the draft's changes at D; gathered with their draft
- * side, so a draft change or deletion of a HEAD row stands for it), plus the rows folds changed since (FactRows
- * `written`, indexed once per decision), each judged by its current draft version. A value not gathered yet is a
+ * side, so a draft change or deletion of a HEAD row stands for it), plus the rows folds changed since (`folded`,
+ * indexed once per decision), each judged by its current draft version. A value not gathered yet is a
  * miss: the decision is taken again once the store has answered (O(values written) rows read, never the table).
  * Null when the rows are in memory, gathered whole or few: the in-memory indexes answer then.
  */
@@ -98,10 +105,7 @@ function gatheredHolders(state: BranchContent, table: DraftTable, excluded: Read
   const written = (field: IndexedField): ValueIndex => {
     let values = writtenIndexes.get(field);
     if (values === undefined) {
-      const ids = new Set<string>([
-        ...(overlayRows instanceof FactRows ? overlayRows.written : []),
-        ...(headRows instanceof FactRows ? headRows.written : []),
-      ]);
+      const ids = new Set<string>([...folded(overlayRows), ...folded(headRows)]);
       values = indexRows(
         [...ids].map((rowId) => [rowId, draftRow(table, rowId)] as const),
         field.dataPath,
