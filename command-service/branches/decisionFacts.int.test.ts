@@ -129,6 +129,15 @@ function rowsInIdOrder(data: unknown): unknown {
   return { ...(data as object), rows: [...rows].sort((a, b) => (a.rowId < b.rowId ? -1 : a.rowId > b.rowId ? 1 : 0)) };
 }
 
+/** Error details with their `rowIds` lists in id order (FOREIGN_KEY_IN_USE lists referencing rows as scanned). */
+function rowIdsInOrder(details: unknown): unknown {
+  if (!Array.isArray(details)) return details;
+  return details.map((detail: unknown) => {
+    const rowIds = (detail as { rowIds?: unknown }).rowIds;
+    return Array.isArray(rowIds) ? { ...(detail as object), rowIds: [...(rowIds as string[])].sort() } : detail;
+  });
+}
+
 /** Runs the commands one by one after the same set-up; returns the outcomes and every branch's log. */
 async function runAll(durable: boolean, runs: readonly Run[]): Promise<{ outcomes: Outcome[]; logs: unknown[] }> {
   let answer: { outcomes: Outcome[]; logs: unknown[] } | undefined;
@@ -168,7 +177,7 @@ async function runAll(durable: boolean, runs: readonly Run[]): Promise<{ outcome
         outcomes.push({ ok: true, result: (await run(h, draftOf)).result });
       } catch (err) {
         assert.ok(isAppError(err), `only domain refusals are expected: ${String(err)}`);
-        outcomes.push({ ok: false, code: err.code, message: err.message, details: err.details });
+        outcomes.push({ ok: false, code: err.code, message: err.message, details: rowIdsInOrder(err.details) });
       }
     }
     const logs = [];
