@@ -282,6 +282,7 @@ export type { ResolvedBranch, ResolvedRevision } from './auth/resolveTargets.ts'
 export { OPEN_SEQ, catalogViews, directoryViews, domainViewSpecs, rowViews, schemaViews } from './views/viewSpecs.ts';
 export { apiKeyViews, sessionViews } from './views/authViews.ts';
 export { visibleAt } from './views/visibility.ts';
+export { fieldIndex } from './views/fieldIndex.ts';
 export * from './views/contentViews.ts';
 export { castValue, isCast, parseTimestamp } from './views/castValue.ts';
 export type { Cast, CastResult } from './views/castValue.ts';

@@ -1,5 +1,5 @@
 import type { JsonObject, VersionLayer } from '../../contracts/index.ts';
-import type { FactMisses } from './factRows.ts';
+import type { FactMisses, GatheredValues } from './factRows.ts';
 
 /** One stored row: data in stored form (system refs as `""`). Immutable: a change replaces the record. */
 export type RowRecord = { readonly data: JsonObject; readonly createdAt: string; readonly updatedAt: string };
@@ -47,9 +47,10 @@ export type BranchContent = {
   readonly draftIds: Map<string, string>;
   /**
    * Set when the rows were not all loaded (decisionFacts.ts): row maps are FactRows that record what a decision
-   * asked and lacked; `headLayers` are the layers HEAD's rows are read through. Absent: every row is in memory.
+   * asked and lacked; `headLayers` are the layers HEAD's rows are read through; `values` the holders of unique
+   * values read so far. Absent: every row is in memory.
    */
-  facts?: { readonly misses: FactMisses; readonly headLayers: readonly VersionLayer[] };
+  facts?: { readonly misses: FactMisses; readonly headLayers: readonly VersionLayer[]; readonly values: GatheredValues };
 };
 
 export type BranchContentInit = {

@@ -1,5 +1,5 @@
 import { branchStreamId, createBoundedCache, invariant } from '../../contracts/index.ts';
-import type { BranchRecord, DomainEvent, EventStore, RecordedEvent, SystemState } from '../../contracts/index.ts';
+import type { AppendRequest, AppendResult, BranchRecord, DomainEvent, EventStore, RecordedEvent, SystemState } from '../../contracts/index.ts';
 import { copyTables, createBranchContent, type BranchContent, type TableRecord } from './branchContent.ts';
 import { evolveBranchContent } from './evolveBranchContent.ts';
 
@@ -34,6 +34,11 @@ export type BranchContentStore = {
    * they lacked nothing, so the last decision stands. A store holding whole branches always answers false.
    */
   gatherMissing(state: BranchContent): Promise<boolean>;
+  /**
+   * Told what a batch of `withBranch` appended (in order, all of it appended), before the branch's next batch: the
+   * durable store applies it to its state without reading it back when it can (decisionCatchUp.ts).
+   */
+  appended?(appended: readonly { readonly request: AppendRequest; readonly result: AppendResult }[]): Promise<void>;
 };
 
 function toDomainEvent(recorded: RecordedEvent): DomainEvent {

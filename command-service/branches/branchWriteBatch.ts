@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { AppError, branchStreamId, isStreamConflict, isoTime, tableInScope } from '../../contracts/index.ts';
 import type {
   AppendRequest,
+  AppendResult,
   BranchRecord,
   Clock,
   CommandContext,
@@ -212,6 +213,11 @@ export function createBranchWriteBatch(deps: BranchWriteBatchDeps): BranchWriteB
           again.push(plan.job);
         }
       }
+    }
+    // Every append went in: the durable store applies them to its state without reading them back (the branch's
+    // next batch would otherwise read them from the log first).
+    if (failedAt < 0 && appends.length > 0 && store.appended) {
+      await store.appended(appends.map((plan, i) => ({ request: plan.request, result: (outcomes[i] as { result: AppendResult }).result })));
     }
     return [...again, ...undecided];
   }

@@ -1,18 +1,48 @@
 import type { DraftOperation } from '../../contracts/index.ts';
-import type { BranchContent } from './branchContent.ts';
+import { draftTable, type BranchContent } from './branchContent.ts';
 import type { BranchCommandBody, BranchDeciderTools } from './branchCommand.ts';
+import { uniqueValueAt } from '../domain/rows/uniqueClashes.ts';
+import { addValueMiss, type ValueMisses } from './factRows.ts';
 import { foreignKeyValues } from './foreignKeys.ts';
+import { valueKey } from './headValueIndexes.ts';
+import { readsHoldersByValue, uniqueFieldsOf } from './uniqueFields.ts';
 
-/** What a command will read, per table id: named rows, and whether it reads the whole table. */
-type Needs = Map<string, { rows: Set<string>; whole: boolean }>;
+/**
+ * What a command will read, per table id: named rows, whether it reads the whole table, and the unique values its
+ * rows write (as value misses keyed by the table id: the holders the unique check asks for).
+ */
+type Need = { rows: Set<string>; whole: boolean; values: Map<string, ValueMisses> };
+type Needs = Map<string, Need>;
 
-function need(needs: Needs, tableId: string): { rows: Set<string>; whole: boolean } {
+function need(needs: Needs, tableId: string): Need {
   let entry = needs.get(tableId);
   if (entry === undefined) {
-    entry = { rows: new Set(), whole: false };
+    entry = { rows: new Set(), whole: false, values: new Map() };
     needs.set(tableId, entry);
   }
   return entry;
+}
+
+/** The values the rows write at the table's `x-unique` paths (the unique check asks who holds each). */
+function uniqueValues(state: BranchContent, tools: BranchDeciderTools, tableId: string, rows: readonly { readonly data?: unknown }[], needs: Needs): void {
+  const tableKey = state.draftIds.get(tableId);
+  const table = tableKey === undefined ? null : draftTable(state, tableKey);
+  if (table === null || !readsHoldersByValue(state, table)) return;
+  const fields = uniqueFieldsOf(table.schema, tools.models);
+  if (fields.length === 0) return;
+  const values = need(needs, tableId).values;
+  for (const field of fields) {
+    const pathKey = JSON.stringify(field.dataPath);
+    let asked = values.get(pathKey);
+    if (asked === undefined) {
+      asked = { dataPath: field.dataPath, values: new Map() };
+      values.set(pathKey, asked);
+    }
+    for (const row of rows) {
+      const value = uniqueValueAt(row.data, field.dataPath);
+      if (value !== null) asked.values.set(valueKey(value), value);
+    }
+  }
 }
 
 /** Rows a written row's foreign keys name (the targets its check reads), when its table's schema is known. */
@@ -33,7 +63,10 @@ function operationNeeds(state: BranchContent, tools: BranchDeciderTools, op: Dra
     case 'UpsertRows':
     case 'PatchRows':
       for (const row of op.rows) need(needs, op.tableId).rows.add(row.rowId);
-      if (op.type !== 'PatchRows') foreignKeyTargets(state, tools, op.tableId, op.rows, needs);
+      if (op.type !== 'PatchRows') {
+        foreignKeyTargets(state, tools, op.tableId, op.rows, needs);
+        uniqueValues(state, tools, op.tableId, op.rows, needs);
+      }
       return;
     case 'DeleteRows':
       for (const rowId of op.rowIds) need(needs, op.tableId).rows.add(rowId);
@@ -93,9 +126,12 @@ export function commandNeeds(state: BranchContent, tools: BranchDeciderTools, bo
 export function recordCommandNeeds(state: BranchContent, tools: BranchDeciderTools, body: BranchCommandBody): void {
   const misses = state.facts?.misses;
   if (misses === undefined) return;
-  for (const [tableId, { rows, whole }] of commandNeeds(state, tools, body)) {
+  for (const [tableId, { rows, whole, values }] of commandNeeds(state, tools, body)) {
     const tableKey = state.draftIds.get(tableId);
     if (tableKey === undefined) continue;
+    for (const asked of values.values()) {
+      for (const [key, value] of asked.values) addValueMiss(misses, tableKey, asked.dataPath, key, value);
+    }
     if (whole) {
       misses.fullHead.add(tableKey);
       misses.fullDraft.add(tableKey);

@@ -1,5 +1,6 @@
 // The decision state's catch-up (decisionCatchUp.ts): processes sharing state.db never apply a batch twice (the
-// checkpoint CAS), a deleted file fills again from the log, and branch_heads follows each branch stream.
+// checkpoint CAS), a deleted file fills again from the log, branch_heads follows each branch stream, and a batch's
+// own appends are applied without reading them back when nothing else was appended in between.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -11,7 +12,9 @@ import type { ViewDoc, ViewStore } from '../../contracts/index.ts';
 import { createSqliteViewStore } from '../../projection-worker/index.ts';
 import { createDecisionCatchUp } from './decisionCatchUp.ts';
 import { DECISION_PROJECTION } from './decisionViews.ts';
-import { as, ids, itemsSchema, owner, withFixture } from '../testing/branchHandlersFixture.ts';
+import { createSystemStateSource } from '../state/systemStateSource.ts';
+import { createBranchCommandHandlers } from './branchCommandHandlers.ts';
+import { as, createStepClock, ids, itemsSchema, owner, withFixture } from '../testing/branchHandlersFixture.ts';
 
 const ctx = as(owner);
 const log = pino({ level: 'silent' });
@@ -87,5 +90,56 @@ test('a deleted state file fills again from the log to the same content', () =>
       await views.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  }));
+
+test("a batch's own appends are applied without reading them back, and the state equals one filled from the log", () =>
+  withFixture(async ({ eventStore }) => {
+    let readBack = 0;
+    const counting = Object.create(eventStore) as typeof eventStore;
+    counting.readAll = async (...args) => {
+      const events = await eventStore.readAll(...args);
+      readBack += events.length;
+      return events;
+    };
+    const views = createSqliteViewStore({ file: ':memory:' });
+    const alone = createSqliteViewStore({ file: ':memory:' });
+    try {
+      const h = createBranchCommandHandlers({
+        eventStore: counting,
+        systemState: createSystemStateSource({ eventStore }),
+        clock: createStepClock(),
+        log,
+        newId: (() => {
+          let n = 0;
+          return () => `id-${++n}`;
+        })(),
+        decisionViews: views,
+      });
+      await h.CreateTable({ revisionId: ids.mainDraft, tableId: 'items', schema: itemsSchema }, ctx);
+      const before = readBack;
+      const rows = (from: number) => Array.from({ length: 50 }, (_, k) => ({ rowId: `r${from + k}`, data: { name: `n${from + k}` } }));
+      // Sequential and concurrent (group-committed) writes, a commit, a refusal.
+      for (let at = 0; at < 200; at += 50) await h.CreateRows({ revisionId: ids.mainDraft, tableId: 'items', rows: rows(at), bulk: true }, ctx);
+      await Promise.all(['a', 'b', 'c'].map((rowId) => h.UpdateRows({ revisionId: ids.mainDraft, tableId: 'items', rows: [{ rowId: `r1${rowId.charCodeAt(0)}`, data: { name: rowId } }], bulk: false }, ctx)));
+      await h.DeleteRows({ revisionId: ids.mainDraft, tableId: 'items', rowIds: ['r0'], bulk: false }, ctx);
+      await assert.rejects(h.CreateRows({ revisionId: ids.mainDraft, tableId: 'items', rows: [{ rowId: 'r1', data: { name: 'again' } }], bulk: false }, ctx));
+      await h.CreateRevision({ organizationId: 'acme', projectName: 'blog', branchName: 'master', comment: 'one' }, ctx);
+      await h.warmUp();
+      assert.equal(readBack - before, 0, 'no event of its own was read back from the log');
+
+      // An append by another writer in between (no apply of its own) is read from the log as before.
+      const other = createBranchCommandHandlers({ eventStore, systemState: createSystemStateSource({ eventStore }), clock: createStepClock(Date.UTC(2026, 0, 1)), log, newId: () => `other-${Math.random()}` });
+      const draft = (await createSystemStateSource({ eventStore }).current()).branches.get(ids.main)?.draftRevisionId ?? '';
+      await other.CreateRows({ revisionId: draft, tableId: 'items', rows: [{ rowId: 'x', data: { name: 'x' } }], bulk: false }, ctx);
+      await h.CreateRows({ revisionId: draft, tableId: 'items', rows: [{ rowId: 'y', data: { name: 'y' } }], bulk: false }, ctx);
+      await h.warmUp();
+      assert.ok(readBack - before >= 1, 'the other writer’s event was read from the log');
+
+      await createDecisionCatchUp({ views: alone, eventStore, log }).catchUp();
+      assert.deepEqual(await contents(views), await contents(alone));
+    } finally {
+      await views.close();
+      await alone.close();
     }
   }));

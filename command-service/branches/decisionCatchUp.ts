@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { EventStore, Position, ViewStore } from '../../contracts/index.ts';
+import { positionBackend, sqliteGlobalPosition, sqlitePosition } from '../../contracts/index.ts';
+import type { AppendRequest, AppendResult, EventStore, Position, RecordedEvent, ViewStore } from '../../contracts/index.ts';
 import { DECISION_PROJECTION, decisionViewChanges, decisionViews } from './decisionViews.ts';
 
 export type DecisionCatchUpOptions = {
@@ -17,7 +18,37 @@ export type DecisionCatchUp = {
    * holds at least every event appended before it was called. Calls that overlap share one run.
    */
   catchUp(): Promise<void>;
+  /**
+   * Applies this process's just-appended requests (in append order, every one appended) to the state without
+   * reading them back from the log, when it can prove nothing else was appended in between: positions are gap-free
+   * (SQLite), the requests' events are contiguous and the checkpoint is the position right before the first one.
+   * Otherwise (KurrentDB, another writer in between, a catch-up in progress) it does nothing and the next catch-up
+   * reads them from the log. True when it applied them. The checkpoint still moves by compare-and-set.
+   */
+  applyAppended(appended: readonly { readonly request: AppendRequest; readonly result: AppendResult }[]): Promise<boolean>;
 };
+
+/**
+ * The recorded form of `appended` when its events directly follow `checkpoint` in a gap-free log (SQLite
+ * positions), else null.
+ */
+export function recordedAfter(checkpoint: Position | null, appended: readonly { readonly request: AppendRequest; readonly result: AppendResult }[]): RecordedEvent[] | null {
+  if (checkpoint === null || positionBackend(checkpoint) !== 'sqlite' || appended.length === 0) return null;
+  let previous = sqliteGlobalPosition(checkpoint);
+  const events: RecordedEvent[] = [];
+  for (const { request, result } of appended) {
+    if (positionBackend(result.position) !== 'sqlite') return null;
+    const count = request.events.length;
+    const last = sqliteGlobalPosition(result.position);
+    if (last - count !== previous) return null;
+    const firstRevision = result.nextExpectedRevision - count + 1;
+    request.events.forEach((event, i) => {
+      events.push({ ...event, streamId: request.streamId, revision: firstRevision + i, position: sqlitePosition(previous + 1 + i) });
+    });
+    previous = last;
+  }
+  return events;
+}
 
 const REF = { name: DECISION_PROJECTION, version: decisionViews.version };
 
@@ -55,6 +86,36 @@ export function createDecisionCatchUp(options: DecisionCatchUpOptions): Decision
     if (applied > batchEvents) log.info({ applied }, 'decision state caught up');
   }
 
+  async function applyOwn(appended: Parameters<DecisionCatchUp['applyAppended']>[0]): Promise<boolean> {
+    ensured ??= views.ensureProjection(decisionViews);
+    await ensured;
+    const checkpoint = await views.checkpoint(REF);
+    const events = recordedAfter(checkpoint, appended);
+    const last = events?.[events.length - 1];
+    if (events === null || last === undefined) return false;
+    // Compare-and-set: a process sharing the file that applied them from the log first wins, and nothing is lost.
+    return views.applyBatch(REF, checkpoint, last.position, decisionViewChanges(events));
+  }
+
+  function applyAppended(appended: Parameters<DecisionCatchUp['applyAppended']>[0]): Promise<boolean> {
+    // A catch-up in progress may be reading these very events from the log: leave them to it.
+    if (running !== null) return Promise.resolve(false);
+    let applied = false;
+    running = (async () => {
+      try {
+        applied = await applyOwn(appended);
+        // Catch-ups called meanwhile joined this run: they need the log head, not only these events.
+        while (again) {
+          again = false;
+          await runOnce();
+        }
+      } finally {
+        running = null;
+      }
+    })();
+    return running.then(() => applied);
+  }
+
   function catchUp(): Promise<void> {
     if (running !== null) {
       // A run in progress may have read the log before the caller's append: one more run follows it.
@@ -74,5 +135,5 @@ export function createDecisionCatchUp(options: DecisionCatchUpOptions): Decision
     return running;
   }
 
-  return { catchUp };
+  return { catchUp, applyAppended };
 }

@@ -1,7 +1,7 @@
 // Deciding on facts gathered from the durable decision state (decisionFacts.ts, docs/reference/versioned-storage.md
 // §2) answers, refuses and appends exactly what deciding on the whole branch folded into memory does: the same random
 // commands (rows that exist or not, foreign keys, renames, restores of HEAD values, commits, reverts, schema
-// changes) on a root branch, a branch of it and a branch of that branch, run once on each store.
+// changes, unique values) on a root branch, a branch of it and a branch of that branch, run once on each store.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
@@ -10,6 +10,10 @@ import type { CommandContext, EventStore, RevisionCommitted } from '../../contra
 import { createSqliteViewStore } from '../../projection-worker/index.ts';
 import { createSystemStateSource } from '../state/systemStateSource.ts';
 import { createBranchCommandHandlers, type BranchCommandHandlers } from './branchCommandHandlers.ts';
+import { setHoldersByValueFromRows } from './uniqueFields.ts';
+
+// Unique holders are read by value from state.db on every table here, however small (uniqueFields.ts).
+setHoldersByValueFromRows(0);
 import { as, createBranchFrom, createStepClock, ids, itemsSchema, owner, refsSchema, withFixture } from '../testing/branchHandlersFixture.ts';
 
 const ctx: CommandContext = as(owner);
@@ -30,6 +34,14 @@ function prng(seed: number): () => number {
   };
 }
 
+/** A table with a unique string and a unique number (domain.md §5.5): its writes read holders from the field index. */
+const codesSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['code', 'n'],
+  properties: { code: { type: 'string', default: '', 'x-unique': true }, n: { type: 'integer', default: 0, 'x-unique': true } },
+};
+
 type Run = (h: BranchCommandHandlers, draftOf: (branchId: string) => Promise<string>) => Promise<{ result: unknown }>;
 
 function randomCommands(seed: number, count: number): Run[] {
@@ -48,18 +60,24 @@ function randomCommands(seed: number, count: number): Run[] {
     const value = pick(names);
     const values = [pick(names), pick(names), pick(names)];
     const other = pick(pool);
-    const table = pick(['items', 'refs']);
+    const table = pick(['items', 'refs', 'codes']);
+    // A third of the row writes go to the unique table ("" is never a clash; numbers 0..3, strings a..c).
+    const unique = random() < 0.35;
+    const n = Math.floor(random() * 4);
+    const written = unique ? 'codes' : 'items';
+    const data = () => (unique ? { code: value, n } : { name: value });
+    const patch = unique ? { op: 'replace', path: random() < 0.5 ? '/code' : '/n', value: random() < 0.5 ? value : n } : { op: 'replace', path: '/name', value };
     const rows = (tableId: string, make: (rowId: string) => unknown) => ({ tableId, rows: [{ rowId: id, ...(make(id) as object) }], bulk });
     let run: Run;
-    if (roll < 0.2) run = async (h, d) => h.CreateRows({ revisionId: await d(branchId), ...rows('items', () => ({ data: { name: value } })) } as never, ctx);
-    else if (roll < 0.36) run = async (h, d) => h.UpdateRows({ revisionId: await d(branchId), ...rows('items', () => ({ data: { name: value } })) } as never, ctx);
+    if (roll < 0.2) run = async (h, d) => h.CreateRows({ revisionId: await d(branchId), ...rows(written, () => ({ data: data() })) } as never, ctx);
+    else if (roll < 0.36) run = async (h, d) => h.UpdateRows({ revisionId: await d(branchId), ...rows(written, () => ({ data: data() })) } as never, ctx);
     else if (roll < 0.44) {
       run = async (h, d) =>
-        h.PatchRows({ revisionId: await d(branchId), ...rows('items', () => ({ patches: [{ op: 'replace', path: '/name', value }] })) } as never, ctx);
+        h.PatchRows({ revisionId: await d(branchId), ...rows(written, () => ({ patches: [patch] })) } as never, ctx);
     } else if (roll < 0.56) {
       run = async (h, d) => h.CreateRows({ revisionId: await d(branchId), tableId: 'refs', rows: [{ rowId: `ref${i}`, data: { item: id } }], bulk: false }, ctx);
     } else if (roll < 0.68) run = async (h, d) => h.DeleteRows({ revisionId: await d(branchId), tableId: table, rowIds: [id], bulk: false }, ctx);
-    else if (roll < 0.76) run = async (h, d) => h.RenameRow({ revisionId: await d(branchId), tableId: 'items', rowId: id, nextRowId: other }, ctx);
+    else if (roll < 0.76) run = async (h, d) => h.RenameRow({ revisionId: await d(branchId), tableId: written, rowId: id, nextRowId: other }, ctx);
     else if (roll < 0.82) {
       run = async (h, d) =>
         h.ApplyDraftChanges(
@@ -68,6 +86,7 @@ function randomCommands(seed: number, count: number): Run[] {
             operations: [
               { type: 'UpsertRows', tableId: 'items', rows: pool.slice(0, 3).map((rowId, k) => ({ rowId, data: { name: values[k] } })), onInvalidRow: 'skip' },
               { type: 'DeleteRows', tableId: 'refs', rowIds: [`ref${i - 1}`] },
+              { type: 'UpsertRows', tableId: 'codes', rows: pool.slice(2, 5).map((rowId, k) => ({ rowId, data: { code: values[k], n: k } })), onInvalidRow: 'skip' },
             ],
           } as never,
           ctx,
@@ -110,6 +129,15 @@ function rowsInIdOrder(data: unknown): unknown {
   return { ...(data as object), rows: [...rows].sort((a, b) => (a.rowId < b.rowId ? -1 : a.rowId > b.rowId ? 1 : 0)) };
 }
 
+/** Error details with their `rowIds` lists in id order (FOREIGN_KEY_IN_USE lists referencing rows as scanned). */
+function rowIdsInOrder(details: unknown): unknown {
+  if (!Array.isArray(details)) return details;
+  return details.map((detail: unknown) => {
+    const rowIds = (detail as { rowIds?: unknown }).rowIds;
+    return Array.isArray(rowIds) ? { ...(detail as object), rowIds: [...(rowIds as string[])].sort() } : detail;
+  });
+}
+
 /** Runs the commands one by one after the same set-up; returns the outcomes and every branch's log. */
 async function runAll(durable: boolean, runs: readonly Run[]): Promise<{ outcomes: Outcome[]; logs: unknown[] }> {
   let answer: { outcomes: Outcome[]; logs: unknown[] } | undefined;
@@ -129,12 +157,15 @@ async function runAll(durable: boolean, runs: readonly Run[]): Promise<{ outcome
     const seedRows = (names: string[]) => names.map((rowId) => ({ rowId, data: { name: 'a' } }));
     await h.CreateTable({ revisionId: ids.mainDraft, tableId: 'items', schema: itemsSchema }, ctx);
     await h.CreateTable({ revisionId: ids.mainDraft, tableId: 'refs', schema: refsSchema }, ctx);
+    await h.CreateTable({ revisionId: ids.mainDraft, tableId: 'codes', schema: codesSchema }, ctx);
+    await h.CreateRows({ revisionId: ids.mainDraft, tableId: 'codes', rows: [{ rowId: 'i0', data: { code: 'a', n: 1 } }, { rowId: 'i1', data: { code: 'b', n: 2 } }], bulk: true }, ctx);
     await h.CreateRows({ revisionId: ids.mainDraft, tableId: 'items', rows: seedRows(['i0', 'i1', 'i2', 'i3']), bulk: true }, ctx);
     await h.CreateRows({ revisionId: ids.mainDraft, tableId: 'refs', rows: [{ rowId: 'ref-1', data: { item: 'i0' } }], bulk: false }, ctx);
     await h.CreateRevision({ organizationId: 'acme', projectName: 'blog', branchName: 'master', comment: 'seed' }, ctx);
     const mainHead = await lastCommit(eventStore, ids.main);
     await createBranchFrom(eventStore, { branchId: ids.main, revisionId: mainHead.revisionId, seq: mainHead.seq }, { branchId: 'b-child', name: 'child', startRevisionId: 'r-child-0', draftRevisionId: 'r-child-1' });
     await h.CreateRows({ revisionId: 'r-child-1', tableId: 'items', rows: seedRows(['i4', 'i5']), bulk: true }, ctx);
+    await h.CreateRows({ revisionId: 'r-child-1', tableId: 'codes', rows: [{ rowId: 'i4', data: { code: 'c', n: 3 } }], bulk: true }, ctx);
     await h.DeleteRows({ revisionId: 'r-child-1', tableId: 'items', rowIds: ['i3'], bulk: false }, ctx);
     await h.CreateRevision({ organizationId: 'acme', projectName: 'blog', branchName: 'child', comment: 'child seed' }, ctx);
     const childHead = await lastCommit(eventStore, 'b-child');
@@ -146,7 +177,7 @@ async function runAll(durable: boolean, runs: readonly Run[]): Promise<{ outcome
         outcomes.push({ ok: true, result: (await run(h, draftOf)).result });
       } catch (err) {
         assert.ok(isAppError(err), `only domain refusals are expected: ${String(err)}`);
-        outcomes.push({ ok: false, code: err.code, message: err.message, details: err.details });
+        outcomes.push({ ok: false, code: err.code, message: err.message, details: rowIdsInOrder(err.details) });
       }
     }
     const logs = [];
@@ -165,6 +196,8 @@ for (const seed of [3, 11, 2024, Number(process.env.STRATA_TEST_SEED ?? Date.now
     const durable = await runAll(true, runs);
     const refused = inMemory.outcomes.filter((o) => !o.ok).length;
     assert.ok(refused > 10 && refused < runs.length - 10, `a mix of accepted and refused commands (${refused} refused)`);
+    const clashes = inMemory.outcomes.filter((o) => !o.ok && o.code === 'UNIQUE_VIOLATION').length;
+    assert.ok(clashes > 0, `some writes repeat a unique value (seed ${seed})`);
     inMemory.outcomes.forEach((expected, i) => assert.deepEqual(durable.outcomes[i], expected, `command ${i} (seed ${seed})`));
     assert.deepEqual(durable.logs, inMemory.logs, `logs (seed ${seed})`);
   });

@@ -1,10 +1,18 @@
-import { and, fieldsEqual, inChunks, invariant, resolveTableLayers, revisionLayers, visibleAt } from '../../contracts/index.ts';
+import { and, fieldIndex, fieldsEqual, inChunks, invariant, resolveTableLayers, revisionLayers, visibleAt } from '../../contracts/index.ts';
 import type { BranchRecord, Filter, JsonObject, SystemState, VersionLayer, ViewDoc, ViewStore } from '../../contracts/index.ts';
 import { createBranchContent, type BranchContent, type RowRecord, type TableRecord } from './branchContent.ts';
 import { DECISION_PROJECTION } from './decisionViews.ts';
-import { FactRows, clearMisses, createFactMisses, hasMisses } from './factRows.ts';
+import { FactRows, clearMisses, createFactMisses, gatheredValuesKey, hasMisses, type ValueMisses } from './factRows.ts';
+import type { UniqueValue } from '../domain/rows/uniqueClashes.ts';
+import { valueKey } from './headValueIndexes.ts';
 
 const ROW_IDENTITY = ['tableKey', 'rowId'] as const;
+
+/** Unique values asked per store read (one `IN` over the field index per layer arm). */
+const VALUES_PER_READ = 200;
+
+/** Distinct field paths indexed per process on the decision state (like the readers' MAX_FIELD_INDEXES). */
+const MAX_FIELD_INDEXES = 500;
 
 /**
  * Reads of the decision state (decisionViews.ts) into a branch's content as deciders see it
@@ -29,6 +37,21 @@ function byCreation(tables: readonly ViewDoc[]): ViewDoc[] {
 }
 
 export function createDecisionFacts(views: ViewStore): DecisionFacts {
+  /** Field indexes ensured on the decision state (per path; the projection has one version). */
+  const fieldIndexes = new Map<string, Promise<void>>();
+  function ensureFieldIndex(dataPath: readonly string[]): Promise<void> {
+    const pathKey = JSON.stringify(dataPath);
+    let done = fieldIndexes.get(pathKey);
+    if (done === undefined) {
+      // Past the bound the reads still answer, from the table's part of the rows index.
+      if (fieldIndexes.size >= MAX_FIELD_INDEXES) return Promise.resolve();
+      done = views.ensureIndex(DECISION_PROJECTION, 'rows', fieldIndex(dataPath));
+      fieldIndexes.set(pathKey, done);
+      done.catch(() => fieldIndexes.delete(pathKey));
+    }
+    return done;
+  }
+
   const find = (collection: string, filter: Filter, layers?: readonly VersionLayer[]) =>
     views.find(DECISION_PROJECTION, collection, { filter, ...(layers ? { versions: { layers, identity: ROW_IDENTITY } } : {}) });
 
@@ -87,7 +110,7 @@ export function createDecisionFacts(views: ViewStore): DecisionFacts {
     }
     state.draftIds.clear();
     for (const doc of draftTables) state.draftIds.set(doc.tableId as string, doc.tableKey as string);
-    state.facts = { misses, headLayers };
+    state.facts = { misses, headLayers, values: new Map() };
     return state;
   }
 
@@ -130,13 +153,64 @@ export function createDecisionFacts(views: ViewStore): DecisionFacts {
     if (rowIds === 'all') rows.markComplete();
   }
 
+  /**
+   * Gathers which rows of a table hold the asked values at one unique path (domain.md §5.5): a layered read of HEAD
+   * and a read of the draft's versions at D, both on the field index (created on first use, idempotent), so the
+   * rows read are the holders, never the table. HEAD holders get their draft side gathered too (a draft change or
+   * deletion stands for them). The rows join the FactRows, the ids the state's gathered values.
+   */
+  async function gatherValues(state: BranchContent, tableKey: string, asked: ValueMisses): Promise<void> {
+    const facts = state.facts;
+    invariant(facts, 'a gathered state has facts');
+    const key = gatheredValuesKey(tableKey, asked.dataPath);
+    let gathered = facts.values.get(key);
+    if (gathered === undefined) {
+      gathered = new Map();
+      facts.values.set(key, gathered);
+    }
+    const wanted = [...asked.values].filter(([valueKeyOf]) => !gathered.has(valueKeyOf)).map(([, value]) => value);
+    if (wanted.length === 0) return;
+    await ensureFieldIndex(asked.dataPath);
+    const headRows = state.head.get(tableKey)?.rows;
+    const draftRows = state.draft.get(tableKey)?.rows;
+    const holders = new Map<string, string[]>(wanted.map((value) => [valueKey(value), []]));
+    const hold = (doc: ViewDoc): string => {
+      const rowId = doc.rowId as string;
+      let value: unknown = doc.data;
+      for (const segment of asked.dataPath) value = (value as Record<string, unknown> | null)?.[segment];
+      holders.get(valueKey(value as UniqueValue))?.push(rowId);
+      return rowId;
+    };
+    for (let at = 0; at < wanted.length; at += VALUES_PER_READ) {
+      const values = wanted.slice(at, at + VALUES_PER_READ);
+      const valueFilter: Filter = { kind: 'json', field: 'data', path: asked.dataPath, test: { op: 'in', values } };
+      if (headRows instanceof FactRows) {
+        const headIds: string[] = [];
+        for (const doc of await find('rows', and(fieldsEqual({ tableKey }), valueFilter), facts.headLayers)) {
+          headRows.absorb(hold(doc), rowRecord(doc));
+          headIds.push(doc.rowId as string);
+        }
+        if (draftRows instanceof FactRows && headIds.length > 0) await gatherDraft(state, draftRows as FactRows<RowRecord | null>, headIds);
+      }
+      if (draftRows instanceof FactRows) {
+        const draftScope = fieldsEqual({ branchId: state.branchId, tableKey, fromSeq: state.headSeq + 1 });
+        for (const doc of await find('rows', and(draftScope, valueFilter))) {
+          if (doc.tombstone !== true) draftRows.absorb(hold(doc), rowRecord(doc));
+        }
+      }
+    }
+    for (const [valueKeyOf, ids] of holders) gathered.set(valueKeyOf, ids);
+  }
+
   async function gatherMissing(state: BranchContent): Promise<boolean> {
     const misses = state.facts?.misses;
     if (misses === undefined || !hasMisses(misses)) return false;
     const rowMisses = new Map([...misses.rows].map(([tableKey, ids]) => [tableKey, [...ids]]));
     const fullHead = new Set(misses.fullHead);
     const fullDraft = new Set(misses.fullDraft);
+    const valueMisses = [...misses.values].flatMap(([tableKey, paths]) => [...paths.values()].map((asked) => [tableKey, asked] as const));
     clearMisses(misses);
+    for (const [tableKey, asked] of valueMisses) await gatherValues(state, tableKey, asked);
     const tableKeys = new Set([...rowMisses.keys(), ...fullHead, ...fullDraft]);
     for (const tableKey of tableKeys) {
       const headRows = state.head.get(tableKey)?.rows;

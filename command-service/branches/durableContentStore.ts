@@ -40,6 +40,14 @@ export function createDurableContentStore(options: DurableContentStoreOptions): 
     // A state is read for one batch only: nothing to fold into it later.
     catchUp: () => catchUp.catchUp(),
     gatherMissing: (state) => facts.gatherMissing(state),
+    async appended(appended) {
+      try {
+        await catchUp.applyAppended(appended);
+      } catch (err) {
+        // The events are in the log: the next catch-up reads them.
+        options.log.warn({ err }, 'applying appended events to the decision state failed; the catch-up reads them');
+      }
+    },
     warmUp: () => catchUp.catchUp(),
   };
 }

@@ -1,26 +1,59 @@
+import type { UniqueValue } from '../domain/rows/uniqueClashes.ts';
+
+/** Values asked of one `x-unique` path of one table: value key (headValueIndexes.ts `valueKey`) -> value. */
+export type ValueMisses = { readonly dataPath: readonly string[]; readonly values: Map<string, UniqueValue> };
+
 /**
  * What a decision asked of a branch's content that was not gathered yet (docs/reference/versioned-storage.md §2):
- * row ids per table, and tables whose every row (HEAD side) or every draft change (draft side) it iterated.
+ * row ids per table, tables whose every row (HEAD side) or every draft change (draft side) it iterated, and the
+ * holders of unique values (tableKey -> path key `JSON.stringify(dataPath)` -> values).
  */
 export type FactMisses = {
   readonly rows: Map<string, Set<string>>;
   readonly fullHead: Set<string>;
   readonly fullDraft: Set<string>;
+  readonly values: Map<string, Map<string, ValueMisses>>;
 };
 
 export function createFactMisses(): FactMisses {
-  return { rows: new Map(), fullHead: new Set(), fullDraft: new Set() };
+  return { rows: new Map(), fullHead: new Set(), fullDraft: new Set(), values: new Map() };
 }
 
 export function hasMisses(misses: FactMisses): boolean {
-  return misses.rows.size > 0 || misses.fullHead.size > 0 || misses.fullDraft.size > 0;
+  return misses.rows.size > 0 || misses.fullHead.size > 0 || misses.fullDraft.size > 0 || misses.values.size > 0;
 }
 
 export function clearMisses(misses: FactMisses): void {
   misses.rows.clear();
   misses.fullHead.clear();
   misses.fullDraft.clear();
+  misses.values.clear();
 }
+
+/** Records that a decision asked which rows of `tableKey` hold `value` at `dataPath`. */
+export function addValueMiss(misses: FactMisses, tableKey: string, dataPath: readonly string[], key: string, value: UniqueValue): void {
+  let paths = misses.values.get(tableKey);
+  if (paths === undefined) {
+    paths = new Map();
+    misses.values.set(tableKey, paths);
+  }
+  const pathKey = JSON.stringify(dataPath);
+  let entry = paths.get(pathKey);
+  if (entry === undefined) {
+    entry = { dataPath, values: new Map() };
+    paths.set(pathKey, entry);
+  }
+  entry.values.set(key, value);
+}
+
+/**
+ * Holders of unique values gathered from the decision store (tableKey + NUL + path key -> value key -> row ids
+ * holding the value in HEAD or in the draft's changes as the store had them). The rows themselves are in the
+ * FactRows; folds since then are the FactRows' `written` keys.
+ */
+export type GatheredValues = Map<string, Map<string, readonly string[]>>;
+
+export const gatheredValuesKey = (tableKey: string, dataPath: readonly string[]): string => `${tableKey}\u0000${JSON.stringify(dataPath)}`;
 
 /**
  * The rows of one side of a table (HEAD rows, or the draft's changes against HEAD) holding only the gathered ones.
@@ -37,6 +70,8 @@ export class FactRows<V> extends Map<string, V> {
   readonly total: number;
   complete = false;
   readonly known = new Set<string>();
+  /** Keys set or deleted by folds (not gathered): rows whose values the store does not know yet. */
+  readonly written = new Set<string>();
 
   constructor(tableKey: string, side: 'head' | 'draft', misses: FactMisses, total = 0) {
     super();
@@ -71,11 +106,13 @@ export class FactRows<V> extends Map<string, V> {
 
   override set(key: string, value: V): this {
     this.known.add(key);
+    this.written.add(key);
     return super.set(key, value);
   }
 
   override delete(key: string): boolean {
     this.known.add(key);
+    this.written.add(key);
     return super.delete(key);
   }
 

@@ -1,6 +1,7 @@
 import type { IndexedField, JsonObject } from '../../contracts/index.ts';
-import { assertUnique, uniqueClashes, type UniqueCandidate, type UniqueClash, type UniqueFacts } from '../domain/rows/uniqueClashes.ts';
-import type { BranchContent, DraftTable } from './branchContent.ts';
+import { assertUnique, uniqueClashes, uniqueValueAt, type UniqueCandidate, type UniqueClash, type UniqueFacts } from '../domain/rows/uniqueClashes.ts';
+import { draftRow, type BranchContent, type DraftTable } from './branchContent.ts';
+import { FactRows, addValueMiss, gatheredValuesKey } from './factRows.ts';
 import { createHeadValueIndexes, indexRows, valueKey, type HeadValueIndexes, type ValueIndex } from './headValueIndexes.ts';
 import type { BranchDeciderTools } from './branchCommand.ts';
 import type { TableModelCache } from './tableModelCache.ts';
@@ -11,8 +12,9 @@ import type { TableModelCache } from './tableModelCache.ts';
  * ordered by the log, the second one decides again on the first one's row and is refused.
  *
  * The holders of a value come from a value index of the HEAD rows kept per HEAD revision, and from the draft's own
- * rows (indexed per decision: O(draft changes)); the durable decision store answers the same question from its index
- * on the field (docs/reference/versioned-storage.md §2).
+ * rows (indexed per decision: O(draft changes)). On the durable decision state (rows not all gathered) the holders of
+ * a value are read from the store's index on the field, through the revision's layers (`gatheredHolders`,
+ * docs/reference/versioned-storage.md §2).
  */
 export function uniqueFieldsOf(schema: JsonObject, models: TableModelCache): IndexedField[] {
   return models(schema).indexedFields.filter((field) => field.unique);
@@ -30,9 +32,11 @@ export function draftHolders(
   excluded: ReadonlySet<string>,
   headValues: HeadValueIndexes = createHeadValueIndexes(),
 ): UniqueFacts['holders'] {
+  if (table === null) return () => [];
+  const gathered = gatheredHolders(state, table, excluded);
+  if (gathered !== null) return gathered;
   const overlays = new Map<IndexedField, ValueIndex>();
   return (field, value) => {
-    if (table === null) return [];
     const key = valueKey(value);
     const out: string[] = [];
     const { overlay, head } = table;
@@ -49,6 +53,80 @@ export function draftHolders(
     for (const rowId of headValues.of(head, state.headRevisionId, field.dataPath).get(key) ?? []) {
       // The draft's version of a row (or its deletion) stands for the row.
       if (!excluded.has(rowId) && !(overlay?.rows.has(rowId) ?? false)) out.push(rowId);
+    }
+    return out;
+  };
+}
+
+const incomplete = (rows: Map<string, unknown> | undefined): boolean => rows instanceof FactRows && !rows.complete;
+
+/**
+ * Keys folds changed since the state was gathered: a FactRows' `written`, or every key of a plain map (an overlay a
+ * fold opened in this batch holds only folded changes).
+ */
+const folded = (rows: Map<string, unknown> | undefined): Iterable<string> =>
+  rows === undefined ? [] : rows instanceof FactRows ? rows.written : rows.keys();
+
+/**
+ * Tables with fewer rows are gathered whole for their unique checks (one read, then the in-memory indexes): reading
+ * them is cheap, and the field index on state.db is only created once a table is this large, so that SQLite's
+ * statistics (ANALYZE, run when an index is created) describe a filled table; on statistics of an empty one the
+ * planner reads a layer by `(branchId, fromSeq)` instead of the field index.
+ */
+export const HOLDERS_BY_VALUE_FROM_ROWS = 1000;
+let holdersByValueFromRows = HOLDERS_BY_VALUE_FROM_ROWS;
+
+/** Tests only: the table size from which holders are read by value (0: always, to compare both ways on small tables). */
+export function setHoldersByValueFromRows(rows: number): void {
+  holdersByValueFromRows = rows;
+}
+
+/** Whether the unique checks of `table` read holders by value from the decision store (gatheredHolders). */
+export function readsHoldersByValue(state: BranchContent, table: DraftTable): boolean {
+  const overlayRows = table.overlay?.rows;
+  const headRows = table.head?.rows;
+  return state.facts !== undefined && table.count >= holdersByValueFromRows && (incomplete(overlayRows) || incomplete(headRows));
+}
+
+/**
+ * Holders on a gathered state (decisionFacts.ts) whose table is not gathered whole: the rows the decision store's
+ * field index named for the value (HEAD through the layers, the draft's changes at D; gathered with their draft
+ * side, so a draft change or deletion of a HEAD row stands for it), plus the rows folds changed since (`folded`,
+ * indexed once per decision), each judged by its current draft version. A value not gathered yet is a
+ * miss: the decision is taken again once the store has answered (O(values written) rows read, never the table).
+ * Null when the rows are in memory, gathered whole or few: the in-memory indexes answer then.
+ */
+function gatheredHolders(state: BranchContent, table: DraftTable, excluded: ReadonlySet<string>): UniqueFacts['holders'] | null {
+  const facts = state.facts;
+  const overlayRows = table.overlay?.rows;
+  const headRows = table.head?.rows;
+  if (facts === undefined || !readsHoldersByValue(state, table)) return null;
+  const writtenIndexes = new Map<IndexedField, ValueIndex>();
+  const written = (field: IndexedField): ValueIndex => {
+    let values = writtenIndexes.get(field);
+    if (values === undefined) {
+      const ids = new Set<string>([...folded(overlayRows), ...folded(headRows)]);
+      values = indexRows(
+        [...ids].map((rowId) => [rowId, draftRow(table, rowId)] as const),
+        field.dataPath,
+      );
+      writtenIndexes.set(field, values);
+    }
+    return values;
+  };
+  return (field, value) => {
+    const key = valueKey(value);
+    const ids = facts.values.get(gatheredValuesKey(table.tableKey, field.dataPath))?.get(key);
+    if (ids === undefined) {
+      addValueMiss(facts.misses, table.tableKey, field.dataPath, key, value);
+      return [];
+    }
+    const out = new Set<string>();
+    for (const rowId of [...ids, ...(written(field).get(key) ?? [])]) {
+      if (excluded.has(rowId) || out.has(rowId)) continue;
+      const row = draftRow(table, rowId);
+      const held = row === null ? null : uniqueValueAt(row.data, field.dataPath);
+      if (held !== null && valueKey(held) === key) out.add(rowId);
     }
     return out;
   };

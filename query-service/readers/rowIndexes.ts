@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { fieldIndex as fieldIndexAt } from '../../contracts/index.ts';
 import type { IndexedField, SortIndex, SortKey, TableModel, ViewStore } from '../../contracts/index.ts';
 
 /** Distinct row sorts indexed per process; each index costs every row write a little, so their number is bounded. */
@@ -10,20 +11,9 @@ const ROW_EQUAL: readonly string[] = ['branchId', 'tableKey'];
 /** Distinct declared field paths indexed per process (a table has at most 10, domain.md §5.5). */
 export const MAX_FIELD_INDEXES = 500;
 
-/**
- * The view index of an `x-index` / `x-unique` field (domain.md §5.5, docs/reference/versioned-storage.md §4):
- * `(branchId, tableKey, <the value at the path, uncast>, rowId)`. Equality, `in` and range filters on the path use
- * it (SQLite: the same `json_extract` expression; MongoDB: the document path), and so does an order on the field
- * then the row id. One index per path serves every table and branch declaring a field there.
- */
+/** The view index of an `x-index` / `x-unique` field (contracts/views/fieldIndex.ts, shared with the write side). */
 export function fieldIndex(field: IndexedField): SortIndex {
-  return {
-    equal: ROW_EQUAL,
-    sort: [
-      { ref: { field: 'data', path: field.dataPath }, direction: 'asc' },
-      { ref: { field: 'rowId' }, direction: 'asc' },
-    ],
-  };
+  return fieldIndexAt(field.dataPath);
 }
 
 /**
