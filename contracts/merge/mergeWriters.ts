@@ -14,6 +14,8 @@ export type TableWriter = {
   upsert(rowId: string, data: Data, kind: 'added' | 'updated'): void;
   remove(rowId: string): void;
   renameRow(fromRowId: string, toRowId: string): void;
+  /** A rename that also carries the data already written under the old id, and later writes (`state.moved`). */
+  moveRow(fromRowId: string, toRowId: string): void;
   readonly state: WriterState;
 };
 
@@ -27,6 +29,8 @@ type WriterState = {
   dropped: boolean;
   readonly deletes: Set<string>;
   readonly renames: [string, string][];
+  /** Rows moved with moveRow: old id → new id. */
+  readonly moved: Map<string, string>;
   readonly upserts: Map<string, { data: Data; kind: 'added' | 'updated' }>;
 };
 
@@ -41,6 +45,7 @@ export function createTableWriter(tableId: string, previousTableId: string | nul
     dropped: false,
     deletes: new Set(),
     renames: [],
+    moved: new Map(),
     upserts: new Map(),
   };
   return {
@@ -56,6 +61,14 @@ export function createTableWriter(tableId: string, previousTableId: string | nul
       state.deletes.add(rowId);
     },
     renameRow: (from, to) => void state.renames.push([from, to]),
+    moveRow: (from, to) => {
+      state.renames.push([from, to]);
+      state.moved.set(from, to);
+      const written = state.upserts.get(from);
+      if (written === undefined) return;
+      state.upserts.delete(from);
+      state.upserts.set(to, written);
+    },
   };
 }
 

@@ -50,6 +50,26 @@ test('OURS on the same conflicts keeps both rows where ours has them', () => {
   assert.deepEqual(after, { n0: row([0]), r1: row([]) });
 });
 
+test('THEIRS when ours added a row under the holder\'s old id: nothing moves, no row is lost', () => {
+  const oursContent = new Map<string, Data>([['n0', row([0])], ['r0', row([2])], ['r1', row([])]]);
+  const result = threeWayMerge({
+    sourceRevisionId: 'src',
+    baseRevisionId: 'base',
+    ours: table([
+      { baseRowId: 'r0', rowId: 'n0', base: row([]), data: row([0]) },
+      { baseRowId: null, rowId: 'r0', base: null, data: row([2]) },
+    ]),
+    theirs: table([{ baseRowId: 'r1', rowId: 'n0', base: row([]), data: row([]) }]),
+    oursTableIds: new Set(['t']),
+    oursRow: (_t, id) => oursContent.get(id) ?? null,
+    resolutions: [],
+    strategy: 'THEIRS',
+  });
+  assert.deepEqual(result.conflicts.map((k) => [k.kind, k.rowId]), [['ROW_ID_TAKEN', 'r1']]);
+  assert.deepEqual(result.open, []);
+  assert.deepEqual(applyOperations(oursContent, result.operations), oursContent);
+});
+
 test('the shrunk counterexample of seed 20261129 keeps every merge law', () => {
   const d = { a: 0, b: { c: 0, d: 0 }, tags: [] as number[] };
   checkMergeLaws({
