@@ -288,7 +288,7 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
   for (const [tableId, rows] of input.rowOverrides ?? []) applyOverrides(writers.get(tableId) ?? writerFor(tableId, null, 'MODIFIED'), rows);
 
   const ordered = orderConflicts(conflicts);
-  const { operations, tables } = orderOperations(preOps, [...writers.values()]);
+  const { operations, tables } = orderOperations(preOps, [...writers.values()], input.oursRow);
   return {
     conflicts: ordered,
     open: orderConflicts(open),

@@ -79,3 +79,40 @@ test('the shrunk counterexample of seed 20261129 keeps every merge law', () => {
     strategy: 'THEIRS',
   });
 });
+
+test('THEIRS on two renames theirs made the other way round swaps the rows through a spare id the draft does not use', () => {
+  // Base {r0, r1}; ours r0 → a, r1 → b; theirs r0 → b, r1 → a. Ours also has a row under the first spare id.
+  const oursContent = new Map<string, Data>([['a', row([0])], ['b', row([1])], ['merge-swap-1', row([9])]]);
+  const result = threeWayMerge({
+    sourceRevisionId: 'src',
+    baseRevisionId: 'base',
+    ours: table([
+      { baseRowId: 'r0', rowId: 'a', base: row([0]), data: row([0]) },
+      { baseRowId: 'r1', rowId: 'b', base: row([1]), data: row([1]) },
+    ]),
+    theirs: table([
+      { baseRowId: 'r0', rowId: 'b', base: row([0]), data: row([0]) },
+      { baseRowId: 'r1', rowId: 'a', base: row([1]), data: row([1]) },
+    ]),
+    oursTableIds: new Set(['t']),
+    oursRow: (_t, id) => oursContent.get(id) ?? null,
+    resolutions: [],
+    strategy: 'THEIRS',
+  });
+  assert.ok(result.conflicts.some((k) => k.kind === 'ROW_RENAME'));
+  const renames = result.operations.filter((op) => op.type === 'RenameRow').map((op) => [op.rowId, op.nextRowId]);
+  assert.deepEqual(renames, [['a', 'merge-swap-2'], ['b', 'a'], ['merge-swap-2', 'b']]);
+  const after = applyOperations(oursContent, result.operations);
+  assert.deepEqual(Object.fromEntries([...after].sort(([x], [y]) => x.localeCompare(y))), { a: row([1]), b: row([0]), 'merge-swap-1': row([9]) });
+  assert.deepEqual(result.tables.map((t) => t.rowChanges.renamed), [2]);
+});
+
+test('the shrunk counterexample of seed 1 (a swap of renames, THEIRS) keeps every merge law', () => {
+  const d = { a: 0, b: { c: 0, d: 0 }, tags: [] as number[] };
+  checkMergeLaws({
+    base: [d, d, d, d],
+    ours: [{ kind: 'rename', pick: 5, id: 'n2' }, { kind: 'rename', pick: 11, id: 'n0' }],
+    theirs: [{ kind: 'rename', pick: 11, id: 'n2' }, { kind: 'rename', pick: 5, id: 'n0' }],
+    strategy: 'THEIRS',
+  });
+});
