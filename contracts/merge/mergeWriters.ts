@@ -14,6 +14,8 @@ export type TableWriter = {
   upsert(rowId: string, data: Data, kind: 'added' | 'updated'): void;
   remove(rowId: string): void;
   renameRow(fromRowId: string, toRowId: string): void;
+  /** A rename that also carries the data already written under the old id, and later writes (`state.moved`). */
+  moveRow(fromRowId: string, toRowId: string): void;
   readonly state: WriterState;
 };
 
@@ -27,6 +29,8 @@ type WriterState = {
   dropped: boolean;
   readonly deletes: Set<string>;
   readonly renames: [string, string][];
+  /** Rows moved with moveRow: old id → new id. */
+  readonly moved: Map<string, string>;
   readonly upserts: Map<string, { data: Data; kind: 'added' | 'updated' }>;
 };
 
@@ -41,6 +45,7 @@ export function createTableWriter(tableId: string, previousTableId: string | nul
     dropped: false,
     deletes: new Set(),
     renames: [],
+    moved: new Map(),
     upserts: new Map(),
   };
   return {
@@ -56,6 +61,14 @@ export function createTableWriter(tableId: string, previousTableId: string | nul
       state.deletes.add(rowId);
     },
     renameRow: (from, to) => void state.renames.push([from, to]),
+    moveRow: (from, to) => {
+      state.renames.push([from, to]);
+      state.moved.set(from, to);
+      const written = state.upserts.get(from);
+      if (written === undefined) return;
+      state.upserts.delete(from);
+      state.upserts.set(to, written);
+    },
   };
 }
 
@@ -66,9 +79,37 @@ function chainOrder<T>(moves: readonly T[], from: (move: T) => string, to: (move
   while (pending.length > 0) {
     const sources = new Set(pending.map(from));
     const index = pending.findIndex((move) => !sources.has(to(move)));
-    // A cycle (a->b, b->a) cannot be ordered; its draft operations then fail like the same renames typed by hand.
+    // A cycle of table renames (a->b, b->a) cannot be ordered; its draft operations then fail like the same renames
+    // typed by hand (row rename cycles are broken: rowRenameOrder).
     const [next] = pending.splice(index === -1 ? 0 : index, 1);
     out.push(next as T);
+  }
+  return out;
+}
+
+/**
+ * A table's row renames in an order the draft accepts. A cycle (theirs swapped ids that ours has the other way
+ * round, taken THEIRS) is broken through a spare id: its first row moves to `merge-swap-N` (the first N that no row
+ * of the draft, `free`, nor of this merge uses), the others follow, then it moves on to its target.
+ */
+function rowRenameOrder(w: WriterState, free: (rowId: string) => boolean): [string, string][] {
+  const pending = [...w.renames];
+  const out: [string, string][] = [];
+  const used = new Set([...w.renames.flat(), ...w.deletes, ...w.upserts.keys()]);
+  let spare = 0;
+  while (pending.length > 0) {
+    const sources = new Set(pending.map((m) => m[0]));
+    const index = pending.findIndex((m) => !sources.has(m[1]));
+    if (index !== -1) {
+      out.push(...pending.splice(index, 1));
+      continue;
+    }
+    const [from, to] = pending.shift() as [string, string];
+    let spareId = `merge-swap-${++spare}`;
+    while (used.has(spareId) || !free(spareId)) spareId = `merge-swap-${++spare}`;
+    used.add(spareId);
+    out.push([from, spareId]);
+    pending.push([spareId, to]);
   }
   return out;
 }
@@ -111,6 +152,7 @@ function creationOrder(writers: readonly WriterState[]): WriterState[] {
 export function orderOperations(
   preOps: readonly DraftOperation[],
   tableWriters: readonly TableWriter[],
+  oursRow: (tableId: string, rowId: string) => unknown,
 ): { operations: DraftOperation[]; tables: MergeTableChange[] } {
   const writers = tableWriters.map((writer) => writer.state);
   const operations: DraftOperation[] = [...preOps];
@@ -125,7 +167,7 @@ export function orderOperations(
     const counts = { added: 0, updated: 0, removed: 0, renamed: 0, total: 0 };
     if (!w.dropped) {
       if (w.deletes.size > 0) operations.push({ type: 'DeleteRows', tableId: w.tableId, rowIds: [...w.deletes] });
-      for (const [rowId, nextRowId] of chainOrder(w.renames, (m) => m[0], (m) => m[1])) {
+      for (const [rowId, nextRowId] of rowRenameOrder(w, (rowId) => oursRow(w.renamedFrom ?? w.tableId, rowId) === null)) {
         operations.push({ type: 'RenameRow', tableId: w.tableId, rowId, nextRowId });
       }
       if (w.upserts.size > 0) {

@@ -13,6 +13,7 @@ import {
   type ThreeWayMergeInput,
   type ThreeWayMergeResult,
 } from './mergeTypes.ts';
+import { holderFate } from './idHolders.ts';
 import { schemaPatches } from './schemaPatches.ts';
 import { createTableWriter, orderOperations, type TableWriter } from './mergeWriters.ts';
 import { applyOverrides, applyRowChoice, takeTheirsRows, theirsRowsOver, type Choice } from './wholeTables.ts';
@@ -230,7 +231,7 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
       const oursRenamed = oursId !== baseRowId;
       // The id (§2.2): a rename on one side is taken; two renames or a taken id conflict about the id only, and
       // the data is merged leaf by leaf under whichever id the row keeps.
-      let finalId = oursId;
+      let finalId = writer.state.moved.get(oursId) ?? oursId;
       let choice: Choice = null;
       let free = true;
       if (theirsRenamed && oursRenamed && theirsId !== oursId) {
@@ -250,13 +251,12 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
         continue;
       }
       if (choice?.take === 'THEIRS' && free) {
-        // The row of ours that holds the id leaves the result, unless theirs moves it elsewhere itself.
-        const holder = oursPresent.get(theirsId)?.baseRowId ?? (oursGone.has(theirsId) ? null : theirsId);
-        const moved = holder === null ? undefined : theirsByBaseRow.get(holder)?.rowId;
-        const movedByTheirs = moved !== undefined && moved !== null && moved !== holder && moved !== theirsId;
-        if (oursRowAt(theirsId) !== null && !movedByTheirs) writer.remove(theirsId);
-        writer.renameRow(oursId, theirsId);
-        finalId = theirsId;
+        // The row of ours holding the id goes where theirs has it (idHolders.ts); theirs' row takes the id.
+        const fate = holderFate(theirsId, oursPresent, oursGone, theirsByBaseRow, oursRowAt);
+        if (fate === 'REMOVE') writer.remove(theirsId);
+        if (typeof fate === 'object') writer.moveRow(theirsId, fate.back);
+        if (fate !== 'STAYS') writer.renameRow(oursId, theirsId);
+        if (fate !== 'STAYS') finalId = theirsId;
       }
       if (oc === null) {
         if (!jsonDeepEqual(ours, theirs)) writer.upsert(finalId, theirs, 'updated');
@@ -288,7 +288,7 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
   for (const [tableId, rows] of input.rowOverrides ?? []) applyOverrides(writers.get(tableId) ?? writerFor(tableId, null, 'MODIFIED'), rows);
 
   const ordered = orderConflicts(conflicts);
-  const { operations, tables } = orderOperations(preOps, [...writers.values()]);
+  const { operations, tables } = orderOperations(preOps, [...writers.values()], input.oursRow);
   return {
     conflicts: ordered,
     open: orderConflicts(open),

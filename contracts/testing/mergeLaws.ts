@@ -100,18 +100,31 @@ function merge(base: Table, ours: Side, theirs: Side, strategy: MergeStrategy): 
 
 /** The draft after the merge's operations (what ApplyDraftChanges would leave). */
 export function applyOperations(content: Table, operations: readonly DraftOperation[]): Table {
+  return applyTracked(content, operations).table;
+}
+
+/** As applyOperations, with each result row's id in `content` (`origins`; absent for rows the operations add). */
+function applyTracked(content: Table, operations: readonly DraftOperation[]): { table: Table; origins: Map<string, string> } {
   const out = new Map([...content].map(([id, data]) => [id, clone(data)]));
+  const origins = new Map([...content.keys()].map((id) => [id, id]));
   for (const op of operations) {
-    if (op.type === 'DeleteRows') for (const id of op.rowIds) out.delete(id);
-    else if (op.type === 'RenameRow') {
+    if (op.type === 'DeleteRows') {
+      for (const id of op.rowIds) {
+        out.delete(id);
+        origins.delete(id);
+      }
+    } else if (op.type === 'RenameRow') {
       const data = out.get(op.rowId);
       if (data === undefined || out.has(op.nextRowId)) throw new Error(`rename ${op.rowId} -> ${op.nextRowId} impossible`);
       out.delete(op.rowId);
       out.set(op.nextRowId, data);
+      const origin = origins.get(op.rowId);
+      origins.delete(op.rowId);
+      if (origin !== undefined) origins.set(op.nextRowId, origin);
     } else if (op.type === 'UpsertRows') for (const row of op.rows) out.set(row.rowId, clone(row.data as Data));
     else throw new Error(`unexpected operation ${op.type}`);
   }
-  return out;
+  return { table: out, origins };
 }
 
 const sorted = (table: Table) => [...table].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -127,7 +140,12 @@ export function checkMergeLaws(c: MergeCase): void {
     if (!ok) throw new Error(`merge law broken: ${what}`);
   };
   const result = merge(base, ours, theirs, c.strategy);
-  const after = applyOperations(contentOf(ours), result.operations);
+  const { table: after, origins } = applyTracked(contentOf(ours), result.operations);
+  /** The result row that was our row `rowId`, wherever the merge moved it. */
+  const resultRowOf = (rowId: string): Data | undefined => {
+    for (const [id, origin] of origins) if (origin === rowId) return after.get(id);
+    return undefined;
+  };
 
   // Nothing changed on our side: the result is the source's content, without conflicts.
   const untouched = { rows: [...base].map(([id, data]) => ({ identity: id, id, data: clone(data) })) };
@@ -159,17 +177,25 @@ export function checkMergeLaws(c: MergeCase): void {
     else law(jsonDeepEqual(after.get(change.rowId), change.data), `our change of ${change.rowId} is kept`);
   }
 
+  // No row is lost: every base row neither side removed is in the result (wherever the merge moved it), whatever
+  // the conflicts and the strategy.
+  for (const row of ours.rows) {
+    if (row.identity === null || !theirs.rows.some((r) => r.identity === row.identity)) continue;
+    law(resultRowOf(row.id) !== undefined, `base row ${row.identity} (ours ${row.id}) kept by both sides is in the result`);
+  }
+
   // Strategies: every conflicting leaf takes the source's (THEIRS) or the draft's (OURS) value.
   // (Rows also in a conflict about their id or existence may be replaced by that conflict's resolution.)
   const wholeRowConflicts = new Set(result.conflicts.filter((k) => k.kind !== 'ROW_UPDATE').map((k) => k.rowId));
   for (const conflict of result.conflicts.filter((k) => k.kind === 'ROW_UPDATE')) {
     if (c.strategy === 'FAIL' || wholeRowConflicts.has(conflict.rowId)) continue;
     const expected = c.strategy === 'THEIRS' ? conflict.theirs : conflict.ours;
-    // The conflict names our row; a rename of theirs may have moved it.
+    // The conflict names our row; the merge may have moved it (a rename of theirs, or back to the id theirs keeps it
+    // under when theirs takes its id), and another row may now hold that id.
     const identity = ours.rows.find((r) => r.id === conflict.rowId)?.identity ?? null;
     const theirsId = theirs.rows.find((r) => identity !== null && r.identity === identity)?.id;
     if (theirsId !== undefined && wholeRowConflicts.has(theirsId)) continue;
-    const row = after.get(conflict.rowId as string) ?? (theirsId === undefined ? undefined : after.get(theirsId));
+    const row = resultRowOf(conflict.rowId as string) ?? after.get(conflict.rowId as string) ?? (theirsId === undefined ? undefined : after.get(theirsId));
     law(row !== undefined && jsonDeepEqual(leafAt(row, conflict.path as string) ?? null, expected), `${c.strategy} takes its side at ${conflict.rowId}${conflict.path}`);
   }
   if (c.strategy === 'FAIL') law(result.open.length === result.conflicts.length, 'FAIL leaves every conflict open');

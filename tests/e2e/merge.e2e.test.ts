@@ -475,3 +475,43 @@ describe('concurrency, scopes and MCP', () => {
     }
   });
 });
+
+describe('THEIRS on taken ids keeps every row (issue 26 item 5, versioned-storage.md §3)', () => {
+  test('a row ours renamed onto the id theirs gives another row goes back to its id on theirs; a swap of renames is taken', async () => {
+    const p = await freshProject();
+    const c = ctx(p);
+    await c.branch(p.c1, 'feature');
+    const f = await c.draft('feature');
+    // Theirs: bob takes the id "ann" and alice keeps hers (its city changed); carol and alice swap ids below.
+    await ok(admin.rest('POST', `${c.T(f)}/row/bob/rename`, { nextRowId: 'ann' }));
+    await ok(admin.rest('PUT', `${c.T(f)}/row/alice`, { data: { ...alice, address: { city: 'Lille', zip: 75001 } } }));
+    const f1 = await c.commit('feature');
+    const m = await c.draft();
+    // Ours: alice renamed to "ann" and her name changed.
+    await ok(admin.rest('POST', `${c.T(m)}/row/alice/rename`, { nextRowId: 'ann' }));
+    await ok(admin.rest('PUT', `${c.T(m)}/row/ann`, { data: { ...alice, name: 'Ann' } }));
+
+    const preview = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
+    assert.deepEqual(preview.conflicts.map((k: Json) => [k.kind, k.rowId]), [['ROW_ID_TAKEN', 'bob']]);
+    const merged = await ok(c.merge('master', { sourceRevisionId: f1, strategy: 'THEIRS' }));
+    assert.equal(merged.status, 'CLEAN');
+    assert.deepEqual(await c.rows(m), {
+      alice: { ...alice, name: 'Ann', address: { city: 'Lille', zip: 75001 } },
+      ann: bob,
+      carol,
+    }, 'theirs row takes the id, the holder is back under its id on theirs with both sides changes');
+
+    const q = await freshProject();
+    const d = ctx(q);
+    await d.branch(q.c1, 'feature');
+    const g = await d.draft('feature');
+    await ok(admin.rest('POST', `${d.T(g)}/row/alice/rename`, { nextRowId: 'b1' }));
+    await ok(admin.rest('POST', `${d.T(g)}/row/bob/rename`, { nextRowId: 'a1' }));
+    const g1 = await d.commit('feature');
+    const n = await d.draft();
+    await ok(admin.rest('POST', `${d.T(n)}/row/alice/rename`, { nextRowId: 'a1' }));
+    await ok(admin.rest('POST', `${d.T(n)}/row/bob/rename`, { nextRowId: 'b1' }));
+    await ok(d.merge('master', { sourceRevisionId: g1, strategy: 'THEIRS' }));
+    assert.deepEqual(await d.rows(n), { a1: bob, b1: alice, carol }, 'the swap goes through a spare id that is gone after');
+  });
+});
