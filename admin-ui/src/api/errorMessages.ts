@@ -19,7 +19,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   NO_CHANGES: 'There are no changes in the draft.',
   REVISION_NOT_DRAFT: 'Only the draft revision can be changed.',
   REVISION_IS_DRAFT: 'Branches can only be created from a committed revision.',
-  IMPORT_INVALID: 'Some lines of the file are invalid; nothing was imported. They are listed below.',
+  IMPORT_INVALID: 'The file has invalid lines.',
   QUERY_TOO_COMPLEX: 'The request is too large.',
   UNAUTHENTICATED: 'Please sign in.',
   INVALID_CREDENTIALS: 'Wrong username or password.',
