@@ -21,7 +21,7 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: 300 }] },
   },
   {
-    // A role's or contracts' door is one explicit export list (STYLE.md: no `export *`); it grows with what the
+    // A role's or contracts' door is one explicit export list (docs/reference/style.md: no `export *`); it grows with what the
     // roles share and has no seam to split along, so it gets more room than a file of code.
     files: ['contracts/index.ts', '*/index.ts'],
     rules: { 'max-lines': ['error', { max: 450 }] },

@@ -1,5 +1,5 @@
 // Projection throughput: a realistic projector (one upsert per event plus an inc on a counter document) running
-// from an empty view store to the head of a SQLite log. Target: >= 50,000 events/s (PERFORMANCE.md measured
+// from an empty view store to the head of a SQLite log. Target: >= 50,000 events/s (docs/reference/performance.md measured
 // 68,600 events/s for a bare read-update-checkpoint loop).
 // Run alone: npx tsx bench/projectionBench.ts [events]
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -29,7 +29,7 @@ import { createWriteForwarding } from './http/forwardWrites.ts';
 import { activeStreamsGauge, webhookWorkerDeps } from './webhookWiring.ts';
 import { createOutboundHttp } from './http/outboundHttp.ts';
 
-/** A role that serves HTTP: the command and query roles (STYLE.md: `{ name, router?, start(), stop() }`). */
+/** A role that serves HTTP: the command and query roles (docs/reference/style.md: `{ name, router?, start(), stop() }`). */
 export type ServingRole = RoleHandle & {
   readonly router?: RequestHandler;
   /** Reads answered without express's router (see createHttpServer). */

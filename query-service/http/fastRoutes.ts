@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 
 /**
- * Requests a role answers without express's router (PERFORMANCE.md: the router is one of the largest fixed costs of
+ * Requests a role answers without express's router (docs/reference/performance.md: the router is one of the largest fixed costs of
  * a generated-endpoint read). `match` returns the middleware chain the router would have run for the request —
  * the same functions, in the same order, with `req.params` set as the route would set them — or null to leave the
  * request to the express app. The caller runs the app-level middleware (request id, headers, logging, metrics)

@@ -18,7 +18,7 @@ export function fieldIndex(field: IndexedField): SortIndex {
 
 /**
  * Indexes for row lists (system REST/GraphQL, MCP and the generated endpoints alike: rowReader.ts), created on first
- * use (PERFORMANCE.md: an unindexed sort over 100k rows costs 100+ ms): the first list with a given order (json path,
+ * use (docs/reference/performance.md: an unindexed sort over 100k rows costs 100+ ms): the first list with a given order (json path,
  * cast and direction per key, then the id tiebreaker) asks the view store for an index over exactly that order.
  * Filters are evaluated while reading the sort index; they get no index of their own, because the planner would then
  * prefer it and sort the matches in a temporary B-tree. The list does not wait for the build (34 s at a million

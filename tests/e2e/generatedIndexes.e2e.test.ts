@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { GeneratedSystem } from './support/generatedHarness.ts';
 import { data, endpointUrl, gql, ok, startBlogSystem, type Project } from './support/generatedFixtures.ts';
 
-// PERFORMANCE.md: generated list queries read an index in sort order (created on first use of a sort, README
+// docs/reference/performance.md: generated list queries read an index in sort order (created on first use of a sort, README
 // "Row indexes"), never a full scan plus a temporary B-tree, also when filtered on another path and paged.
 let sys: GeneratedSystem;
 let admin: string;

@@ -6,7 +6,7 @@ import type { GeneratedRequest } from './generatedRequest.ts';
 export const ROW_COUNTS_CACHE = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 };
 
 /**
- * `totalCount` of filtered lists of committed revisions, kept for good (PERFORMANCE.md: the count is the most
+ * `totalCount` of filtered lists of committed revisions, kept for good (docs/reference/performance.md: the count is the most
  * expensive part of a list). A committed revision's rows never change once the `rows` projection has caught up with
  * its commit; the system state already knows the commit, so a checkpoint at or after the state's position — read
  * before counting — proves the count final. Drafts, and lists without `where` (their count is the table's, kept in

@@ -60,7 +60,7 @@ function useOf(operations: Map<string, OperationUse>, operationName: string | un
 }
 
 /**
- * Runs one GraphQL request on a generated schema without Apollo (PERFORMANCE.md): the document comes from the
+ * Runs one GraphQL request on a generated schema without Apollo (docs/reference/performance.md): the document comes from the
  * schema's cache of parsed and validated texts, then operation resolution (400), mutation over GET (405), the cost
  * limit with this request's variables (400), and graphql-js `execute`. Failures before execution answer with their
  * HTTP status and no `data` (errors.md §3.1), the rest with 200 (§3.2); a write adds `extensions.position`.
