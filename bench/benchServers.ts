@@ -69,4 +69,3 @@ export async function startServer(root: string): Promise<BenchServer> {
   const call: Call = createApiCaller(url);
   return { url, pid: server.pid as number, dir, call, stop };
 }
-

@@ -39,7 +39,12 @@ export async function runChangesBench(largeRows = 100_000, revisions = 1000): Pr
     await write('UpdateRows', { revisionId: await draftOf(name), tableId: 'items', rows: changed, bulk: true });
     const hundred = (await commit(name)) as { id: string };
     for (let i = 0; i < revisions; i++) {
-      await write('UpdateRows', { revisionId: await draftOf(name), tableId: 'items', rows: [{ rowId: 'r1', data: { name: 'r1', n: i, tag: 'history' } }], bulk: false });
+      await write('UpdateRows', {
+        revisionId: await draftOf(name),
+        tableId: 'items',
+        rows: [{ rowId: 'r1', data: { name: 'r1', n: i, tag: 'history' } }],
+        bulk: false,
+      });
       await commit(name);
     }
     return hundred.id;
@@ -80,7 +85,12 @@ export async function runChangesBench(largeRows = 100_000, revisions = 1000): Pr
       const page = await ops.rowHistory(ctx, { revisionId: await draftOf(name), tableId: 'items', rowId: 'r1', first: 100 });
       if (page.edges.length !== 100) throw new Error(`expected a full page, got ${page.edges.length}`);
     };
-    const [smallDiff, largeDiff, smallHistory, largeHistory] = await latencies(60, [diff(smallCommit), diff(largeCommit), history('small'), history('large')]);
+    const [smallDiff, largeDiff, smallHistory, largeHistory] = await latencies(60, [
+      diff(smallCommit),
+      diff(largeCommit),
+      history('small'),
+      history('large'),
+    ]);
     const n = largeRows.toLocaleString('en-US');
     type Times = { wall: number[]; cpu: number[] };
     const none: Times = { wall: [], cpu: [] };

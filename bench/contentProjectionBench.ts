@@ -100,7 +100,12 @@ export async function runContentProjectionBench(bulkEvents = 100, singleEvents =
     const singles = Array.from({ length: singleEvents }, (_, i) => {
       const n = (i * 7919) % totalRows;
       const rows = [{ rowId: `r${n}`, data: rowData(n, 'updated'), createdAt: TIME, updatedAt: TIME }];
-      return newEvent('RowsUpdated', { ...draftRef(2), tableKey: TABLE_KEY, rows, table: { tableKey: TABLE_KEY, count: totalRows, equalsHead: false } });
+      return newEvent('RowsUpdated', {
+        ...draftRef(2),
+        tableKey: TABLE_KEY,
+        rows,
+        table: { tableKey: TABLE_KEY, count: totalRows, equalsHead: false },
+      });
     });
     await appendAll(eventStore, `branch-${BRANCH}`, singles);
     const singlePhase = await project(singleEvents, singleEvents);

@@ -105,7 +105,11 @@ export async function runDomainBench(largeRows = 100_000): Promise<BenchFigure[]
     const smallP50 = percentile(smallCommits, 50);
     const largeP50 = percentile(largeCommits, 50);
     return [
-      { name: `bulk insert, batches of 1,000, ${largeRows.toLocaleString('en-US')} rows, projected`, value: (largeRows / filled.wallMs) * 1000, unit: 'rows/s' },
+      {
+        name: `bulk insert, batches of 1,000, ${largeRows.toLocaleString('en-US')} rows, projected`,
+        value: (largeRows / filled.wallMs) * 1000,
+        unit: 'rows/s',
+      },
       { name: 'bulk insert, same run, per process CPU-second', value: (largeRows / filled.cpuMs) * 1000, unit: 'rows/cpu-s' },
       { name: 'commit latency p50, 1,000-row table (one changed row)', value: smallP50, unit: 'ms' },
       { name: `commit latency p50, ${largeRows.toLocaleString('en-US')}-row table (one changed row)`, value: largeP50, unit: 'ms' },

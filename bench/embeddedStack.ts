@@ -5,12 +5,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { systemClock } from '../contracts/index.ts';
 import type { CommandInput, CommandResult, CommandType, Principal } from '../contracts/index.ts';
-import {
-  createBranchCommandHandlers,
-  createCommandService,
-  createSqliteEventStore,
-  createSystemStateSource,
-} from '../command-service/index.ts';
+import { createBranchCommandHandlers, createCommandService, createSqliteEventStore, createSystemStateSource } from '../command-service/index.ts';
 import { allProjectors, createInProcessQueue, createProjectionWorker, createSqliteViewStore } from '../projection-worker/index.ts';
 
 /** The table every in-process bench writes: a name, a number and a tag. */
@@ -48,7 +43,15 @@ export async function openEmbeddedStack(dirPrefix: string) {
       adminPassword: 'bench-admin-password',
     },
   });
-  const worker = createProjectionWorker({ projectors: allProjectors, eventStore, viewStore, queue: createInProcessQueue(), log, clock: systemClock, owner: 'bench' });
+  const worker = createProjectionWorker({
+    projectors: allProjectors,
+    eventStore,
+    viewStore,
+    queue: createInProcessQueue(),
+    log,
+    clock: systemClock,
+    owner: 'bench',
+  });
   await service.start();
   await worker.start();
   const adminRecord = [...(await systemState.current()).users.values()].find((u) => u.username === 'admin');

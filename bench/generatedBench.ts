@@ -6,7 +6,20 @@
 // Run alone: npx tsx bench/generatedBench.ts [rows] [seconds]
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CONNECTIONS, freePort, hasTaskset, load, pinned, start, startServer, waitFor, type BenchFigure, type BenchServer, type Load, type Req } from './benchServers.ts';
+import {
+  CONNECTIONS,
+  freePort,
+  hasTaskset,
+  load,
+  pinned,
+  start,
+  startServer,
+  waitFor,
+  type BenchFigure,
+  type BenchServer,
+  type Load,
+  type Req,
+} from './benchServers.ts';
 import { seed, type Scenario } from './generatedBenchSeed.ts';
 
 /** The bare ceiling: answers `/s<i>` with the i-th captured body and the real Content-Type, nothing else. */
@@ -19,7 +32,6 @@ http.createServer((req, res) => {
   if (req.method === 'GET') send(); else { req.resume(); req.on('end', send); }
 }).listen(Number(process.env.PORT), '127.0.0.1');
 `;
-
 
 /** Rounds of alternating bare / strata loads per scenario (each `seconds / ROUNDS` long). */
 const ROUNDS = 5;
@@ -47,7 +59,12 @@ async function alternate(
   const total = (runs: Load[]): Load => {
     const requests = runs.reduce((sum, run) => sum + run.requests, 0);
     const p50s = runs.map((run) => run.p50).sort((x, y) => x - y);
-    return { rps: requests / (each * runs.length), requests, p50: p50s[Math.floor(p50s.length / 2)] ?? Number.NaN, cpuS: runs.reduce((sum, run) => sum + run.cpuS, 0) };
+    return {
+      rps: requests / (each * runs.length),
+      requests,
+      p50: p50s[Math.floor(p50s.length / 2)] ?? Number.NaN,
+      cpuS: runs.reduce((sum, run) => sum + run.cpuS, 0),
+    };
   };
   const sorted = [...ratios].sort((x, y) => x - y);
   return { bare: total(bareRuns), real: total(realRuns), ratio: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN };
@@ -79,7 +96,11 @@ export async function runGeneratedBench(rows = 100_000, seconds = 10): Promise<B
     const barePort = await freePort();
     const bareUrl = `http://127.0.0.1:${barePort}`;
     if (scenarios.length > 0) {
-      bare = start(pinned(0, [process.execPath, '-e', BARE_SERVER]), { ...process.env, PORT: String(barePort), BODIES: JSON.stringify(bodies.map((b) => b.toString('base64'))) });
+      bare = start(pinned(0, [process.execPath, '-e', BARE_SERVER]), {
+        ...process.env,
+        PORT: String(barePort),
+        BODIES: JSON.stringify(bodies.map((b) => b.toString('base64'))),
+      });
       await waitFor(`${bareUrl}/s0`);
     }
 
@@ -90,11 +111,11 @@ export async function runGeneratedBench(rows = 100_000, seconds = 10): Promise<B
     for (const [i, s] of scenarios.entries()) {
       const bareReq: Req = { method: s.req.method, path: `/s${i}`, ...(s.req.body !== undefined ? { body: s.req.body } : {}) };
       await load(strata.url, s.req, strata.pid, 1); // warm-up (JIT, caches, index creation)
-      const { bare: b, real, ratio } = await alternate(
-        { base: bareUrl, req: bareReq, pid: bare?.pid as number },
-        { base: strata.url, req: s.req, pid: strata.pid },
-        seconds,
-      );
+      const {
+        bare: b,
+        real,
+        ratio,
+      } = await alternate({ base: bareUrl, req: bareReq, pid: bare?.pid as number }, { base: strata.url, req: s.req, pid: strata.pid }, seconds);
       results.set(s.key, { real, bare: b });
       figures.push(
         { name: `${s.name}: bare node:http, same ${bodies[i]?.length ?? 0} bytes`, value: b.rps, unit: 'req/s' },
@@ -117,7 +138,11 @@ export async function runGeneratedBench(rows = 100_000, seconds = 10): Promise<B
     }
     const rps = (key: string) => results.get(key)?.real.rps ?? Number.NaN;
     if (results.has('gqlList') && results.has('gqlListCount')) {
-      figures.push({ name: 'GraphQL list with totalCount / without (target >= 50 %)', value: (rps('gqlListCount') / rps('gqlList')) * 100, unit: '%' });
+      figures.push({
+        name: 'GraphQL list with totalCount / without (target >= 50 %)',
+        value: (rps('gqlListCount') / rps('gqlList')) * 100,
+        unit: '%',
+      });
     }
     // Page 50 against page 1 of the cursor walk (GraphQL, no totalCount) on the draft URL (read from the views every
     // time, nothing kept), one request at a time (at 50 connections latency is mostly queueing): mean latency per page
@@ -164,7 +189,10 @@ export async function runGeneratedAb(baselineRoot: string, rows = 100_000, secon
     const seededA = await seed(a.call, rows);
     const seededB = await seed(b.call, rows);
     const figures: BenchFigure[] = [];
-    const pairs = chosen([...seededA.scenarios, ...seededA.random]).map((s) => ({ s, twin: [...seededB.scenarios, ...seededB.random].find((t) => t.key === s.key) as Scenario }));
+    const pairs = chosen([...seededA.scenarios, ...seededA.random]).map((s) => ({
+      s,
+      twin: [...seededB.scenarios, ...seededB.random].find((t) => t.key === s.key) as Scenario,
+    }));
     const each = Math.max(1, Math.round(seconds / ROUNDS));
     for (const { s, twin } of pairs) {
       await load(a.url, s.req, a.pid, 1);
@@ -180,7 +208,12 @@ export async function runGeneratedAb(baselineRoot: string, rows = 100_000, secon
         { name: `${s.name}: A server CPU per request (median round)`, value: median(runsA.map(usPerRequest)), unit: 'µs' },
         { name: `${s.name}: B server CPU per request (median round)`, value: median(runsB.map(usPerRequest)), unit: 'µs' },
         { name: `${s.name}: B ÷ A CPU per request (median of ${ROUNDS} paired rounds)`, value: median(ratios), unit: '×' },
-        { name: `${s.name}: A / B req/s (median round)`, value: median(runsA.map((r) => r.rps)), unit: 'req/s', note: `B ${Math.round(median(runsB.map((r) => r.rps)))}` },
+        {
+          name: `${s.name}: A / B req/s (median round)`,
+          value: median(runsA.map((r) => r.rps)),
+          unit: 'req/s',
+          note: `B ${Math.round(median(runsB.map((r) => r.rps)))}`,
+        },
       );
     }
     return figures;

@@ -25,7 +25,12 @@ export async function seed(call: Call, rows: number): Promise<Seeded> {
   const branch = '/api/organization/bench/project/items/branch/master';
   const draft = (await call('GET', branch, undefined, admin)).json.draftRevisionId as string;
   const text = { type: 'string', default: '' };
-  const schema = { type: 'object', additionalProperties: false, required: ['name', 'n', 'tag'], properties: { name: text, n: { type: 'number', default: 0 }, tag: text } };
+  const schema = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'n', 'tag'],
+    properties: { name: text, n: { type: 'number', default: 0 }, tag: text },
+  };
   await call('POST', `/api/revision/${draft}/tables`, { tableId: 'items', schema }, admin);
   const seedStarted = performance.now();
   for (let offset = 0; offset < rows; offset += 1000) {
@@ -57,13 +62,23 @@ export async function seed(call: Call, rows: number): Promise<Seeded> {
     cursors.push(cursor);
     cursor = (await call('GET', listPath(cursor))).json.pageInfo.endCursor as string;
   }
-  const gql = (query: string, variables?: unknown): Req => ({ method: 'POST', path: gqlPath, body: JSON.stringify(variables === undefined ? { query } : { query, variables }) });
+  const gql = (query: string, variables?: unknown): Req => ({
+    method: 'POST',
+    path: gqlPath,
+    body: JSON.stringify(variables === undefined ? { query } : { query, variables }),
+  });
   const gqlList = (count: boolean, after: string | null) =>
-    gql(`{ items(data: { first: 20, ${after === null ? '' : `after: ${JSON.stringify(after)}, `}where: { data: { path: "tag", equals: "even" } }, ` +
-      `orderBy: [{ data: { path: "n", direction: desc, type: int } }] }) { ${count ? 'totalCount ' : ''}pageInfo { hasNextPage endCursor } ` +
-      'edges { cursor node { id createdAt updatedAt readonly data { name n tag } } } } }');
+    gql(
+      `{ items(data: { first: 20, ${after === null ? '' : `after: ${JSON.stringify(after)}, `}where: { data: { path: "tag", equals: "even" } }, ` +
+        `orderBy: [{ data: { path: "n", direction: desc, type: int } }] }) { ${count ? 'totalCount ' : ''}pageInfo { hasNextPage endCursor } ` +
+        'edges { cursor node { id createdAt updatedAt readonly data { name n tag } } } } }',
+    );
   // The same walk on the draft GraphQL URL (cursors are bound to the URL they came from), without totalCount.
-  const draftGql = (after: string | null): Req => ({ method: 'POST', path: gqlPath.replace('/head', '/draft'), body: gqlList(false, after).body as string });
+  const draftGql = (after: string | null): Req => ({
+    method: 'POST',
+    path: gqlPath.replace('/head', '/draft'),
+    body: gqlList(false, after).body as string,
+  });
   let draftCursor: string | null = null;
   const draftCursors: (string | null)[] = [];
   for (let page = 1; page <= 50; page++) {
@@ -79,7 +94,11 @@ export async function seed(call: Call, rows: number): Promise<Seeded> {
   const inline = (id: string) => gql(`{ item(id: "${id}") ${selection} }`);
   const scenarios: Scenario[] = [
     { key: 'restGet', name: 'REST get-by-id', req: { method: 'GET', path: `${rest}/${someId}` } },
-    { key: 'restList', name: 'REST 20-row list, where tag + orderBy n, cursor (page 2; REST lists always carry totalCount)', req: { method: 'GET', path: listPath(cursors[1] ?? null) } },
+    {
+      key: 'restList',
+      name: 'REST 20-row list, where tag + orderBy n, cursor (page 2; REST lists always carry totalCount)',
+      req: { method: 'GET', path: listPath(cursors[1] ?? null) },
+    },
     { key: 'gqlGet', name: 'GraphQL get-by-id', req: inline(someId) },
     { key: 'gqlList', name: 'GraphQL 20-row list, same filter/sort/cursor, no totalCount', req: gqlList(false, gqlAfter) },
     { key: 'gqlListCount', name: 'GraphQL 20-row list, same, with totalCount', req: gqlList(true, gqlAfter) },
@@ -88,9 +107,21 @@ export async function seed(call: Call, rows: number): Promise<Seeded> {
   ];
   const varying = (first: Req, next: () => Req): Req => Object.assign({}, first, { vary: () => next() });
   const random: Scenario[] = [
-    { key: 'restGetRandom', name: 'REST get-by-id, random ids', req: varying({ method: 'GET', path: `${rest}/${someId}` }, () => ({ method: 'GET', path: `${rest}/${randomId(rows)}` })) },
-    { key: 'gqlGetRandomVar', name: 'GraphQL get-by-id, random ids as a variable', req: varying(gql(byVariable, { id: someId }), () => gql(byVariable, { id: randomId(rows) })) },
-    { key: 'gqlGetRandomInline', name: 'GraphQL get-by-id, random ids inline (a new query text per request)', req: varying(inline(someId), () => inline(randomId(rows))) },
+    {
+      key: 'restGetRandom',
+      name: 'REST get-by-id, random ids',
+      req: varying({ method: 'GET', path: `${rest}/${someId}` }, () => ({ method: 'GET', path: `${rest}/${randomId(rows)}` })),
+    },
+    {
+      key: 'gqlGetRandomVar',
+      name: 'GraphQL get-by-id, random ids as a variable',
+      req: varying(gql(byVariable, { id: someId }), () => gql(byVariable, { id: randomId(rows) })),
+    },
+    {
+      key: 'gqlGetRandomInline',
+      name: 'GraphQL get-by-id, random ids inline (a new query text per request)',
+      req: varying(inline(someId), () => inline(randomId(rows))),
+    },
   ];
   return { seedS, scenarios, random, draftGql, draftCursors };
 }

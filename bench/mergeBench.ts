@@ -49,7 +49,12 @@ export async function runMergeBench(largeRows = 100_000, previewRounds = 30, app
     const theirs = Array.from({ length: PER_SIDE }, (_, i) => row(spread(size, 2 * i), 'theirs'));
     await write('UpdateRows', { revisionId: (await branchOf(project, 'feature')).draftRevisionId, tableId: 'items', rows: theirs, bulk: true });
     const f1 = await commit(project, 'feature');
-    await write('UpdateRows', { revisionId: (await branchOf(project, 'master')).draftRevisionId, tableId: 'items', rows: oursRows(size), bulk: true });
+    await write('UpdateRows', {
+      revisionId: (await branchOf(project, 'master')).draftRevisionId,
+      tableId: 'items',
+      rows: oursRows(size),
+      bulk: true,
+    });
     return f1.id;
   }
 
@@ -97,14 +102,22 @@ export async function runMergeBench(largeRows = 100_000, previewRounds = 30, app
         await settle();
         projected[k]?.push(performance.now() - started);
         await write('RevertChanges', { organizationId: 'admin', projectName: project, branchName: 'master' });
-        await write('UpdateRows', { revisionId: (await branchOf(project, 'master')).draftRevisionId, tableId: 'items', rows: oursRows(sizes[k] as number), bulk: true });
+        await write('UpdateRows', {
+          revisionId: (await branchOf(project, 'master')).draftRevisionId,
+          tableId: 'items',
+          rows: oursRows(sizes[k] as number),
+          bulk: true,
+        });
       }
     }
     for (const times of [...previews, ...applies, ...projected]) times.sort((a, b) => a - b);
     const n = largeRows.toLocaleString('en-US');
     const round = (ms: number) => Math.round(ms * 10) / 10;
     const out: BenchFigure[] = [];
-    for (const [what, [small, large]] of [['preview', previews], ['apply', applies]] as const) {
+    for (const [what, [small, large]] of [
+      ['preview', previews],
+      ['apply', applies],
+    ] as const) {
       out.push(
         { name: `${what}, 1,000-row table, p50`, value: round(percentile(small ?? [], 50)), unit: 'ms' },
         { name: `${what}, 1,000-row table, p99`, value: round(percentile(small ?? [], 99)), unit: 'ms' },

@@ -12,7 +12,12 @@ export function runMergeLawsBench(runsPerSeed = 20_000, seeds = 5): Promise<Benc
   for (let i = 0; i < seeds; i++) assertMergeLaws(runsPerSeed, MERGE_LAWS_SEED + i);
   const seconds = (performance.now() - started) / 1000;
   return Promise.resolve([
-    { name: 'random histories checked, every law held', value: runsPerSeed * seeds, unit: 'histories', note: `seeds ${MERGE_LAWS_SEED}..${MERGE_LAWS_SEED + seeds - 1}` },
+    {
+      name: 'random histories checked, every law held',
+      value: runsPerSeed * seeds,
+      unit: 'histories',
+      note: `seeds ${MERGE_LAWS_SEED}..${MERGE_LAWS_SEED + seeds - 1}`,
+    },
     { name: 'time', value: Math.round(seconds * 10) / 10, unit: 's' },
   ]);
 }

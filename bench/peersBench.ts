@@ -32,7 +32,19 @@ import autocannon from 'autocannon';
 import { cpuSeconds, hasTaskset } from './strataServer.ts';
 import { DATABASE, DATABASE_URL, ensurePostgres, loadPostgres, pinPostgres, postgresTicks, psql, sh } from './peersPostgres.ts';
 import { cpuDeltaSeconds, renderTable, replaceSection, toRound, type Round } from './peersReport.ts';
-import { SCENARIOS, ensurePeersInstalled, peerNode, peerVersion, probe, startPeer, startStrataSystem, stop, type IdSequence, type System, type Target } from './peersServers.ts';
+import {
+  SCENARIOS,
+  ensurePeersInstalled,
+  peerNode,
+  peerVersion,
+  probe,
+  startPeer,
+  startStrataSystem,
+  stop,
+  type IdSequence,
+  type System,
+  type Target,
+} from './peersServers.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CONNECTIONS = 50;
@@ -92,7 +104,10 @@ async function measure(system: System, target: Target, seconds: number, rows: nu
 
 function gitCommit(): string {
   const sha = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim() || 'unknown';
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'command-service', 'projection-worker', 'query-service', 'contracts', 'deploy'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'command-service', 'projection-worker', 'query-service', 'contracts', 'deploy'], {
+    cwd: root,
+    encoding: 'utf8',
+  }).stdout.trim();
   return dirty.length > 0 ? `${sha} with uncommitted product changes` : sha;
 }
 
@@ -156,7 +171,9 @@ async function main(): Promise<void> {
           const list = results.get(scenario.key)?.get(system.key) ?? [];
           list.push(r);
           results.get(scenario.key)?.set(system.key, list);
-          console.log(`  round ${round} ${scenario.key} ${system.key}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.serverUs)} + ${Math.round(r.pgUs)} µs CPU${r.errors > 0 ? `, ${r.errors} unanswered` : ''}`);
+          console.log(
+            `  round ${round} ${scenario.key} ${system.key}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.serverUs)} + ${Math.round(r.pgUs)} µs CPU${r.errors > 0 ? `, ${r.errors} unanswered` : ''}`,
+          );
         }
       }
     }
@@ -169,12 +186,12 @@ async function main(): Promise<void> {
         `${rounds} round(s) of ${seconds} s per scenario and server after a ${warmUp} s warm-up, servers alternating within each round ` +
         `(${systems.map((s) => s.key).join(', ')}); each figure is the median over the rounds. ${CONNECTIONS} connections from autocannon in the ` +
         `bench process${hasTaskset ? ' pinned to core 1' : ''}; every server ${hasTaskset ? 'pinned to core 0 (taskset -c 0)' : 'unpinned (no taskset)'}` +
-        `${pgPin.pinned ? ', PostgreSQL\'s processes too (taskset -p on every postgres pid, restored afterwards)' : ', PostgreSQL unpinned'}.`,
+        `${pgPin.pinned ? ", PostgreSQL's processes too (taskset -p on every postgres pid, restored afterwards)" : ', PostgreSQL unpinned'}.`,
       '',
       ...renderTable(scenarios, systems, results),
       '',
       'Cells: req/s · latency p50 · p99 · CPU per request (server process; for the peers server + all PostgreSQL processes, ' +
-        'from /proc/<pid>/stat deltas). Ratio: Strata\'s req/s over the fastest peer\'s in the same round, median over rounds ' +
+        "from /proc/<pid>/stat deltas). Ratio: Strata's req/s over the fastest peer's in the same round, median over rounds " +
         '(the peer named was fastest most often). PostGraphile has no REST API (—).',
       '',
       `- Strata: \`strata serve\` on Node ${process.version}, NODE_ENV=production, defaults otherwise (embedded SQLite, ` +
@@ -187,11 +204,11 @@ async function main(): Promise<void> {
       `- Platformatic DB ${peerVersion('@platformatic/db')} standalone (one Fastify server, no runtime workers), REST + GraphQL, request ` +
         'log off (logger level warn), cache off, autoTimestamp off (createdAt is written by the client, as for the others), ' +
         `telemetry and events off, same Node ${sh(peerNode, ['--version']).trim()}. REST list asks for the total count (totalCount=true), ` +
-        'as Strata\'s REST list always returns it.',
+        "as Strata's REST list always returns it.",
       `- PostgreSQL ${pgVersion} from the machine, database ${DATABASE}: table posts (id integer identity primary key, title, category, ` +
         'score double precision, published, created_at timestamptz), indexes (category, score desc, id) and (score desc, id), ' +
         'VACUUM ANALYZE after the COPY. Peers create rows in the same table; Strata on the draft (its HEAD reads do not see them).',
-      '- Queries: get-by-id selects the row\'s columns (Strata: id, createdAt, updatedAt, readonly and the five data fields); random ids ' +
+      "- Queries: get-by-id selects the row's columns (Strata: id, createdAt, updatedAt, readonly and the five data fields); random ids " +
         'never repeat within a load; list = where category = "news" order by score desc, id, first 20.',
       `- Machine load (1-minute load average) ${loadAtStart.toFixed(1)} when the loads began, ${(loadavg()[0] ?? Number.NaN).toFixed(1)} at the end, ` +
         `on ${cpus().length} CPUs: with other work on the machine absolute req/s move by tens of percent (or more) between runs and CPU ` +
@@ -206,7 +223,9 @@ async function main(): Promise<void> {
   } finally {
     for (const system of systems) await stop(system.server);
     pgPin.restore();
-    spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'postgres', '-qc', `DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`], { stdio: 'ignore' });
+    spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'postgres', '-qc', `DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`], {
+      stdio: 'ignore',
+    });
     await rm(dir, { recursive: true, force: true });
   }
 }

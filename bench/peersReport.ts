@@ -52,7 +52,14 @@ export function toRound(
   pgCpuS: number,
 ): Round {
   const perRequestUs = (cpuS: number) => (load.requests > 0 ? (cpuS * 1e6) / load.requests : Number.NaN);
-  return { rps: load.requests / load.seconds, p50: load.p50, p99: load.p99, serverUs: perRequestUs(serverCpuS), pgUs: perRequestUs(pgCpuS), errors: load.errors };
+  return {
+    rps: load.requests / load.seconds,
+    p50: load.p50,
+    p99: load.p99,
+    serverUs: perRequestUs(serverCpuS),
+    pgUs: perRequestUs(pgCpuS),
+    errors: load.errors,
+  };
 }
 
 /** Field-wise median of rounds; errors are summed. */

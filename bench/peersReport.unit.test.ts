@@ -1,6 +1,17 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpuDeltaSeconds, formatCell, median, parseProcStat, ratioToBestPeer, renderTable, replaceSection, summarize, toRound, type Round } from './peersReport.ts';
+import {
+  cpuDeltaSeconds,
+  formatCell,
+  median,
+  parseProcStat,
+  ratioToBestPeer,
+  renderTable,
+  replaceSection,
+  summarize,
+  toRound,
+  type Round,
+} from './peersReport.ts';
 
 const round = (rps: number, serverUs = 100, pgUs = 0, errors = 0): Round => ({ rps, p50: 10, p99: 20, serverUs, pgUs, errors });
 
@@ -17,8 +28,16 @@ describe('parseProcStat', () => {
 
 describe('cpuDeltaSeconds', () => {
   test('sums per-process deltas; a new process counts from zero, an ended one drops out instead of going negative', () => {
-    const before = new Map([[1, 1000], [2, 500], [3, 900]]);
-    const after = new Map([[1, 1150], [2, 530], [4, 20]]); // 3 ended, 4 started
+    const before = new Map([
+      [1, 1000],
+      [2, 500],
+      [3, 900],
+    ]);
+    const after = new Map([
+      [1, 1150],
+      [2, 530],
+      [4, 20],
+    ]); // 3 ended, 4 started
     assert.equal(cpuDeltaSeconds(before, after), 2);
     assert.equal(cpuDeltaSeconds(new Map(), new Map()), 0);
   });
@@ -75,10 +94,31 @@ describe('rendering', () => {
       { key: 'p', label: 'Platformatic', usesPostgres: true },
     ];
     const results = new Map([
-      ['rest', new Map([['s', [round(3000)]], ['p', [round(1000)]]])],
-      ['gql', new Map([['s', [round(1000)]], ['g', [round(2000)]], ['p', [round(500)]]])],
+      [
+        'rest',
+        new Map([
+          ['s', [round(3000)]],
+          ['p', [round(1000)]],
+        ]),
+      ],
+      [
+        'gql',
+        new Map([
+          ['s', [round(1000)]],
+          ['g', [round(2000)]],
+          ['p', [round(500)]],
+        ]),
+      ],
     ]);
-    const lines = renderTable([{ key: 'rest', label: 'REST get' }, { key: 'gql', label: 'GraphQL get' }, { key: 'none', label: 'skipped' }], systems, results);
+    const lines = renderTable(
+      [
+        { key: 'rest', label: 'REST get' },
+        { key: 'gql', label: 'GraphQL get' },
+        { key: 'none', label: 'skipped' },
+      ],
+      systems,
+      results,
+    );
     assert.equal(lines.length, 4);
     assert.match(lines[0] as string, /^\| scenario \| Strata \| PostGraphile \| Platformatic \| Strata ÷ best peer/);
     assert.match(lines[2] as string, /^\| REST get \| 3,000\/s .* \| — \| 1,000\/s .* \| \*\*3\.0\*\* \(vs Platformatic\) \|$/);

@@ -63,7 +63,8 @@ export function ensurePeersInstalled(): void {
 }
 
 /** The installed version of a peer package. */
-export const peerVersion = (pkg: string): string => (JSON.parse(readFileSync(join(peersDir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+export const peerVersion = (pkg: string): string =>
+  (JSON.parse(readFileSync(join(peersDir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Sends `req` until it answers 2xx (and, for GraphQL, without errors): servers refuse or answer 503 while starting. */
 export async function probe(base: string, req: Req, graphql: boolean, timeoutMs = 60_000): Promise<void> {
@@ -71,7 +72,11 @@ export async function probe(base: string, req: Req, graphql: boolean, timeoutMs 
   for (;;) {
     let answer: { status: number; text: string } | null = null;
     try {
-      const res = await fetch(`${base}${req.path}`, { method: req.method, headers: { 'content-type': 'application/json', ...req.headers }, body: req.body });
+      const res = await fetch(`${base}${req.path}`, {
+        method: req.method,
+        headers: { 'content-type': 'application/json', ...req.headers },
+        body: req.body,
+      });
       answer = { status: res.status, text: await res.text() };
     } catch {
       // not listening yet
@@ -82,7 +87,8 @@ export async function probe(base: string, req: Req, graphql: boolean, timeoutMs 
       throw new Error(`${req.method} ${base}${req.path}: ${answer.text.slice(0, 300)}`);
     }
     if (answer !== null && answer.status !== 503) throw new Error(`${req.method} ${base}${req.path}: ${answer.status} ${answer.text.slice(0, 300)}`);
-    if (Date.now() > deadline) throw new Error(`${base}${req.path} did not answer in time${answer ? `: ${answer.status} ${answer.text.slice(0, 300)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`${base}${req.path} did not answer in time${answer ? `: ${answer.status} ${answer.text.slice(0, 300)}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -138,7 +144,8 @@ async function loadStrata(rows: number, server: ChildProcess, base: string): Pro
   await call('POST', `${branch}/revisions`, { comment: 'bench:peers' }, token);
   const head = (await call('GET', branch, undefined, token)).json.headRevisionId as string;
   const newDraft = (await call('GET', branch, undefined, token)).json.draftRevisionId as string;
-  for (const revision of [head, newDraft]) for (const type of ['GRAPHQL', 'REST_API']) await call('POST', `/api/revision/${revision}/endpoints`, { type }, token);
+  for (const revision of [head, newDraft])
+    for (const type of ['GRAPHQL', 'REST_API']) await call('POST', `/api/revision/${revision}/endpoints`, { type }, token);
 
   const rest = '/endpoint/rest/bench/blog/master/head/tables/posts/rows';
   const draftRest = '/endpoint/rest/bench/blog/master/draft/tables/posts/rows';
@@ -175,7 +182,10 @@ async function loadStrata(rows: number, server: ChildProcess, base: string): Pro
       'get-random-rest': varying(false, (i, ids) => ({ method: 'GET', path: `${rest}/${ids(i)}` })),
       'get-random-gql': varying(true, (i, ids) => gql(graphql, byVariable, { id: String(ids(i)) })),
       'get-random-gql-inline': varying(true, (i, ids) => gql(graphql, inline(ids(i)))),
-      'list-rest': constant({ method: 'GET', path: `${rest}?first=20&where=${encodeURIComponent(where)}&orderBy=${encodeURIComponent(orderBy)}` }, false),
+      'list-rest': constant(
+        { method: 'GET', path: `${rest}?first=20&where=${encodeURIComponent(where)}&orderBy=${encodeURIComponent(orderBy)}` },
+        false,
+      ),
       'list-gql': constant(gql(graphql, listGql), true),
       'create-rest': varying(false, (i) => ({ method: 'POST', path: draftRest, body: JSON.stringify(created(i)), headers: auth() })),
       'create-gql': varying(true, (i) =>
@@ -237,7 +247,10 @@ export async function startPeer(key: 'postgraphile' | 'platformatic', rows: numb
       'get-random-rest': varying(false, (i, ids) => ({ method: 'GET', path: `/posts/${ids(i)}` })),
       'get-random-gql': varying(true, (i, ids) => gql('/graphql', byVariable, { id: ids(i) })),
       'get-random-gql-inline': varying(true, (i, ids) => gql('/graphql', inline(ids(i)))),
-      'list-rest': constant({ method: 'GET', path: '/posts?where.category.eq=news&orderby.score=desc&orderby.id=asc&limit=20&totalCount=true' }, false),
+      'list-rest': constant(
+        { method: 'GET', path: '/posts?where.category.eq=news&orderby.score=desc&orderby.id=asc&limit=20&totalCount=true' },
+        false,
+      ),
       'list-gql': constant(gql('/graphql', list), true),
       'create-rest': varying(false, (i) => ({ method: 'POST', path: '/posts', body: JSON.stringify(row(post(i + 1))) })),
       'create-gql': varying(true, (i) => gql('/graphql', create, { input: row(post(i + 1)) })),
@@ -253,4 +266,3 @@ export async function stop(server: ChildProcess): Promise<void> {
   await exited;
   clearTimeout(timer);
 }
-

@@ -28,7 +28,12 @@ const SCHEMA = {
     title: { type: 'string', default: '' },
     n: { type: 'number', default: 0 },
     ok: { type: 'boolean', default: false },
-    address: { type: 'object', additionalProperties: false, required: ['city', 'zip'], properties: { city: { type: 'string', default: '' }, zip: { type: 'string', default: '' } } },
+    address: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['city', 'zip'],
+      properties: { city: { type: 'string', default: '' }, zip: { type: 'string', default: '' } },
+    },
     tags: { type: 'array', items: { type: 'string', default: '' } },
   },
 };
@@ -81,7 +86,9 @@ function cli(args: readonly string[], env: NodeJS.ProcessEnv): Cli {
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, stdout, stderr })),
+  );
   return { child, done };
 }
 
@@ -89,7 +96,10 @@ function cli(args: readonly string[], env: NodeJS.ProcessEnv): Cli {
 async function timedCli(server: ChildProcess, args: readonly string[], env: NodeJS.ProcessEnv) {
   const started = performance.now();
   const run = cli(args, env);
-  const { result, peaks } = await peakRss(() => [server.pid ?? 0, run.child.pid ?? 0], () => run.done);
+  const { result, peaks } = await peakRss(
+    () => [server.pid ?? 0, run.child.pid ?? 0],
+    () => run.done,
+  );
   if (result.code !== 0) throw new Error(`strata ${args.join(' ')}: exit ${result.code}\n${result.stderr.slice(-2000)}`);
   return { seconds: (performance.now() - started) / 1000, serverMb: peaks[0] ?? 0, cliMb: peaks[1] ?? 0, stdout: result.stdout };
 }
@@ -114,7 +124,8 @@ async function projectWithTable(at: Instance, org: string | null, project: strin
   return branch.draftRevisionId as string;
 }
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 /** Single-row writes from `writers` loops until `stop()`; latencies in ms. */
 function writeLoad(at: Instance, draft: string, writers: number) {
@@ -164,7 +175,11 @@ export async function runPortabilityBench(rows = DEFAULT_ROWS): Promise<BenchFig
       importCli = Math.max(importCli, run.cliMb);
       await rm(file);
     }
-    figures.push({ name: `import JSON Lines, ${base.name} (files of ${FILE_ROWS.toLocaleString('en-US')})`, value: rows / importSeconds, unit: 'rows/s' });
+    figures.push({
+      name: `import JSON Lines, ${base.name} (files of ${FILE_ROWS.toLocaleString('en-US')})`,
+      value: rows / importSeconds,
+      unit: 'rows/s',
+    });
     figures.push({ name: 'import: server peak RSS', value: importServer, unit: 'MB' });
     figures.push({ name: 'import: CLI peak RSS', value: importCli, unit: 'MB' });
     await a.api('POST', '/api/organization/acme/project/big/branch/master/revisions', { comment: 'imported' }, a.token);
@@ -176,7 +191,11 @@ export async function runPortabilityBench(rows = DEFAULT_ROWS): Promise<BenchFig
 
     for (const format of ['jsonl', 'csv'] as const) {
       const file = join(dir, `export.${format}`);
-      const run = await timedCli(a.server, ['export', '--org', 'acme', '--project', 'big', '--table', 'items', '--format', format, '--file', file], a.env);
+      const run = await timedCli(
+        a.server,
+        ['export', '--org', 'acme', '--project', 'big', '--table', 'items', '--format', format, '--file', file],
+        a.env,
+      );
       figures.push({ name: `export ${format === 'jsonl' ? 'JSON Lines' : 'CSV'}, ${base.name}`, value: rows / run.seconds, unit: 'rows/s' });
       figures.push({ name: `export ${format}: server peak RSS`, value: run.serverMb, unit: 'MB' });
       figures.push({ name: `export ${format}: CLI peak RSS`, value: run.cliMb, unit: 'MB' });
@@ -200,7 +219,11 @@ export async function runPortabilityBench(rows = DEFAULT_ROWS): Promise<BenchFig
     const out = await timedCli(a.server, ['bundle', 'export', '--org', 'acme', '--project', bundleProject, '--file', bundle], a.env);
     const into = await timedCli(b.server, ['bundle', 'import', '--org', 'acme', '--project', bundleProject, '--file', bundle], b.env);
     const bundled = Math.min(rows, BUNDLE_ROWS);
-    figures.push({ name: `bundle round trip, ${bundled.toLocaleString('en-US')} rows (export A + import B)`, value: out.seconds + into.seconds, unit: 's' });
+    figures.push({
+      name: `bundle round trip, ${bundled.toLocaleString('en-US')} rows (export A + import B)`,
+      value: out.seconds + into.seconds,
+      unit: 's',
+    });
     figures.push({ name: 'bundle import into B', value: bundled / into.seconds, unit: 'rows/s' });
 
     // Backup of A's log while single-row writes go on.
@@ -214,9 +237,19 @@ export async function runPortabilityBench(rows = DEFAULT_ROWS): Promise<BenchFig
     const backup = await timedCli(a.server, ['backup', '--data-dir', join(dir, 'a'), '--out', join(dir, 'backup')], {});
     const backupEnd = performance.now();
     await load.stop();
-    const during = load.latencies.filter((l) => l.at >= backupStart && l.at <= backupEnd).map((l) => l.ms).sort((x, y) => x - y);
-    const beforeBackup = load.latencies.filter((l) => l.at < backupStart).map((l) => l.ms).sort((x, y) => x - y);
-    figures.push({ name: `backup of the log (${/(\d+) events/.exec(backup.stdout)?.[1] ?? '?'} events) and views while writing`, value: backup.seconds, unit: 's' });
+    const during = load.latencies
+      .filter((l) => l.at >= backupStart && l.at <= backupEnd)
+      .map((l) => l.ms)
+      .sort((x, y) => x - y);
+    const beforeBackup = load.latencies
+      .filter((l) => l.at < backupStart)
+      .map((l) => l.ms)
+      .sort((x, y) => x - y);
+    figures.push({
+      name: `backup of the log (${/(\d+) events/.exec(backup.stdout)?.[1] ?? '?'} events) and views while writing`,
+      value: backup.seconds,
+      unit: 's',
+    });
     figures.push({ name: `write p99 before the backup (8 writers, ${beforeBackup.length} writes)`, value: percentile(beforeBackup, 99), unit: 'ms' });
     figures.push({ name: `write p99 during the backup (${during.length} writes)`, value: percentile(during, 99), unit: 'ms' });
     return figures;

@@ -13,13 +13,7 @@ import { pino } from 'pino';
 import { createSqliteEventStore } from '../command-service/index.ts';
 import { systemClock } from '../contracts/index.ts';
 import type { EventStore, NewEvent, RowsCreated, ViewStore } from '../contracts/index.ts';
-import {
-  createInProcessQueue,
-  createProjectionRunner,
-  createSqliteViewStore,
-  rebuildProjection,
-  rowsProjector,
-} from '../projection-worker/index.ts';
+import { createInProcessQueue, createProjectionRunner, createSqliteViewStore, rebuildProjection, rowsProjector } from '../projection-worker/index.ts';
 
 export type BenchFigure = { name: string; value: number; unit: string; note?: string };
 
@@ -106,7 +100,10 @@ export async function runRebuildBench(totalRows = DEFAULT_ROWS): Promise<BenchFi
   const dir = await mkdtemp(join(tmpdir(), 'strata-bench-rebuild-'));
   try {
     const figures: BenchFigure[] = [];
-    for (const [label, rowsPerEvent] of [['bulk events of 1,000 rows', 1000], ['single-row events', 1]] as const) {
+    for (const [label, rowsPerEvent] of [
+      ['bulk events of 1,000 rows', 1000],
+      ['single-row events', 1],
+    ] as const) {
       const eventsFile = join(dir, `events-${rowsPerEvent}.db`);
       const written = await writeLog(eventsFile, totalRows, rowsPerEvent);
       const rate = await measureRebuild(eventsFile, join(dir, `views-${rowsPerEvent}.db`));

@@ -46,7 +46,7 @@ const projectionNotes = [
 
 const rebuildNotes = [
   'Where the time goes (CPU profile of the single-row rebuild in this bench process, 2026-11-22): reading the log ' +
-    '~43 % (JSON.parse of each event\'s data and metadata ~27 %, SQLite reads ~16 %), the view upserts ~28 % (SQLite ' +
+    "~43 % (JSON.parse of each event's data and metadata ~27 %, SQLite reads ~16 %), the view upserts ~28 % (SQLite " +
     '~19 %: table, primary key and the two sequence indexes, 4 B-trees per row version; building the 64-row ' +
     'statements ~9 %), commits ~9 %, building the two readersOnly indexes (createdAt, updatedAt) once after the ' +
     'replay ~8 %, GC ~8 % (~2 % in a fresh process such as the CLI; here the log writing and the live projection ran ' +
@@ -177,7 +177,8 @@ const suites: Suite[] = [
   },
   {
     name: 'merge',
-    title: 'Merge preview and apply: 1,000 changed rows (500 per side, 50 conflicts) into a 1,000-row and a 100,000-row table (merge service over SQLite views)',
+    title:
+      'Merge preview and apply: 1,000 changed rows (500 per side, 50 conflicts) into a 1,000-row and a 100,000-row table (merge service over SQLite views)',
     target: 'the 100,000-row table within 1.5x of the 1,000-row table, p50',
     notes: mergeNotes,
     run: () => runMergeBench(),
@@ -190,8 +191,7 @@ const suites: Suite[] = [
   },
 ];
 
-const format = (value: number): string =>
-  value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(value >= 10 ? 1 : 2);
+const format = (value: number): string => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(value >= 10 ? 1 : 2));
 
 /** The `## ` sections of an existing RESULTS.md by heading, in file order (text before the first one is dropped). */
 function readSections(file: string): Map<string, string[]> {

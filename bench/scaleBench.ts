@@ -135,7 +135,12 @@ async function measureSize(rows: number, log: (line: string) => void): Promise<S
     const branch = '/api/organization/scale/project/shop/branch/master';
     const draft = (await as<Json>('GET', branch)).draftRevisionId as string;
     // `x-index` on the field of the indexed filter, where the server knows it (domain.md §5.5).
-    const indexed = await call('POST', `/api/revision/${draft}/tables`, { tableId: 'products', schema: indexedSchema(scaleSchema) }, server.token).then(
+    const indexed = await call(
+      'POST',
+      `/api/revision/${draft}/tables`,
+      { tableId: 'products', schema: indexedSchema(scaleSchema) },
+      server.token,
+    ).then(
       () => true,
       () => false,
     );
@@ -181,7 +186,11 @@ async function measureSize(rows: number, log: (line: string) => void): Promise<S
     await settled(server);
 
     // Reads: get-by-id, page 1 and page 50 (keyset cursors) on HEAD, master's draft and the child's draft.
-    for (const [name, revision] of [['head', head], ['draft', masterDraft], ['child', child.draftRevisionId as string]] as const) {
+    for (const [name, revision] of [
+      ['head', head],
+      ['draft', masterDraft],
+      ['child', child.draftRevisionId as string],
+    ] as const) {
       const byId = await latencies(READS, () => as('GET', `${rowsPath(revision)}/row/${randomId()}`));
       out[`getById_${name}_p50Ms`] = byId.p50;
       out[`getById_${name}_p99Ms`] = byId.p99;

@@ -84,7 +84,10 @@ export async function measureQueries(
   let stopped = false;
   let salt = 0;
   const heavy = Array.from({ length: 5 }, () =>
-    loop(async () => (await get(server, listPath(path, { data: { path: 'address.zip', equals: String(10_000 + salt++) } }))).ms, () => stopped),
+    loop(
+      async () => (await get(server, listPath(path, { data: { path: 'address.zip', equals: String(10_000 + salt++) } }))).ms,
+      () => stopped,
+    ),
   );
   await new Promise((resolve) => setTimeout(resolve, 500));
   const byId: number[] = [];
@@ -104,18 +107,24 @@ export async function measureQueries(
   let rebuilding = true;
   let peakRss = await rssBytes(server.pid);
   const sampler = setInterval(() => void rssBytes(server.pid).then((b) => (peakRss = Math.max(peakRss, b))), 200);
-  const reader = loop(async () => (await get(server, `${path}/rows?first=20`)).ms, () => !rebuilding);
+  const reader = loop(
+    async () => (await get(server, `${path}/rows?first=20`)).ms,
+    () => !rebuilding,
+  );
   let w = 0;
-  const writer = loop(async () => {
-    const started = performance.now();
-    const res = await fetch(`${server.url}${rowsPath(revisions.draft)}/row/${randomId()}`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ patches: [{ op: 'replace', path: '/stock', value: w++ % 1000 }] }),
-    });
-    await res.arrayBuffer();
-    return performance.now() - started;
-  }, () => !rebuilding);
+  const writer = loop(
+    async () => {
+      const started = performance.now();
+      const res = await fetch(`${server.url}${rowsPath(revisions.draft)}/row/${randomId()}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ patches: [{ op: 'replace', path: '/stock', value: w++ % 1000 }] }),
+      });
+      await res.arrayBuffer();
+      return performance.now() - started;
+    },
+    () => !rebuilding,
+  );
   const started = performance.now();
   const res = await fetch(`${server.url}/api/projections/rows/rebuild`, { method: 'POST', headers: { authorization: `Bearer ${server.token}` } });
   if (res.status !== 202) throw new Error(`rebuild: ${res.status} ${await res.text()}`);
@@ -135,7 +144,9 @@ export async function measureQueries(
   out.rebuildReaderMaxMs = reads.at(-1) ?? Number.NaN;
   out.rebuildWriterP99Ms = percentile(writes, 99);
   out.rebuildWriterMaxMs = writes.at(-1) ?? Number.NaN;
-  log(`  rebuild of rows: ${out.rebuildRowsPerSecond.toFixed(0)} rows/s, reader max ${out.rebuildReaderMaxMs.toFixed(0)} ms, writer max ${out.rebuildWriterMaxMs.toFixed(0)} ms`);
+  log(
+    `  rebuild of rows: ${out.rebuildRowsPerSecond.toFixed(0)} rows/s, reader max ${out.rebuildReaderMaxMs.toFixed(0)} ms, writer max ${out.rebuildWriterMaxMs.toFixed(0)} ms`,
+  );
   return out;
 }
 

@@ -23,7 +23,12 @@ const STREAMS = 100;
 export async function runWebhookBench(rates: readonly number[] = [200, 50], seconds = 15): Promise<BenchFigure[]> {
   const dir = await mkdtemp(join(tmpdir(), 'strata-webhook-bench-'));
   const port = await freePort();
-  const env = { LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', EVENT_STREAMS_PER_PRINCIPAL: String(STREAMS + 10), WEBHOOK_CONCURRENCY: '10' };
+  const env = {
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+    EVENT_STREAMS_PER_PRINCIPAL: String(STREAMS + 10),
+    WEBHOOK_CONCURRENCY: '10',
+  };
   const server = startStrata(dir, port, [], env);
   const url = `http://127.0.0.1:${port}`;
   let firstSuccess = new Map<string, number>(); // webhook-id -> lag ms of its first 2xx
@@ -79,7 +84,9 @@ export async function runWebhookBench(rates: readonly number[] = [200, 50], seco
     const figures: BenchFigure[] = [];
     for (const rate of rates) {
       firstSuccess = new Map();
-      const hook = (await api('POST', '/organization/admin/webhooks', { url: receiverUrl, types: ['revision.committed'] })).json.webhook as { id: string };
+      const hook = (await api('POST', '/organization/admin/webhooks', { url: receiverUrl, types: ['revision.committed'] })).json.webhook as {
+        id: string;
+      };
       const hooked = await commitLoad(rate);
       const deadline = Date.now() + 120_000;
       while (firstSuccess.size < hooked.commits && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -126,7 +133,12 @@ export async function runWebhookBench(rates: readonly number[] = [200, 50], seco
       { name: 'load average at start', value: load, unit: '' },
       ...figures,
       { name: `feed: events received over ${STREAMS} streams`, value: received, unit: `of ${expected}` },
-      { name: `feed: events/s over ${STREAMS} streams`, value: received / feedSeconds, unit: 'events/s', note: `${(fed.commits / fed.wallSeconds).toFixed(0)} commits/s offered` },
+      {
+        name: `feed: events/s over ${STREAMS} streams`,
+        value: received / feedSeconds,
+        unit: 'events/s',
+        note: `${(fed.commits / fed.wallSeconds).toFixed(0)} commits/s offered`,
+      },
       { name: 'feed lag p50 (append -> arrival on a stream)', value: percentile(arrivals, 50), unit: 'ms' },
       { name: 'feed lag p99', value: percentile(arrivals, 99), unit: 'ms' },
     ];

@@ -33,7 +33,12 @@ export async function runWriteBench(seconds = 10): Promise<BenchFigure[]> {
     await call('POST', '/api/organization/bench/projects', { projectName: 'writes', isPublic: true }, admin);
     const project = '/api/organization/bench/project/writes';
     const text = { type: 'string', default: '' };
-    const schema = { type: 'object', additionalProperties: false, required: ['name', 'n', 'tag'], properties: { name: text, n: { type: 'number', default: 0 }, tag: text } };
+    const schema = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'n', 'tag'],
+      properties: { name: text, n: { type: 'number', default: 0 }, tag: text },
+    };
     const masterDraft = (await call('GET', `${project}/branch/master`, undefined, admin)).draftRevisionId as string;
     await call('POST', `/api/revision/${masterDraft}/tables`, { tableId: 'items', schema }, admin);
     await call('POST', `${project}/branch/master/revisions`, { comment: 'schema' }, admin);
@@ -84,7 +89,10 @@ export async function runWriteBench(seconds = 10): Promise<BenchFigure[]> {
     const bulkCpuBefore = await cpuSeconds(server.pid as number);
     const bulkRows = 20_000;
     for (let offset = 0; offset < bulkRows; offset += 1000) {
-      const rows = Array.from({ length: 1000 }, (_, i) => ({ rowId: `bulk${offset + i}`, data: { name: `bulk ${offset + i}`, n: offset + i, tag: 'b' } }));
+      const rows = Array.from({ length: 1000 }, (_, i) => ({
+        rowId: `bulk${offset + i}`,
+        data: { name: `bulk ${offset + i}`, n: offset + i, tag: 'b' },
+      }));
       await call('POST', `/api/revision/${draft}/table/items/rows/bulk`, { rows }, admin);
     }
     const bulkS = (performance.now() - bulkStarted) / 1000;

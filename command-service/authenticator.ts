@@ -1,14 +1,6 @@
 import type { Logger } from 'pino';
 import { AppError, anonymousPrincipal, isJwtUser } from '../contracts/index.ts';
-import type {
-  Authenticator,
-  Clock,
-  LoginResult,
-  PresentedCredentials,
-  Principal,
-  SystemState,
-  SystemStateSource,
-} from '../contracts/index.ts';
+import type { Authenticator, Clock, LoginResult, PresentedCredentials, Principal, SystemState, SystemStateSource } from '../contracts/index.ts';
 import { createAccessTokens } from './sessions/jwt.ts';
 import type { AccessTokens } from './sessions/jwt.ts';
 import { authenticateOAuthToken, isOAuthAudience } from './oauth/oauthAuthentication.ts';
@@ -48,12 +40,14 @@ export type AuthenticatorOptions = {
 
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator & { readonly accessTokens: AccessTokens } {
   const { systemState, clock, log, newId } = options;
-  const accessTokens = options.accessTokens ?? createAccessTokens({
-    secret: options.jwtSecret,
-    ttlSeconds: options.accessTokenTtlSeconds,
-    clock,
-    ...(options.isFamilyRevoked ? { isFamilyRevoked: options.isFamilyRevoked } : {}),
-  });
+  const accessTokens =
+    options.accessTokens ??
+    createAccessTokens({
+      secret: options.jwtSecret,
+      ttlSeconds: options.accessTokenTtlSeconds,
+      clock,
+      ...(options.isFamilyRevoked ? { isFamilyRevoked: options.isFamilyRevoked } : {}),
+    });
   const throttle = createLoginThrottle(options.loginThrottle, options.loginThrottle.store ?? createInMemoryLoginThrottleStore());
   const passwords = createPasswordVerifier();
   const resolveApiKey = options.resolveApiKey ?? (async () => null);

@@ -114,7 +114,12 @@ describe('login (auth.md §3)', () => {
   test('unknown user, wrong password, deactivated user and wrong case: one error', async () => {
     const { authenticator, lines } = setup({ loginThrottle: { maxFailures: 10, maxFailuresPerIp: 10, windowMs: 60_000 } });
     const messages = new Set<string>();
-    for (const [username, password] of [['nobody', 'x'], ['alice', 'wrong'], ['bob', 'alice-password'], ['Alice', 'alice-password']] as const) {
+    for (const [username, password] of [
+      ['nobody', 'x'],
+      ['alice', 'wrong'],
+      ['bob', 'alice-password'],
+      ['Alice', 'alice-password'],
+    ] as const) {
       await assert.rejects(login(authenticator, username, password), (err: unknown) => {
         assert.ok(isAppError(err, 'INVALID_CREDENTIALS'));
         messages.add(err.message);

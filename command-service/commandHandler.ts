@@ -27,10 +27,7 @@ export type HandlerDeps = {
   readonly newId: () => string;
 };
 
-export type CommandHandler<K extends CommandType> = (
-  input: CommandInput<K>,
-  context: CommandContext,
-) => Promise<CommandOutcome<CommandResult<K>>>;
+export type CommandHandler<K extends CommandType> = (input: CommandInput<K>, context: CommandContext) => Promise<CommandOutcome<CommandResult<K>>>;
 
 /** Every command but those the query side answers itself (QUERY_SIDE_COMMANDS). */
 export type CommandHandlers = { [K in Exclude<CommandType, QuerySideCommand>]: CommandHandler<K> };
@@ -46,12 +43,7 @@ export const MAX_APPEND_RETRIES = 5;
  * principal and one timestamp for the whole batch (`now`, default `clock.now()`), so results built from the same
  * `now` carry the same time as the events.
  */
-export function buildEvents(
-  events: readonly DomainEvent[],
-  context: CommandContext,
-  clock: Clock,
-  now: number = clock.now(),
-): NewEvent[] {
+export function buildEvents(events: readonly DomainEvent[], context: CommandContext, clock: Clock, now: number = clock.now()): NewEvent[] {
   const time = isoTime(now);
   const principal = principalRef(context.principal);
   return events.map((event) => ({

@@ -20,9 +20,19 @@ const notHere = (name: string) => async (): Promise<never> => {
   throw new Error(`${name} is handled by the branch handlers, stubbed here`);
 };
 const branchHandlers = Object.fromEntries(
-  ['CreateRevision', 'RevertChanges', 'CreateTable', 'UpdateTable', 'RenameTable', 'DeleteTable', 'CreateRows', 'UpdateRows', 'PatchRows', 'RenameRow', 'DeleteRows'].map(
-    (name) => [name, notHere(name)],
-  ),
+  [
+    'CreateRevision',
+    'RevertChanges',
+    'CreateTable',
+    'UpdateTable',
+    'RenameTable',
+    'DeleteTable',
+    'CreateRows',
+    'UpdateRows',
+    'PatchRows',
+    'RenameRow',
+    'DeleteRows',
+  ].map((name) => [name, notHere(name)]),
 ) as unknown as NonNullable<Parameters<typeof createCommandService>[0]['branchHandlers']>;
 
 let dir: string;
@@ -105,7 +115,10 @@ describe('command service over a real SQLite event store', () => {
     const state = await service.systemState.current();
     const master = state.branches.get(state.projects.get(project.result.id)!.rootBranchId)!;
 
-    await refused(service.gateway.execute('CreateBranch', { revisionId: master.draftRevisionId, branchName: 'dev' }, ctx(alice)), 'REVISION_IS_DRAFT');
+    await refused(
+      service.gateway.execute('CreateBranch', { revisionId: master.draftRevisionId, branchName: 'dev' }, ctx(alice)),
+      'REVISION_IS_DRAFT',
+    );
     const dev = await service.gateway.execute('CreateBranch', { revisionId: master.startRevisionId, branchName: 'dev' }, ctx(alice));
     assert.deepEqual(dev.result.parent, { branchName: 'master', revisionId: master.startRevisionId });
     assert.equal(dev.result.touched, false);
@@ -118,7 +131,10 @@ describe('command service over a real SQLite event store', () => {
     assert.equal(draft.result.path, '/endpoint/rest/acme/blog/dev/draft');
     assert.equal(draft.result.openApiPath, '/endpoint/rest/acme/blog/dev/draft/openapi.json');
     assert.equal(draft.result.docsPath, '/endpoint/rest/acme/blog/dev/draft/docs');
-    await refused(service.gateway.execute('CreateEndpoint', { revisionId: master.headRevisionId, type: 'GRAPHQL' }, ctx(alice)), 'ENDPOINT_ALREADY_EXISTS');
+    await refused(
+      service.gateway.execute('CreateEndpoint', { revisionId: master.headRevisionId, type: 'GRAPHQL' }, ctx(alice)),
+      'ENDPOINT_ALREADY_EXISTS',
+    );
 
     const target = { organizationId: 'acme', projectName: 'blog' };
     await refused(service.gateway.execute('DeleteBranch', { ...target, branchName: '$default' }, ctx(alice)), 'CANNOT_DELETE_ROOT_BRANCH');
@@ -163,7 +179,11 @@ describe('command service over a real SQLite event store', () => {
   test('memberships, password change and deactivation take effect on the next request', async () => {
     const bob = await service.gateway.execute('CreateUser', { username: 'bob', password: 'bob-password' }, ctx(admin));
     await service.gateway.execute('AddUserToOrganization', { organizationId: 'acme', userId: bob.result.id, role: 'developer' }, ctx(alice));
-    await service.gateway.execute('AddUserToProject', { organizationId: 'acme', projectName: 'blog', userId: bob.result.id, role: 'editor' }, ctx(alice));
+    await service.gateway.execute(
+      'AddUserToProject',
+      { organizationId: 'acme', projectName: 'blog', userId: bob.result.id, role: 'editor' },
+      ctx(alice),
+    );
     await service.gateway.execute('RemoveUserFromOrganization', { organizationId: 'acme', userId: bob.result.id }, ctx(alice));
     const state = await service.systemState.current();
     assert.equal(state.organizations.get('acme')?.members.has(bob.result.id), false);
@@ -173,7 +193,10 @@ describe('command service over a real SQLite event store', () => {
 
     const login = await service.authenticator.login({ username: 'bob', password: 'bob-password', clientIp: '127.0.0.2' });
     const bobPrincipal = await service.authenticator.authenticate(bearer(login.accessToken));
-    await refused(service.gateway.execute('UpdatePassword', { oldPassword: 'wrong-password', newPassword: 'bob-password-2' }, ctx(bobPrincipal)), 'BAD_USER_INPUT');
+    await refused(
+      service.gateway.execute('UpdatePassword', { oldPassword: 'wrong-password', newPassword: 'bob-password-2' }, ctx(bobPrincipal)),
+      'BAD_USER_INPUT',
+    );
     await service.gateway.execute('UpdatePassword', { oldPassword: 'bob-password', newPassword: 'bob-password-2' }, ctx(bobPrincipal));
     await refused(service.authenticator.authenticate(bearer(login.accessToken)), 'TOKEN_REVOKED');
     await service.authenticator.login({ username: 'bob', password: 'bob-password-2', clientIp: '127.0.0.2' });
@@ -185,10 +208,7 @@ describe('command service over a real SQLite event store', () => {
   });
 
   test('branch content commands go to the branch handlers', async () => {
-    await assert.rejects(
-      service.gateway.execute('CreateTable', { revisionId: 'r', tableId: 't', schema: {} }, ctx(alice)),
-      /stubbed here/,
-    );
+    await assert.rejects(service.gateway.execute('CreateTable', { revisionId: 'r', tableId: 't', schema: {} }, ctx(alice)), /stubbed here/);
     assert.deepEqual(branchCalls, ['CreateTable']);
   });
 });
@@ -205,8 +225,17 @@ describe('admin seed', () => {
       );
       assert.deepEqual(created.filter(Boolean).length, 1);
       const store = seedStores[0]!;
-      assert.deepEqual((await store.readStream(directoryStreamId)).map((e) => e.type), ['UserCreated', 'OrganizationCreated', 'OrganizationMemberSet']);
-      const restart = await ensureAdminUser({ eventStore: store, systemState: createSystemStateSource({ eventStore: store }), adminPassword: 'other', clock: systemClock, log });
+      assert.deepEqual(
+        (await store.readStream(directoryStreamId)).map((e) => e.type),
+        ['UserCreated', 'OrganizationCreated', 'OrganizationMemberSet'],
+      );
+      const restart = await ensureAdminUser({
+        eventStore: store,
+        systemState: createSystemStateSource({ eventStore: store }),
+        adminPassword: 'other',
+        clock: systemClock,
+        log,
+      });
       assert.equal(restart, false);
     } finally {
       for (const store of seedStores) await store.close();

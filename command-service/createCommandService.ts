@@ -181,7 +181,14 @@ export function createCommandService(deps: CommandServiceDeps): CommandService {
     newId,
     secret: config.jwtSecret,
     ...(deps.outboundHttp
-      ? { metadataDocuments: createMetadataDocumentLookup({ clock, log, allowPrivateAddresses: config.oauthCimdAllowPrivateAddresses ?? false, outboundHttp: deps.outboundHttp }) }
+      ? {
+          metadataDocuments: createMetadataDocumentLookup({
+            clock,
+            log,
+            allowPrivateAddresses: config.oauthCimdAllowPrivateAddresses ?? false,
+            outboundHttp: deps.outboundHttp,
+          }),
+        }
       : {}),
     config: {
       refreshTokenTtlDays: config.oauthRefreshTokenTtlDays ?? 30,

@@ -1,5 +1,13 @@
 export { createUpcaster } from './events/upcasters.ts';
-export { comparePositions, isPosition, kurrentPosition, maxPosition, positionBackend, sqliteGlobalPosition, sqlitePosition } from './events/position.ts';
+export {
+  comparePositions,
+  isPosition,
+  kurrentPosition,
+  maxPosition,
+  positionBackend,
+  sqliteGlobalPosition,
+  sqlitePosition,
+} from './events/position.ts';
 export {
   apiKeyStreamId,
   branchStreamId,
@@ -23,7 +31,15 @@ export type { EventMetadata, NewEvent, PrincipalRef, RecordedEvent } from './eve
 export type { Position, PositionBackend } from './events/position.ts';
 export type { StreamCategory } from './events/streamIds.ts';
 export type { UpcastFn, Upcaster } from './events/upcasters.ts';
-export type { AppendBatchOutcome, AppendRequest, AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions } from './ports/eventStore.ts';
+export type {
+  AppendBatchOutcome,
+  AppendRequest,
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  ReadAllOptions,
+  ReadStreamOptions,
+} from './ports/eventStore.ts';
 export type {
   CollectionSpec,
   CompareOp,
@@ -101,34 +117,13 @@ export type {
   UserTokenVersionIncremented,
 } from './events/domainEvents.ts';
 export { anonymousPrincipal, isJwtUser, keyScopeOf, principalRef } from './auth/principal.ts';
-export {
-  actions,
-  can,
-  organizationRoleOf,
-  roleHasPermission,
-  rulesGrant,
-  subjects,
-  userRoleGrants,
-} from './auth/permissions.ts';
+export { actions, can, organizationRoleOf, roleHasPermission, rulesGrant, subjects, userRoleGrants } from './auth/permissions.ts';
 export { createSystemState, evolveSystemState, systemStateFilter } from './state/systemState.ts';
-export {
-  endpointRevisionId,
-  findBranchByName,
-  findProjectByName,
-  findRevision,
-  isDraftRevision,
-} from './state/systemLookups.ts';
+export { endpointRevisionId, findBranchByName, findProjectByName, findRevision, isDraftRevision } from './state/systemLookups.ts';
 export type { KeyScope, PermissionRule, Principal, UserCredentialKind } from './auth/principal.ts';
 export type { Action, PermissionTarget, Subject } from './auth/permissions.ts';
 export type { SystemState } from './state/systemState.ts';
-export type {
-  BranchRecord,
-  EndpointRecord,
-  OrganizationRecord,
-  ProjectRecord,
-  RevisionRecord,
-  UserRecord,
-} from './state/systemRecords.ts';
+export type { BranchRecord, EndpointRecord, OrganizationRecord, ProjectRecord, RevisionRecord, UserRecord } from './state/systemRecords.ts';
 export type {
   BranchView,
   BulkResultView,
@@ -296,11 +291,25 @@ export type { WebhookAttemptView, WebhookDeliveryStatus, WebhookDeliveryView, We
 export { webhookViewOfDoc, webhookViews } from './views/webhookViewSpec.ts';
 export { assertManagesWebhooks, findManageableWebhook } from './webhooks/webhookAccess.ts';
 export { oauthClientStreamId, oauthGrantStreamId } from './events/oauthEvents.ts';
-export type { OAuthClientKind, OAuthClientRegistered, OAuthFamilyStarted, OAuthGrantApproved, OAuthGrantRevoked, OAuthTokenEndpointAuthMethod } from './events/oauthEvents.ts';
+export type {
+  OAuthClientKind,
+  OAuthClientRegistered,
+  OAuthFamilyStarted,
+  OAuthGrantApproved,
+  OAuthGrantRevoked,
+  OAuthTokenEndpointAuthMethod,
+} from './events/oauthEvents.ts';
 export { isOAuthGrantActive, oauthGrantPairKey } from './state/oauthState.ts';
 export type { OAuthClientRecord, OAuthCodeRecord, OAuthFamilyLink, OAuthGrantRecord } from './state/oauthState.ts';
 export { OAuthError, isOAuthError } from './errors/oauthError.ts';
-export { OAUTH_READ_SCOPE, OAUTH_SCOPES, OAUTH_WRITE_SCOPE, isCodeChallenge, isLoopbackHttpUri, isMetadataDocumentClientId } from './auth/oauthRules.ts';
+export {
+  OAUTH_READ_SCOPE,
+  OAUTH_SCOPES,
+  OAUTH_WRITE_SCOPE,
+  isCodeChallenge,
+  isLoopbackHttpUri,
+  isMetadataDocumentClientId,
+} from './auth/oauthRules.ts';
 export { isOAuthProblem, matchRedirectUri, parseOAuthScopes, redirectUriProblem, validateClientMetadata } from './auth/oauthRules.ts';
 export type { OAuthClientMetadata, OAuthProblem, OAuthScope } from './auth/oauthRules.ts';
 export type { OAuthApproval, OAuthClientCredentials, OAuthClientView, OAuthGrantView, OAuthServer, OAuthTokenResponse } from './ports/oauthServer.ts';
@@ -313,7 +322,15 @@ export type { QuerySideCommand } from './commands/commands.ts';
 export { ancestorIds, mergeBaseOf, revisionParents } from './merge/revisionGraph.ts';
 export type { MergeBase } from './merge/revisionGraph.ts';
 export { ALLOWED_TAKES } from './merge/mergeTypes.ts';
-export type { MergeConflict, MergeConflictKind, MergeResolution, MergeStatus, MergeStrategy, MergeTableChange, MergeTake } from './merge/mergeTypes.ts';
+export type {
+  MergeConflict,
+  MergeConflictKind,
+  MergeResolution,
+  MergeStatus,
+  MergeStrategy,
+  MergeTableChange,
+  MergeTake,
+} from './merge/mergeTypes.ts';
 export type { SideRowChange, SideTableChange } from './merge/mergeTypes.ts';
 export { threeWayMerge } from './merge/threeWayMerge.ts';
 export { orderConflicts } from './merge/conflictIds.ts';

@@ -14,7 +14,12 @@ let dir: string;
 let store: EventStore;
 
 function event(type: string, data: unknown, time = '2026-01-01T00:00:00.000Z'): NewEvent {
-  return { type, schemaVersion: 1, data, metadata: { eventId: crypto.randomUUID(), correlationId: 'c', causationId: null, principal: 'user:u-alice', time } };
+  return {
+    type,
+    schemaVersion: 1,
+    data,
+    metadata: { eventId: crypto.randomUUID(), correlationId: 'c', causationId: null, principal: 'user:u-alice', time },
+  };
 }
 
 function io(secret?: string) {
@@ -35,7 +40,11 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'strata-auth-cli-'));
   store = createSqliteEventStore({ file: join(dir, 'events.db') });
   const passwordHash = await hashPassword('old-password-1');
-  await store.append(directoryStreamId, [event('UserCreated', { userId: 'u-alice', username: 'alice', email: null, role: 'systemUser', passwordHash })], 'no_stream');
+  await store.append(
+    directoryStreamId,
+    [event('UserCreated', { userId: 'u-alice', username: 'alice', email: null, role: 'systemUser', passwordHash })],
+    'no_stream',
+  );
   await store.append(
     userApiKeysStreamId('u-alice'),
     [event('ApiKeyCreated', KEY), event('ApiKeyRevoked', { keyId: 'key-1', revokedBy: 'u-alice', replacedById: null }, '2026-01-02T00:00:00.000Z')],

@@ -39,7 +39,9 @@ async function readSecretFromStdin(prompt: string, stderr: (text: string) => voi
   if (!stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
   }
   stderr(prompt);
   stdin.setRawMode(true);
@@ -92,7 +94,10 @@ type TimeFilter = { sinceMs?: number; untilMs?: number };
 function timeFilter(io: AuthCliIo, options: { since?: string; until?: string }): TimeFilter | null {
   const now = Date.now();
   const filter: TimeFilter = {};
-  for (const [name, text] of [['since', options.since], ['until', options.until]] as const) {
+  for (const [name, text] of [
+    ['since', options.since],
+    ['until', options.until],
+  ] as const) {
     if (text === undefined) continue;
     const ms = parseAuditTime(text, now);
     if (ms === null) {

@@ -17,7 +17,11 @@ const FAILED = 1;
 const EVENTS = 'events.db';
 const VIEWS = 'views.db';
 
-const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * Copies one SQLite file with the online backup API in a single step: the copy is one read transaction, so it is
@@ -83,7 +87,9 @@ function checkLog(file: string): Verified {
   try {
     const integrity = db.pragma('quick_check', { simple: true });
     if (integrity !== 'ok') return { ok: false, problem: `the SQLite file is damaged: ${String(integrity)}` };
-    const rows = db.prepare<[], [number, string, number, string, string]>('SELECT position, stream_id, revision, data, metadata FROM events ORDER BY position').raw(true);
+    const rows = db
+      .prepare<[], [number, string, number, string, string]>('SELECT position, stream_id, revision, data, metadata FROM events ORDER BY position')
+      .raw(true);
     const nextRevision = new Map<string, number>();
     let previous = 0;
     let events = 0;
@@ -91,7 +97,10 @@ function checkLog(file: string): Verified {
       events += 1;
       if (!(position > previous)) return { ok: false, problem: `position ${position}: does not follow position ${previous}` };
       previous = position;
-      for (const [name, text] of [['data', data], ['metadata', metadata]] as const) {
+      for (const [name, text] of [
+        ['data', data],
+        ['metadata', metadata],
+      ] as const) {
         let value: unknown;
         try {
           value = JSON.parse(text);
@@ -101,7 +110,8 @@ function checkLog(file: string): Verified {
         if (!isObject(value)) return { ok: false, problem: `position ${position}: ${name} is not a JSON object` };
       }
       const expected = nextRevision.get(streamId) ?? 0;
-      if (revision !== expected) return { ok: false, problem: `position ${position}: stream ${streamId} has revision ${revision} where ${expected} was expected` };
+      if (revision !== expected)
+        return { ok: false, problem: `position ${position}: stream ${streamId} has revision ${revision} where ${expected} was expected` };
       nextRevision.set(streamId, revision + 1);
     }
     return { ok: true, events, streams: nextRevision.size };

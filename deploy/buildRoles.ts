@@ -55,9 +55,7 @@ export type RoleContext = {
 const ADMIN_UI_DIR = fileURLToPath(new URL('../admin-ui/dist', import.meta.url));
 
 /** The product version (package.json), reported by MCP `serverInfo`. */
-const productVersion = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+const productVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** `strata_refresh_total{outcome}` (operations.md §6). */
 function refreshOutcomeCounter(registry: Registry): (outcome: string) => void {

@@ -6,8 +6,7 @@ import type { StrataConfig } from './config/strataConfig.ts';
 import { mayHoldSecret, redactLogValue, redactText } from './logging/redactLogValue.ts';
 
 const serializeError = (err: Error): unknown => pino.stdSerializers.err(err);
-const redactObject = (value: Record<string, unknown>): Record<string, unknown> =>
-  redactLogValue(value, serializeError) as Record<string, unknown>;
+const redactObject = (value: Record<string, unknown>): Record<string, unknown> => redactLogValue(value, serializeError) as Record<string, unknown>;
 
 /** Lines under 4 KiB wait at most this long before they are written. */
 const FLUSH_INTERVAL_MS = 50;
@@ -122,7 +121,12 @@ export function requestLineWriter(log: Logger): RequestLineWriter | undefined {
       `,"status":${line.status},"durationMs":${line.durationMs},"principal":${JSON.stringify(principal)}` +
       `${line.aborted === true ? ',"aborted":true' : ''},"msg":${message.text}}\n`;
     const check =
-      bindingsMayHoldSecret || method.mayHoldSecret || route.mayHoldSecret || message.mayHoldSecret || mayHoldSecret(reqId) || mayHoldSecret(principal);
+      bindingsMayHoldSecret ||
+      method.mayHoldSecret ||
+      route.mayHoldSecret ||
+      message.mayHoldSecret ||
+      mayHoldSecret(reqId) ||
+      mayHoldSecret(principal);
     stream.write(check ? redactText(text) : text);
   };
 }

@@ -91,9 +91,24 @@ describe('createRootLogger', () => {
   describe('requestLineWriter', () => {
     const sameTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
     const lines = [
-      { reqId: '3d61e33f-3a4e-4b9f-940c-4cd82b85d243', method: 'GET', route: '/endpoint/rest/:org/:project/:branch/:mode/tables/:table/rows/:rowId', status: 200, durationMs: 0.09, principal: 'anonymous' },
+      {
+        reqId: '3d61e33f-3a4e-4b9f-940c-4cd82b85d243',
+        method: 'GET',
+        route: '/endpoint/rest/:org/:project/:branch/:mode/tables/:table/rows/:rowId',
+        status: 200,
+        durationMs: 0.09,
+        principal: 'anonymous',
+      },
       { reqId: 'client.id_1-2', method: 'POST', route: '/api/revision/:revisionId/tables', status: 503, durationMs: 12, principal: 'user:u-1' },
-      { reqId: 'r', method: 'DELETE', route: '/odd "quoted" \\ route/\u00e9\u2028', status: 404, durationMs: 1234.5, principal: 'apiKey:k"1', aborted: true as const },
+      {
+        reqId: 'r',
+        method: 'DELETE',
+        route: '/odd "quoted" \\ route/\u00e9\u2028',
+        status: 404,
+        durationMs: 1234.5,
+        principal: 'apiKey:k"1',
+        aborted: true as const,
+      },
     ];
 
     test('writes the line pino writes for the same fields, level and message', () => {
@@ -130,4 +145,3 @@ describe('createRootLogger', () => {
     });
   });
 });
-

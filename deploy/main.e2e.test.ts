@@ -35,7 +35,11 @@ describe('startStrata', () => {
       const login = await fetch(`${strata.url}/api/auth/login`, { method: 'POST', headers: json, body: '{"username":"admin","password":"admin"}' });
       assert.equal(login.status, 503);
       assert.equal(((await login.json()) as { code: string }).code, 'SERVICE_UNAVAILABLE');
-      const mutation = await fetch(`${strata.url}/graphql`, { method: 'POST', headers: json, body: '{"query":"mutation { login(data: {username: \\"admin\\", password: \\"admin\\"}) { accessToken } }"}' });
+      const mutation = await fetch(`${strata.url}/graphql`, {
+        method: 'POST',
+        headers: json,
+        body: '{"query":"mutation { login(data: {username: \\"admin\\", password: \\"admin\\"}) { accessToken } }"}',
+      });
       assert.equal(mutation.status, 503);
       // Reads are served here.
       const query = await fetch(`${strata.url}/graphql`, { method: 'POST', headers: json, body: '{"query":"{ __typename }"}' });

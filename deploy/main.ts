@@ -77,7 +77,12 @@ export async function startStrata(config: StrataConfig, options: StartOptions): 
       log.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
       for (const role of servingRoles) role.drain?.();
       await withDeadline(http.close(config.shutdownTimeoutMs), deadline, log, 'http');
-      await withDeadline(Promise.all(started.map((role) => role.stop())).then(() => {}), deadline, log, 'roles');
+      await withDeadline(
+        Promise.all(started.map((role) => role.stop())).then(() => {}),
+        deadline,
+        log,
+        'roles',
+      );
       await infra.close();
       log.info('shutdown complete');
     };

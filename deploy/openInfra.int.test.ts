@@ -74,7 +74,10 @@ describe('openInfra', () => {
     const config = { ...loadConfig({ DATA_DIR: dataDir }), eventStore: 'esdb' as const, eventStoreUrl: null };
     await assert.rejects(openInfra(config, log), (err: unknown) => {
       assert.ok(isConfigError(err));
-      assert.deepEqual(err.problems.map((p) => p.variable), ['EVENTSTORE_URL']);
+      assert.deepEqual(
+        err.problems.map((p) => p.variable),
+        ['EVENTSTORE_URL'],
+      );
       return true;
     });
     await assert.rejects(readdir(dataDir), { code: 'ENOENT' });

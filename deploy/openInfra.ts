@@ -87,7 +87,9 @@ export async function openStores(config: StrataConfig, log: Logger, options: { r
         : createSqliteViewStore({
             file: join(config.dataDir, 'views.db'),
             log: viewLog,
-            ...(options.readThreads === true ? { reads: { timeoutMs: config.queryTimeoutMs, projections: [rowViews.name], preload: [TS_HOOKS] } } : {}),
+            ...(options.readThreads === true
+              ? { reads: { timeoutMs: config.queryTimeoutMs, projections: [rowViews.name], preload: [TS_HOOKS] } }
+              : {}),
           });
   } catch (err) {
     await closeAll(log, [['eventStore', () => eventStore.close()]]);
@@ -113,17 +115,16 @@ export async function openInfra(config: StrataConfig, log: Logger): Promise<Infr
   const stores = await openStores(config, log, { readThreads: config.roles.includes('query') });
   const { eventStore, viewStore } = stores;
   const queue =
-    config.redisUrl === null
-      ? createInProcessQueue()
-      : createBullmqQueue({ url: config.redisUrl, log: log.child({ component: 'queue' }) });
+    config.redisUrl === null ? createInProcessQueue() : createBullmqQueue({ url: config.redisUrl, log: log.child({ component: 'queue' }) });
   const redis = config.redisUrl === null ? null : openRedis(config.redisUrl, log.child({ component: 'redis' }));
   // Decisions read the state by key (touched rows, foreign-key targets): 16 MiB of page cache serves them and keeps
   // the write side's memory bounded whatever the data size.
-  const decisionViews = createSqliteViewStore({ file: join(config.dataDir, 'state.db'), log: log.child({ component: 'decisionState' }), cacheKiB: 16_384 });
-  log.info(
-    { eventStore: eventStore.backend, viewStore: viewStore.backend, queue: queue.kind, dataDir: config.dataDir },
-    'infrastructure opened',
-  );
+  const decisionViews = createSqliteViewStore({
+    file: join(config.dataDir, 'state.db'),
+    log: log.child({ component: 'decisionState' }),
+    cacheKiB: 16_384,
+  });
+  log.info({ eventStore: eventStore.backend, viewStore: viewStore.backend, queue: queue.kind, dataDir: config.dataDir }, 'infrastructure opened');
 
   let closing: Promise<void> | null = null;
   return {

@@ -8,12 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { rowViews, schemaViews, systemClock } from '../contracts/index.ts';
 import type { NewEvent, Principal } from '../contracts/index.ts';
-import {
-  createBranchCommandHandlers,
-  createCommandService,
-  createSqliteEventStore,
-  createSystemStateSource,
-} from '../command-service/index.ts';
+import { createBranchCommandHandlers, createCommandService, createSqliteEventStore, createSystemStateSource } from '../command-service/index.ts';
 import { allProjectors, createInProcessQueue, createProjectionWorker, createSqliteViewStore } from '../projection-worker/index.ts';
 import { runCli } from './cli.ts';
 
@@ -42,7 +37,16 @@ function strata(args: string[], options: { input?: string; dataDir?: string } = 
   });
 }
 
-type StatusLine = { name: string; version: number; status: string; position: string | null; head: string | null; lag: number; updated: string | null; error: string | null };
+type StatusLine = {
+  name: string;
+  version: number;
+  status: string;
+  position: string | null;
+  head: string | null;
+  lag: number;
+  updated: string | null;
+  error: string | null;
+};
 
 /** `projections status --json`, run in this process (the spawned runs cover the executable itself). */
 async function statusJson(): Promise<Map<string, StatusLine>> {
@@ -54,7 +58,10 @@ async function statusJson(): Promise<Map<string, StatusLine>> {
     stderr: (text) => void (err += text),
   });
   assert.equal(code, 0, err);
-  const lines = out.trim().split('\n').map((line) => JSON.parse(line) as StatusLine);
+  const lines = out
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as StatusLine);
   return new Map(lines.map((line) => [`${line.name}@${line.version}`, line]));
 }
 
@@ -62,7 +69,14 @@ async function statusJson(): Promise<Map<string, StatusLine>> {
 async function seedRows(projectName: string, rows: number): Promise<void> {
   const eventStore = createSqliteEventStore({ file: join(dataDir, 'events.db') });
   const systemState = createSystemStateSource({ eventStore });
-  const config = { jwtSecret: 'x'.repeat(40), accessTokenTtlSeconds: 60, loginMaxFailures: 5, loginMaxFailuresPerIp: 50, loginWindowMs: 1000, adminPassword: 'cli-admin-password' };
+  const config = {
+    jwtSecret: 'x'.repeat(40),
+    accessTokenTtlSeconds: 60,
+    loginMaxFailures: 5,
+    loginMaxFailuresPerIp: 50,
+    loginWindowMs: 1000,
+    adminPassword: 'cli-admin-password',
+  };
   const log = pino({ level: 'silent' });
   const service = createCommandService({ eventStore, systemState, clock: systemClock, log, branchHandlers: createBranchCommandHandlers, config });
   try {
@@ -70,7 +84,10 @@ async function seedRows(projectName: string, rows: number): Promise<void> {
     const state = await systemState.current();
     const admin = [...state.users.values()].find((u) => u.username === 'admin');
     assert.ok(admin);
-    const context = { principal: { kind: 'user', userId: admin.id, username: 'admin', via: 'jwt', sid: null, key: null } satisfies Principal, correlationId: 'seed' };
+    const context = {
+      principal: { kind: 'user', userId: admin.id, username: 'admin', via: 'jwt', sid: null, key: null } satisfies Principal,
+      correlationId: 'seed',
+    };
     await service.gateway.execute('CreateProject', { organizationId: 'admin', projectName }, context);
     const draft = async (): Promise<string> => {
       const current = await systemState.current();
@@ -94,7 +111,15 @@ async function project(): Promise<void> {
   const eventStore = createSqliteEventStore({ file: join(dataDir, 'events.db') });
   const viewStore = createSqliteViewStore({ file: join(dataDir, 'views.db') });
   const log = pino({ level: 'silent' });
-  const worker = createProjectionWorker({ projectors: allProjectors, eventStore, viewStore, queue: createInProcessQueue(), log, clock: systemClock, owner: 'cli-test' });
+  const worker = createProjectionWorker({
+    projectors: allProjectors,
+    eventStore,
+    viewStore,
+    queue: createInProcessQueue(),
+    log,
+    clock: systemClock,
+    owner: 'cli-test',
+  });
   try {
     for (const runner of worker.runners) await runner.runOnce();
   } finally {
@@ -215,6 +240,9 @@ describe('strata projections', () => {
     assert.equal(code, 1);
     assert.match(err, /rebuild of rows failed; the live copy is untouched/);
     const statuses = await statusJson();
-    assert.deepEqual([...statuses.keys()].filter((key) => key.startsWith('rows@')), [`rows@${ROWS_V + 2}`]);
+    assert.deepEqual(
+      [...statuses.keys()].filter((key) => key.startsWith('rows@')),
+      [`rows@${ROWS_V + 2}`],
+    );
   });
 });

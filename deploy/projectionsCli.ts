@@ -86,11 +86,23 @@ function statusRecord(r: ProjectionReport) {
 export function formatStatusTable(reports: readonly ProjectionReport[]): string {
   const rows = reports.map((r) => {
     const s = statusRecord(r);
-    return [s.name, String(s.version), s.status, s.position ?? '-', s.head ?? '-', String(s.lag), s.updated ?? '-', (s.error ?? '').replace(/\s+/g, ' ')];
+    return [
+      s.name,
+      String(s.version),
+      s.status,
+      s.position ?? '-',
+      s.head ?? '-',
+      String(s.lag),
+      s.updated ?? '-',
+      (s.error ?? '').replace(/\s+/g, ' '),
+    ];
   });
   const widths = COLUMNS.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>
-    cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd((widths[i] ?? 0) + 2))).join('').trimEnd();
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd((widths[i] ?? 0) + 2)))
+      .join('')
+      .trimEnd();
   return [line(COLUMNS), ...rows.map(line)].join('\n') + '\n';
 }
 

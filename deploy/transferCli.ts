@@ -74,7 +74,10 @@ const seg = encodeURIComponent;
 
 /** The project's root branch (the branches list has it first). */
 async function rootBranch(connection: Connection, org: string, project: string): Promise<string> {
-  const page = await getJson<{ edges: { node: { name: string } }[] }>(connection, `/api/organization/${seg(org)}/project/${seg(project)}/branches?first=1`);
+  const page = await getJson<{ edges: { node: { name: string } }[] }>(
+    connection,
+    `/api/organization/${seg(org)}/project/${seg(project)}/branches?first=1`,
+  );
   const name = page.edges[0]?.node.name;
   if (name === undefined) throw new Refused(`project ${org}/${project} has no branch`);
   return name;
@@ -164,7 +167,10 @@ function formatOf(options: { format?: string; file?: string }): 'jsonl' | 'csv' 
   return format;
 }
 
-async function exportTable(io: TransferCliIo, options: Common & { revision: string; branch?: string; table: string; format?: string; meta?: boolean }): Promise<number> {
+async function exportTable(
+  io: TransferCliIo,
+  options: Common & { revision: string; branch?: string; table: string; format?: string; meta?: boolean },
+): Promise<number> {
   const connection = connectionOf(io, options);
   const format = formatOf(options);
   const revisionId = await revisionOf(connection, options);
@@ -209,7 +215,10 @@ async function importBundle(io: TransferCliIo, options: Common & { branch?: stri
   const { body, progress } = await uploadBody(io, options.file, 'bundle import');
   try {
     const path = `/api/organization/${seg(options.org)}/project/${seg(options.project)}/branch/${seg(branch)}/bundle`;
-    const res = await call(connection, 'POST', `${path}?mode=${seg(options.mode)}${options.dryRun === true ? '&dryRun=true' : ''}`, { body, contentType: 'application/x-ndjson' });
+    const res = await call(connection, 'POST', `${path}?mode=${seg(options.mode)}${options.dryRun === true ? '&dryRun=true' : ''}`, {
+      body,
+      contentType: 'application/x-ndjson',
+    });
     io.stdout(`${JSON.stringify(await res.json())}\n`);
   } finally {
     progress.stop();

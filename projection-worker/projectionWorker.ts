@@ -79,7 +79,10 @@ export function createProjectionWorker(deps: ProjectionWorkerDeps): ProjectionWo
       const name = projector.spec.name;
       const active = await viewStore.activeVersion(name);
       if (active === null || active >= projector.spec.version || upgrades.signal.aborted) continue;
-      deps.log.warn({ projection: name, from: active, to: projector.spec.version }, 'projection layout changed: rebuilding into the new version, the old copy serves until the switch');
+      deps.log.warn(
+        { projection: name, from: active, to: projector.spec.version },
+        'projection layout changed: rebuilding into the new version, the old copy serves until the switch',
+      );
       try {
         await rebuildProjection({ projector, eventStore, viewStore, log: deps.log, signal: upgrades.signal });
       } catch (err) {

@@ -4,7 +4,15 @@ import { pino } from 'pino';
 import { createQueryService } from './createQueryService.ts';
 import { commonHeaders, errorHandler, notFound, requestLogger } from './index.ts';
 import { newApp, serve } from './testing/testServer.ts';
-import { FAKE_POSITION, fakeAuthenticator, fakeGateway, fakeOperations, fakeWaiter, type CommandCall, type ReadCall } from './testing/queryServiceFakes.ts';
+import {
+  FAKE_POSITION,
+  fakeAuthenticator,
+  fakeGateway,
+  fakeOperations,
+  fakeWaiter,
+  type CommandCall,
+  type ReadCall,
+} from './testing/queryServiceFakes.ts';
 
 const reads: ReadCall[] = [];
 const commands: CommandCall[] = [];
@@ -50,7 +58,10 @@ const gql = (query: string, variables?: unknown, headers: Record<string, string>
 
 describe('system REST edge', () => {
   test('reads pass path ids and typed query parameters; connections carry totalCount', async () => {
-    const { status, body, res } = await call('GET', '/api/revision/r1/table/posts/rows?first=5&where=%7B%22id%22%3A%7B%22equals%22%3A%22a%22%7D%7D&api_key_unused=1');
+    const { status, body, res } = await call(
+      'GET',
+      '/api/revision/r1/table/posts/rows?first=5&where=%7B%22id%22%3A%7B%22equals%22%3A%22a%22%7D%7D&api_key_unused=1',
+    );
     assert.equal(status, 200);
     assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
     assert.equal(body?.totalCount, 1);
@@ -76,7 +87,12 @@ describe('system REST edge', () => {
   });
 
   test('writes run one command and answer with the position and consistency', async () => {
-    const { status, body, res } = await call('POST', '/api/revision/r1/table/posts/rows', { rowId: 'a', data: { x: [1] } }, { ...auth, 'X-Request-Id': 'w-1' });
+    const { status, body, res } = await call(
+      'POST',
+      '/api/revision/r1/table/posts/rows',
+      { rowId: 'a', data: { x: [1] } },
+      { ...auth, 'X-Request-Id': 'w-1' },
+    );
     assert.equal(status, 201);
     assert.equal(body?.id, 'a');
     assert.equal(res.headers.get('x-strata-position'), FAKE_POSITION);
@@ -84,9 +100,17 @@ describe('system REST edge', () => {
     assert.deepEqual(commands.at(-1)?.input, { revisionId: 'r1', tableId: 'posts', rows: [{ rowId: 'a', data: { x: [1] } }], bulk: false });
     assert.equal(commands.at(-1)?.correlationId, 'w-1');
     assert.deepEqual(waiter.waits.at(-1), { position: FAKE_POSITION, projections: ['catalog'] });
-    const bulk = await call('POST', '/api/revision/r1/table/posts/rows/bulk', { rows: [{ rowId: 'a', data: {} }, { rowId: 'b', data: {} }] });
+    const bulk = await call('POST', '/api/revision/r1/table/posts/rows/bulk', {
+      rows: [
+        { rowId: 'a', data: {} },
+        { rowId: 'b', data: {} },
+      ],
+    });
     assert.equal(bulk.status, 201);
-    assert.deepEqual((bulk.body?.rows as { id: string }[]).map((r) => r.id), ['a', 'b']);
+    assert.deepEqual(
+      (bulk.body?.rows as { id: string }[]).map((r) => r.id),
+      ['a', 'b'],
+    );
     const deleted = await call('DELETE', '/api/revision/r1/table/posts/row/a');
     assert.deepEqual(deleted.body, { success: true });
     const deletedMany = await call('DELETE', '/api/revision/r1/table/posts/rows/bulk', { rowIds: ['a', 'b'] });
@@ -149,7 +173,9 @@ describe('system REST edge', () => {
 
 describe('system GraphQL edge', () => {
   test('queries read through the operations; nested fields resolve; totalCount is lazy', async () => {
-    const { status, body } = await gql(`{ revision(data: {revisionId: "r1"}) { id tables { totalCount edges { node { id foreignKeysTo rows(data: {first: 2}) { edges { node { id } } } } } } } }`);
+    const { status, body } = await gql(
+      `{ revision(data: {revisionId: "r1"}) { id tables { totalCount edges { node { id foreignKeysTo rows(data: {first: 2}) { edges { node { id } } } } } } } }`,
+    );
     assert.equal(status, 200);
     assert.deepEqual(body, {
       data: {
@@ -163,7 +189,9 @@ describe('system GraphQL edge', () => {
   });
 
   test('mutations run commands, wait, and report extensions.position', async () => {
-    const { status, body } = await gql(`mutation { createRow(data: {revisionId: "r1", tableId: "posts", rowId: "x", data: {a: [1, {b: null}]}}) { id } deleteRow(data: {revisionId: "r1", tableId: "posts", rowId: "x"}) }`);
+    const { status, body } = await gql(
+      `mutation { createRow(data: {revisionId: "r1", tableId: "posts", rowId: "x", data: {a: [1, {b: null}]}}) { id } deleteRow(data: {revisionId: "r1", tableId: "posts", rowId: "x"}) }`,
+    );
     assert.equal(status, 200);
     assert.deepEqual(body, { data: { createRow: { id: 'x' }, deleteRow: true }, extensions: { position: FAKE_POSITION } });
     const created = commands.find((c) => c.type === 'CreateRows' && (c.input as { rows: { rowId: string }[] }).rows[0]?.rowId === 'x');
@@ -197,7 +225,11 @@ describe('system GraphQL edge', () => {
       [call('POST', '/graphql', [{ query: '{ me { id } }' }]), 400, 'BAD_REQUEST'],
       [call('POST', '/graphql', '{"query":'), 400, 'BAD_REQUEST'],
       [call('POST', '/graphql', 'x'.repeat(70_000)), 413, 'PAYLOAD_TOO_LARGE'],
-      [call('GET', `/graphql?query=${encodeURIComponent('mutation { deleteRow(data: {revisionId: "r", tableId: "t", rowId: "x"}) }')}`), 405, 'METHOD_NOT_ALLOWED'],
+      [
+        call('GET', `/graphql?query=${encodeURIComponent('mutation { deleteRow(data: {revisionId: "r", tableId: "t", rowId: "x"}) }')}`),
+        405,
+        'METHOD_NOT_ALLOWED',
+      ],
       [call('PUT', '/graphql', {}), 405, 'METHOD_NOT_ALLOWED'],
       [gql(`{ ${Array.from({ length: 31 }, (_, i) => `a${i}: me { id }`).join(' ')} }`), 400, 'QUERY_TOO_COMPLEX'],
       [gql(`{ ${'me { id } '.repeat(2600)} }`), 400, 'QUERY_TOO_COMPLEX'],

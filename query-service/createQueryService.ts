@@ -139,7 +139,14 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   const log = deps.log.child({ role: 'query' });
   const { config, authenticator } = deps;
   const commands = withDeliveryLookup(deps.gateway, deps.viewStore);
-  const merges = createMergeService({ viewStore: deps.viewStore, systemState: deps.systemState, gateway: commands, waiter: deps.waiter, log, timeoutMs: config.consistencyTimeoutMs });
+  const merges = createMergeService({
+    viewStore: deps.viewStore,
+    systemState: deps.systemState,
+    gateway: commands,
+    waiter: deps.waiter,
+    log,
+    timeoutMs: config.consistencyTimeoutMs,
+  });
   const gateway = withMerges(commands, merges);
   const cookies = createSessionCookies(config.cookies);
   const origins = { publicUrl: config.publicUrl ?? null, corsOrigins: config.corsOrigins ?? [], hosts: config.hosts ?? LOCAL_HOSTS_ONLY };
@@ -177,7 +184,15 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   });
 
   const bodyLimitText = config.bodyLimitText ?? `${config.bodyLimitBytes}b`;
-  const mcpConfig: McpConfig = { ...MCP_CONFIG_DEFAULTS, version: '1.0.0', ...origins, ...config.mcp, oauthEnabled: oauth !== undefined, bodyLimitBytes: config.bodyLimitBytes, bodyLimitText };
+  const mcpConfig: McpConfig = {
+    ...MCP_CONFIG_DEFAULTS,
+    version: '1.0.0',
+    ...origins,
+    ...config.mcp,
+    oauthEnabled: oauth !== undefined,
+    bodyLimitBytes: config.bodyLimitBytes,
+    bodyLimitText,
+  };
   const mcp = createMcpRouter({
     operations,
     gateway,

@@ -47,7 +47,11 @@ export function fragmentsOf(parsed: readonly Parsed[]): Map<string, FragmentDefi
 }
 
 /** Fragment names an AST node spreads, directly or through other fragments. */
-export function usedFragments(node: OperationDefinitionNode | FragmentDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, out = new Set<string>()): Set<string> {
+export function usedFragments(
+  node: OperationDefinitionNode | FragmentDefinitionNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  out = new Set<string>(),
+): Set<string> {
   visit(node, {
     FragmentSpread(spread) {
       const name = spread.name.value;
@@ -93,7 +97,9 @@ export function documentProblems(schema: GraphQLSchema, files: readonly Document
     const unused = document.definitions.filter(
       (definition): definition is FragmentDefinitionNode =>
         definition.kind === Kind.FRAGMENT_DEFINITION &&
-        !parsed.some((p) => p.document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && usedFragments(d, fragments).has(definition.name.value))),
+        !parsed.some((p) =>
+          p.document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && usedFragments(d, fragments).has(definition.name.value)),
+        ),
     );
     for (const fragment of unused) problems.push(`${file}: fragment "${fragment.name.value}" is never used`);
   }

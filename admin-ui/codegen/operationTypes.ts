@@ -32,7 +32,15 @@ export const JSON_FIELD_TYPES: Readonly<Record<string, string>> = {
   'ApiKey.permissions': 'ApiKeyPermissions',
 };
 
-const SCALARS: Readonly<Record<string, string>> = { ID: 'string', String: 'string', Int: 'number', Float: 'number', Boolean: 'boolean', DateTime: 'string', JSON: 'unknown' };
+const SCALARS: Readonly<Record<string, string>> = {
+  ID: 'string',
+  String: 'string',
+  Int: 'number',
+  Float: 'number',
+  Boolean: 'boolean',
+  DateTime: 'string',
+  JSON: 'unknown',
+};
 
 /** Writes TypeScript types while walking the documents; the named types (enums, inputs) it met are kept once. */
 class Emitter {
@@ -46,7 +54,13 @@ class Emitter {
   enumType(name: string): string {
     const type = this.schema.getType(name);
     if (!this.named.has(name) && isEnumType(type)) {
-      this.named.set(name, `export type ${name} = ${type.getValues().map((v) => `'${v.name}'`).join(' | ')};`);
+      this.named.set(
+        name,
+        `export type ${name} = ${type
+          .getValues()
+          .map((v) => `'${v.name}'`)
+          .join(' | ')};`,
+      );
     }
     return name;
   }
@@ -87,7 +101,14 @@ class Emitter {
     if (isNonNullType(type)) return this.output(type.ofType, nodes, fragments, override).replace(/ \| null$/, '');
     const nullable = (ts: string): string => `${ts} | null`;
     if (isListType(type)) return nullable(`${wrap(this.output(type.ofType, nodes, fragments, override))}[]`);
-    if (isObjectType(type)) return nullable(this.selection(type, nodes.map((n) => n.selectionSet as SelectionSetNode), fragments));
+    if (isObjectType(type))
+      return nullable(
+        this.selection(
+          type,
+          nodes.map((n) => n.selectionSet as SelectionSetNode),
+          fragments,
+        ),
+      );
     return nullable(this.leaf(type, override));
   }
 
@@ -175,7 +196,9 @@ export function generateOperationModule(schema: GraphQLSchema, files: readonly D
   const emitter = new Emitter(schema);
   const operations: string[] = [];
   const sorted = parsed.flatMap(({ document, batched }) =>
-    document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION).map((operation) => ({ operation, batched })),
+    document.definitions
+      .filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
+      .map((operation) => ({ operation, batched })),
   );
   sorted.sort((a, b) => byName(a.operation.name?.value ?? '', b.operation.name?.value ?? ''));
   for (const { operation, batched } of sorted) {

@@ -39,11 +39,17 @@ test('result types follow the selection: nullability, lists, aliases, fragments,
   );
   assert.equal(lineOf(module, 'export type TablesVariables'), 'export type TablesVariables = { data: TablesInput; more: boolean };');
   // Inputs: required only when non-null without a default; enums as unions; only the types used are emitted.
-  assert.equal(lineOf(module, 'export type TablesInput'), 'export type TablesInput = { revisionId: string; first?: number | null; where?: Filter | null; role: Role };');
+  assert.equal(
+    lineOf(module, 'export type TablesInput'),
+    'export type TablesInput = { revisionId: string; first?: number | null; where?: Filter | null; role: Role };',
+  );
   assert.equal(lineOf(module, 'export type Filter'), 'export type Filter = { equals?: string | null; in?: readonly string[] | null };');
   assert.equal(lineOf(module, 'export type Role'), "export type Role = 'admin' | 'user';");
   assert.match(module, /import type \{ JsonSchema \} from '\.\.\/types\.ts';/);
-  assert.match(lineOf(module, 'export const TablesDocument'), /source: 'query Tables\(\$data:TablesInput!\$more:Boolean!\)\{.*\}fragment Page on PageInfo\{hasNextPage endCursor\}'/);
+  assert.match(
+    lineOf(module, 'export const TablesDocument'),
+    /source: 'query Tables\(\$data:TablesInput!\$more:Boolean!\)\{.*\}fragment Page on PageInfo\{hasNextPage endCursor\}'/,
+  );
 });
 
 test('operations without variables, mutations, and a batch template where `# @batch` asks for one', () => {

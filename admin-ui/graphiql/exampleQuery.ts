@@ -20,7 +20,8 @@ export function firstTableField(fields: readonly Field[]): { field: string; enti
   for (const field of fields) {
     const type = named(field.type);
     const name = type?.kind === 'OBJECT' ? type.name : null;
-    if (name && name.endsWith('Connection') && !name.endsWith('FlatConnection')) return { field: field.name, entity: name.slice(0, -'Connection'.length) };
+    if (name && name.endsWith('Connection') && !name.endsWith('FlatConnection'))
+      return { field: field.name, entity: name.slice(0, -'Connection'.length) };
   }
   return null;
 }
@@ -35,7 +36,13 @@ export function exampleQuery(field: string, entityFields: readonly Field[]): str
     const type = named(f.type);
     return type?.kind === 'SCALAR' && type.name !== null && SCALARS.has(type.name);
   });
-  const data = scalars.length > 0 ? ` data { ${scalars.slice(0, MAX_FIELDS).map((f) => f.name).join(' ')} }` : ' json';
+  const data =
+    scalars.length > 0
+      ? ` data { ${scalars
+          .slice(0, MAX_FIELDS)
+          .map((f) => f.name)
+          .join(' ')} }`
+      : ' json';
   return `# The first rows of this endpoint's first table: run with Ctrl-Enter.
 query {
   ${field}(data: { first: 10 }) {

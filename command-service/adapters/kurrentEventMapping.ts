@@ -96,9 +96,7 @@ function isEventMetadata(value: unknown): value is EventMetadata {
  */
 export function toRecordedEvent(event: KurrentRecordedEvent): RecordedEvent {
   const stored = event.data;
-  const { schemaVersion, data } = isStoredEventData(stored)
-    ? stored
-    : { schemaVersion: 1, data: event.isJson ? (stored as unknown) : null };
+  const { schemaVersion, data } = isStoredEventData(stored) ? stored : { schemaVersion: 1, data: event.isJson ? (stored as unknown) : null };
   const metadata: EventMetadata = isEventMetadata(event.metadata)
     ? event.metadata
     : { eventId: event.id, correlationId: event.id, causationId: null, principal: 'system', time: event.created.toISOString() };

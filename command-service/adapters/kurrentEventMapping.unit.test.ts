@@ -1,11 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  NO_STREAM,
-  StreamNotFoundError,
-  UnavailableError,
-  WrongExpectedVersionError,
-} from '@kurrent/kurrentdb-client';
+import { NO_STREAM, StreamNotFoundError, UnavailableError, WrongExpectedVersionError } from '@kurrent/kurrentdb-client';
 import type { RecordedEvent as KurrentRecordedEvent } from '@kurrent/kurrentdb-client';
 import { comparePositions, isAppError, isStreamConflict } from '../../contracts/index.ts';
 import type { NewEvent } from '../../contracts/index.ts';
@@ -51,7 +46,11 @@ describe('kurrent positions', () => {
   test('encode commit and prepare as k: + 20 digits + : + 20 digits and parse back', () => {
     assert.equal(toPosition({ commit: 123n, prepare: 45n }), 'k:00000000000000000123:00000000000000000045');
     const max = 18446744073709551615n;
-    for (const position of [{ commit: 0n, prepare: 0n }, { commit: 1200n, prepare: 1328n }, { commit: max, prepare: max }]) {
+    for (const position of [
+      { commit: 0n, prepare: 0n },
+      { commit: 1200n, prepare: 1328n },
+      { commit: max, prepare: max },
+    ]) {
       assert.deepEqual(parseKurrentPosition(toPosition(position)), position);
     }
   });
@@ -72,7 +71,10 @@ describe('kurrent positions', () => {
 
   test('SQLite and malformed positions are a BAD_REQUEST', () => {
     for (const bad of ['s:00000000000000012345', 'k:12:34', 'k:00000000000000000123', '']) {
-      assert.throws(() => parseKurrentPosition(bad), (err: unknown) => isAppError(err, 'BAD_REQUEST'));
+      assert.throws(
+        () => parseKurrentPosition(bad),
+        (err: unknown) => isAppError(err, 'BAD_REQUEST'),
+      );
     }
   });
 });
@@ -194,9 +196,12 @@ describe('connection string', () => {
   });
 
   test('other schemes are refused without echoing the URL', () => {
-    assert.throws(() => toConnectionString('http://admin:secret@es:2113'), (err: unknown) => {
-      assert.ok(err instanceof Error && !err.message.includes('secret'));
-      return true;
-    });
+    assert.throws(
+      () => toConnectionString('http://admin:secret@es:2113'),
+      (err: unknown) => {
+        assert.ok(err instanceof Error && !err.message.includes('secret'));
+        return true;
+      },
+    );
   });
 });

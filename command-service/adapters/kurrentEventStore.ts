@@ -2,15 +2,7 @@ import type { Logger } from 'pino';
 import { BACKWARDS, END, KurrentDBClient } from '@kurrent/kurrentdb-client';
 import type { RecordedEvent as KurrentRecordedEvent } from '@kurrent/kurrentdb-client';
 import { appendOneByOne, isStreamConflict } from '../../contracts/index.ts';
-import type {
-  AppendResult,
-  EventStore,
-  ExpectedRevision,
-  NewEvent,
-  Position,
-  RecordedEvent,
-  UpcastFn,
-} from '../../contracts/index.ts';
+import type { AppendResult, EventStore, ExpectedRevision, NewEvent, Position, RecordedEvent, UpcastFn } from '../../contracts/index.ts';
 import { createKurrentAppendNotifier } from './kurrentAppendNotifier.ts';
 import {
   compareLogPositions,
@@ -52,10 +44,7 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Even
 }
 
 /** The adapter over any client with KurrentDBClient's API (unit tests pass an in-memory fake). */
-export function createKurrentEventStoreOnClient(
-  client: KurrentClient,
-  options: Omit<KurrentEventStoreOptions, 'url'>,
-): EventStore {
+export function createKurrentEventStoreOnClient(client: KurrentClient, options: Omit<KurrentEventStoreOptions, 'url'>): EventStore {
   const { log } = options;
   const upcast: UpcastFn = options.upcast ?? ((event) => event);
   const countExactUpTo = options.countExactUpTo ?? 10_000;
@@ -178,9 +167,7 @@ export function createKurrentEventStoreOnClient(
       const from = after === null ? null : parseKurrentPosition(after);
       const { maxCount } = readOptions;
       if (maxCount <= 0) return [];
-      const pages = await Promise.all(
-        readAllSources(readOptions).map((source) => readForward(client, from, source, maxCount)),
-      );
+      const pages = await Promise.all(readAllSources(readOptions).map((source) => readForward(client, from, source, maxCount)));
       // Two sources (categories, event types) may both return an event: merge by position, keep one copy.
       const merged = pages.length === 1 ? (pages[0] ?? []) : dedupeByPosition(pages.flat());
       return merged.slice(0, maxCount).map(toEvent);

@@ -27,11 +27,7 @@ export type KurrentClient = {
 };
 
 /** Events of one stream as the server returns them; [] when the stream does not exist. */
-export async function readStreamEvents(
-  client: KurrentClient,
-  streamId: string,
-  options: KurrentReadStreamOptions,
-): Promise<KurrentRecordedEvent[]> {
+export async function readStreamEvents(client: KurrentClient, streamId: string, options: KurrentReadStreamOptions): Promise<KurrentRecordedEvent[]> {
   const events: KurrentRecordedEvent[] = [];
   try {
     for await (const resolved of client.readStream(streamId, options)) {

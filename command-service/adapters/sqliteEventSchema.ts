@@ -64,9 +64,7 @@ export function prepareEventStatements(db: Database.Database) {
     eventById: db.prepare<[string], { stream_id: string; revision: number; position: number }>(
       'SELECT stream_id, revision, position FROM events WHERE event_id = ?',
     ),
-    streamRevision: db
-      .prepare<[string], number | null>('SELECT MAX(revision) FROM events WHERE stream_id = ?')
-      .pluck(),
+    streamRevision: db.prepare<[string], number | null>('SELECT MAX(revision) FROM events WHERE stream_id = ?').pluck(),
     head: db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck(),
     dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
     readStream: db
@@ -74,9 +72,7 @@ export function prepareEventStatements(db: Database.Database) {
         `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
       )
       .raw(true),
-    readAll: db
-      .prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
-      .raw(true),
+    readAll: db.prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true),
     // Equality on stream_category plus a range on position: served in order by events_category_position.
     readCategory: db
       .prepare<[string, number, number], EventRow>(
@@ -85,9 +81,7 @@ export function prepareEventStatements(db: Database.Database) {
       .raw(true),
     // Equality on type plus a range on position: served in order by events_type_position.
     readType: db
-      .prepare<[string, number, number], EventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE type = ? AND position > ? ORDER BY position LIMIT ?`,
-      )
+      .prepare<[string, number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE type = ? AND position > ? ORDER BY position LIMIT ?`)
       .raw(true),
     ping: db.prepare<[], number>('SELECT 1').pluck(),
   };

@@ -58,7 +58,10 @@ test('appends issued in one tick to one stream apply in order', () =>
         store.append('thing-1', [event('B')], 0),
         store.append('thing-1', [event('C')], 1),
       ]);
-      assert.deepEqual(results.map((r) => r.nextExpectedRevision), [0, 1, 2]);
+      assert.deepEqual(
+        results.map((r) => r.nextExpectedRevision),
+        [0, 1, 2],
+      );
     } finally {
       await store.close();
     }
@@ -73,7 +76,10 @@ test('close writes appends still waiting for the group commit, and the log survi
     await assert.rejects(store.append('thing-1', [event('C')], 1), /closed/);
     const reopened = createSqliteEventStore({ file });
     try {
-      assert.deepEqual((await reopened.readStream('thing-1')).map((e) => e.type), ['A', 'B']);
+      assert.deepEqual(
+        (await reopened.readStream('thing-1')).map((e) => e.type),
+        ['A', 'B'],
+      );
     } finally {
       await reopened.close();
     }

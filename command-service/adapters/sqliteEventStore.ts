@@ -1,12 +1,5 @@
 import type { Logger } from 'pino';
-import {
-  AppError,
-  StreamConflictError,
-  positionBackend,
-  sqliteGlobalPosition,
-  sqlitePosition,
-  streamCategory,
-} from '../../contracts/index.ts';
+import { AppError, StreamConflictError, positionBackend, sqliteGlobalPosition, sqlitePosition, streamCategory } from '../../contracts/index.ts';
 import type {
   AppendBatchOutcome,
   AppendResult,
@@ -266,11 +259,7 @@ function appendInTransaction(stmts: EventStatements, item: PendingAppend): Appen
 }
 
 /** The result the first, successful attempt of a retried append returned: its last event's place in the log. */
-function originalResult(
-  stmts: EventStatements,
-  item: PendingAppend,
-  first: { stream_id: string; revision: number; position: number },
-): AppendResult {
+function originalResult(stmts: EventStatements, item: PendingAppend, first: { stream_id: string; revision: number; position: number }): AppendResult {
   const lastId = item.events[item.events.length - 1]?.metadata.eventId;
   const last = lastId === undefined ? undefined : stmts.eventById.get(lastId);
   const end = last !== undefined && last.stream_id === item.streamId ? last : first;

@@ -21,7 +21,10 @@ test('each character is one uniform draw below 62 (no modulo reduction of our ow
     bounds.push(max);
     return next++ % max;
   });
-  assert.deepEqual(bounds, Array.from({ length: 22 }, () => 62));
+  assert.deepEqual(
+    bounds,
+    Array.from({ length: 22 }, () => 62),
+  );
   assert.equal(secret, `svc_${API_KEY_ALPHABET.slice(0, 22)}`);
   assert.equal(API_KEY_ALPHABET.length, 62);
   assert.equal(new Set(API_KEY_ALPHABET).size, 62);

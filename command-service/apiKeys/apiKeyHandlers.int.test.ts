@@ -28,7 +28,12 @@ before(async () => {
   await world.user('u-carol', 'carol');
   await world.organization('acme', ['u-alice', 'alice', 'organizationOwner'], ['u-bob', 'bob', 'developer']);
   await world.project('acme', 'p-blog', 'blog');
-  [alice, bob, carol, root] = [world.jwtUser('u-alice', 'alice'), world.jwtUser('u-bob', 'bob'), world.jwtUser('u-carol', 'carol'), world.jwtUser('u-root', 'root')];
+  [alice, bob, carol, root] = [
+    world.jwtUser('u-alice', 'alice'),
+    world.jwtUser('u-bob', 'bob'),
+    world.jwtUser('u-carol', 'carol'),
+    world.jwtUser('u-root', 'root'),
+  ];
 });
 after(() => world.close());
 
@@ -47,15 +52,50 @@ describe('create (auth.md §8.3)', () => {
     const { result, position, projections } = await personal(alice, { name: '  ci  ', organizationId: 'acme', readOnly: true });
     assert.match(result.secret, /^svc_[0-9A-Za-z]{22}$/);
     assert.deepEqual(Object.keys(result.apiKey), [
-      'id', 'name', 'prefix', 'type', 'status', 'userId', 'organizationId', 'projectIds', 'branchNames', 'tableIds', 'readOnly',
-      'permissions', 'expiresAt', 'revokedAt', 'lastUsedAt', 'createdAt', 'createdBy', 'rotatedFromId', 'replacedById',
+      'id',
+      'name',
+      'prefix',
+      'type',
+      'status',
+      'userId',
+      'organizationId',
+      'projectIds',
+      'branchNames',
+      'tableIds',
+      'readOnly',
+      'permissions',
+      'expiresAt',
+      'revokedAt',
+      'lastUsedAt',
+      'createdAt',
+      'createdBy',
+      'rotatedFromId',
+      'replacedById',
     ]);
-    assert.deepEqual({ ...result.apiKey, id: 'x' }, {
-      id: 'x', name: 'ci', prefix: result.secret.slice(0, 10), type: 'personal', status: 'active', userId: 'u-alice', organizationId: 'acme',
-      projectIds: null, branchNames: null, tableIds: null, readOnly: true, permissions: null,
-      expiresAt: new Date(START_MS + 90 * DAY).toISOString(), revokedAt: null, lastUsedAt: null,
-      createdAt: new Date(START_MS).toISOString(), createdBy: 'u-alice', rotatedFromId: null, replacedById: null,
-    });
+    assert.deepEqual(
+      { ...result.apiKey, id: 'x' },
+      {
+        id: 'x',
+        name: 'ci',
+        prefix: result.secret.slice(0, 10),
+        type: 'personal',
+        status: 'active',
+        userId: 'u-alice',
+        organizationId: 'acme',
+        projectIds: null,
+        branchNames: null,
+        tableIds: null,
+        readOnly: true,
+        permissions: null,
+        expiresAt: new Date(START_MS + 90 * DAY).toISOString(),
+        revokedAt: null,
+        lastUsedAt: null,
+        createdAt: new Date(START_MS).toISOString(),
+        createdBy: 'u-alice',
+        rotatedFromId: null,
+        replacedById: null,
+      },
+    );
     assert.equal(position, await world.store.headPosition());
     assert.deepEqual(projections, []);
     const stored = JSON.stringify(await world.store.readStream(userApiKeysStreamId('u-alice')));
@@ -92,7 +132,11 @@ describe('create (auth.md §8.3)', () => {
     assert.deepEqual(result.apiKey.permissions, { rules: [{ action: 'read', subject: 'Row' }] });
     const byRoot = await service(root);
     assert.equal(byRoot.result.apiKey.createdBy, 'u-root');
-    await refused(service(alice), 'API_KEY_LIMIT_REACHED', 'Maximum number of service API keys for this organization (2) reached. Revoke unused keys to create new ones.');
+    await refused(
+      service(alice),
+      'API_KEY_LIMIT_REACHED',
+      'Maximum number of service API keys for this organization (2) reached. Revoke unused keys to create new ones.',
+    );
     for (const key of [result, byRoot.result]) await gateway().execute('RevokeApiKey', { id: key.apiKey.id }, as(alice));
   });
 });
@@ -100,7 +144,9 @@ describe('create (auth.md §8.3)', () => {
 describe('limits (auth.md §8.9)', () => {
   test('parallel creates on two replicas: exactly the limit succeed', async () => {
     const replica = world.replica();
-    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => personal(carol, { name: `k${i}` }, i % 2 ? replica : world.service)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => personal(carol, { name: `k${i}` }, i % 2 ? replica : world.service)),
+    );
     const created = results.filter((r) => r.status === 'fulfilled');
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     assert.equal(created.length, 3);
@@ -160,7 +206,10 @@ describe('revoke and rotate (auth.md §8.8)', () => {
     );
     const events = await world.store.readStream(userApiKeysStreamId('u-bob'));
     const last = events.slice(-2);
-    assert.deepEqual(last.map((e) => e.type), ['ApiKeyRevoked', 'ApiKeyCreated']);
+    assert.deepEqual(
+      last.map((e) => e.type),
+      ['ApiKeyRevoked', 'ApiKeyCreated'],
+    );
     assert.equal(last[0]?.metadata.correlationId, last[1]?.metadata.correlationId, 'one append');
     assert.equal(last[0]?.revision, (last[1]?.revision ?? 0) - 1);
     const old = await world.service.apiKeys.getApiKey(bob, key.apiKey.id);
@@ -180,14 +229,21 @@ describe('revoke and rotate (auth.md §8.8)', () => {
     assert.equal(again.position, first.position, 'nothing appended');
     const expiring = await personal(bob, { expiresAt: new Date(world.clock.ms + 1000).toISOString() });
     world.clock.ms += 1000;
-    await refused(gateway().execute('RotateApiKey', { id: expiring.result.apiKey.id }, as(bob)), 'API_KEY_NOT_ACTIVE', 'Cannot rotate an expired key');
+    await refused(
+      gateway().execute('RotateApiKey', { id: expiring.result.apiKey.id }, as(bob)),
+      'API_KEY_NOT_ACTIVE',
+      'Cannot rotate an expired key',
+    );
     assert.equal((await gateway().execute('RevokeApiKey', { id: expiring.result.apiKey.id }, as(bob))).result.status, 'revoked');
   });
 
   test('lists: own personal keys newest first, revoked ones on request; service keys for owners/admins', async () => {
     const all = await world.service.apiKeys.listMyApiKeys(bob, { includeRevoked: true });
     assert.ok(all.length >= 3);
-    assert.deepEqual(all.map((k) => k.createdAt), [...all.map((k) => k.createdAt)].sort().reverse());
+    assert.deepEqual(
+      all.map((k) => k.createdAt),
+      [...all.map((k) => k.createdAt)].sort().reverse(),
+    );
     assert.ok((await world.service.apiKeys.listMyApiKeys(bob)).every((k) => k.status !== 'revoked'));
     await refused(world.service.apiKeys.listServiceApiKeys(bob, 'acme'), 'FORBIDDEN');
     await refused(world.service.apiKeys.listServiceApiKeys(alice, 'nowhere'), 'ORGANIZATION_NOT_FOUND');

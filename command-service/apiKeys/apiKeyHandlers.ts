@@ -98,14 +98,25 @@ export function createApiKeyHandlers(deps: ApiKeyHandlerDeps): Pick<CommandHandl
     return { result: outcome.result, position: outcome.position, projections: [], appended: outcome.appended !== null };
   }
 
-  function audit(event: string, key: Pick<ApiKeyRecord, 'id' | 'prefix' | 'type' | 'userId' | 'organizationId' | 'rotatedFromId'>, actor: string): void {
+  function audit(
+    event: string,
+    key: Pick<ApiKeyRecord, 'id' | 'prefix' | 'type' | 'userId' | 'organizationId' | 'rotatedFromId'>,
+    actor: string,
+  ): void {
     const { id: keyId, prefix, type, userId, organizationId, rotatedFromId } = key;
     const line = { audit: true, event, keyId, prefix, type, userId, organizationId, actor, ...(rotatedFromId ? { rotatedFromId } : {}) };
     log.info(line, `api key ${event.slice('apikey.'.length)}`);
   }
 
   /** Name, expiry, readOnly and scopes of a new key, plus the project check (auth.md §8.3 rules 4, 5). */
-  function keyFields(state: SystemState, principal: JwtUserPrincipal, input: Record<string, unknown>, type: ApiKeyType, organizationId: string | null, now: number) {
+  function keyFields(
+    state: SystemState,
+    principal: JwtUserPrincipal,
+    input: Record<string, unknown>,
+    type: ApiKeyType,
+    organizationId: string | null,
+    now: number,
+  ) {
     const name = parseKeyName(input.name);
     const expiresAt = parseExpiresAt(input.expiresAt, type, now);
     const readOnly = parseReadOnly(input.readOnly);
@@ -159,14 +170,21 @@ export function createApiKeyHandlers(deps: ApiKeyHandlerDeps): Pick<CommandHandl
       const { principal } = context;
       assertKeyManager(principal);
       const organizationId = input.organizationId ?? null;
-      return create(context, principal, 'personal', organizationId, (state) => {
-        if (organizationId !== null) {
-          const organization = state.organizations.get(organizationId);
-          if (!organization) throw new AppError('ORGANIZATION_NOT_FOUND');
-          if (!organization.members.has(principal.userId)) throw new AppError('FORBIDDEN', 'You are not a member of this organization');
-        }
-        return { permissions: null };
-      }, input);
+      return create(
+        context,
+        principal,
+        'personal',
+        organizationId,
+        (state) => {
+          if (organizationId !== null) {
+            const organization = state.organizations.get(organizationId);
+            if (!organization) throw new AppError('ORGANIZATION_NOT_FOUND');
+            if (!organization.members.has(principal.userId)) throw new AppError('FORBIDDEN', 'You are not a member of this organization');
+          }
+          return { permissions: null };
+        },
+        input,
+      );
     },
 
     async CreateServiceApiKey(input, context) {
@@ -174,16 +192,23 @@ export function createApiKeyHandlers(deps: ApiKeyHandlerDeps): Pick<CommandHandl
       assertKeyManager(principal);
       const organizationId = input.organizationId;
       if (typeof organizationId !== 'string') throw new AppError('ORGANIZATION_NOT_FOUND');
-      return create(context, principal, 'service', organizationId, (state) => {
-        if (!state.organizations.has(organizationId)) throw new AppError('ORGANIZATION_NOT_FOUND');
-        if (!managesServiceKeys(state, principal.userId, organizationId)) {
-          throw new AppError('FORBIDDEN', 'Only owners and admins of the organization can manage its service keys');
-        }
-        // Validated here, before the other fields, because the creator check below needs valid rules.
-        const rules = parsePermissionRules(input.permissions);
-        assertRulesWithinCreator(state, principal, organizationId, (action, subject) => rulesGrant(rules, action, subject));
-        return { permissions: { rules } };
-      }, input);
+      return create(
+        context,
+        principal,
+        'service',
+        organizationId,
+        (state) => {
+          if (!state.organizations.has(organizationId)) throw new AppError('ORGANIZATION_NOT_FOUND');
+          if (!managesServiceKeys(state, principal.userId, organizationId)) {
+            throw new AppError('FORBIDDEN', 'Only owners and admins of the organization can manage its service keys');
+          }
+          // Validated here, before the other fields, because the creator check below needs valid rules.
+          const rules = parsePermissionRules(input.permissions);
+          assertRulesWithinCreator(state, principal, organizationId, (action, subject) => rulesGrant(rules, action, subject));
+          return { permissions: { rules } };
+        },
+        input,
+      );
     },
 
     async RevokeApiKey(input, context) {

@@ -1,14 +1,4 @@
-import {
-  AppError,
-  actions,
-  can,
-  isPlainObject,
-  isValidName,
-  isValidTableId,
-  isoTime,
-  roleHasPermission,
-  subjects,
-} from '../../contracts/index.ts';
+import { AppError, actions, can, isPlainObject, isValidName, isValidTableId, isoTime, roleHasPermission, subjects } from '../../contracts/index.ts';
 import type { Action, ApiKeyType, PermissionRule, Principal, Subject, SystemState } from '../../contracts/index.ts';
 
 /** Limits of operations.md §7 and auth.md §8.3. */

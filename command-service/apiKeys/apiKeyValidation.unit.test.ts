@@ -38,7 +38,14 @@ describe('name, expiry, readOnly', () => {
     assert.equal(parseExpiresAt(new Date(NOW + 365 * DAY).toISOString(), 'personal', NOW), new Date(NOW + 365 * DAY).toISOString());
     assert.equal(parseExpiresAt('2026-01-02T01:00:00+01:00', 'personal', NOW), '2026-01-02T00:00:00.000Z');
     assert.equal(parseExpiresAt(new Date(NOW + 730 * DAY).toISOString(), 'service', NOW), new Date(NOW + 730 * DAY).toISOString());
-    const bad = [new Date(NOW).toISOString(), new Date(NOW - 1).toISOString(), new Date(NOW + 365 * DAY + 1).toISOString(), 'tomorrow', '2026-02-01', 5];
+    const bad = [
+      new Date(NOW).toISOString(),
+      new Date(NOW - 1).toISOString(),
+      new Date(NOW + 365 * DAY + 1).toISOString(),
+      'tomorrow',
+      '2026-02-01',
+      5,
+    ];
     for (const value of bad) fails(() => parseExpiresAt(value, 'personal', NOW), 'BAD_USER_INPUT', '/expiresAt');
     fails(() => parseExpiresAt(new Date(NOW + 731 * DAY).toISOString(), 'service', NOW), 'BAD_USER_INPUT');
   });
@@ -96,7 +103,11 @@ describe('scopes (auth.md §8.3 rule 5)', () => {
 describe('service-key rules (auth.md §8.7)', () => {
   test('1 to 50 rules of the vocabulary, strings or arrays, optional inverted', () => {
     const rules = parsePermissionRules({
-      rules: [{ action: ['read'], subject: ['Row', 'Table'] }, { action: 'create', subject: 'Row' }, { action: 'manage', subject: 'all', inverted: true }],
+      rules: [
+        { action: ['read'], subject: ['Row', 'Table'] },
+        { action: 'create', subject: 'Row' },
+        { action: 'manage', subject: 'all', inverted: true },
+      ],
     });
     assert.deepEqual(rules, [
       { action: ['read'], subject: ['Row', 'Table'] },

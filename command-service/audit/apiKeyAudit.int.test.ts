@@ -102,7 +102,10 @@ describe('strata audit api-keys (operations.md §5)', () => {
     assert.ok(lines[3]?.endsWith(`replacedById=${rotated.apiKey.id}`));
 
     const json = formatApiKeyAuditJsonLines(entries);
-    const parsed = json.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const parsed = json
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.equal(parsed.length, 5);
     for (const object of parsed) {
       assert.deepEqual(Object.keys(object), ['time', 'event', 'keyId', 'prefix', 'type', 'userId', 'organizationId', 'actorId', 'details']);

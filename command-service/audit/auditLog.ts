@@ -15,7 +15,11 @@ export function parseAuditTime(text: string, nowMs: number): number | null {
 }
 
 /** Every event of `categories`, read from the log itself in batches and in log order, to the entries `toEntry` makes. */
-export async function readAuditEntries<T>(eventStore: EventStore, categories: readonly string[], toEntry: (recorded: RecordedEvent) => T | null): Promise<T[]> {
+export async function readAuditEntries<T>(
+  eventStore: EventStore,
+  categories: readonly string[],
+  toEntry: (recorded: RecordedEvent) => T | null,
+): Promise<T[]> {
   const entries: T[] = [];
   let after: Position | null = null;
   for (;;) {
@@ -38,5 +42,14 @@ export function formatAuditJsonLines(objects: readonly unknown[]): string {
 export function formatAuditTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const all = [headers, ...rows];
   const widths = headers.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
-  return all.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    all
+      .map((row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

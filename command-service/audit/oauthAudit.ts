@@ -30,26 +30,45 @@ const hostOf = (uri: string): string => {
   }
 };
 
-type Known = { readonly grants: Map<string, { clientId: string; userId: string }>; readonly families: Map<string, { clientId: string; userId: string; grantId: string }> };
+type Known = {
+  readonly grants: Map<string, { clientId: string; userId: string }>;
+  readonly families: Map<string, { clientId: string; userId: string; grantId: string }>;
+};
 
 function toEntry(recorded: RecordedEvent, known: Known): OAuthAuditEntry | null {
   const time = recorded.metadata.time;
   switch (recorded.type) {
     case 'OAuthClientRegistered': {
       const d = recorded.data as OAuthClientRegistered;
-      const details = { clientName: d.clientName, scopes: d.scopes.join(' '), redirectHosts: d.redirectUris.map(hostOf).join(','), authMethod: d.tokenEndpointAuthMethod };
+      const details = {
+        clientName: d.clientName,
+        scopes: d.scopes.join(' '),
+        redirectHosts: d.redirectUris.map(hostOf).join(','),
+        authMethod: d.tokenEndpointAuthMethod,
+      };
       return { time, event: 'client-registered', clientId: d.clientId, userId: null, details };
     }
     case 'OAuthGrantApproved': {
       const d = recorded.data as OAuthGrantApproved;
       known.grants.set(d.grantId, { clientId: d.clientId, userId: d.userId });
-      const details = { grantId: d.grantId, scopes: d.scopes.join(' '), organizationId: d.organizationId ?? '*', redirectHost: hostOf(d.redirectUri) };
+      const details = {
+        grantId: d.grantId,
+        scopes: d.scopes.join(' '),
+        organizationId: d.organizationId ?? '*',
+        redirectHost: hostOf(d.redirectUri),
+      };
       return { time, event: 'grant-approved', clientId: d.clientId, userId: d.userId, details };
     }
     case 'OAuthGrantRevoked': {
       const d = recorded.data as OAuthGrantRevoked;
       const grant = known.grants.get(d.grantId);
-      return { time, event: 'grant-revoked', clientId: grant?.clientId ?? null, userId: grant?.userId ?? null, details: { grantId: d.grantId, reason: d.reason } };
+      return {
+        time,
+        event: 'grant-revoked',
+        clientId: grant?.clientId ?? null,
+        userId: grant?.userId ?? null,
+        details: { grantId: d.grantId, reason: d.reason },
+      };
     }
     case 'OAuthFamilyStarted': {
       const d = recorded.data as OAuthFamilyStarted;

@@ -46,7 +46,12 @@ function toEntry(recorded: RecordedEvent, hooks: Map<string, Facts>): WebhookAud
       const facts = hooks.get(d.webhookId);
       const previousPrefix = facts?.prefix ?? null;
       if (facts) facts.prefix = d.secretPrefix;
-      return { ...base(d.webhookId), event: 'rotated', actorId: d.rotatedBy, details: { previousPrefix, previousSecretExpiresAt: d.previousSecretExpiresAt } };
+      return {
+        ...base(d.webhookId),
+        event: 'rotated',
+        actorId: d.rotatedBy,
+        details: { previousPrefix, previousSecretExpiresAt: d.previousSecretExpiresAt },
+      };
     }
     case 'WebhookDeleted':
       return { ...base(event.data.webhookId), event: 'deleted', actorId: event.data.deletedBy, details: {} };

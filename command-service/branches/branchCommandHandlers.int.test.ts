@@ -12,7 +12,11 @@ const withFixture = fixtureWith(() => createSqliteViewStore({ file: ':memory:' }
 const target = { organizationId: 'acme', projectName: 'blog', branchName: 'master' };
 const ctx = as(owner);
 
-async function rejects(promise: Promise<unknown>, code: ErrorCode, check?: (err: { message: string; details?: readonly unknown[] }) => void): Promise<void> {
+async function rejects(
+  promise: Promise<unknown>,
+  code: ErrorCode,
+  check?: (err: { message: string; details?: readonly unknown[] }) => void,
+): Promise<void> {
   await assert.rejects(promise, (err: unknown) => {
     assert.ok(isAppError(err), String(err));
     assert.equal(err.code, code, err.message);
@@ -53,9 +57,13 @@ describe('branch command handlers (SQLite)', () => {
       const on = { revisionId: ids.mainDraft };
       await h.CreateTable({ ...on, tableId: 'items', schema: itemsSchema }, ctx);
       await h.CreateTable({ ...on, tableId: 'refs', schema: refsSchema }, ctx);
-      await rejects(h.CreateRows({ ...on, tableId: 'refs', rows: [{ rowId: 'r1', data: { item: 'a' } }], bulk: false }, ctx), 'FOREIGN_KEY_NOT_FOUND', (err) => {
-        assert.deepEqual(err.details, [{ path: '/item', tableId: 'items', missingRowIds: ['a'] }]);
-      });
+      await rejects(
+        h.CreateRows({ ...on, tableId: 'refs', rows: [{ rowId: 'r1', data: { item: 'a' } }], bulk: false }, ctx),
+        'FOREIGN_KEY_NOT_FOUND',
+        (err) => {
+          assert.deepEqual(err.details, [{ path: '/item', tableId: 'items', missingRowIds: ['a'] }]);
+        },
+      );
       await h.CreateRows({ ...on, tableId: 'items', rows: [{ rowId: 'a', data: { name: 'A' } }], bulk: false }, ctx);
       await h.CreateRows({ ...on, tableId: 'refs', rows: [{ rowId: 'r1', data: { item: 'a' } }], bulk: false }, ctx);
       await rejects(h.DeleteRows({ ...on, tableId: 'items', rowIds: ['a'], bulk: false }, ctx), 'FOREIGN_KEY_IN_USE', (err) => {
@@ -133,7 +141,12 @@ describe('branch command handlers (SQLite)', () => {
       const noop = await h.UpdateRows({ ...draft, rows: [{ rowId: 'a', data: { name: 'A' } }], bulk: false }, ctx);
       assert.equal(noop.position, await eventStore.headPosition());
       // A second process folds the same state from the log.
-      assert.equal(await handlers().branchFacts(ids.main).then((f) => f.hasChanges), false);
+      assert.equal(
+        await handlers()
+          .branchFacts(ids.main)
+          .then((f) => f.hasChanges),
+        false,
+      );
       await h.UpdateRows({ ...draft, rows: [{ rowId: 'a', data: { name: 'C' } }], bulk: false }, ctx);
       const branch = await h.RevertChanges({ ...target, branchName: '$default' }, ctx);
       assert.deepEqual(

@@ -178,19 +178,14 @@ export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): Bra
     });
   }
 
-  const views = (state: BranchContent, tableId: string, rowIds: readonly string[]) =>
-    draftRowViews(state, tableId, rowIds, tools.models);
+  const views = (state: BranchContent, tableId: string, rowIds: readonly string[]) => draftRowViews(state, tableId, rowIds, tools.models);
 
   return {
     ApplyDraftChanges: draftChanges,
     CreateTable: (input, context) =>
-      onDraft('CreateTable', input, context, tableAccess('create'), [input.tableId], (state) =>
-        draftTableView(state, input.tableId),
-      ),
+      onDraft('CreateTable', input, context, tableAccess('create'), [input.tableId], (state) => draftTableView(state, input.tableId)),
     UpdateTable: (input, context) =>
-      onDraft('UpdateTable', input, context, tableAccess('update'), [input.tableId], (state) =>
-        draftTableView(state, input.tableId),
-      ),
+      onDraft('UpdateTable', input, context, tableAccess('update'), [input.tableId], (state) => draftTableView(state, input.tableId)),
     async PreviewUpdateTable(input, context) {
       // Resolved and checked exactly like UpdateTable (same permission, same failures); nothing is appended.
       const system = await deps.systemState.current();

@@ -21,12 +21,17 @@ function draftContent(state: BranchContent): Map<string, Content> {
 
 function headContent(state: BranchContent): Map<string, Content> {
   const out = new Map<string, Content>();
-  for (const [key, t] of state.head) out.set(key, { tableId: t.tableId, schema: t.schema, rows: new Map([...t.rows].map(([id, r]) => [id, r.data])) });
+  for (const [key, t] of state.head)
+    out.set(key, { tableId: t.tableId, schema: t.schema, rows: new Map([...t.rows].map(([id, r]) => [id, r.data])) });
   return out;
 }
 
 const sameContent = (a: Content | undefined, b: Content | undefined): boolean =>
-  a !== undefined && b !== undefined && a.tableId === b.tableId && jsonDeepEqual(a.schema, b.schema) && jsonDeepEqual(Object.fromEntries(a.rows), Object.fromEntries(b.rows));
+  a !== undefined &&
+  b !== undefined &&
+  a.tableId === b.tableId &&
+  jsonDeepEqual(a.schema, b.schema) &&
+  jsonDeepEqual(Object.fromEntries(a.rows), Object.fromEntries(b.rows));
 
 function factsOf(event: DomainEvent): TableFacts[] {
   switch (event.type) {

@@ -60,7 +60,7 @@ type Command = (h: BranchCommandHandlers, draft: string, context: CommandContext
 /** A random mix of row writes over a small id pool (duplicates, missing rows, FK violations) with one commit. */
 function randomCommands(seed: number, count: number): Command[] {
   const random = prng(seed);
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const pool = Array.from({ length: 12 }, (_, i) => `i${i}`);
   const commands: Command[] = [];
   for (let i = 0; i < count; i++) {
@@ -71,16 +71,25 @@ function randomCommands(seed: number, count: number): Command[] {
     const roll = random();
     const id = pick(pool);
     if (roll < 0.35) {
-      commands.push((h, draft, c) => h.CreateRows({ revisionId: draft, tableId: 'items', rows: [{ rowId: id, data: { name: `c${i}` } }], bulk: false }, c));
+      commands.push((h, draft, c) =>
+        h.CreateRows({ revisionId: draft, tableId: 'items', rows: [{ rowId: id, data: { name: `c${i}` } }], bulk: false }, c),
+      );
     } else if (roll < 0.55) {
-      commands.push((h, draft, c) => h.UpdateRows({ revisionId: draft, tableId: 'items', rows: [{ rowId: id, data: { name: `u${i}` } }], bulk: false }, c));
+      commands.push((h, draft, c) =>
+        h.UpdateRows({ revisionId: draft, tableId: 'items', rows: [{ rowId: id, data: { name: `u${i}` } }], bulk: false }, c),
+      );
     } else if (roll < 0.7) {
-      commands.push((h, draft, c) => h.CreateRows({ revisionId: draft, tableId: 'refs', rows: [{ rowId: `ref${i}`, data: { item: id } }], bulk: false }, c));
+      commands.push((h, draft, c) =>
+        h.CreateRows({ revisionId: draft, tableId: 'refs', rows: [{ rowId: `ref${i}`, data: { item: id } }], bulk: false }, c),
+      );
     } else if (roll < 0.8) {
       commands.push((h, draft, c) => h.DeleteRows({ revisionId: draft, tableId: 'items', rowIds: [id], bulk: false }, c));
     } else if (roll < 0.9) {
       commands.push((h, draft, c) =>
-        h.PatchRows({ revisionId: draft, tableId: 'items', rows: [{ rowId: id, patches: [{ op: 'replace', path: '/name', value: `p${i}` }] }], bulk: false }, c),
+        h.PatchRows(
+          { revisionId: draft, tableId: 'items', rows: [{ rowId: id, patches: [{ op: 'replace', path: '/name', value: `p${i}` }] }], bulk: false },
+          c,
+        ),
       );
     } else {
       const other = pick(pool);
@@ -190,7 +199,8 @@ test('undo takes back folded events exactly, for every kind of branch event', ()
     const h = handlersOn(fixture.eventStore);
     await setUp(h);
     const rows = (names: string[]) => names.map((rowId) => ({ rowId, data: { name: rowId } }));
-    const draft = async () => (await createSystemStateSource({ eventStore: fixture.eventStore }).current()).branches.get(ids.main)?.draftRevisionId ?? '';
+    const draft = async () =>
+      (await createSystemStateSource({ eventStore: fixture.eventStore }).current()).branches.get(ids.main)?.draftRevisionId ?? '';
     await h.CreateRows({ revisionId: ids.mainDraft, tableId: 'items', rows: rows(['a', 'b', 'c']), bulk: true }, ctx);
     await h.CreateRevision({ ...main, comment: 'one' }, ctx);
     let d = await draft();
@@ -198,7 +208,10 @@ test('undo takes back folded events exactly, for every kind of branch event', ()
     await h.RenameRow({ revisionId: d, tableId: 'items', rowId: 'b', nextRowId: 'bb' }, ctx);
     await h.DeleteRows({ revisionId: d, tableId: 'items', rowIds: ['c'], bulk: false }, ctx);
     await h.CreateRows({ revisionId: d, tableId: 'refs', rows: [{ rowId: 'x', data: { item: 'a' } }], bulk: false }, ctx);
-    await h.UpdateTable({ revisionId: d, tableId: 'items', patches: [{ op: 'add', path: '/properties/n', value: { type: 'number', default: 0 } }] }, ctx);
+    await h.UpdateTable(
+      { revisionId: d, tableId: 'items', patches: [{ op: 'add', path: '/properties/n', value: { type: 'number', default: 0 } }] },
+      ctx,
+    );
     await h.RenameTable({ revisionId: d, tableId: 'items', nextTableId: 'things' }, ctx);
     await h.RevertChanges(main, ctx);
     await h.CreateTable({ revisionId: d, tableId: 'extra', schema: itemsSchema }, ctx);

@@ -24,7 +24,13 @@ function need(needs: Needs, tableId: string): Need {
 }
 
 /** The values the rows write at the table's `x-unique` paths (the unique check asks who holds each). */
-function uniqueValues(state: BranchContent, tools: BranchDeciderTools, tableId: string, rows: readonly { readonly data?: unknown }[], needs: Needs): void {
+function uniqueValues(
+  state: BranchContent,
+  tools: BranchDeciderTools,
+  tableId: string,
+  rows: readonly { readonly data?: unknown }[],
+  needs: Needs,
+): void {
   const tableKey = state.draftIds.get(tableId);
   const table = tableKey === undefined ? null : draftTable(state, tableKey);
   if (table === null || !readsHoldersByValue(state, table)) return;
@@ -46,7 +52,13 @@ function uniqueValues(state: BranchContent, tools: BranchDeciderTools, tableId: 
 }
 
 /** Rows a written row's foreign keys name (the targets its check reads), when its table's schema is known. */
-function foreignKeyTargets(state: BranchContent, tools: BranchDeciderTools, tableId: string, rows: readonly { readonly data?: unknown }[], needs: Needs): void {
+function foreignKeyTargets(
+  state: BranchContent,
+  tools: BranchDeciderTools,
+  tableId: string,
+  rows: readonly { readonly data?: unknown }[],
+  needs: Needs,
+): void {
   const tableKey = state.draftIds.get(tableId);
   const table = tableKey === undefined ? undefined : (state.draft.get(tableKey) ?? state.head.get(tableKey));
   if (!table) return;

@@ -12,7 +12,12 @@ export type FactOutcome<T> = { readonly ok: true; readonly value: T } | { readon
  * the last one missed (docs/reference/versioned-storage.md §2), and only the last round's result or refusal counts
  * (earlier rounds saw "absent" where a fact was missing). One round when every row is in memory.
  */
-export async function decideOnFacts<T>(store: BranchContentStore, state: BranchContent, decide: () => T, needs?: () => void): Promise<FactOutcome<T>> {
+export async function decideOnFacts<T>(
+  store: BranchContentStore,
+  state: BranchContent,
+  decide: () => T,
+  needs?: () => void,
+): Promise<FactOutcome<T>> {
   if (needs) {
     // What the command names is gathered up front (commandFacts.ts): usually the one round it takes.
     needs();

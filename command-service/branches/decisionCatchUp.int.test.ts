@@ -23,7 +23,10 @@ async function contents(views: ViewStore): Promise<Record<string, ViewDoc[]>> {
   const out: Record<string, ViewDoc[]> = {};
   for (const collection of ['tables', 'rows', 'branch_heads']) {
     const docs = await views.find(DECISION_PROJECTION, collection);
-    out[collection] = docs.map((doc) => JSON.stringify(doc)).sort().map((text) => JSON.parse(text) as ViewDoc);
+    out[collection] = docs
+      .map((doc) => JSON.stringify(doc))
+      .sort()
+      .map((text) => JSON.parse(text) as ViewDoc);
   }
   return out;
 }
@@ -121,15 +124,30 @@ test("a batch's own appends are applied without reading them back, and the state
       const rows = (from: number) => Array.from({ length: 50 }, (_, k) => ({ rowId: `r${from + k}`, data: { name: `n${from + k}` } }));
       // Sequential and concurrent (group-committed) writes, a commit, a refusal.
       for (let at = 0; at < 200; at += 50) await h.CreateRows({ revisionId: ids.mainDraft, tableId: 'items', rows: rows(at), bulk: true }, ctx);
-      await Promise.all(['a', 'b', 'c'].map((rowId) => h.UpdateRows({ revisionId: ids.mainDraft, tableId: 'items', rows: [{ rowId: `r1${rowId.charCodeAt(0)}`, data: { name: rowId } }], bulk: false }, ctx)));
+      await Promise.all(
+        ['a', 'b', 'c'].map((rowId) =>
+          h.UpdateRows(
+            { revisionId: ids.mainDraft, tableId: 'items', rows: [{ rowId: `r1${rowId.charCodeAt(0)}`, data: { name: rowId } }], bulk: false },
+            ctx,
+          ),
+        ),
+      );
       await h.DeleteRows({ revisionId: ids.mainDraft, tableId: 'items', rowIds: ['r0'], bulk: false }, ctx);
-      await assert.rejects(h.CreateRows({ revisionId: ids.mainDraft, tableId: 'items', rows: [{ rowId: 'r1', data: { name: 'again' } }], bulk: false }, ctx));
+      await assert.rejects(
+        h.CreateRows({ revisionId: ids.mainDraft, tableId: 'items', rows: [{ rowId: 'r1', data: { name: 'again' } }], bulk: false }, ctx),
+      );
       await h.CreateRevision({ organizationId: 'acme', projectName: 'blog', branchName: 'master', comment: 'one' }, ctx);
       await h.warmUp();
       assert.equal(readBack - before, 0, 'no event of its own was read back from the log');
 
       // An append by another writer in between (no apply of its own) is read from the log as before.
-      const other = createBranchCommandHandlers({ eventStore, systemState: createSystemStateSource({ eventStore }), clock: createStepClock(Date.UTC(2026, 0, 1)), log, newId: () => `other-${Math.random()}` });
+      const other = createBranchCommandHandlers({
+        eventStore,
+        systemState: createSystemStateSource({ eventStore }),
+        clock: createStepClock(Date.UTC(2026, 0, 1)),
+        log,
+        newId: () => `other-${Math.random()}`,
+      });
       const draft = (await createSystemStateSource({ eventStore }).current()).branches.get(ids.main)?.draftRevisionId ?? '';
       await other.CreateRows({ revisionId: draft, tableId: 'items', rows: [{ rowId: 'x', data: { name: 'x' } }], bulk: false }, ctx);
       await h.CreateRows({ revisionId: draft, tableId: 'items', rows: [{ rowId: 'y', data: { name: 'y' } }], bulk: false }, ctx);

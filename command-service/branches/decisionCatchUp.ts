@@ -32,7 +32,10 @@ export type DecisionCatchUp = {
  * The recorded form of `appended` when its events directly follow `checkpoint` in a gap-free log (SQLite
  * positions), else null.
  */
-export function recordedAfter(checkpoint: Position | null, appended: readonly { readonly request: AppendRequest; readonly result: AppendResult }[]): RecordedEvent[] | null {
+export function recordedAfter(
+  checkpoint: Position | null,
+  appended: readonly { readonly request: AppendRequest; readonly result: AppendResult }[],
+): RecordedEvent[] | null {
   if (checkpoint === null || positionBackend(checkpoint) !== 'sqlite' || appended.length === 0) return null;
   let previous = sqliteGlobalPosition(checkpoint);
   const events: RecordedEvent[] = [];

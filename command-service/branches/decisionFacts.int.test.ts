@@ -46,7 +46,7 @@ type Run = (h: BranchCommandHandlers, draftOf: (branchId: string) => Promise<str
 
 function randomCommands(seed: number, count: number): Run[] {
   const random = prng(seed);
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const pool = Array.from({ length: 8 }, (_, i) => `i${i}`);
   const names = ['a', 'b', 'c'];
   const runs: Run[] = [];
@@ -66,16 +66,19 @@ function randomCommands(seed: number, count: number): Run[] {
     const n = Math.floor(random() * 4);
     const written = unique ? 'codes' : 'items';
     const data = () => (unique ? { code: value, n } : { name: value });
-    const patch = unique ? { op: 'replace', path: random() < 0.5 ? '/code' : '/n', value: random() < 0.5 ? value : n } : { op: 'replace', path: '/name', value };
+    const patch = unique
+      ? { op: 'replace', path: random() < 0.5 ? '/code' : '/n', value: random() < 0.5 ? value : n }
+      : { op: 'replace', path: '/name', value };
     const rows = (tableId: string, make: (rowId: string) => unknown) => ({ tableId, rows: [{ rowId: id, ...(make(id) as object) }], bulk });
     let run: Run;
     if (roll < 0.2) run = async (h, d) => h.CreateRows({ revisionId: await d(branchId), ...rows(written, () => ({ data: data() })) } as never, ctx);
-    else if (roll < 0.36) run = async (h, d) => h.UpdateRows({ revisionId: await d(branchId), ...rows(written, () => ({ data: data() })) } as never, ctx);
+    else if (roll < 0.36)
+      run = async (h, d) => h.UpdateRows({ revisionId: await d(branchId), ...rows(written, () => ({ data: data() })) } as never, ctx);
     else if (roll < 0.44) {
-      run = async (h, d) =>
-        h.PatchRows({ revisionId: await d(branchId), ...rows(written, () => ({ patches: [patch] })) } as never, ctx);
+      run = async (h, d) => h.PatchRows({ revisionId: await d(branchId), ...rows(written, () => ({ patches: [patch] })) } as never, ctx);
     } else if (roll < 0.56) {
-      run = async (h, d) => h.CreateRows({ revisionId: await d(branchId), tableId: 'refs', rows: [{ rowId: `ref${i}`, data: { item: id } }], bulk: false }, ctx);
+      run = async (h, d) =>
+        h.CreateRows({ revisionId: await d(branchId), tableId: 'refs', rows: [{ rowId: `ref${i}`, data: { item: id } }], bulk: false }, ctx);
     } else if (roll < 0.68) run = async (h, d) => h.DeleteRows({ revisionId: await d(branchId), tableId: table, rowIds: [id], bulk: false }, ctx);
     else if (roll < 0.76) run = async (h, d) => h.RenameRow({ revisionId: await d(branchId), tableId: written, rowId: id, nextRowId: other }, ctx);
     else if (roll < 0.82) {
@@ -84,9 +87,19 @@ function randomCommands(seed: number, count: number): Run[] {
           {
             revisionId: await d(branchId),
             operations: [
-              { type: 'UpsertRows', tableId: 'items', rows: pool.slice(0, 3).map((rowId, k) => ({ rowId, data: { name: values[k] } })), onInvalidRow: 'skip' },
+              {
+                type: 'UpsertRows',
+                tableId: 'items',
+                rows: pool.slice(0, 3).map((rowId, k) => ({ rowId, data: { name: values[k] } })),
+                onInvalidRow: 'skip',
+              },
               { type: 'DeleteRows', tableId: 'refs', rowIds: [`ref${i - 1}`] },
-              { type: 'UpsertRows', tableId: 'codes', rows: pool.slice(2, 5).map((rowId, k) => ({ rowId, data: { code: values[k], n: k } })), onInvalidRow: 'skip' },
+              {
+                type: 'UpsertRows',
+                tableId: 'codes',
+                rows: pool.slice(2, 5).map((rowId, k) => ({ rowId, data: { code: values[k], n: k } })),
+                onInvalidRow: 'skip',
+              },
             ],
           } as never,
           ctx,
@@ -94,7 +107,11 @@ function randomCommands(seed: number, count: number): Run[] {
     } else if (roll < 0.835) {
       run = async (h, d) => {
         const { result } = await h.PreviewUpdateTable(
-          { revisionId: await d(branchId), tableId: 'items', patches: [{ op: 'replace', path: '/properties/name', value: { type: 'number', default: 0 } }] },
+          {
+            revisionId: await d(branchId),
+            tableId: 'items',
+            patches: [{ op: 'replace', path: '/properties/name', value: { type: 'number', default: 0 } }],
+          },
           ctx,
         );
         // Which changed rows a dry run samples follows the order the store keeps them in: compare how many.
@@ -104,7 +121,14 @@ function randomCommands(seed: number, count: number): Run[] {
     } else if (roll < 0.85) {
       const field = `f${i}`;
       run = async (h, d) =>
-        h.UpdateTable({ revisionId: await d(branchId), tableId: 'items', patches: [{ op: 'add', path: `/properties/${field}`, value: { type: 'number', default: 0 } }] }, ctx);
+        h.UpdateTable(
+          {
+            revisionId: await d(branchId),
+            tableId: 'items',
+            patches: [{ op: 'add', path: `/properties/${field}`, value: { type: 'number', default: 0 } }],
+          },
+          ctx,
+        );
     } else if (roll < 0.93) run = (h) => h.CreateRevision({ ...target, comment: `c${i}` }, ctx);
     else run = (h) => h.RevertChanges(target, ctx);
     runs.push(run);
@@ -158,18 +182,37 @@ async function runAll(durable: boolean, runs: readonly Run[]): Promise<{ outcome
     await h.CreateTable({ revisionId: ids.mainDraft, tableId: 'items', schema: itemsSchema }, ctx);
     await h.CreateTable({ revisionId: ids.mainDraft, tableId: 'refs', schema: refsSchema }, ctx);
     await h.CreateTable({ revisionId: ids.mainDraft, tableId: 'codes', schema: codesSchema }, ctx);
-    await h.CreateRows({ revisionId: ids.mainDraft, tableId: 'codes', rows: [{ rowId: 'i0', data: { code: 'a', n: 1 } }, { rowId: 'i1', data: { code: 'b', n: 2 } }], bulk: true }, ctx);
+    await h.CreateRows(
+      {
+        revisionId: ids.mainDraft,
+        tableId: 'codes',
+        rows: [
+          { rowId: 'i0', data: { code: 'a', n: 1 } },
+          { rowId: 'i1', data: { code: 'b', n: 2 } },
+        ],
+        bulk: true,
+      },
+      ctx,
+    );
     await h.CreateRows({ revisionId: ids.mainDraft, tableId: 'items', rows: seedRows(['i0', 'i1', 'i2', 'i3']), bulk: true }, ctx);
     await h.CreateRows({ revisionId: ids.mainDraft, tableId: 'refs', rows: [{ rowId: 'ref-1', data: { item: 'i0' } }], bulk: false }, ctx);
     await h.CreateRevision({ organizationId: 'acme', projectName: 'blog', branchName: 'master', comment: 'seed' }, ctx);
     const mainHead = await lastCommit(eventStore, ids.main);
-    await createBranchFrom(eventStore, { branchId: ids.main, revisionId: mainHead.revisionId, seq: mainHead.seq }, { branchId: 'b-child', name: 'child', startRevisionId: 'r-child-0', draftRevisionId: 'r-child-1' });
+    await createBranchFrom(
+      eventStore,
+      { branchId: ids.main, revisionId: mainHead.revisionId, seq: mainHead.seq },
+      { branchId: 'b-child', name: 'child', startRevisionId: 'r-child-0', draftRevisionId: 'r-child-1' },
+    );
     await h.CreateRows({ revisionId: 'r-child-1', tableId: 'items', rows: seedRows(['i4', 'i5']), bulk: true }, ctx);
     await h.CreateRows({ revisionId: 'r-child-1', tableId: 'codes', rows: [{ rowId: 'i4', data: { code: 'c', n: 3 } }], bulk: true }, ctx);
     await h.DeleteRows({ revisionId: 'r-child-1', tableId: 'items', rowIds: ['i3'], bulk: false }, ctx);
     await h.CreateRevision({ organizationId: 'acme', projectName: 'blog', branchName: 'child', comment: 'child seed' }, ctx);
     const childHead = await lastCommit(eventStore, 'b-child');
-    await createBranchFrom(eventStore, { branchId: 'b-child', revisionId: childHead.revisionId, seq: childHead.seq }, { branchId: 'b-grandchild', name: 'grandchild', startRevisionId: 'r-gc-0', draftRevisionId: 'r-gc-1' });
+    await createBranchFrom(
+      eventStore,
+      { branchId: 'b-child', revisionId: childHead.revisionId, seq: childHead.seq },
+      { branchId: 'b-grandchild', name: 'grandchild', startRevisionId: 'r-gc-0', draftRevisionId: 'r-gc-1' },
+    );
 
     const outcomes: Outcome[] = [];
     for (const run of runs) {
@@ -181,7 +224,8 @@ async function runAll(durable: boolean, runs: readonly Run[]): Promise<{ outcome
       }
     }
     const logs = [];
-    for (const { branchId } of branches) logs.push((await eventStore.readStream(branchStreamId(branchId))).map((e) => ({ type: e.type, data: rowsInIdOrder(e.data) })));
+    for (const { branchId } of branches)
+      logs.push((await eventStore.readStream(branchStreamId(branchId))).map((e) => ({ type: e.type, data: rowsInIdOrder(e.data) })));
     answer = { outcomes, logs };
     await decisionViews?.close();
   });

@@ -79,4 +79,3 @@ export function decisionViewChanges(events: readonly RecordedEvent[]): ViewChang
   const rows = rowsViewChanges(events).filter((change) => change.collection !== 'row_marks');
   return [...schemasViewChanges(events), ...rows, ...branchHeadChanges(events)];
 }
-

@@ -62,10 +62,21 @@ describe('ApplyDraftChanges through the gateway', () => {
         { type: 'RenameTable', tableId: 'items', nextTableId: 'things' },
       ];
       await refused(
-        gateway.execute('ApplyDraftChanges', { ...draft, operations: [...operations, { type: 'DeleteRows', tableId: 'things', rowIds: ['c'] }] }, ctx()),
+        gateway.execute(
+          'ApplyDraftChanges',
+          { ...draft, operations: [...operations, { type: 'DeleteRows', tableId: 'things', rowIds: ['c'] }] },
+          ctx(),
+        ),
         'FOREIGN_KEY_IN_USE',
       );
-      await refused(gateway.execute('ApplyDraftChanges', { ...draft, operations: [...operations, { type: 'DeleteRows', tableId: 'tags', rowIds: ['x'] }] }, ctx()), 'ROW_NOT_FOUND');
+      await refused(
+        gateway.execute(
+          'ApplyDraftChanges',
+          { ...draft, operations: [...operations, { type: 'DeleteRows', tableId: 'tags', rowIds: ['x'] }] },
+          ctx(),
+        ),
+        'ROW_NOT_FOUND',
+      );
       assert.deepEqual(await branchLog(eventStore), before);
       assert.equal(await eventStore.headPosition(), head);
 
@@ -101,7 +112,12 @@ describe('ApplyDraftChanges through the gateway', () => {
       await setUp(gateway);
       const before = await branchLog(eventStore);
       const operations: DraftOperation[] = [
-        { type: 'UpsertRows', tableId: 'items', onInvalidRow: 'skip', rows: [item('a'), item('b', 'B'), { rowId: 'bad', data: { name: 1 } }, item('d')] },
+        {
+          type: 'UpsertRows',
+          tableId: 'items',
+          onInvalidRow: 'skip',
+          rows: [item('a'), item('b', 'B'), { rowId: 'bad', data: { name: 1 } }, item('d')],
+        },
         { type: 'DeleteRows', tableId: 'items', rowIds: ['d'] },
       ];
       const merge = { sourceRevisionId: 'r-src', baseRevisionId: 'r-base', totalRowChanges: 1 };
@@ -109,8 +125,18 @@ describe('ApplyDraftChanges through the gateway', () => {
       assert.deepEqual(await branchLog(eventStore), before);
       assert.equal(dry.result.streamRevision, before.length - 1);
       const [upsert] = dry.result.operations;
-      assert.deepEqual([upsert?.created, upsert?.updated, upsert?.unchanged, upsert?.invalid.map((r) => [r.index, r.code])], [1, 1, 1, [[2, 'INVALID_DATA']]]);
-      await refused(gateway.execute('ApplyDraftChanges', { ...draft, operations: [{ type: 'DeleteRows', tableId: 'items', rowIds: ['zz'] }], dryRun: true }, ctx()), 'ROW_NOT_FOUND');
+      assert.deepEqual(
+        [upsert?.created, upsert?.updated, upsert?.unchanged, upsert?.invalid.map((r) => [r.index, r.code])],
+        [1, 1, 1, [[2, 'INVALID_DATA']]],
+      );
+      await refused(
+        gateway.execute(
+          'ApplyDraftChanges',
+          { ...draft, operations: [{ type: 'DeleteRows', tableId: 'items', rowIds: ['zz'] }], dryRun: true },
+          ctx(),
+        ),
+        'ROW_NOT_FOUND',
+      );
 
       const real = await gateway.execute('ApplyDraftChanges', { ...draft, operations, merge }, ctx());
       const after = await branchLog(eventStore);
@@ -146,22 +172,37 @@ describe('ApplyDraftChanges through the gateway', () => {
         ),
         single('a', 'last'),
         // Computed against the log before the batch: another write came first.
-        gateway.execute('ApplyDraftChanges', { ...draft, operations: [{ type: 'DeleteRows', tableId: 'items', rowIds: ['e'] }], expectedStreamRevision: before - 1 }, ctx()),
+        gateway.execute(
+          'ApplyDraftChanges',
+          { ...draft, operations: [{ type: 'DeleteRows', tableId: 'items', rowIds: ['e'] }], expectedStreamRevision: before - 1 },
+          ctx(),
+        ),
       ]);
       assert.equal(first.status, 'fulfilled');
       assert.equal(last.status, 'fulfilled');
       assert.ok(applied.status === 'fulfilled');
-      assert.deepEqual(applied.value.result.operations.map((op) => [op.updated, op.created]), [[2, 0], [0, 1]]);
+      assert.deepEqual(
+        applied.value.result.operations.map((op) => [op.updated, op.created]),
+        [
+          [2, 0],
+          [0, 1],
+        ],
+      );
       assert.ok(stale.status === 'rejected' && isAppError(stale.reason, 'CONCURRENT_MODIFICATION'));
 
       const appended = (await branchLog(eventStore)).slice(before);
       const owners = appended.map((e) => (e.metadata.correlationId === changes.correlationId ? 'changes' : 'single'));
       assert.deepEqual(owners, ['single', 'changes', 'changes', 'single']);
-      const [row] = (await gateway.execute('UpdateRows', { ...draft, tableId: 'items', rows: [item('a', 'last')], bulk: false }, ctx())).result as RowView[];
+      const [row] = (await gateway.execute('UpdateRows', { ...draft, tableId: 'items', rows: [item('a', 'last')], bulk: false }, ctx()))
+        .result as RowView[];
       assert.equal(row?.data.name, 'last');
       // With the revision it was computed against, the command is accepted.
       const now = (await branchLog(eventStore)).length - 1;
-      await gateway.execute('ApplyDraftChanges', { ...draft, operations: [{ type: 'DeleteRows', tableId: 'items', rowIds: ['e'] }], expectedStreamRevision: now }, ctx());
+      await gateway.execute(
+        'ApplyDraftChanges',
+        { ...draft, operations: [{ type: 'DeleteRows', tableId: 'items', rowIds: ['e'] }], expectedStreamRevision: now },
+        ctx(),
+      );
     }));
 
   test('permissions and scopes are those of the single commands; the revision must be the draft', () =>

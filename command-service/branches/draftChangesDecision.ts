@@ -39,7 +39,6 @@ type Work = {
   rowChanges: number;
 };
 
-
 function addKeys(keys: RowKeys, tableKey: string, rowIds: Iterable<string>): void {
   let set = keys.get(tableKey);
   if (set === undefined) keys.set(tableKey, (set = new Set()));
@@ -156,7 +155,10 @@ function assertExpectedRevision(state: BranchContent, expected: BranchCommandDat
   if (expected === undefined || expected === null) return;
   const actual = state.streamRevision ?? 'no_stream';
   if (expected !== actual) {
-    throw new AppError('CONCURRENT_MODIFICATION', `The draft was modified concurrently (stream revision ${String(actual)}, expected ${String(expected)}); retry the request`);
+    throw new AppError(
+      'CONCURRENT_MODIFICATION',
+      `The draft was modified concurrently (stream revision ${String(actual)}, expected ${String(expected)}); retry the request`,
+    );
   }
 }
 

@@ -26,7 +26,10 @@ const refTo = (tableId: string) => ({
 function withCycle(spec: BranchSpec): BranchSpec {
   spec.exec(createTable('a', usersSchema));
   spec.exec(createTable('b', refTo('a')));
-  spec.exec({ type: 'UpdateTable', data: { tableId: 'a', patches: [{ op: 'add', path: '/properties/ref', value: { type: 'string', default: '', foreignKey: 'b' } }] } });
+  spec.exec({
+    type: 'UpdateTable',
+    data: { tableId: 'a', patches: [{ op: 'add', path: '/properties/ref', value: { type: 'string', default: '', foreignKey: 'b' } }] },
+  });
   return spec;
 }
 
@@ -134,10 +137,11 @@ describe('ApplyDraftChanges', () => {
     assert.ok(posts && draftRow(posts, 'p1'));
 
     // A reference left dangling at the end, or a deleted row still referenced: refused.
-    spec.when(changes([{ type: 'UpdateRows', tableId: 'posts', rows: [{ rowId: 'p1', data: post({ author: 'u9' }) }] }])).thenThrows(
-      'FOREIGN_KEY_NOT_FOUND',
-      (err) => assert.deepEqual(err.details, [{ path: '/author', tableId: 'users', missingRowIds: ['u9'], rowId: 'p1' }]),
-    );
+    spec
+      .when(changes([{ type: 'UpdateRows', tableId: 'posts', rows: [{ rowId: 'p1', data: post({ author: 'u9' }) }] }]))
+      .thenThrows('FOREIGN_KEY_NOT_FOUND', (err) =>
+        assert.deepEqual(err.details, [{ path: '/author', tableId: 'users', missingRowIds: ['u9'], rowId: 'p1' }]),
+      );
     spec
       .when(
         changes([
@@ -166,19 +170,21 @@ describe('ApplyDraftChanges', () => {
       ),
       ['RowsDeleted', 'RowsDeleted', 'RowsDeleted', 'RowsDeleted'],
     );
-    spec.when(
-      changes([
-        { type: 'DeleteRows', tableId: 'users', rowIds: ['u2'] },
-        { type: 'CreateRows', tableId: 'users', rows: users('u2') },
-      ]),
-    ).then(
-      spec.decide(
+    spec
+      .when(
         changes([
           { type: 'DeleteRows', tableId: 'users', rowIds: ['u2'] },
           { type: 'CreateRows', tableId: 'users', rows: users('u2') },
         ]),
-      ),
-    );
+      )
+      .then(
+        spec.decide(
+          changes([
+            { type: 'DeleteRows', tableId: 'users', rowIds: ['u2'] },
+            { type: 'CreateRows', tableId: 'users', rows: users('u2') },
+          ]),
+        ),
+      );
   });
 
   test('upsert creates missing rows and replaces existing ones (createdAt kept); unchanged rows are counted, not written', () => {
@@ -186,7 +192,14 @@ describe('ApplyDraftChanges', () => {
     const body = changes([{ type: 'UpsertRows', tableId: 'users', rows: [...users('u1', 'u3'), { rowId: 'u2', data: { name: 'two' } }] }]);
     const events = spec.decide(body, { now: specTime(9), newId: 'x' });
     // Both events leave users (key id-1) with 3 rows, in the draft id-4 of the commit.
-    const on = { projectId: 'p1', draftRevisionId: 'id-4', draftSeq: 2, draftHasChanges: true, tableKey: 'id-1', table: { tableKey: 'id-1', count: 3, equalsHead: false } };
+    const on = {
+      projectId: 'p1',
+      draftRevisionId: 'id-4',
+      draftSeq: 2,
+      draftHasChanges: true,
+      tableKey: 'id-1',
+      table: { tableKey: 'id-1', count: 3, equalsHead: false },
+    };
     assert.deepEqual(events, [
       { type: 'RowsCreated', data: { ...on, rows: [{ rowId: 'u3', data: { name: 'u3' }, createdAt: specTime(9), updatedAt: specTime(9) }] } },
       { type: 'RowsUpdated', data: { ...on, rows: [{ rowId: 'u2', data: { name: 'two' }, createdAt: specTime(3), updatedAt: specTime(9) }] } },
@@ -208,7 +221,15 @@ describe('ApplyDraftChanges', () => {
         onInvalidRow: 'skip',
         rows: [{ rowId: 'u1', data: { name: 'again' } }, { rowId: 'u3', data: { name: 3 } }, ...users('u4')],
       },
-      { type: 'PatchRows', tableId: 'users', onInvalidRow: 'skip', rows: [{ rowId: 'zz', patches: [{ op: 'replace', path: '/name', value: 'z' }] }, { rowId: 'u2', patches: [{ op: 'replace', path: '/nope', value: 1 }] }] },
+      {
+        type: 'PatchRows',
+        tableId: 'users',
+        onInvalidRow: 'skip',
+        rows: [
+          { rowId: 'zz', patches: [{ op: 'replace', path: '/name', value: 'z' }] },
+          { rowId: 'u2', patches: [{ op: 'replace', path: '/nope', value: 1 }] },
+        ],
+      },
       {
         type: 'UpsertRows',
         tableId: 'posts',
@@ -255,8 +276,14 @@ describe('ApplyDraftChanges', () => {
     const posts = draftTableById(spec.state, 'posts');
     const userTable = draftTableById(spec.state, 'users');
     assert.ok(posts && userTable);
-    assert.deepEqual(['p1', 'p2'].map((id) => draftRow(posts, id) !== null), [true, false]);
-    assert.deepEqual(['u1', 'u2', 'u3', 'u4'].map((id) => draftRow(userTable, id)?.data.name), ['u1', 'u2', undefined, 'u4']);
+    assert.deepEqual(
+      ['p1', 'p2'].map((id) => draftRow(posts, id) !== null),
+      [true, false],
+    );
+    assert.deepEqual(
+      ['u1', 'u2', 'u3', 'u4'].map((id) => draftRow(userTable, id)?.data.name),
+      ['u1', 'u2', undefined, 'u4'],
+    );
 
     // Without 'skip' the same rows refuse the command with the error of a bulk write.
     spec.when(changes([{ type: 'CreateRows', tableId: 'users', rows: [...users('u1', 'u2', 'u7')] }])).thenThrows('ROW_ALREADY_EXISTS', (err) => {
@@ -267,9 +294,9 @@ describe('ApplyDraftChanges', () => {
   test('an expected stream revision other than the draft stream revision is CONCURRENT_MODIFICATION', () => {
     const empty = createBranchSpec();
     empty.when(changes([], { expectedStreamRevision: 0 })).thenThrows('CONCURRENT_MODIFICATION');
-    empty.when(changes([{ type: 'CreateTable', tableId: 'a', schema: usersSchema }], { expectedStreamRevision: 'no_stream' })).then(
-      empty.decide(changes([{ type: 'CreateTable', tableId: 'a', schema: usersSchema }])),
-    );
+    empty
+      .when(changes([{ type: 'CreateTable', tableId: 'a', schema: usersSchema }], { expectedStreamRevision: 'no_stream' }))
+      .then(empty.decide(changes([{ type: 'CreateTable', tableId: 'a', schema: usersSchema }])));
     const spec = withUsersAndPosts();
     assert.equal(spec.state.streamRevision, 2);
     spec.when(changes([], { expectedStreamRevision: 'no_stream' })).thenThrows('CONCURRENT_MODIFICATION');
@@ -285,17 +312,23 @@ describe('ApplyDraftChanges', () => {
     assert.deepEqual(eventTypes(events), ['RowsCreated', 'MergeRecorded']);
     assert.deepEqual(events[1]?.data, { projectId: 'p1', draftRevisionId: 'id-4', draftSeq: 2, draftHasChanges: true, ...merge });
     // A merge that changes nothing is still recorded.
-    spec.when(changes([], { merge })).then([
-      { type: 'MergeRecorded', data: { projectId: 'p1', draftRevisionId: 'id-4', draftSeq: 2, draftHasChanges: false, ...merge } },
-    ]);
+    spec
+      .when(changes([], { merge }))
+      .then([{ type: 'MergeRecorded', data: { projectId: 'p1', draftRevisionId: 'id-4', draftSeq: 2, draftHasChanges: false, ...merge } }]);
   });
 
   test('input checks name the operation', () => {
     const spec = withUsersAndPosts();
-    spec.when(changes([{ type: 'UpsertRows', tableId: 'users', rows: [] }, { type: 'CreateRows', tableId: 'users', rows: users('a', 'a') }])).thenThrows(
-      'BAD_USER_INPUT',
-      (err) => assert.deepEqual(err.details, [{ path: '/operations/1/rows/1/rowId', message: 'Duplicate row id "a" in the request' }]),
-    );
+    spec
+      .when(
+        changes([
+          { type: 'UpsertRows', tableId: 'users', rows: [] },
+          { type: 'CreateRows', tableId: 'users', rows: users('a', 'a') },
+        ]),
+      )
+      .thenThrows('BAD_USER_INPUT', (err) =>
+        assert.deepEqual(err.details, [{ path: '/operations/1/rows/1/rowId', message: 'Duplicate row id "a" in the request' }]),
+      );
     spec.when(changes([{ type: 'RenameTable', tableId: 'users', nextTableId: 'users' }])).thenThrows('BAD_USER_INPUT', (err) => {
       assert.deepEqual(err.details, [{ path: '/operations/0/nextTableId', message: 'New ID must be different from current' }]);
     });

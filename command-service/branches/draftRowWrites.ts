@@ -65,7 +65,10 @@ function stage(
 function dataCheck(table: DraftTable, op: RowWriteOp, tools: BranchDeciderTools): (row: Candidate) => AppError | null {
   return (row) => {
     try {
-      const input = op.type === 'PatchRows' ? patchedData(row.current?.data, row.rowId, (row.input as { patches: unknown }).patches, true) : (row.input as { data: unknown }).data;
+      const input =
+        op.type === 'PatchRows'
+          ? patchedData(row.current?.data, row.rowId, (row.input as { patches: unknown }).patches, true)
+          : (row.input as { data: unknown }).data;
       row.data = checkedData(table, tools, row.rowId, input, row.index, true).data;
       return null;
     } catch (err) {
@@ -96,7 +99,13 @@ function skipMissingForeignKeys(
 }
 
 /** `onInvalidRow: 'skip'`: rows repeating a unique value of the draft or of an accepted row before them are left out. */
-function skipUniqueClashes(state: BranchContent, tools: BranchDeciderTools, table: DraftTable, rows: readonly Candidate[], invalid: InvalidDraftRow[]): Candidate[] {
+function skipUniqueClashes(
+  state: BranchContent,
+  tools: BranchDeciderTools,
+  table: DraftTable,
+  rows: readonly Candidate[],
+  invalid: InvalidDraftRow[],
+): Candidate[] {
   const clashes = uniqueClashesOf(
     state,
     table,
@@ -107,7 +116,16 @@ function skipUniqueClashes(state: BranchContent, tools: BranchDeciderTools, tabl
   const clashing = new Set(clashes.map((clash) => clash.rowId));
   return rows.filter((row) => {
     if (!clashing.has(row.rowId)) return true;
-    invalid.push(invalidRow(row.index, row.rowId, uniqueViolation(table.tableId, clashes.filter((clash) => clash.rowId === row.rowId))));
+    invalid.push(
+      invalidRow(
+        row.index,
+        row.rowId,
+        uniqueViolation(
+          table.tableId,
+          clashes.filter((clash) => clash.rowId === row.rowId),
+        ),
+      ),
+    );
     return false;
   });
 }
@@ -138,7 +156,13 @@ export function decideRowWrites(
     return null;
   };
   const allExistence = (failed: readonly Candidate[]): AppError =>
-    mustExist ? rowsNotFound(table, failed.map((row) => row.rowId), true) : rowsAlreadyExist(failed.map((row) => row.rowId));
+    mustExist
+      ? rowsNotFound(
+          table,
+          failed.map((row) => row.rowId),
+          true,
+        )
+      : rowsAlreadyExist(failed.map((row) => row.rowId));
   // The order of the single commands: patches need the row first; created and replaced data is checked first.
   if (op.type === 'PatchRows') {
     rows = stage(rows, invalid, skip, existence, allExistence);

@@ -148,12 +148,7 @@ export function referencesAny(data: JsonObject, fields: readonly ForeignKeyField
  * Deleting `rowIds` of `table` must leave no dangling reference: FOREIGN_KEY_IN_USE with `[{tableId, rowIds}]`
  * (referencing table and up to 100 referencing rows).
  */
-export function assertRowsNotReferenced(
-  state: BranchContent,
-  table: DraftTable,
-  rowIds: ReadonlySet<string>,
-  models: TableModelCache,
-): void {
+export function assertRowsNotReferenced(state: BranchContent, table: DraftTable, rowIds: ReadonlySet<string>, models: TableModelCache): void {
   const details: ErrorDetail[] = [];
   let total = 0;
   for (const { table: other, fields } of referencingTables(state, table.tableId, models)) {

@@ -29,7 +29,8 @@ function createLossCollector(): { readonly onLoss: RowLossListener; readonly row
       if (rows.has(rowId)) return;
       rows.add(rowId);
       // Copies: later migration steps change the row data the values belong to.
-      if (sample.length < SAMPLE_SIZE) sample.push({ rowId, path: toJsonPointer(path), before: structuredClone(before), after: structuredClone(after) });
+      if (sample.length < SAMPLE_SIZE)
+        sample.push({ rowId, path: toJsonPointer(path), before: structuredClone(before), after: structuredClone(after) });
     },
     rowsLossy: () => rows.size,
     sample,
@@ -65,10 +66,15 @@ export function previewUpdateTable(
     };
     const total = draftTableById(state, data.tableId)?.count ?? 0;
     let losses = createLossCollector();
-    const outcome = await decideOnFacts(deps.store, state, () => {
-      losses = createLossCollector();
-      return decideUpdateTable(state, data, meta, deps.tools, losses.onLoss);
-    }, () => recordCommandNeeds(state, deps.tools, { type: 'UpdateTable', data }));
+    const outcome = await decideOnFacts(
+      deps.store,
+      state,
+      () => {
+        losses = createLossCollector();
+        return decideUpdateTable(state, data, meta, deps.tools, losses.onLoss);
+      },
+      () => recordCommandNeeds(state, deps.tools, { type: 'UpdateTable', data }),
+    );
     if (!outcome.ok) throw outcome.error;
     const events = outcome.value;
     const [event] = events;

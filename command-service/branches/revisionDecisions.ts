@@ -20,11 +20,7 @@ function assertChangesInScope(state: BranchContent, meta: BranchCommandMetadata)
 }
 
 /** Commit (domain.md §3.3): the draft becomes HEAD with the same id; a new draft (meta.newId) opens. */
-export function decideCommit(
-  state: BranchContent,
-  data: BranchCommandData['CreateRevision'],
-  meta: BranchCommandMetadata,
-): DomainEvent[] {
+export function decideCommit(state: BranchContent, data: BranchCommandData['CreateRevision'], meta: BranchCommandMetadata): DomainEvent[] {
   assertHasChanges(state);
   assertChangesInScope(state, meta);
   const seq = state.headSeq + 1;

@@ -6,7 +6,9 @@ import { commit, createRows, createTable, deleteRows, updateRows, users, usersSc
 
 describe('commit (CreateRevision)', () => {
   test('a draft without changes is NO_CHANGES', () => {
-    createBranchSpec().when(commit()).thenThrows('NO_CHANGES', (err) => assert.equal(err.message, 'There are no changes'));
+    createBranchSpec()
+      .when(commit())
+      .thenThrows('NO_CHANGES', (err) => assert.equal(err.message, 'There are no changes'));
   });
 
   test('emits RevisionCommitted and merges the draft into HEAD', () => {
@@ -74,9 +76,7 @@ describe('revert (RevertChanges)', () => {
     spec.exec(createTable('more', usersSchema));
     spec.exec({ type: 'RenameTable', data: { tableId: 'users', nextTableId: 'people' } });
     spec.exec(updateRows('people', [{ rowId: 'a', data: { name: 'changed' } }]));
-    spec
-      .when({ type: 'RevertChanges', data: {} })
-      .then([{ type: 'DraftReverted', data: { projectId: 'p1', draftRevisionId: 'id-3', draftSeq: 2 } }]);
+    spec.when({ type: 'RevertChanges', data: {} }).then([{ type: 'DraftReverted', data: { projectId: 'p1', draftRevisionId: 'id-3', draftSeq: 2 } }]);
     spec.exec({ type: 'RevertChanges', data: {} });
     assert.equal(spec.state.draftRevisionId, 'id-3');
     assert.equal(draftHasChanges(spec.state), false);

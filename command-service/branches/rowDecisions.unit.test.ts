@@ -55,12 +55,26 @@ describe('createRows', () => {
       assert.deepEqual(err.details, [{ path: '/rows/2/rowId', message: 'Duplicate row id "a" in the request' }]);
     });
     spec.when(createRows('users', users('a b'))).thenThrows('INVALID_ROW_ID');
-    spec.when(createRows('users', [{ rowId: 'a', data: { name: 1 } }, { rowId: 'b', data: { name: 'b', x: 1 } }])).thenThrows(
-      'INVALID_DATA',
-      (err) => assert.deepEqual(err.details?.map((d) => (d as { index: number; rowId: string }).rowId), ['a']),
-    );
     spec
-      .when(createRows('users', [{ rowId: 'ok', data: { name: 'ok' } }, { rowId: 'b', data: { name: 'b', x: 1 } }]))
+      .when(
+        createRows('users', [
+          { rowId: 'a', data: { name: 1 } },
+          { rowId: 'b', data: { name: 'b', x: 1 } },
+        ]),
+      )
+      .thenThrows('INVALID_DATA', (err) =>
+        assert.deepEqual(
+          err.details?.map((d) => (d as { index: number; rowId: string }).rowId),
+          ['a'],
+        ),
+      );
+    spec
+      .when(
+        createRows('users', [
+          { rowId: 'ok', data: { name: 'ok' } },
+          { rowId: 'b', data: { name: 'b', x: 1 } },
+        ]),
+      )
       .thenThrows('INVALID_DATA', (err) => {
         assert.deepEqual(err.details, [
           { path: '/x', message: 'must NOT have additional properties', keyword: 'additionalProperties', rowId: 'b', index: 1 },
@@ -138,8 +152,14 @@ describe('updateRows and patchRows', () => {
   test('patch replaces existing paths and validates the whole row', () => {
     const spec = withUsersAndPosts();
     spec.exec(createRows('posts', [{ rowId: 'p1', data: post({ author: 'u1', reviewers: ['u1'] }) }]));
-    const patchRows = (patches: unknown) => ({ type: 'PatchRows', data: { tableId: 'posts', rows: [{ rowId: 'p1', patches }], bulk: false } }) as const;
-    const [event] = spec.exec(patchRows([{ op: 'replace', path: 'reviewers[0]', value: 'u2' }, { op: 'replace', path: '/views', value: 3 }]));
+    const patchRows = (patches: unknown) =>
+      ({ type: 'PatchRows', data: { tableId: 'posts', rows: [{ rowId: 'p1', patches }], bulk: false } }) as const;
+    const [event] = spec.exec(
+      patchRows([
+        { op: 'replace', path: 'reviewers[0]', value: 'u2' },
+        { op: 'replace', path: '/views', value: 3 },
+      ]),
+    );
     assert.ok(event?.type === 'RowsUpdated');
     assert.deepEqual(event.data.rows[0]?.restored ? null : event.data.rows[0]?.data, post({ author: 'u1', reviewers: ['u2'], views: 3 }));
     spec.when(patchRows([{ op: 'replace', path: 'missing', value: 1 }])).thenThrows('INVALID_PATCH');
@@ -154,7 +174,12 @@ describe('renameRow', () => {
 
   test('rewrites foreign-key values in the draft in the same append', () => {
     const spec = withUsersAndPosts();
-    spec.exec(createRows('posts', [{ rowId: 'p1', data: post({ author: 'u1', reviewers: ['u2', 'u1'] }) }, { rowId: 'p2', data: post({ author: 'u2' }) }]));
+    spec.exec(
+      createRows('posts', [
+        { rowId: 'p1', data: post({ author: 'u1', reviewers: ['u2', 'u1'] }) },
+        { rowId: 'p2', data: post({ author: 'u2' }) },
+      ]),
+    );
     const events = spec.exec(rename('u1', 'alice'));
     assert.deepEqual(
       events.map((e) => e.type),
@@ -196,7 +221,12 @@ describe('renameRow', () => {
 describe('deleteRows', () => {
   test('referenced rows are FOREIGN_KEY_IN_USE; checked after the whole request', () => {
     const spec = withUsersAndPosts();
-    spec.exec(createRows('posts', [{ rowId: 'p1', data: post({ author: 'u1' }) }, { rowId: 'p2', data: post({ author: 'u2', reviewers: ['u1'] }) }]));
+    spec.exec(
+      createRows('posts', [
+        { rowId: 'p1', data: post({ author: 'u1' }) },
+        { rowId: 'p2', data: post({ author: 'u2', reviewers: ['u1'] }) },
+      ]),
+    );
     spec.when(deleteRows('users', ['u1'], false)).thenThrows('FOREIGN_KEY_IN_USE', (err) => {
       assert.equal(err.message, 'Row "u1" in table "users" is referenced by 2 rows');
       assert.deepEqual(err.details, [{ tableId: 'posts', rowIds: ['p1', 'p2'] }]);

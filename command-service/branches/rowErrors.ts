@@ -20,7 +20,11 @@ export function rowsNotFound(table: DraftTable, missing: readonly string[], bulk
 }
 
 export function rowsAlreadyExist(existing: readonly string[]): AppError {
-  return new AppError('ROW_ALREADY_EXISTS', `Rows already exist: ${idList(existing)}`, existing.map((rowId) => ({ rowId })));
+  return new AppError(
+    'ROW_ALREADY_EXISTS',
+    `Rows already exist: ${idList(existing)}`,
+    existing.map((rowId) => ({ rowId })),
+  );
 }
 
 /** ROW_NOT_FOUND listing every id the draft table lacks. */

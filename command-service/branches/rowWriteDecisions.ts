@@ -10,14 +10,7 @@ import { createTableEdit } from './tableEdit.ts';
 import { assertUniqueRows } from './uniqueFields.ts';
 
 /** Validates (INVALID_DATA) and normalizes one row's data; bulk errors carry `rowId` and `index`. */
-export function checkedData(
-  table: DraftTable,
-  tools: BranchDeciderTools,
-  rowId: string,
-  data: unknown,
-  index: number,
-  bulk: boolean,
-): RowToCheck {
+export function checkedData(table: DraftTable, tools: BranchDeciderTools, rowId: string, data: unknown, index: number, bulk: boolean): RowToCheck {
   tools.rowValidators.validate(table.schema, data, { tableId: table.tableId, rowId, ...(bulk ? { index } : {}) });
   const normalized = normalizeRowData(tools.models(table.schema), data) as JsonObject;
   return bulk ? { rowId, data: normalized, index } : { rowId, data: normalized };

@@ -12,11 +12,7 @@ function scopeError(tableId: string): AppError {
 }
 
 /** createTable (domain.md §5, §2): schema valid (foreign keys name other tables), id unique, at most 1000 tables. */
-export function decideCreateTable(
-  state: BranchContent,
-  data: BranchCommandData['CreateTable'],
-  meta: BranchCommandMetadata,
-): DomainEvent[] {
+export function decideCreateTable(state: BranchContent, data: BranchCommandData['CreateTable'], meta: BranchCommandMetadata): DomainEvent[] {
   const tables = draftTables(state);
   const schema = structuredClone(data.schema);
   assertValidTableSchema(schema, { existingTableIds: tables.map((t) => t.tableId), selfTableId: data.tableId });
@@ -85,9 +81,7 @@ export function decideDeleteTable(
 ): DomainEvent[] {
   const table = requireTable(state, data.tableId);
   const referencing = draftTables(state).filter(
-    (other) =>
-      other.tableKey !== table.tableKey &&
-      tools.models(other.schema).foreignKeys.some((field) => field.tableId === table.tableId),
+    (other) => other.tableKey !== table.tableKey && tools.models(other.schema).foreignKeys.some((field) => field.tableId === table.tableId),
   );
   if (referencing.length > 0) {
     const names = referencing.map((other) => `"${other.tableId}"`).join(', ');

@@ -182,7 +182,10 @@ describe('updateTable', () => {
     spec.exec(createTable('posts', { ...usersSchema, properties: { name: { type: 'string', default: '' } } }));
     spec.exec(createRows('users', users('u1')));
     spec.exec(createRows('posts', [{ rowId: 'p1', data: { name: 'u9' } }]));
-    const body = { type: 'UpdateTable', data: { tableId: 'posts', patches: [{ op: 'add', path: '/properties/name/foreignKey', value: 'users' }] } } as const;
+    const body = {
+      type: 'UpdateTable',
+      data: { tableId: 'posts', patches: [{ op: 'add', path: '/properties/name/foreignKey', value: 'users' }] },
+    } as const;
     spec.when(body).thenThrows('FOREIGN_KEY_NOT_FOUND', (err) => {
       assert.deepEqual(err.details, [{ path: '/name', tableId: 'users', missingRowIds: ['u9'], rowId: 'p1' }]);
     });
@@ -196,7 +199,9 @@ describe('updateTable', () => {
     spec.when(patch([])).thenThrows('BAD_USER_INPUT');
     spec.when(patch([{ op: 'test', path: '/properties/name', value: 1 }])).thenThrows('INVALID_PATCH');
     spec.when(patch([{ op: 'add', path: '/properties/name/foreignKey', value: 'users' }])).thenThrows('INVALID_SCHEMA');
-    spec.when({ type: 'UpdateTable', data: { tableId: 'nope', patches: [{ op: 'remove', path: '/properties/name' }] } }).thenThrows('TABLE_NOT_FOUND');
+    spec
+      .when({ type: 'UpdateTable', data: { tableId: 'nope', patches: [{ op: 'remove', path: '/properties/name' }] } })
+      .thenThrows('TABLE_NOT_FOUND');
   });
 
   test('rows are kept in the state with the right facts for posts', () => {

@@ -45,19 +45,37 @@ describe('x-unique on every write path (domain.md §5.5)', () => {
     spec.when(createRows('items', [{ rowId: 'p3', data: item('C', 2) }])).thenThrows('UNIQUE_VIOLATION', (err) => {
       assert.deepEqual(err.details, [clash('p3', '/n', 2, 'p2', 0)]);
     });
-    spec.when(createRows('items', [{ rowId: 'p3', data: item('C', 3) }, { rowId: 'p4', data: item('C', 4) }])).thenThrows('UNIQUE_VIOLATION', (err) => {
-      assert.deepEqual(err.details, [clash('p4', '/sku', 'C', 'p3', 1)]);
-    });
-    assert.equal(spec.decide(createRows('items', [{ rowId: 'p3', data: item('', 3) }, { rowId: 'p4', data: item('', 4, 'B') }])).length, 1);
+    spec
+      .when(
+        createRows('items', [
+          { rowId: 'p3', data: item('C', 3) },
+          { rowId: 'p4', data: item('C', 4) },
+        ]),
+      )
+      .thenThrows('UNIQUE_VIOLATION', (err) => {
+        assert.deepEqual(err.details, [clash('p4', '/sku', 'C', 'p3', 1)]);
+      });
+    assert.equal(
+      spec.decide(
+        createRows('items', [
+          { rowId: 'p3', data: item('', 3) },
+          { rowId: 'p4', data: item('', 4, 'B') },
+        ]),
+      ).length,
+      1,
+    );
   });
 
-  test('update and patch: the row keeps its own value; taking another row\'s value is refused; a swap in one request passes', () => {
+  test("update and patch: the row keeps its own value; taking another row's value is refused; a swap in one request passes", () => {
     const spec = withItems();
     assert.equal(spec.decide(updateRows('items', [{ rowId: 'p1', data: item('A', 1, 'changed') }])).length, 1);
     spec.when(updateRows('items', [{ rowId: 'p2', data: item('A', 2) }])).thenThrows('UNIQUE_VIOLATION', (err) => {
       assert.deepEqual(err.details, [clash('p2', '/sku', 'A', 'p1', 0)]);
     });
-    const patch: BranchCommandBody = { type: 'PatchRows', data: { tableId: 'items', bulk: false, rows: [{ rowId: 'p1', patches: [{ op: 'replace', path: '/n', value: 2 }] }] } };
+    const patch: BranchCommandBody = {
+      type: 'PatchRows',
+      data: { tableId: 'items', bulk: false, rows: [{ rowId: 'p1', patches: [{ op: 'replace', path: '/n', value: 2 }] }] },
+    };
     spec.when(patch).thenThrows('UNIQUE_VIOLATION', (err) => assert.deepEqual(err.details, [clash('p1', '/n', 2, 'p2')]));
     const swap = updateRows('items', [
       { rowId: 'p1', data: item('B', 2) },
@@ -86,8 +104,13 @@ describe('x-unique on every write path (domain.md §5.5)', () => {
         { rowId: 'p3', data: { sku: '', other: '' } },
       ]),
     );
-    const makeUnique = (path: string): BranchCommandBody => ({ type: 'UpdateTable', data: { tableId: 'items', patches: [{ op: 'add', path, value: true }] } });
-    spec.when(makeUnique('/properties/sku/x-unique')).thenThrows('UNIQUE_VIOLATION', (err) => assert.deepEqual(err.details, [clash('p2', '/sku', 'A', 'p1')]));
+    const makeUnique = (path: string): BranchCommandBody => ({
+      type: 'UpdateTable',
+      data: { tableId: 'items', patches: [{ op: 'add', path, value: true }] },
+    });
+    spec
+      .when(makeUnique('/properties/sku/x-unique'))
+      .thenThrows('UNIQUE_VIOLATION', (err) => assert.deepEqual(err.details, [clash('p2', '/sku', 'A', 'p1')]));
     spec.exec(makeUnique('/properties/other/x-unique'));
     // "x", "y", "" -> integer: no number, so each becomes 0 (domain.md §6) and the migrated rows repeat it.
     const toInteger: BranchCommandBody = {
@@ -113,7 +136,12 @@ describe('x-unique on every write path (domain.md §5.5)', () => {
     assert.equal(spec.decide(swap).length, 2);
     spec.when(changes([{ type: 'UpsertRows', tableId: 'items', rows: [{ rowId: 'p3', data: item('A', 3) }] }])).thenThrows('UNIQUE_VIOLATION');
     spec
-      .when(changes([{ type: 'CreateRows', tableId: 'items', rows: [{ rowId: 'p3', data: item('C', 3) }] }, { type: 'CreateRows', tableId: 'items', rows: [{ rowId: 'p4', data: item('C', 4) }] }]))
+      .when(
+        changes([
+          { type: 'CreateRows', tableId: 'items', rows: [{ rowId: 'p3', data: item('C', 3) }] },
+          { type: 'CreateRows', tableId: 'items', rows: [{ rowId: 'p4', data: item('C', 4) }] },
+        ]),
+      )
       .thenThrows('UNIQUE_VIOLATION', (err) => assert.deepEqual(err.details, [clash('p4', '/sku', 'C', 'p3')]));
 
     const skipping = changes([
@@ -128,7 +156,11 @@ describe('x-unique on every write path (domain.md §5.5)', () => {
         ],
       },
     ]);
-    const decision = decideBranch({ ...skipping, metadata: { projectId: 'p1', tableInScope: () => true, now: specTime(9), newId: 'x' } } as never, spec.state, spec.tools);
+    const decision = decideBranch(
+      { ...skipping, metadata: { projectId: 'p1', tableInScope: () => true, now: specTime(9), newId: 'x' } } as never,
+      spec.state,
+      spec.tools,
+    );
     const [result] = decision.report?.operations ?? [];
     assert.equal(result?.created, 1);
     assert.deepEqual(

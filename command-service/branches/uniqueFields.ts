@@ -1,5 +1,12 @@
 import type { IndexedField, JsonObject } from '../../contracts/index.ts';
-import { assertUnique, uniqueClashes, uniqueValueAt, type UniqueCandidate, type UniqueClash, type UniqueFacts } from '../domain/rows/uniqueClashes.ts';
+import {
+  assertUnique,
+  uniqueClashes,
+  uniqueValueAt,
+  type UniqueCandidate,
+  type UniqueClash,
+  type UniqueFacts,
+} from '../domain/rows/uniqueClashes.ts';
 import { draftRow, type BranchContent, type DraftTable } from './branchContent.ts';
 import { FactRows, addValueMiss, gatheredValuesKey } from './factRows.ts';
 import { createHeadValueIndexes, indexRows, valueKey, type HeadValueIndexes, type ValueIndex } from './headValueIndexes.ts';

@@ -83,7 +83,12 @@ export function decideUpdateTable(
   if (fields.length > 0) assertForeignKeysExist(state, { tableId: table.tableId, schema }, migrated, tools.models, true, fields);
 
   // Every row is a candidate: a field made unique over repeated values, or values migrated into a clash, is refused.
-  const wasUnique = new Set(tools.models(table.schema).indexedFields.filter((f) => f.unique).map((f) => f.dataPath.join('/')));
+  const wasUnique = new Set(
+    tools
+      .models(table.schema)
+      .indexedFields.filter((f) => f.unique)
+      .map((f) => f.dataPath.join('/')),
+  );
   const unique = model.indexedFields.filter((f) => f.unique && (patched.changesData || !wasUnique.has(f.dataPath.join('/'))));
   assertUnique({ tableId: table.tableId, fields: unique, candidates: migrated, holders: () => [] });
 

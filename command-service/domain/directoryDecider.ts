@@ -8,15 +8,7 @@ import {
   createSystemState,
   evolveSystemState,
 } from '../../contracts/index.ts';
-import type {
-  DomainEvent,
-  OrganizationRecord,
-  OrganizationRole,
-  Principal,
-  ProjectRole,
-  SystemRole,
-  SystemState,
-} from '../../contracts/index.ts';
+import type { DomainEvent, OrganizationRecord, OrganizationRole, Principal, ProjectRole, SystemRole, SystemState } from '../../contracts/index.ts';
 import { assertMayWrite, requireOrganization, requireProject, requireUser } from './resolveTargets.ts';
 
 /**

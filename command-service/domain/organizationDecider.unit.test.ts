@@ -58,33 +58,58 @@ describe('organizationDecider projects', () => {
   });
   test('names are unique case-insensitively among live projects', () => {
     given(world).when(create('BLOG')).thenThrows('PROJECT_ALREADY_EXISTS', /BLOG/);
-    given([...world, { type: 'ProjectDeleted', data: { projectId: 'p1' } }]).when(create('Blog')).then([
-      { type: 'ProjectCreated', data: { projectId: 'p-new', organizationId: 'acme', name: 'Blog', isPublic: false, rootBranch: { ...ids, name: 'master' } } },
-    ]);
+    given([...world, { type: 'ProjectDeleted', data: { projectId: 'p1' } }])
+      .when(create('Blog'))
+      .then([
+        {
+          type: 'ProjectCreated',
+          data: { projectId: 'p-new', organizationId: 'acme', name: 'Blog', isPublic: false, rootBranch: { ...ids, name: 'master' } },
+        },
+      ]);
   });
   test('refusals in evaluation order', () => {
-    given(world).when(cmd('CreateProject', { organizationId: 'nope', projectName: 'x', branchName: 'master', isPublic: false, projectId: 'p', ...ids }, alice)).thenThrows('ORGANIZATION_NOT_FOUND');
+    given(world)
+      .when(cmd('CreateProject', { organizationId: 'nope', projectName: 'x', branchName: 'master', isPublic: false, projectId: 'p', ...ids }, alice))
+      .thenThrows('ORGANIZATION_NOT_FOUND');
     given(world).when(create('shop', anonymous)).thenThrows('UNAUTHENTICATED');
     given(world).when(create('shop', carol)).thenThrows('FORBIDDEN');
-    given([...world, projectMember('u-carol', 'carol', 'developer')]).when(create('shop', carol)).thenThrows('FORBIDDEN');
+    given([...world, projectMember('u-carol', 'carol', 'developer')])
+      .when(create('shop', carol))
+      .thenThrows('FORBIDDEN');
     given(world).when(create('__shop')).thenThrows('INVALID_PROJECT_NAME');
-    given(world).when(create('shop', alice, 'Head')).thenThrows('RESERVED_NAME');
-    given(world).when(create('shop', alice, '$default')).thenThrows('INVALID_BRANCH_NAME');
+    given(world)
+      .when(create('shop', alice, 'Head'))
+      .thenThrows('RESERVED_NAME');
+    given(world)
+      .when(create('shop', alice, '$default'))
+      .thenThrows('INVALID_BRANCH_NAME');
   });
   test('visibility change and delete', () => {
     const update = (isPublic: boolean, principal: Principal = alice) =>
       cmd('UpdateProject', { organizationId: 'acme', projectName: 'blog', isPublic }, principal);
-    given(world).when(update(true)).then([{ type: 'ProjectVisibilityChanged', data: { projectId: 'p1', isPublic: true } }]);
+    given(world)
+      .when(update(true))
+      .then([{ type: 'ProjectVisibilityChanged', data: { projectId: 'p1', isPublic: true } }]);
     given(world).when(update(false)).then([]);
     given(world).when(update(true, carol)).thenThrows('FORBIDDEN');
-    given([...world, projectMember('u-carol', 'carol', 'developer')]).when(update(true, carol)).thenThrows('FORBIDDEN');
-    given(world).when(cmd('DeleteProject', { organizationId: 'acme', projectName: 'blog' }, admin)).then([{ type: 'ProjectDeleted', data: { projectId: 'p1' } }]);
-    given(world).when(cmd('DeleteProject', { organizationId: 'acme', projectName: 'Blog' }, admin)).thenThrows('PROJECT_NOT_FOUND');
+    given([...world, projectMember('u-carol', 'carol', 'developer')])
+      .when(update(true, carol))
+      .thenThrows('FORBIDDEN');
+    given(world)
+      .when(cmd('DeleteProject', { organizationId: 'acme', projectName: 'blog' }, admin))
+      .then([{ type: 'ProjectDeleted', data: { projectId: 'p1' } }]);
+    given(world)
+      .when(cmd('DeleteProject', { organizationId: 'acme', projectName: 'Blog' }, admin))
+      .thenThrows('PROJECT_NOT_FOUND');
   });
   test('anonymous callers get 401 even on public projects', () => {
     const publicWorld = [...world.slice(0, -1), projectCreated('acme', 'p1', 'blog', true)];
-    given(publicWorld).when(cmd('DeleteProject', { organizationId: 'acme', projectName: 'blog' }, anonymous)).thenThrows('UNAUTHENTICATED');
-    given(publicWorld).when(cmd('DeleteProject', { organizationId: 'acme', projectName: 'blog' }, carol)).thenThrows('FORBIDDEN');
+    given(publicWorld)
+      .when(cmd('DeleteProject', { organizationId: 'acme', projectName: 'blog' }, anonymous))
+      .thenThrows('UNAUTHENTICATED');
+    given(publicWorld)
+      .when(cmd('DeleteProject', { organizationId: 'acme', projectName: 'blog' }, carol))
+      .thenThrows('FORBIDDEN');
   });
 });
 
@@ -98,7 +123,15 @@ describe('organizationDecider branches', () => {
       .then([
         {
           type: 'BranchCreated',
-          data: { ...ids, name: 'dev', projectId: 'p1', sourceBranchId: 'p1-master', sourceBranchName: 'master', sourceRevisionId: 'p1-r1', sourceSeq: 1 },
+          data: {
+            ...ids,
+            name: 'dev',
+            projectId: 'p1',
+            sourceBranchId: 'p1-master',
+            sourceBranchName: 'master',
+            sourceRevisionId: 'p1-r1',
+            sourceSeq: 1,
+          },
         },
       ]);
   });
@@ -107,23 +140,46 @@ describe('organizationDecider branches', () => {
     given(world).when(create('nope', 'dev')).thenThrows('REVISION_NOT_FOUND');
     given(world).when(create('p1-r0', 'MASTER')).thenThrows('BRANCH_ALREADY_EXISTS');
     given(world).when(create('p1-r0', 'draft')).thenThrows('RESERVED_NAME');
-    given([...world, projectMember('u-carol', 'carol', 'editor')]).when(create('p1-r0', 'dev', carol)).thenThrows('FORBIDDEN');
-    given(world).when(create('p1-r0', 'dev', userPrincipal('u-alice', 'alice', { branchNames: ['master'] }))).thenThrows('API_KEY_SCOPE');
-    given(world).when(create('p1-r0', 'dev', userPrincipal('u-alice', 'alice', { projectIds: ['p9'] }))).thenThrows('API_KEY_SCOPE');
+    given([...world, projectMember('u-carol', 'carol', 'editor')])
+      .when(create('p1-r0', 'dev', carol))
+      .thenThrows('FORBIDDEN');
+    given(world)
+      .when(create('p1-r0', 'dev', userPrincipal('u-alice', 'alice', { branchNames: ['master'] })))
+      .thenThrows('API_KEY_SCOPE');
+    given(world)
+      .when(create('p1-r0', 'dev', userPrincipal('u-alice', 'alice', { projectIds: ['p9'] })))
+      .thenThrows('API_KEY_SCOPE');
   });
   test('delete: root and parents with live children are refused', () => {
     const del = (branchName: string) => cmd('DeleteBranch', { organizationId: 'acme', projectName: 'blog', branchName }, alice);
-    const tree = [...world, branchCreated('b-dev', 'dev', 'p1-r0'), branchCreated('b-feat', 'feat', 'b-dev-r0', 'dev'), branchCreated('b-fix', 'fix', 'b-dev-r0', 'dev')];
+    const tree = [
+      ...world,
+      branchCreated('b-dev', 'dev', 'p1-r0'),
+      branchCreated('b-feat', 'feat', 'b-dev-r0', 'dev'),
+      branchCreated('b-fix', 'fix', 'b-dev-r0', 'dev'),
+    ];
     // Children point at their parent branch by id.
     const withIds = tree.map((event) =>
-      event.type === 'BranchCreated' && event.data.sourceBranchName === 'dev' ? { ...event, data: { ...event.data, sourceBranchId: 'b-dev' } } : event,
+      event.type === 'BranchCreated' && event.data.sourceBranchName === 'dev'
+        ? { ...event, data: { ...event.data, sourceBranchId: 'b-dev' } }
+        : event,
     );
     given(withIds).when(del('master')).thenThrows('CANNOT_DELETE_ROOT_BRANCH');
     given(withIds).when(del('$default')).thenThrows('CANNOT_DELETE_ROOT_BRANCH');
-    given(withIds).when(del('dev')).thenThrows('BRANCH_HAS_CHILDREN', /\(feat, fix\)\. Delete them first\./);
-    given(withIds).when(del('feat')).then([{ type: 'BranchDeleted', data: { projectId: 'p1', branchId: 'b-feat' } }]);
-    const childrenGone = [...withIds, { type: 'BranchDeleted' as const, data: { projectId: 'p1', branchId: 'b-feat' } }, { type: 'BranchDeleted' as const, data: { projectId: 'p1', branchId: 'b-fix' } }];
-    given(childrenGone).when(del('dev')).then([{ type: 'BranchDeleted', data: { projectId: 'p1', branchId: 'b-dev' } }]);
+    given(withIds)
+      .when(del('dev'))
+      .thenThrows('BRANCH_HAS_CHILDREN', /\(feat, fix\)\. Delete them first\./);
+    given(withIds)
+      .when(del('feat'))
+      .then([{ type: 'BranchDeleted', data: { projectId: 'p1', branchId: 'b-feat' } }]);
+    const childrenGone = [
+      ...withIds,
+      { type: 'BranchDeleted' as const, data: { projectId: 'p1', branchId: 'b-feat' } },
+      { type: 'BranchDeleted' as const, data: { projectId: 'p1', branchId: 'b-fix' } },
+    ];
+    given(childrenGone)
+      .when(del('dev'))
+      .then([{ type: 'BranchDeleted', data: { projectId: 'p1', branchId: 'b-dev' } }]);
     given(childrenGone).when(del('feat')).thenThrows('BRANCH_NOT_FOUND');
   });
 });
@@ -143,27 +199,49 @@ describe('organizationDecider endpoints', () => {
   const history = [...world, committed];
 
   test('the mode follows the revision: HEAD, draft, any other committed revision', () => {
-    given(history).when(create('p1-r1')).then([created('head')]);
-    given(history).when(create('p1-r2', 'REST_API')).then([created('draft', 'REST_API')]);
-    given(history).when(create('p1-r0')).then([created('pinned', 'GRAPHQL', 'p1-r0')]);
+    given(history)
+      .when(create('p1-r1'))
+      .then([created('head')]);
+    given(history)
+      .when(create('p1-r2', 'REST_API'))
+      .then([created('draft', 'REST_API')]);
+    given(history)
+      .when(create('p1-r0'))
+      .then([created('pinned', 'GRAPHQL', 'p1-r0')]);
   });
   test('one endpoint per (branch, mode, type) and per (revision, type) when pinned', () => {
     const existing = [...history, created('head', 'GRAPHQL', null, 'e1')];
     given(existing).when(create('p1-r1')).thenThrows('ENDPOINT_ALREADY_EXISTS');
-    given(existing).when(create('p1-r1', 'REST_API')).then([created('head', 'REST_API')]);
+    given(existing)
+      .when(create('p1-r1', 'REST_API'))
+      .then([created('head', 'REST_API')]);
     const pinned = [...history, created('pinned', 'GRAPHQL', 'p1-r0', 'e2')];
     given(pinned).when(create('p1-r0')).thenThrows('ENDPOINT_ALREADY_EXISTS');
     const deleted = [...existing, { type: 'EndpointDeleted' as const, data: { endpointId: 'e1', projectId: 'p1' } }];
-    given(deleted).when(create('p1-r1')).then([created('head')]);
+    given(deleted)
+      .when(create('p1-r1'))
+      .then([created('head')]);
   });
   test('refusals and delete', () => {
-    given(history).when(create('p1-r1', 'SOAP' as EndpointType)).thenThrows('BAD_USER_INPUT');
-    given(history).when(create('p1-r1', 'GRAPHQL', carol)).thenThrows('FORBIDDEN');
+    given(history)
+      .when(create('p1-r1', 'SOAP' as EndpointType))
+      .thenThrows('BAD_USER_INPUT');
+    given(history)
+      .when(create('p1-r1', 'GRAPHQL', carol))
+      .thenThrows('FORBIDDEN');
     const existing = [...history, created('head', 'GRAPHQL', null, 'e1')];
-    given(existing).when(cmd('DeleteEndpoint', { endpointId: 'e1' }, bob)).then([{ type: 'EndpointDeleted', data: { endpointId: 'e1', projectId: 'p1' } }]);
-    given(existing).when(cmd('DeleteEndpoint', { endpointId: 'e1' }, carol)).thenThrows('FORBIDDEN');
-    given(existing).when(cmd('DeleteEndpoint', { endpointId: 'e9' }, bob)).thenThrows('ENDPOINT_NOT_FOUND');
-    given([...existing, { type: 'ProjectDeleted', data: { projectId: 'p1' } }]).when(cmd('DeleteEndpoint', { endpointId: 'e1' }, bob)).thenThrows('ENDPOINT_NOT_FOUND');
+    given(existing)
+      .when(cmd('DeleteEndpoint', { endpointId: 'e1' }, bob))
+      .then([{ type: 'EndpointDeleted', data: { endpointId: 'e1', projectId: 'p1' } }]);
+    given(existing)
+      .when(cmd('DeleteEndpoint', { endpointId: 'e1' }, carol))
+      .thenThrows('FORBIDDEN');
+    given(existing)
+      .when(cmd('DeleteEndpoint', { endpointId: 'e9' }, bob))
+      .thenThrows('ENDPOINT_NOT_FOUND');
+    given([...existing, { type: 'ProjectDeleted', data: { projectId: 'p1' } }])
+      .when(cmd('DeleteEndpoint', { endpointId: 'e1' }, bob))
+      .thenThrows('ENDPOINT_NOT_FOUND');
   });
 });
 

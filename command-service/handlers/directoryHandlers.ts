@@ -1,12 +1,4 @@
-import {
-  AppError,
-  assertPassword,
-  assertSystemAdmin,
-  assertUsername,
-  directoryStreamId,
-  isoTime,
-  principalRef,
-} from '../../contracts/index.ts';
+import { AppError, assertPassword, assertSystemAdmin, assertUsername, directoryStreamId, isoTime, principalRef } from '../../contracts/index.ts';
 import type { CommandContext, CommandOutcome, DomainEvent, SuccessView, SystemState } from '../../contracts/index.ts';
 import { appendWithRetry, buildEvents } from '../commandHandler.ts';
 import type { CommandHandlers, HandlerDeps } from '../commandHandler.ts';
@@ -76,42 +68,30 @@ export function createDirectoryHandlers(deps: HandlerDeps): Pick<CommandHandlers
       const passwordHash = await hashPassword(input.password);
       const userId = newId();
       const data = { userId, username: input.username, email: input.email ?? null, role: input.role ?? 'systemUser', passwordHash };
-      return run(
-        context,
-        { type: 'CreateUser', data, metadata: metadata(context) },
-        (_state, _events, time) => userView({ id: userId, ...data, isActive: true, createdAt: time }),
+      return run(context, { type: 'CreateUser', data, metadata: metadata(context) }, (_state, _events, time) =>
+        userView({ id: userId, ...data, isActive: true, createdAt: time }),
       );
     },
     async DeactivateUser(input, context) {
-      return run(
-        context,
-        { type: 'DeactivateUser', data: { userId: input.userId }, metadata: metadata(context) },
-        (state) => userView({ ...requireUser(state, input.userId), isActive: false }),
+      return run(context, { type: 'DeactivateUser', data: { userId: input.userId }, metadata: metadata(context) }, (state) =>
+        userView({ ...requireUser(state, input.userId), isActive: false }),
       );
     },
     async ReactivateUser(input, context) {
-      return run(
-        context,
-        { type: 'ReactivateUser', data: { userId: input.userId }, metadata: metadata(context) },
-        (state) => userView({ ...requireUser(state, input.userId), isActive: true }),
+      return run(context, { type: 'ReactivateUser', data: { userId: input.userId }, metadata: metadata(context) }, (state) =>
+        userView({ ...requireUser(state, input.userId), isActive: true }),
       );
     },
     async SetUserRole(input, context) {
-      return run(
-        context,
-        { type: 'SetUserRole', data: { userId: input.userId, role: input.role }, metadata: metadata(context) },
-        (state) => userView({ ...requireUser(state, input.userId), role: input.role }),
+      return run(context, { type: 'SetUserRole', data: { userId: input.userId, role: input.role }, metadata: metadata(context) }, (state) =>
+        userView({ ...requireUser(state, input.userId), role: input.role }),
       );
     },
     async ResetPassword(input, context) {
       await authorizeAdmin(context);
       assertPassword(input.newPassword);
       const passwordHash = await hashPassword(input.newPassword);
-      return run(
-        context,
-        { type: 'ResetPassword', data: { userId: input.userId, passwordHash }, metadata: metadata(context) },
-        () => success,
-      );
+      return run(context, { type: 'ResetPassword', data: { userId: input.userId, passwordHash }, metadata: metadata(context) }, () => success);
     },
     async UpdatePassword(input, context) {
       const { principal } = context;
@@ -123,18 +103,12 @@ export function createDirectoryHandlers(deps: HandlerDeps): Pick<CommandHandlers
         throw new AppError('BAD_USER_INPUT', 'Old password is incorrect');
       }
       const passwordHash = await hashPassword(input.newPassword);
-      return run(
-        context,
-        { type: 'UpdatePassword', data: { passwordHash, verifiedPasswordHash }, metadata: metadata(context) },
-        () => success,
-      );
+      return run(context, { type: 'UpdatePassword', data: { passwordHash, verifiedPasswordHash }, metadata: metadata(context) }, () => success);
     },
     async CreateOrganization(input, context) {
       const data = { organizationId: input.organizationId, ownerId: input.ownerId ?? null };
-      return run(
-        context,
-        { type: 'CreateOrganization', data, metadata: metadata(context) },
-        (_state, _events, time) => organizationView({ id: input.organizationId, isPersonal: false, createdAt: time }),
+      return run(context, { type: 'CreateOrganization', data, metadata: metadata(context) }, (_state, _events, time) =>
+        organizationView({ id: input.organizationId, isPersonal: false, createdAt: time }),
       );
     },
     async AddUserToOrganization(input, context) {

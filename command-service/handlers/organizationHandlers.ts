@@ -7,13 +7,7 @@ import type { OrganizationCommand } from '../domain/organizationDecider.ts';
 import { endpointView, projectView } from './systemViews.ts';
 
 export type OrganizationCommandType =
-  | 'CreateProject'
-  | 'UpdateProject'
-  | 'DeleteProject'
-  | 'CreateBranch'
-  | 'DeleteBranch'
-  | 'CreateEndpoint'
-  | 'DeleteEndpoint';
+  'CreateProject' | 'UpdateProject' | 'DeleteProject' | 'CreateBranch' | 'DeleteBranch' | 'CreateEndpoint' | 'DeleteEndpoint';
 
 const PROJECTIONS = ['catalog'] as const;
 const DEFAULT_ROOT_BRANCH = 'master';

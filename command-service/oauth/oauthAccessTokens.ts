@@ -83,7 +83,8 @@ export function createOAuthAccessTokens(options: { readonly secret: string; read
       if (decoded.header.typ !== JWT_TYPE || typeof decoded.payload !== 'object') throw invalid();
       const p = decoded.payload as Record<string, unknown>;
       if (p.aud !== resource || p.iss !== issuerOfResource(resource)) throw invalid();
-      if (!isText(p.sub) || !isText(p.client_id) || typeof p.scope !== 'string' || !isText(p.sid) || !isText(p.gid) || !isText(p.jti)) throw invalid();
+      if (!isText(p.sub) || !isText(p.client_id) || typeof p.scope !== 'string' || !isText(p.sid) || !isText(p.gid) || !isText(p.jti))
+        throw invalid();
       if (typeof p.ver !== 'number' || !Number.isSafeInteger(p.ver) || !isSeconds(p.iat) || !isSeconds(p.exp)) throw invalid();
       const now = Math.floor(clock.now() / 1000);
       if (p.exp + JWT_CLOCK_TOLERANCE_SECONDS <= now) throw new AppError('TOKEN_EXPIRED');

@@ -1,12 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
-import {
-  OAuthError,
-  isMetadataDocumentClientId,
-  isOAuthProblem,
-  oauthClientStreamId,
-  validateClientMetadata,
-} from '../../contracts/index.ts';
+import { OAuthError, isMetadataDocumentClientId, isOAuthProblem, oauthClientStreamId, validateClientMetadata } from '../../contracts/index.ts';
 import type { AuthEvent, Clock, OAuthClientCredentials, OAuthClientRecord, OAuthClientView, SystemStateSource } from '../../contracts/index.ts';
 import type { RefreshRotation } from '../sessions/refreshRotation.ts';
 
@@ -17,7 +11,9 @@ export const REGISTRATIONS_PER_IP_PER_HOUR = 20;
 export const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
 
 /** A fetched Client ID Metadata Document, already checked against oauth.md §3.2; or why it cannot be used. */
-export type MetadataDocumentLookup = (clientId: string) => Promise<{ readonly client: OAuthClientView } | { readonly client: null; readonly reason: string }>;
+export type MetadataDocumentLookup = (
+  clientId: string,
+) => Promise<{ readonly client: OAuthClientView } | { readonly client: null; readonly reason: string }>;
 
 export type OAuthClientRegistryDeps = {
   readonly systemState: SystemStateSource;
@@ -69,7 +65,9 @@ export function createOAuthClientRegistry(deps: OAuthClientRegistryDeps): OAuthC
     if (times.length >= REGISTRATIONS_PER_IP_PER_HOUR) {
       const retryAfter = Math.max(1, Math.ceil(((times[0] as number) + HOUR_MS - now) / 1000));
       recent.set(ip, times);
-      throw new OAuthError(429, 'temporarily_unavailable', 'Too many client registrations from this address; retry later', { 'Retry-After': String(retryAfter) });
+      throw new OAuthError(429, 'temporarily_unavailable', 'Too many client registrations from this address; retry later', {
+        'Retry-After': String(retryAfter),
+      });
     }
     times.push(now);
     recent.set(ip, times);
@@ -117,7 +115,10 @@ export function createOAuthClientRegistry(deps: OAuthClientRegistryDeps): OAuthC
         rotation.append(oauthClientStreamId(clientId), [event], 'anonymous', context.correlationId, now, 'no_stream'),
       );
       const redirectHosts = metadata.redirectUris.map((uri) => new URL(uri).host || new URL(uri).protocol);
-      log.info({ audit: true, event: 'oauth.client_registered', actor: 'anonymous', clientId, ip: context.clientIp, redirectHosts }, 'oauth client registered');
+      log.info(
+        { audit: true, event: 'oauth.client_registered', actor: 'anonymous', clientId, ip: context.clientIp, redirectHosts },
+        'oauth client registered',
+      );
       return {
         client_id: clientId,
         client_id_issued_at: Math.floor(now / 1000),
@@ -138,7 +139,8 @@ export function createOAuthClientRegistry(deps: OAuthClientRegistryDeps): OAuthC
       const fail = (description: string): OAuthError =>
         new OAuthError(401, 'invalid_client', description, basic ? { 'WWW-Authenticate': 'Basic realm="strata"' } : {});
       if (clientId === null || clientId === '') throw fail('Client authentication failed: no client_id');
-      if (basic && credentials.formClientId !== null && credentials.formClientId !== basic.clientId) throw fail('client_id does not match the Basic credentials');
+      if (basic && credentials.formClientId !== null && credentials.formClientId !== basic.clientId)
+        throw fail('client_id does not match the Basic credentials');
       const found = await findClient(clientId);
       if (found.client === null) throw fail('Client authentication failed: unknown client');
       const record = (await systemState.current()).oauthClients.get(clientId) ?? null;

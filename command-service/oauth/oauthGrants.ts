@@ -47,7 +47,8 @@ export function grantView(grant: OAuthGrantRecord): OAuthGrantView {
 /** Grants need a user JWT (oauth.md §6): anonymous → UNAUTHENTICATED, API keys and OAuth tokens → FORBIDDEN. */
 function assertGrantOwner(principal: Principal): Extract<Principal, { kind: 'user' }> {
   if (principal.kind === 'anonymous') throw new AppError('UNAUTHENTICATED');
-  if (principal.kind !== 'user' || !isJwtUser(principal)) throw new AppError('FORBIDDEN', 'Connected apps can only be managed with a user session, not an API key');
+  if (principal.kind !== 'user' || !isJwtUser(principal))
+    throw new AppError('FORBIDDEN', 'Connected apps can only be managed with a user session, not an API key');
   return principal;
 }
 
@@ -89,10 +90,22 @@ export function createOAuthGrantService(deps: OAuthGrantServiceDeps): OAuthGrant
           codeExpiresAt: isoTime(now + CODE_TTL_MS),
         },
       };
-      await rotation.guarded('grant approval', () => rotation.append(oauthGrantStreamId(grantId), [event], `user:${user.id}`, context.correlationId, now, 'any'));
+      await rotation.guarded('grant approval', () =>
+        rotation.append(oauthGrantStreamId(grantId), [event], `user:${user.id}`, context.correlationId, now, 'any'),
+      );
       const redirectHost = new URL(approval.redirectUri).host;
       log.info(
-        { audit: true, event: 'oauth.grant_approved', actor: `user:${user.id}`, userId: user.id, clientId: approval.client.clientId, grantId, scopes: approval.scopes, organizationId: approval.organizationId, redirectHost },
+        {
+          audit: true,
+          event: 'oauth.grant_approved',
+          actor: `user:${user.id}`,
+          userId: user.id,
+          clientId: approval.client.clientId,
+          grantId,
+          scopes: approval.scopes,
+          organizationId: approval.organizationId,
+          redirectHost,
+        },
         'oauth grant approved',
       );
       return { code };
@@ -112,8 +125,13 @@ export function createOAuthGrantService(deps: OAuthGrantServiceDeps): OAuthGrant
       if (!grant || grant.userId !== user.userId) throw new AppError('OAUTH_GRANT_NOT_FOUND');
       if (grant.revokedAt !== null) return grantView(grant);
       const event: AuthEvent = { type: 'OAuthGrantRevoked', data: { grantId, reason: 'user' } };
-      await rotation.guarded('grant revocation', () => rotation.append(oauthGrantStreamId(grantId), [event], `user:${user.userId}`, context.correlationId, clock.now(), 'any'));
-      log.info({ audit: true, event: 'oauth.grant_revoked', actor: `user:${user.userId}`, userId: user.userId, clientId: grant.clientId, grantId }, 'oauth grant revoked');
+      await rotation.guarded('grant revocation', () =>
+        rotation.append(oauthGrantStreamId(grantId), [event], `user:${user.userId}`, context.correlationId, clock.now(), 'any'),
+      );
+      log.info(
+        { audit: true, event: 'oauth.grant_revoked', actor: `user:${user.userId}`, userId: user.userId, clientId: grant.clientId, grantId },
+        'oauth grant revoked',
+      );
       return grantView((await systemState.current()).oauthGrants.get(grantId) ?? grant);
     },
   };

@@ -26,10 +26,15 @@ function cacheMsOf(header: string | undefined): number {
 export function clientFromDocument(clientId: string, body: unknown): OAuthClientView | string {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the document is not a JSON object';
   const doc = body as Record<string, unknown>;
-  if (doc.client_id !== clientId) return 'the document\'s client_id is not its own URL';
+  if (doc.client_id !== clientId) return "the document's client_id is not its own URL";
   const method = doc.token_endpoint_auth_method ?? 'none';
   if (method !== 'none') return 'a metadata document client must use token_endpoint_auth_method none';
-  const metadata = validateClientMetadata({ redirect_uris: doc.redirect_uris, client_name: doc.client_name, client_uri: doc.client_uri, scope: doc.scope });
+  const metadata = validateClientMetadata({
+    redirect_uris: doc.redirect_uris,
+    client_name: doc.client_name,
+    client_uri: doc.client_uri,
+    scope: doc.scope,
+  });
   if (isOAuthProblem(metadata)) return metadata.description;
   return {
     clientId,

@@ -8,7 +8,10 @@ test('a document must name itself, use token_endpoint_auth_method none and valid
   assert.ok(typeof client !== 'string');
   assert.deepEqual([client.kind, client.documentHost, client.name], ['metadataDocument', 'app.example', 'App']);
   assert.match(clientFromDocument(id, { client_id: 'https://other.example/c.json', redirect_uris: ['http://127.0.0.1/cb'] }) as string, /client_id/);
-  assert.match(clientFromDocument(id, { client_id: id, redirect_uris: ['http://127.0.0.1/cb'], token_endpoint_auth_method: 'client_secret_basic' }) as string, /none/);
+  assert.match(
+    clientFromDocument(id, { client_id: id, redirect_uris: ['http://127.0.0.1/cb'], token_endpoint_auth_method: 'client_secret_basic' }) as string,
+    /none/,
+  );
   assert.match(clientFromDocument(id, { client_id: id, redirect_uris: ['http://evil.example/cb'] }) as string, /loopback|localhost/);
   assert.equal(typeof clientFromDocument(id, []), 'string');
 });

@@ -80,7 +80,10 @@ export function createOAuthTokenEndpoint(deps: OAuthTokenEndpointDeps) {
   async function codeReused(code: OAuthCodeRecord, familyId: string, correlationId: string): Promise<OAuthError> {
     const family = (await systemState.current()).refreshFamilies.get(familyId);
     if (family && family.revokedAt === null) await rotation.revoke(family, 'codeReuse', correlationId);
-    log.warn({ audit: true, event: 'oauth.code_reuse', actor: 'anonymous', userId: code.userId, clientId: code.clientId, grantId: code.grantId, familyId }, 'authorization code reuse detected; its tokens are revoked');
+    log.warn(
+      { audit: true, event: 'oauth.code_reuse', actor: 'anonymous', userId: code.userId, clientId: code.clientId, grantId: code.grantId, familyId },
+      'authorization code reuse detected; its tokens are revoked',
+    );
     return invalidGrant('The authorization code was already used');
   }
 
@@ -110,19 +113,46 @@ export function createOAuthTokenEndpoint(deps: OAuthTokenEndpointDeps) {
     const tokenId = codec.newTokenId();
     const absoluteExpiresAt = now + Math.max(config.familyMaxAgeDays, config.refreshTokenTtlDays) * DAY_MS;
     const tokenExpiresAt = Math.min(now + config.refreshTokenTtlDays * DAY_MS, absoluteExpiresAt);
-    const link: OAuthFamilyLink = { grantId: code.grantId, clientId: code.clientId, scopes: code.scopes, organizationId: code.organizationId, resource: code.resource };
+    const link: OAuthFamilyLink = {
+      grantId: code.grantId,
+      clientId: code.clientId,
+      scopes: code.scopes,
+      organizationId: code.organizationId,
+      resource: code.resource,
+    };
     const event: AuthEvent = {
       type: 'OAuthFamilyStarted',
-      data: { familyId, userId: user.id, userTokenVersion: user.tokenVersion, absoluteExpiresAt: isoTime(absoluteExpiresAt), firstTokenId: tokenId, tokenExpiresAt: isoTime(tokenExpiresAt), ...link },
+      data: {
+        familyId,
+        userId: user.id,
+        userTokenVersion: user.tokenVersion,
+        absoluteExpiresAt: isoTime(absoluteExpiresAt),
+        firstTokenId: tokenId,
+        tokenExpiresAt: isoTime(tokenExpiresAt),
+        ...link,
+      },
     };
     try {
-      await rotation.guarded('code exchange', () => rotation.append(sessionStreamId(familyId), [event], `user:${user.id}`, context.correlationId, now, 'no_stream'));
+      await rotation.guarded('code exchange', () =>
+        rotation.append(sessionStreamId(familyId), [event], `user:${user.id}`, context.correlationId, now, 'no_stream'),
+      );
     } catch (err) {
       // Another exchange of the same code won the race: this one is the second use.
       if (isStreamConflict(err)) throw await codeReused(code, familyId, context.correlationId);
       throw err;
     }
-    log.info({ audit: true, event: 'oauth.token_issued', actor: `user:${user.id}`, userId: user.id, clientId: code.clientId, grantId: code.grantId, sid: familyId }, 'oauth tokens issued');
+    log.info(
+      {
+        audit: true,
+        event: 'oauth.token_issued',
+        actor: `user:${user.id}`,
+        userId: user.id,
+        clientId: code.clientId,
+        grantId: code.grantId,
+        sid: familyId,
+      },
+      'oauth tokens issued',
+    );
     return respond(user, familyId, link, codec.format(tokenId));
   }
 
@@ -138,7 +168,8 @@ export function createOAuthTokenEndpoint(deps: OAuthTokenEndpointDeps) {
     let scopes = link?.scopes ?? [];
     if (link && form.scope !== undefined) {
       const asked = parseOAuthScopes(form.scope);
-      if (asked === null || asked.length === 0 || asked.some((s) => !link.scopes.includes(s))) throw new OAuthError(400, 'invalid_scope', 'scope may only narrow the granted scopes');
+      if (asked === null || asked.length === 0 || asked.some((s) => !link.scopes.includes(s)))
+        throw new OAuthError(400, 'invalid_scope', 'scope may only narrow the granted scopes');
       scopes = asked;
     }
     try {
@@ -146,8 +177,12 @@ export function createOAuthTokenEndpoint(deps: OAuthTokenEndpointDeps) {
       const granted = turn.family.oauth as OAuthFamilyLink;
       return respond(turn.user, turn.family.id, { ...granted, scopes: scopes.length > 0 ? scopes : granted.scopes }, turn.refreshToken);
     } catch (err) {
-      if (isAppError(err, 'SERVICE_UNAVAILABLE') || isAppError(err, 'REFRESH_IN_PROGRESS')) throw new OAuthError(503, 'temporarily_unavailable', 'Retry the refresh');
-      if (isAppError(err)) throw invalidGrant(err.code === 'REFRESH_TOKEN_REUSED' ? 'The refresh token was already used; the authorization is revoked' : 'Invalid refresh token');
+      if (isAppError(err, 'SERVICE_UNAVAILABLE') || isAppError(err, 'REFRESH_IN_PROGRESS'))
+        throw new OAuthError(503, 'temporarily_unavailable', 'Retry the refresh');
+      if (isAppError(err))
+        throw invalidGrant(
+          err.code === 'REFRESH_TOKEN_REUSED' ? 'The refresh token was already used; the authorization is revoked' : 'Invalid refresh token',
+        );
       throw err;
     }
   }
@@ -156,8 +191,10 @@ export function createOAuthTokenEndpoint(deps: OAuthTokenEndpointDeps) {
     async token(form: Form, credentials: OAuthClientCredentials, context: Context): Promise<OAuthTokenResponse> {
       const grantType = required(form, 'grant_type');
       const client = await clients.authenticate(credentials);
-      if (grantType !== 'authorization_code' && grantType !== 'refresh_token') throw new OAuthError(400, 'unsupported_grant_type', `grant_type "${grantType}" is not supported`);
-      if (!client.view.grantTypes.includes(grantType)) throw new OAuthError(400, 'unauthorized_client', `The client is not registered for ${grantType}`);
+      if (grantType !== 'authorization_code' && grantType !== 'refresh_token')
+        throw new OAuthError(400, 'unsupported_grant_type', `grant_type "${grantType}" is not supported`);
+      if (!client.view.grantTypes.includes(grantType))
+        throw new OAuthError(400, 'unauthorized_client', `The client is not registered for ${grantType}`);
       return grantType === 'authorization_code' ? exchangeCode(form, client, context) : refresh(form, client, context);
     },
 
@@ -171,7 +208,17 @@ export function createOAuthTokenEndpoint(deps: OAuthTokenEndpointDeps) {
       const family = familyId === undefined || familyId === null ? undefined : state.refreshFamilies.get(familyId);
       if (!family || family.oauth?.clientId !== client.view.clientId || family.revokedAt !== null) return;
       await rotation.revoke(family, 'oauthRevoke', context.correlationId);
-      log.info({ audit: true, event: 'oauth.token_revoked', actor: `client:${client.view.clientId}`, userId: family.userId, clientId: client.view.clientId, familyId }, 'oauth tokens revoked');
+      log.info(
+        {
+          audit: true,
+          event: 'oauth.token_revoked',
+          actor: `client:${client.view.clientId}`,
+          userId: family.userId,
+          clientId: client.view.clientId,
+          familyId,
+        },
+        'oauth tokens revoked',
+      );
     },
   };
 }

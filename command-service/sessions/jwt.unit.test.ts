@@ -16,7 +16,12 @@ const user = { id: 'u1', username: 'alice', tokenVersion: 0 };
 
 const goodClaims = { iss: 'strata', aud: 'strata', sub: 'u1', username: 'alice', sid: 's1', ver: 0, jti: 'j1', iat: NOW, exp: NOW + 1800 };
 /** Signs any header/claims (jsonwebtoken.sign would validate or rewrite some of them). */
-function signed(claims: Record<string, unknown> = goodClaims, header: Record<string, unknown> = { typ: 'at+jwt' }, algorithm = 'HS256', key: string = secret): string {
+function signed(
+  claims: Record<string, unknown> = goodClaims,
+  header: Record<string, unknown> = { typ: 'at+jwt' },
+  algorithm = 'HS256',
+  key: string = secret,
+): string {
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const input = `${encode({ alg: algorithm, ...header })}.${encode(claims)}`;
   if (algorithm === 'RS256') return `${input}.${createSign('RSA-SHA256').update(input).sign(key).toString('base64url')}`;
@@ -28,7 +33,10 @@ function without(claim: string): Record<string, unknown> {
   return rest;
 }
 function rejects(token: string, code: ErrorCode): void {
-  assert.throws(() => tokens.verify(token), (err: unknown) => isAppError(err, code));
+  assert.throws(
+    () => tokens.verify(token),
+    (err: unknown) => isAppError(err, code),
+  );
 }
 
 describe('access tokens: issue', () => {
@@ -112,9 +120,15 @@ describe('access tokens: verified tokens kept per process', () => {
     now = NOW + 100;
     assert.equal(moving.verify(token).sub, 'u1');
     now = NOW - 100;
-    assert.throws(() => moving.verify(token), (err: unknown) => isAppError(err, 'TOKEN_INVALID'));
+    assert.throws(
+      () => moving.verify(token),
+      (err: unknown) => isAppError(err, 'TOKEN_INVALID'),
+    );
     now = NOW + 1800 + 60;
-    assert.throws(() => moving.verify(token), (err: unknown) => isAppError(err, 'TOKEN_EXPIRED'));
+    assert.throws(
+      () => moving.verify(token),
+      (err: unknown) => isAppError(err, 'TOKEN_EXPIRED'),
+    );
   });
   test('a refused token is refused again (failures are never kept)', () => {
     const forged = `${signed().slice(0, -4)}AAAA`;

@@ -1,6 +1,15 @@
 import type { Logger } from 'pino';
 import { AppError, isAppError, isStreamConflict, isoTime, sessionStreamId } from '../../contracts/index.ts';
-import type { AuthEvent, Clock, EventStore, Position, RefreshFamilyRecord, RefreshFamilyRevokeReason, SystemStateSource, UserRecord } from '../../contracts/index.ts';
+import type {
+  AuthEvent,
+  Clock,
+  EventStore,
+  Position,
+  RefreshFamilyRecord,
+  RefreshFamilyRevokeReason,
+  SystemStateSource,
+  UserRecord,
+} from '../../contracts/index.ts';
 import { authEventEnvelope } from '../authEventEnvelope.ts';
 import { decideRefresh } from './refreshDecision.ts';
 import type { RefreshTokenCodec } from './refreshTokens.ts';
@@ -51,7 +60,14 @@ export type RefreshRotation = {
   rotate(refreshToken: string | null, accepts: (family: RefreshFamilyRecord) => boolean, correlationId: string): Promise<Rotation>;
   /** Revokes a family (no expected revision: nothing can invalidate a revocation). */
   revoke(family: RefreshFamilyRecord, reason: RefreshFamilyRevokeReason, correlationId: string): Promise<Position>;
-  append(streamId: string, events: readonly AuthEvent[], principal: string, correlationId: string, now: number, expected: 'any' | 'no_stream' | number): Promise<Position>;
+  append(
+    streamId: string,
+    events: readonly AuthEvent[],
+    principal: string,
+    correlationId: string,
+    now: number,
+    expected: 'any' | 'no_stream' | number,
+  ): Promise<Position>;
   /** Store failures become SERVICE_UNAVAILABLE (row 9); refusals pass through. */
   guarded<T>(what: string, run: () => Promise<T>): Promise<T>;
 };
@@ -63,7 +79,14 @@ export function createRefreshRotation(deps: RefreshRotationDeps): RefreshRotatio
   const { eventStore, systemState, clock, log, codec, config } = deps;
   const count = (outcome: RefreshOutcome): void => deps.onRefreshOutcome?.(outcome);
 
-  async function append(streamId: string, events: readonly AuthEvent[], principal: string, correlationId: string, now: number, expected: 'any' | 'no_stream' | number): Promise<Position> {
+  async function append(
+    streamId: string,
+    events: readonly AuthEvent[],
+    principal: string,
+    correlationId: string,
+    now: number,
+    expected: 'any' | 'no_stream' | number,
+  ): Promise<Position> {
     const result = await eventStore.append(streamId, authEventEnvelope(events, { principal, correlationId }, now), expected);
     deps.onAppended?.(result.position);
     return result.position;
@@ -94,7 +117,8 @@ export function createRefreshRotation(deps: RefreshRotationDeps): RefreshRotatio
     const now = clock.now();
     const token = state.refreshTokens.get(tokenId);
     const owner = token ? state.refreshFamilies.get(token.familyId) : undefined;
-    const decision = owner && !accepts(owner) ? ({ kind: 'invalid', reason: 'unknown', family: null } as const) : decideRefresh(state, tokenId, now, config.graceMs);
+    const decision =
+      owner && !accepts(owner) ? ({ kind: 'invalid', reason: 'unknown', family: null } as const) : decideRefresh(state, tokenId, now, config.graceMs);
     switch (decision.kind) {
       case 'invalid':
         log.debug({ reason: decision.reason, familyId: decision.family?.id }, 'refresh refused');
@@ -107,7 +131,10 @@ export function createRefreshRotation(deps: RefreshRotationDeps): RefreshRotatio
         await revoke(family, 'reuse', correlationId);
         // Whoever presented the reused token is unknown: it may be the user or the thief.
         const event = family.oauth ? 'oauth.token_reuse' : 'refresh.reuse';
-        log.warn({ audit: true, event, actor: 'anonymous', userId: family.userId, familyId: family.id, clientId: family.oauth?.clientId }, 'refresh token reuse detected; family revoked');
+        log.warn(
+          { audit: true, event, actor: 'anonymous', userId: family.userId, familyId: family.id, clientId: family.oauth?.clientId },
+          'refresh token reuse detected; family revoked',
+        );
         count('reused');
         throw new AppError('REFRESH_TOKEN_REUSED');
       }

@@ -11,7 +11,9 @@ function referenceHkdf(ikm: string, info: string, length: number): Buffer {
   let previous = Buffer.alloc(0);
   const blocks: Buffer[] = [];
   for (let i = 1; Buffer.concat(blocks).length < length; i++) {
-    previous = createHmac('sha256', prk).update(Buffer.concat([previous, Buffer.from(info, 'utf8'), Buffer.from([i])])).digest();
+    previous = createHmac('sha256', prk)
+      .update(Buffer.concat([previous, Buffer.from(info, 'utf8'), Buffer.from([i])]))
+      .digest();
     blocks.push(previous);
   }
   return Buffer.concat(blocks).subarray(0, length);

@@ -25,9 +25,7 @@ export function selectCredential(credentials: PresentedCredentials): SelectedCre
   const bearer = credentials.authorization === null ? null : BEARER.exec(credentials.authorization);
   // Compare what each header carries: `Authorization: Bearer svc_x` and `X-Api-Key: svc_x` are the same key.
   const authorizationValue = bearer ? (bearer[1] ?? '') : credentials.authorization;
-  const explicit = [authorizationValue, credentials.apiKeyHeader, credentials.apiKeyQuery].filter(
-    (value): value is string => value !== null,
-  );
+  const explicit = [authorizationValue, credentials.apiKeyHeader, credentials.apiKeyQuery].filter((value): value is string => value !== null);
   if (new Set(explicit).size > 1) throw new AppError('AMBIGUOUS_CREDENTIALS');
 
   if (credentials.authorization !== null) {

@@ -45,7 +45,11 @@ test('folds the whole log in batches of 1000 with the system-state filter', asyn
   const state = await createSystemStateSource({ eventStore: store }).current();
   assert.equal(state.users.size, 2500);
   assert.equal(state.streamRevisions.get('directory'), 2499);
-  assert.deepEqual(reads[0], { categories: ['directory', 'organization', 'apikey', 'session', 'webhook', 'oauth'], eventTypes: ['RevisionCommitted', 'MergeRecorded', 'DraftReverted'], maxCount: 1000 });
+  assert.deepEqual(reads[0], {
+    categories: ['directory', 'organization', 'apikey', 'session', 'webhook', 'oauth'],
+    eventTypes: ['RevisionCommitted', 'MergeRecorded', 'DraftReverted'],
+    maxCount: 1000,
+  });
   assert.equal(reads.length, 4, 'three batches and the empty read that ends the catch-up');
 });
 

@@ -52,9 +52,19 @@ const notHere = async (): Promise<never> => {
   throw new Error('branch content is not part of the auth tests');
 };
 const branchHandlers = Object.fromEntries(
-  ['CreateRevision', 'RevertChanges', 'CreateTable', 'UpdateTable', 'RenameTable', 'DeleteTable', 'CreateRows', 'UpdateRows', 'PatchRows', 'RenameRow', 'DeleteRows'].map(
-    (name) => [name, notHere],
-  ),
+  [
+    'CreateRevision',
+    'RevertChanges',
+    'CreateTable',
+    'UpdateTable',
+    'RenameTable',
+    'DeleteTable',
+    'CreateRows',
+    'UpdateRows',
+    'PatchRows',
+    'RenameRow',
+    'DeleteRows',
+  ].map((name) => [name, notHere]),
 ) as unknown as NonNullable<Parameters<typeof createCommandService>[0]['branchHandlers']>;
 
 function systemEvent(type: string, data: unknown, time: string): NewEvent {
@@ -88,7 +98,11 @@ export async function openAuthWorld(config: Partial<CommandServiceConfig> = {}):
     service,
     replica,
     async directory(...events) {
-      await store.append(directoryStreamId, events.map(([type, data]) => systemEvent(type, data, time())), 'any');
+      await store.append(
+        directoryStreamId,
+        events.map(([type, data]) => systemEvent(type, data, time())),
+        'any',
+      );
     },
     async user(userId, username, role = 'systemUser') {
       await world.directory(

@@ -28,7 +28,10 @@ export type BranchSpec = {
   decide(body: BranchCommandBody, meta?: SpecMeta): DomainEvent[];
   /** Decides and folds; returns the events. */
   exec(body: BranchCommandBody, meta?: SpecMeta): DomainEvent[];
-  when(body: BranchCommandBody, meta?: SpecMeta): {
+  when(
+    body: BranchCommandBody,
+    meta?: SpecMeta,
+  ): {
     then(expected: readonly DomainEvent[]): void;
     thenThrows(code: ErrorCode, check?: (err: { message: string; details?: readonly unknown[] }) => void): void;
   };
@@ -36,7 +39,11 @@ export type BranchSpec = {
 
 export function createBranchSpec(): BranchSpec {
   const state = createBranchContent({ branchId: 'b1', headRevisionId: 'rev-0', draftRevisionId: 'rev-1' });
-  const tools: BranchDeciderTools = { rowValidators: createRowValidatorCache(), models: createTableModelCache(), headValues: createHeadValueIndexes() };
+  const tools: BranchDeciderTools = {
+    rowValidators: createRowValidatorCache(),
+    models: createTableModelCache(),
+    headValues: createHeadValueIndexes(),
+  };
   let decisions = 0;
   let revision = -1;
 

@@ -59,5 +59,4 @@ export const deleteRows = (tableId: string, rowIds: string[], bulk = true): Bran
 
 export const commit = (comment = ''): BranchCommandBody => ({ type: 'CreateRevision', data: { comment } });
 
-export const users = (...names: string[]): { rowId: string; data: unknown }[] =>
-  names.map((name) => ({ rowId: name, data: { name } }));
+export const users = (...names: string[]): { rowId: string; data: unknown }[] => names.map((name) => ({ rowId: name, data: { name } }));

@@ -1,12 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  createSystemState,
-  directoryStreamId,
-  evolveSystemState,
-  isAppError,
-  organizationStreamId,
-  sqlitePosition,
-} from '../../contracts/index.ts';
+import { createSystemState, directoryStreamId, evolveSystemState, isAppError, organizationStreamId, sqlitePosition } from '../../contracts/index.ts';
 import type { DomainEvent, ErrorCode, SystemState } from '../../contracts/index.ts';
 
 /**

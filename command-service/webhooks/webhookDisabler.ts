@@ -23,12 +23,20 @@ export function createWebhookDisabler(deps: {
       const events =
         hook === undefined || hook.deleted || !hook.active
           ? []
-          : webhookEventEnvelope([{ type: 'WebhookDisabled', data: { webhookId, reason, consecutiveFailures } }], 'system', `webhook-${webhookId}`, clock.now());
+          : webhookEventEnvelope(
+              [{ type: 'WebhookDisabled', data: { webhookId, reason, consecutiveFailures } }],
+              'system',
+              `webhook-${webhookId}`,
+              clock.now(),
+            );
       return { streamId, expected: state.streamRevisions.get(streamId) ?? 'no_stream', events, result: hook, seenPosition: state.position };
     });
     if (outcome.appended === null || outcome.result === undefined) return false;
     const { organizationId, url, secretPrefix } = outcome.result;
-    log.warn({ audit: true, event: 'webhook.disabled', webhookId, organizationId, url, secretPrefix, reason, consecutiveFailures, actor: 'system' }, 'webhook disabled');
+    log.warn(
+      { audit: true, event: 'webhook.disabled', webhookId, organizationId, url, secretPrefix, reason, consecutiveFailures, actor: 'system' },
+      'webhook disabled',
+    );
     return true;
   };
 }

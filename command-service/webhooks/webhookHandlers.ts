@@ -17,13 +17,7 @@ import { webhookViewOf } from './webhookView.ts';
 import { generateWebhookSecret, type WebhookSecretBox } from './webhookSecrets.ts';
 import { parseWebhookSettings, type WebhookAddressRules } from './webhookValidation.ts';
 
-export type WebhookCommandType =
-  | 'CreateWebhook'
-  | 'UpdateWebhook'
-  | 'RotateWebhookSecret'
-  | 'DeleteWebhook'
-  | 'PingWebhook'
-  | 'RedeliverWebhook';
+export type WebhookCommandType = 'CreateWebhook' | 'UpdateWebhook' | 'RotateWebhookSecret' | 'DeleteWebhook' | 'PingWebhook' | 'RedeliverWebhook';
 
 export type WebhookHandlerDeps = HandlerDeps & { readonly secrets: WebhookSecretBox; readonly addressRules: WebhookAddressRules };
 
@@ -105,7 +99,15 @@ export function createWebhookHandlers(deps: WebhookHandlerDeps): Pick<CommandHan
           sealedSecret: secrets.seal(generated.secret),
           createdBy: actorOf(context),
         };
-        const record: WebhookRecord = { ...data, id: webhookId, active: true, createdAt: isoTime(now), disabledAt: null, disabledReason: null, deleted: false };
+        const record: WebhookRecord = {
+          ...data,
+          id: webhookId,
+          active: true,
+          createdAt: isoTime(now),
+          disabledAt: null,
+          disabledReason: null,
+          deleted: false,
+        };
         return { events: [{ type: 'WebhookCreated', data }], result: { secret: generated.secret, webhook: webhookViewOf(record) } };
       });
       audit('webhook.created', outcome.result.webhook, context);
@@ -156,7 +158,10 @@ export function createWebhookHandlers(deps: WebhookHandlerDeps): Pick<CommandHan
       const outcome = await append(context, organizationId, (state) => {
         const hook = findManageableWebhook(state, context.principal, 'delete', input.id);
         deleted = hook;
-        return { events: [{ type: 'WebhookDeleted', data: { webhookId: hook.id, deletedBy: actorOf(context) } }], result: { success: true as const } };
+        return {
+          events: [{ type: 'WebhookDeleted', data: { webhookId: hook.id, deletedBy: actorOf(context) } }],
+          result: { success: true as const },
+        };
       });
       if (deleted !== null) audit('webhook.deleted', deleted, context);
       return outcome;
@@ -168,7 +173,16 @@ export function createWebhookHandlers(deps: WebhookHandlerDeps): Pick<CommandHan
       return append(context, organizationId, (state, now) => {
         const hook = findManageableWebhook(state, context.principal, 'update', input.id);
         const at = isoTime(now);
-        const delivery = { id: deliveryId, webhookId: hook.id, type: 'webhook.ping', position: null, status: 'pending' as const, attempts: [], nextAttemptAt: at, createdAt: at };
+        const delivery = {
+          id: deliveryId,
+          webhookId: hook.id,
+          type: 'webhook.ping',
+          position: null,
+          status: 'pending' as const,
+          attempts: [],
+          nextAttemptAt: at,
+          createdAt: at,
+        };
         return { events: [{ type: 'WebhookPingRequested', data: { webhookId: hook.id, deliveryId } }], result: delivery };
       });
     },
@@ -181,7 +195,10 @@ export function createWebhookHandlers(deps: WebhookHandlerDeps): Pick<CommandHan
       return append(context, organizationId, (state, now) => {
         const hook = findManageableWebhook(state, context.principal, 'update', delivery.webhookId);
         const data = { webhookId: hook.id, deliveryId: delivery.id, requestedBy: actorOf(context) };
-        return { events: [{ type: 'WebhookRedeliveryRequested', data }], result: { ...delivery, status: 'pending' as const, nextAttemptAt: isoTime(now) } };
+        return {
+          events: [{ type: 'WebhookRedeliveryRequested', data }],
+          result: { ...delivery, status: 'pending' as const, nextAttemptAt: isoTime(now) },
+        };
       });
     },
   };

@@ -12,7 +12,10 @@ function refusedUrl(url: string): string {
     () => parseWebhookUrl(url, strict),
     (err) => {
       assert.ok(isAppError(err, 'BAD_USER_INPUT'));
-      assert.deepEqual(err.details?.map((d) => d.path), ['/url']);
+      assert.deepEqual(
+        err.details?.map((d) => d.path),
+        ['/url'],
+      );
       message = err.message;
       return true;
     },
@@ -57,6 +60,9 @@ describe('webhook URL address rules (changes.md §6.1)', () => {
   test('an update checks the URL only when it names one', () => {
     const current = { url: 'http://127.0.0.1/old', types: ['webhook.ping'], projectName: null, branchNames: null, description: null };
     assert.deepEqual(parseWebhookSettings({ description: 'kept url' }, strict, current), { ...current, description: 'kept url' });
-    assert.throws(() => parseWebhookSettings({ url: 'http://10.0.0.1/' }, strict, current), (err) => isAppError(err, 'BAD_USER_INPUT'));
+    assert.throws(
+      () => parseWebhookSettings({ url: 'http://10.0.0.1/' }, strict, current),
+      (err) => isAppError(err, 'BAD_USER_INPUT'),
+    );
   });
 });

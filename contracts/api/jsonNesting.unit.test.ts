@@ -18,8 +18,10 @@ describe('JSON nesting limit', () => {
 
   test('parses within the limit; deeper → BAD_REQUEST; invalid JSON → SyntaxError', () => {
     assert.deepEqual(parseRequestJson('{"a":[1,{"b":2}]}'), { a: [1, { b: 2 }] });
-    assert.throws(() => parseRequestJson('['.repeat(100_000)), (err) => isAppError(err, 'BAD_REQUEST'));
+    assert.throws(
+      () => parseRequestJson('['.repeat(100_000)),
+      (err) => isAppError(err, 'BAD_REQUEST'),
+    );
     assert.throws(() => parseRequestJson('{"a":'), SyntaxError);
   });
-
 });

@@ -1,11 +1,4 @@
-import type {
-  EndpointMode,
-  EndpointType,
-  JsonObject,
-  OrganizationRole,
-  ProjectRole,
-  SystemRole,
-} from '../events/domainEvents.ts';
+import type { EndpointMode, EndpointType, JsonObject, OrganizationRole, ProjectRole, SystemRole } from '../events/domainEvents.ts';
 
 /** JSON shapes of the system REST API (= GraphQL object types without nested object fields), domain.md §1. */
 export type UserView = {

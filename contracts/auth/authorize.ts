@@ -90,13 +90,7 @@ export function assertCanRead(state: SystemState, principal: Principal, subject:
 }
 
 /** Step 8: write access: anonymous -> 401, readOnly key -> API_KEY_READ_ONLY, missing permission -> 403. */
-export function assertCanWrite(
-  state: SystemState,
-  principal: Principal,
-  action: Action,
-  subject: Subject,
-  target: PermissionTarget,
-): void {
+export function assertCanWrite(state: SystemState, principal: Principal, action: Action, subject: Subject, target: PermissionTarget): void {
   if (principal.kind === 'anonymous') throw new AppError('UNAUTHENTICATED', 'Authentication required');
   if (keyScopeOf(principal)?.readOnly) {
     throw new AppError('API_KEY_READ_ONLY', `API key is read-only: ${action} on ${subject} is not allowed`);

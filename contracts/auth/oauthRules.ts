@@ -127,7 +127,8 @@ export function validateClientMetadata(body: unknown): OAuthClientMetadata | OAu
     return metadataProblem('grant_types must be a subset of ["authorization_code", "refresh_token"]');
   }
   const responseTypes = b.response_types ?? ['code'];
-  if (!Array.isArray(responseTypes) || responseTypes.length !== 1 || responseTypes[0] !== 'code') return metadataProblem('response_types must be ["code"]');
+  if (!Array.isArray(responseTypes) || responseTypes.length !== 1 || responseTypes[0] !== 'code')
+    return metadataProblem('response_types must be ["code"]');
   const method = b.token_endpoint_auth_method ?? 'none';
   if (!(OAUTH_AUTH_METHODS as readonly unknown[]).includes(method)) {
     return metadataProblem('token_endpoint_auth_method must be none, client_secret_basic or client_secret_post');

@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { isCodeChallenge, isMetadataDocumentClientId, matchRedirectUri, parseOAuthScopes, redirectUriProblem } from './oauthRules.ts';
 
 test('redirect URIs: https, loopback http, private-use schemes; no fragments or other schemes', () => {
-  for (const ok of ['https://app.example/cb', 'http://localhost:8080/cb', 'http://127.0.0.1/cb', 'http://[::1]:3000/cb', 'com.example.app:/cb']) assert.equal(redirectUriProblem(ok), null, ok);
-  for (const bad of ['javascript:alert(1)', 'http://app.example/cb', 'https://app.example/cb#x', 'cb', 'data:text/html,x', '', 42]) assert.notEqual(redirectUriProblem(bad), null, String(bad));
+  for (const ok of ['https://app.example/cb', 'http://localhost:8080/cb', 'http://127.0.0.1/cb', 'http://[::1]:3000/cb', 'com.example.app:/cb'])
+    assert.equal(redirectUriProblem(ok), null, ok);
+  for (const bad of ['javascript:alert(1)', 'http://app.example/cb', 'https://app.example/cb#x', 'cb', 'data:text/html,x', '', 42])
+    assert.notEqual(redirectUriProblem(bad), null, String(bad));
 });
 
 test('exact matching, except the port of a loopback http URI', () => {

@@ -85,13 +85,7 @@ export function organizationRoleOf(state: SystemState, userId: string, organizat
  * Whether a user holds (action, subject) on the target through their system, organization or project role
  * (union of roles, domain.md §8.2). Public visibility and key scopes are not considered here.
  */
-export function userRoleGrants(
-  state: SystemState,
-  userId: string,
-  action: Action,
-  subject: Subject,
-  target: PermissionTarget,
-): boolean {
+export function userRoleGrants(state: SystemState, userId: string, action: Action, subject: Subject, target: PermissionTarget): boolean {
   const user = state.users.get(userId);
   if (!user || !user.isActive) return false;
   if (user.role === 'systemAdmin') return true;

@@ -48,8 +48,14 @@ test('laws: never past either bound, bytes is the sum of what is held, and it ev
         }
         assert.ok(cache.size <= maxEntries);
         assert.ok(cache.bytes <= maxBytes);
-        assert.equal(cache.bytes, model.reduce((sum, [, , s]) => sum + s, 0));
-        assert.deepEqual([...cache.keys()], model.map(([k]) => k));
+        assert.equal(
+          cache.bytes,
+          model.reduce((sum, [, , s]) => sum + s, 0),
+        );
+        assert.deepEqual(
+          [...cache.keys()],
+          model.map(([k]) => k),
+        );
       }
       assert.deepEqual(evicted, expectedEvicted);
     }),
@@ -113,7 +119,10 @@ test('estimateBytes grows with the data and counts wide strings at two bytes a c
   const page = Array.from({ length: 1000 }, (_, i) => row(`title ${i}`));
   assert.ok(estimateBytes(page) > 1000 * small * 0.9);
   assert.equal(estimateBytes(new Map([[1, 'x'.repeat(1e6)]])), 64, 'class instances are not walked');
-  assert.equal(estimateBytes(() => 1), 64);
+  assert.equal(
+    estimateBytes(() => 1),
+    64,
+  );
 });
 
 test('a deeply nested value is walked to a bounded depth', () => {

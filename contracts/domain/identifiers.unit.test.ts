@@ -99,7 +99,11 @@ describe('row ids', () => {
   });
   test('refuses invalid ids', () => {
     for (const bad of ['', 'a.b', 'a b', 'a/b', tooLong, 1]) {
-      throwsCode(() => assertRowId(bad), 'INVALID_ROW_ID', 'Row ID must be 1 to 64 characters and contain only letters, digits, underscores and hyphens');
+      throwsCode(
+        () => assertRowId(bad),
+        'INVALID_ROW_ID',
+        'Row ID must be 1 to 64 characters and contain only letters, digits, underscores and hyphens',
+      );
     }
   });
 });

@@ -14,12 +14,7 @@ export class AppError extends Error {
   readonly status: number;
   readonly details: readonly ErrorDetail[] | undefined;
   readonly headers: Readonly<Record<string, string>> | undefined;
-  constructor(
-    code: ErrorCode,
-    message?: string,
-    details?: readonly ErrorDetail[],
-    headers?: Readonly<Record<string, string>>,
-  ) {
+  constructor(code: ErrorCode, message?: string, details?: readonly ErrorDetail[], headers?: Readonly<Record<string, string>>) {
     super(message ?? errorCatalogue[code].message);
     this.name = 'AppError';
     this.code = code;

@@ -25,8 +25,7 @@ export const errorCatalogue = {
   },
   INVALID_TABLE_ID: {
     status: 400,
-    message:
-      'Table ID must be 1 to 64 characters, start with a letter or underscore, and contain only letters, digits, hyphens and underscores',
+    message: 'Table ID must be 1 to 64 characters, start with a letter or underscore, and contain only letters, digits, hyphens and underscores',
   },
   INVALID_ROW_ID: {
     status: 400,

@@ -60,7 +60,12 @@ function mergeValue(
     }
     return out;
   }
-  const conflict: LeafConflict = { path: toJsonPointer(path), base: base === NO_BASE ? null : (base ?? null), ours: ours ?? null, theirs: theirs ?? null };
+  const conflict: LeafConflict = {
+    path: toJsonPointer(path),
+    base: base === NO_BASE ? null : (base ?? null),
+    ours: ours ?? null,
+    theirs: theirs ?? null,
+  };
   all.push(conflict);
   const chosen = choose(conflict);
   if (chosen === null) {

@@ -158,7 +158,11 @@ export function orderOperations(
   const operations: DraftOperation[] = [...preOps];
   for (const w of writers) if (w.dropped) operations.push({ type: 'DeleteTable', tableId: w.tableId });
   const live = writers.filter((w) => !w.dropped);
-  const renamed = chainOrder(live.filter((w) => w.renamedFrom !== null), (w) => w.renamedFrom as string, (w) => w.tableId);
+  const renamed = chainOrder(
+    live.filter((w) => w.renamedFrom !== null),
+    (w) => w.renamedFrom as string,
+    (w) => w.tableId,
+  );
   for (const w of renamed) operations.push({ type: 'RenameTable', tableId: w.renamedFrom as string, nextTableId: w.tableId });
   for (const w of creationOrder(live)) operations.push({ type: 'CreateTable', tableId: w.tableId, schema: w.schema });
   for (const w of live) if (w.patches.length > 0) operations.push({ type: 'UpdateTable', tableId: w.tableId, patches: w.patches });

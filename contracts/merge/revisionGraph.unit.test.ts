@@ -9,14 +9,37 @@ function graph() {
   const state = createSystemState();
   let clock = 0;
   const branch = (id: string, parent: BranchRecord['parent']): BranchRecord => {
-    const record = { id, projectId: 'p', organizationId: 'o', name: id, isRoot: parent === null, createdAt: '', deleted: false, startRevisionId: '', headRevisionId: '', draftRevisionId: '', headSeq: 0, revisionIds: [], parent };
+    const record = {
+      id,
+      projectId: 'p',
+      organizationId: 'o',
+      name: id,
+      isRoot: parent === null,
+      createdAt: '',
+      deleted: false,
+      startRevisionId: '',
+      headRevisionId: '',
+      draftRevisionId: '',
+      headSeq: 0,
+      revisionIds: [],
+      parent,
+    };
     state.branches.set(id, record);
     return record;
   };
   const revision = (b: BranchRecord, id: string, merged: string[] = [], committed = true): RevisionRecord => {
     const seq = b.revisionIds.length;
     b.revisionIds.push(id);
-    const record = { id, branchId: b.id, projectId: 'p', organizationId: 'o', seq, createdAt: '', mergedRevisionIds: merged, committedAt: committed ? new Date(Date.UTC(2026, 0, 1, 0, 0, ++clock)).toISOString() : null };
+    const record = {
+      id,
+      branchId: b.id,
+      projectId: 'p',
+      organizationId: 'o',
+      seq,
+      createdAt: '',
+      mergedRevisionIds: merged,
+      committedAt: committed ? new Date(Date.UTC(2026, 0, 1, 0, 0, ++clock)).toISOString() : null,
+    };
     state.revisions.set(id, record);
     return record;
   };

@@ -2,8 +2,7 @@ import { escapePointerToken } from '../tables/jsonPointer.ts';
 import { isPlainObject, jsonDeepEqual } from '../tables/jsonValue.ts';
 
 export type SchemaPatch =
-  | { readonly op: 'add' | 'replace'; readonly path: string; readonly value: unknown }
-  | { readonly op: 'remove'; readonly path: string };
+  { readonly op: 'add' | 'replace'; readonly path: string; readonly value: unknown } | { readonly op: 'remove'; readonly path: string };
 
 /** Keywords maintained by the schema patch rules (domain.md §6 rule 1) or walked into as nodes. */
 const NOT_PATCHED = new Set(['required', 'additionalProperties', 'properties', 'items', 'type']);
@@ -44,7 +43,8 @@ function diffNode(path: string, from: unknown, to: unknown, out: SchemaPatch[]):
   if (kind === 'object') {
     const fromProps = isPlainObject(from.properties) ? from.properties : {};
     const toProps = isPlainObject(to.properties) ? to.properties : {};
-    for (const key of Object.keys(fromProps)) if (!(key in toProps)) out.push({ op: 'remove', path: `${path}/properties/${escapePointerToken(key)}` });
+    for (const key of Object.keys(fromProps))
+      if (!(key in toProps)) out.push({ op: 'remove', path: `${path}/properties/${escapePointerToken(key)}` });
     for (const [key, node] of Object.entries(toProps)) {
       const propPath = `${path}/properties/${escapePointerToken(key)}`;
       if (!(key in fromProps)) out.push({ op: 'add', path: propPath, value: node });

@@ -20,7 +20,6 @@ import { applyOverrides, applyRowChoice, takeTheirsRows, theirsRowsOver, type Ch
 
 type Data = Record<string, unknown>;
 
-
 /**
  * The three-way merge of merge.md §2 over the two change sets since the base: pure, and costing what the changes
  * cost (rows neither side changed are never looked at). Table rules §2.1, row rules §2.2 (identities paired across
@@ -93,15 +92,35 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
         return;
       }
       const choice = conflict('TABLE_SCHEMA', tableId, null, null, { base: null, ours: o.schema, theirs: schema });
-      if (choice?.take === 'THEIRS') recreate(tableId, tableId, schema, t.rows.map((row) => [row.rowId as string, row.data as Data]), true);
+      if (choice?.take === 'THEIRS')
+        recreate(
+          tableId,
+          tableId,
+          schema,
+          t.rows.map((row) => [row.rowId as string, row.data as Data]),
+          true,
+        );
       return;
     }
     if (input.oursTableIds.has(tableId)) {
       const choice = conflict('TABLE_ID_TAKEN', tableId, null, null, { base: null, ours: tableId, theirs: tableId });
-      if (choice?.take === 'THEIRS') recreate(tableId, tableId, schema, t.rows.map((row) => [row.rowId as string, row.data as Data]), true);
+      if (choice?.take === 'THEIRS')
+        recreate(
+          tableId,
+          tableId,
+          schema,
+          t.rows.map((row) => [row.rowId as string, row.data as Data]),
+          true,
+        );
       return;
     }
-    recreate(tableId, null, schema, t.rows.map((row) => [row.rowId as string, row.data as Data]), false);
+    recreate(
+      tableId,
+      null,
+      schema,
+      t.rows.map((row) => [row.rowId as string, row.data as Data]),
+      false,
+    );
   }
 
   /** The table leaves the draft (when `deleteId`) and comes back as `tableId` with exactly `rows`. */
@@ -163,7 +182,13 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     mergeRows(writer, oursId, resultSchema, o?.rows ?? [], t.rows);
   }
 
-  function mergeRows(writer: TableWriter, oursTableId: string, schema: Data, oursRows: readonly SideRowChange[], theirsRows: readonly SideRowChange[]): void {
+  function mergeRows(
+    writer: TableWriter,
+    oursTableId: string,
+    schema: Data,
+    oursRows: readonly SideRowChange[],
+    theirsRows: readonly SideRowChange[],
+  ): void {
     const oursByBaseRow = new Map<string, SideRowChange>();
     const oursAdded = new Map<string, SideRowChange>();
     /** Ids our changed rows now have, and base ids our changes moved away from. */
@@ -222,7 +247,8 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
       const theirs = tc.data as Data;
       if (oc !== null && oc.rowId === null) {
         const choice = conflict('ROW_REMOVED_CHANGED', tableId, theirsId, null, { base: tc.base, ours: null, theirs });
-        if (takenFor(tableId, theirsId, tc.base, theirs, theirsId !== baseRowId ? oursRowAt(theirsId) : null)) applyRowChoice(writer, choice, theirsId, theirs, 'added');
+        if (takenFor(tableId, theirsId, tc.base, theirs, theirsId !== baseRowId ? oursRowAt(theirsId) : null))
+          applyRowChoice(writer, choice, theirsId, theirs, 'added');
         continue;
       }
       const oursId = oc?.rowId ?? baseRowId;
@@ -274,14 +300,28 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     return choice !== null && choice.take !== 'OURS';
   }
 
-  function mergeRowData(writer: TableWriter, rowId: string, base: Data | undefined, ours: Data, theirs: Data, schema: Data, conflictRowId = rowId): void {
-    const merged = mergeData(base, ours, theirs, (leaf: LeafConflict) => {
-      const choice = conflict('ROW_UPDATE', writer.tableId, conflictRowId, leaf.path, { base: leaf.base, ours: leaf.ours, theirs: leaf.theirs });
-      if (choice === null) return null;
-      if (choice.take === 'OURS') return { value: leaf.ours === null && !hasLeaf(ours, leaf.path) ? undefined : leaf.ours };
-      if (choice.take === 'THEIRS') return { value: leaf.theirs === null && !hasLeaf(theirs, leaf.path) ? undefined : leaf.theirs };
-      return { value: choice.value };
-    }, schema);
+  function mergeRowData(
+    writer: TableWriter,
+    rowId: string,
+    base: Data | undefined,
+    ours: Data,
+    theirs: Data,
+    schema: Data,
+    conflictRowId = rowId,
+  ): void {
+    const merged = mergeData(
+      base,
+      ours,
+      theirs,
+      (leaf: LeafConflict) => {
+        const choice = conflict('ROW_UPDATE', writer.tableId, conflictRowId, leaf.path, { base: leaf.base, ours: leaf.ours, theirs: leaf.theirs });
+        if (choice === null) return null;
+        if (choice.take === 'OURS') return { value: leaf.ours === null && !hasLeaf(ours, leaf.path) ? undefined : leaf.ours };
+        if (choice.take === 'THEIRS') return { value: leaf.theirs === null && !hasLeaf(theirs, leaf.path) ? undefined : leaf.theirs };
+        return { value: choice.value };
+      },
+      schema,
+    );
     if (!jsonDeepEqual(merged.data, ours)) writer.upsert(rowId, merged.data, 'updated');
   }
 
@@ -297,4 +337,3 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     totalRowChanges: tables.reduce((sum, table) => sum + table.rowChanges.total, 0),
   };
 }
-

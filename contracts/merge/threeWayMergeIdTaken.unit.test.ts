@@ -13,7 +13,10 @@ const table = (rows: SideRowChange[]) => [{ baseTableId: 't', tableId: 't', sche
 
 /** Base {r0, r1}; ours renamed r0 → n0 (X); theirs renamed r1 → n0 and kept X as r0 (changed or not). */
 function mergeCase(strategy: MergeStrategy, theirsChangesX: boolean) {
-  const oursContent = new Map<string, Data>([['n0', row([0])], ['r1', row([])]]);
+  const oursContent = new Map<string, Data>([
+    ['n0', row([0])],
+    ['r1', row([])],
+  ]);
   const ours: SideRowChange[] = [{ baseRowId: 'r0', rowId: 'n0', base: row([]), data: row([0]) }];
   const theirs: SideRowChange[] = [
     ...(theirsChangesX ? [{ baseRowId: 'r0', rowId: 'r0', base: row([]), data: row([1]) }] : []),
@@ -34,14 +37,23 @@ function mergeCase(strategy: MergeStrategy, theirsChangesX: boolean) {
 
 test('THEIRS on ROW_ID_TAKEN: theirs row takes the id, the holder ours renamed there goes back to its id on theirs', () => {
   const { result, after } = mergeCase('THEIRS', true);
-  assert.deepEqual(result.conflicts.map((k) => [k.kind, k.rowId, k.path]), [['ROW_UPDATE', 'n0', '/tags'], ['ROW_ID_TAKEN', 'r1', null]]);
+  assert.deepEqual(
+    result.conflicts.map((k) => [k.kind, k.rowId, k.path]),
+    [
+      ['ROW_UPDATE', 'n0', '/tags'],
+      ['ROW_ID_TAKEN', 'r1', null],
+    ],
+  );
   // X keeps its data merged (the /tags conflict resolved THEIRS) under r0; r1's row moved onto n0.
   assert.deepEqual(after, { n0: row([]), r0: row([1]) });
 });
 
 test('THEIRS on ROW_ID_TAKEN when theirs did not touch the holder: the holder goes back to its base id', () => {
   const { result, after } = mergeCase('THEIRS', false);
-  assert.deepEqual(result.conflicts.map((k) => k.kind), ['ROW_ID_TAKEN']);
+  assert.deepEqual(
+    result.conflicts.map((k) => k.kind),
+    ['ROW_ID_TAKEN'],
+  );
   assert.deepEqual(after, { n0: row([]), r0: row([0]) });
 });
 
@@ -50,8 +62,12 @@ test('OURS on the same conflicts keeps both rows where ours has them', () => {
   assert.deepEqual(after, { n0: row([0]), r1: row([]) });
 });
 
-test('THEIRS when ours added a row under the holder\'s old id: nothing moves, no row is lost', () => {
-  const oursContent = new Map<string, Data>([['n0', row([0])], ['r0', row([2])], ['r1', row([])]]);
+test("THEIRS when ours added a row under the holder's old id: nothing moves, no row is lost", () => {
+  const oursContent = new Map<string, Data>([
+    ['n0', row([0])],
+    ['r0', row([2])],
+    ['r1', row([])],
+  ]);
   const result = threeWayMerge({
     sourceRevisionId: 'src',
     baseRevisionId: 'base',
@@ -65,7 +81,10 @@ test('THEIRS when ours added a row under the holder\'s old id: nothing moves, no
     resolutions: [],
     strategy: 'THEIRS',
   });
-  assert.deepEqual(result.conflicts.map((k) => [k.kind, k.rowId]), [['ROW_ID_TAKEN', 'r1']]);
+  assert.deepEqual(
+    result.conflicts.map((k) => [k.kind, k.rowId]),
+    [['ROW_ID_TAKEN', 'r1']],
+  );
   assert.deepEqual(result.open, []);
   assert.deepEqual(applyOperations(oursContent, result.operations), oursContent);
 });
@@ -74,15 +93,25 @@ test('the shrunk counterexample of seed 20261129 keeps every merge law', () => {
   const d = { a: 0, b: { c: 0, d: 0 }, tags: [] as number[] };
   checkMergeLaws({
     base: [d, d],
-    ours: [{ kind: 'rename', pick: 0, id: 'n0' }, { kind: 'leaf', pick: 12, field: 'tags', value: 0 }],
-    theirs: [{ kind: 'leaf', pick: 0, field: 'tags', value: 1 }, { kind: 'rename', pick: 9, id: 'n0' }],
+    ours: [
+      { kind: 'rename', pick: 0, id: 'n0' },
+      { kind: 'leaf', pick: 12, field: 'tags', value: 0 },
+    ],
+    theirs: [
+      { kind: 'leaf', pick: 0, field: 'tags', value: 1 },
+      { kind: 'rename', pick: 9, id: 'n0' },
+    ],
     strategy: 'THEIRS',
   });
 });
 
 test('THEIRS on two renames theirs made the other way round swaps the rows through a spare id the draft does not use', () => {
   // Base {r0, r1}; ours r0 → a, r1 → b; theirs r0 → b, r1 → a. Ours also has a row under the first spare id.
-  const oursContent = new Map<string, Data>([['a', row([0])], ['b', row([1])], ['merge-swap-1', row([9])]]);
+  const oursContent = new Map<string, Data>([
+    ['a', row([0])],
+    ['b', row([1])],
+    ['merge-swap-1', row([9])],
+  ]);
   const result = threeWayMerge({
     sourceRevisionId: 'src',
     baseRevisionId: 'base',
@@ -101,18 +130,31 @@ test('THEIRS on two renames theirs made the other way round swaps the rows throu
   });
   assert.ok(result.conflicts.some((k) => k.kind === 'ROW_RENAME'));
   const renames = result.operations.filter((op) => op.type === 'RenameRow').map((op) => [op.rowId, op.nextRowId]);
-  assert.deepEqual(renames, [['a', 'merge-swap-2'], ['b', 'a'], ['merge-swap-2', 'b']]);
+  assert.deepEqual(renames, [
+    ['a', 'merge-swap-2'],
+    ['b', 'a'],
+    ['merge-swap-2', 'b'],
+  ]);
   const after = applyOperations(oursContent, result.operations);
   assert.deepEqual(Object.fromEntries([...after].sort(([x], [y]) => x.localeCompare(y))), { a: row([1]), b: row([0]), 'merge-swap-1': row([9]) });
-  assert.deepEqual(result.tables.map((t) => t.rowChanges.renamed), [2]);
+  assert.deepEqual(
+    result.tables.map((t) => t.rowChanges.renamed),
+    [2],
+  );
 });
 
 test('the shrunk counterexample of seed 1 (a swap of renames, THEIRS) keeps every merge law', () => {
   const d = { a: 0, b: { c: 0, d: 0 }, tags: [] as number[] };
   checkMergeLaws({
     base: [d, d, d, d],
-    ours: [{ kind: 'rename', pick: 5, id: 'n2' }, { kind: 'rename', pick: 11, id: 'n0' }],
-    theirs: [{ kind: 'rename', pick: 11, id: 'n2' }, { kind: 'rename', pick: 5, id: 'n0' }],
+    ours: [
+      { kind: 'rename', pick: 5, id: 'n2' },
+      { kind: 'rename', pick: 11, id: 'n0' },
+    ],
+    theirs: [
+      { kind: 'rename', pick: 11, id: 'n2' },
+      { kind: 'rename', pick: 5, id: 'n0' },
+    ],
     strategy: 'THEIRS',
   });
 });

@@ -13,11 +13,7 @@ export interface ApiKeyDirectory {
    * Service keys of an organization, newest first; revoked ones only with `includeRevoked`. Unknown organization
    * -> ORGANIZATION_NOT_FOUND; caller not its owner/admin (nor systemAdmin) -> FORBIDDEN.
    */
-  listServiceApiKeys(
-    principal: Principal,
-    organizationId: string,
-    options?: { readonly includeRevoked?: boolean },
-  ): Promise<ApiKeyView[]>;
+  listServiceApiKeys(principal: Principal, organizationId: string, options?: { readonly includeRevoked?: boolean }): Promise<ApiKeyView[]>;
   /** One key the caller may manage (auth.md §8.8); any other id -> API_KEY_NOT_FOUND. */
   getApiKey(principal: Principal, id: string): Promise<ApiKeyView>;
 }

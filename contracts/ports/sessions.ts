@@ -41,7 +41,5 @@ export interface Sessions {
 
 /** Whether a refresh failure clears the session cookies (auth.md §7.2 rows 2, 3, 4, 7; not 8 and 9). */
 export function clearsSessionCookies(err: unknown): boolean {
-  return (
-    isAppError(err, 'REFRESH_TOKEN_MISSING') || isAppError(err, 'REFRESH_TOKEN_INVALID') || isAppError(err, 'REFRESH_TOKEN_REUSED')
-  );
+  return isAppError(err, 'REFRESH_TOKEN_MISSING') || isAppError(err, 'REFRESH_TOKEN_INVALID') || isAppError(err, 'REFRESH_TOKEN_REUSED');
 }

@@ -1,11 +1,6 @@
 import type { RecordedEvent } from '../events/envelope.ts';
 import { apiKeyCreatedFields } from '../events/authEvents.ts';
-import type {
-  ApiKeyPermissions,
-  ApiKeyType,
-  AuthEvent,
-  RefreshFamilyRevokeReason,
-} from '../events/authEvents.ts';
+import type { ApiKeyPermissions, ApiKeyType, AuthEvent, RefreshFamilyRevokeReason } from '../events/authEvents.ts';
 import { streamCategory } from '../events/streamIds.ts';
 import { createOAuthState, evolveOAuthState, touchOAuthGrant, type OAuthFamilyLink, type OAuthState } from './oauthState.ts';
 
@@ -118,7 +113,13 @@ function evolveSession(auth: AuthState, streamRevisions: Map<string, number>, re
       dropExpiredFamilies(auth, streamRevisions, timeMs);
       const oauth: OAuthFamilyLink | null =
         event.type === 'OAuthFamilyStarted'
-          ? { grantId: event.data.grantId, clientId: event.data.clientId, scopes: event.data.scopes, organizationId: event.data.organizationId, resource: event.data.resource }
+          ? {
+              grantId: event.data.grantId,
+              clientId: event.data.clientId,
+              scopes: event.data.scopes,
+              organizationId: event.data.organizationId,
+              resource: event.data.resource,
+            }
           : null;
       if (oauth) touchOAuthGrant(auth, oauth.grantId, recorded.metadata.time);
       const absoluteExpiresAt = Date.parse(d.absoluteExpiresAt);

@@ -87,9 +87,9 @@ function forgetOldCodes(oauth: OAuthState, nowMs: number): void {
   }
 }
 
-type OAuthStreamEvent = { [K in 'OAuthClientRegistered' | 'OAuthGrantApproved' | 'OAuthGrantRevoked']: { readonly type: K; readonly data: OAuthEventMap[K] } }[
-  'OAuthClientRegistered' | 'OAuthGrantApproved' | 'OAuthGrantRevoked'
-];
+type OAuthStreamEvent = {
+  [K in 'OAuthClientRegistered' | 'OAuthGrantApproved' | 'OAuthGrantRevoked']: { readonly type: K; readonly data: OAuthEventMap[K] };
+}['OAuthClientRegistered' | 'OAuthGrantApproved' | 'OAuthGrantRevoked'];
 
 /** Folds one event of the `oauth` category. */
 export function evolveOAuthState(oauth: OAuthState, recorded: RecordedEvent): void {

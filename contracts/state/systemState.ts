@@ -15,19 +15,20 @@ import type { BranchRecord, EndpointRecord, OrganizationRecord, ProjectRecord, R
  * the write side decides against it, the read side authorizes with it (auth state is exempt from projection lag,
  * operations.md §4.4). It is mutated in place: it can hold every entity of a deployment and is rebuilt from the log.
  */
-export type SystemState = AuthState & WebhookState & {
-  position: Position | null;
-  /** Last revision folded per stream (the expected revision for the next append). */
-  streamRevisions: Map<string, number>;
-  users: Map<string, UserRecord>;
-  /** Lower-cased username or organization id -> owner ('user' or 'organization') for the shared namespace. */
-  namespace: Map<string, { kind: 'user' | 'organization'; id: string }>;
-  organizations: Map<string, OrganizationRecord>;
-  projects: Map<string, ProjectRecord>;
-  branches: Map<string, BranchRecord>;
-  revisions: Map<string, RevisionRecord>;
-  endpoints: Map<string, EndpointRecord>;
-};
+export type SystemState = AuthState &
+  WebhookState & {
+    position: Position | null;
+    /** Last revision folded per stream (the expected revision for the next append). */
+    streamRevisions: Map<string, number>;
+    users: Map<string, UserRecord>;
+    /** Lower-cased username or organization id -> owner ('user' or 'organization') for the shared namespace. */
+    namespace: Map<string, { kind: 'user' | 'organization'; id: string }>;
+    organizations: Map<string, OrganizationRecord>;
+    projects: Map<string, ProjectRecord>;
+    branches: Map<string, BranchRecord>;
+    revisions: Map<string, RevisionRecord>;
+    endpoints: Map<string, EndpointRecord>;
+  };
 
 /** Categories and event types the system state folds (pass to EventStore.readAll). */
 export const systemStateFilter = {
@@ -224,10 +225,18 @@ export function evolveSystemState(state: SystemState, recorded: RecordedEvent): 
       const d = event.data;
       const project = state.projects.get(d.projectId);
       if (!project) break;
-      addBranch(state, project.organizationId, d.projectId, d, false, {
-        branchId: d.sourceBranchId,
-        revisionId: d.sourceRevisionId,
-      }, time);
+      addBranch(
+        state,
+        project.organizationId,
+        d.projectId,
+        d,
+        false,
+        {
+          branchId: d.sourceBranchId,
+          revisionId: d.sourceRevisionId,
+        },
+        time,
+      );
       break;
     }
     case 'BranchDeleted': {

@@ -1,13 +1,6 @@
 import { invariant } from '../errors/appError.ts';
 import type { JsonValue } from './jsonValue.ts';
-import {
-  isSystemRefUrn,
-  type ContentMediaType,
-  type PropertySchema,
-  type StringFormat,
-  type SystemRefUrn,
-  type TableSchema,
-} from './tableSchema.ts';
+import { isSystemRefUrn, type ContentMediaType, type PropertySchema, type StringFormat, type SystemRefUrn, type TableSchema } from './tableSchema.ts';
 
 /**
  * The compiled form of a (valid) table schema shared by validation, GraphQL, REST, OpenAPI and MCP. Object
@@ -27,17 +20,17 @@ type IndexFlags = {
 
 export type StringNode = NodeAnnotations &
   IndexFlags & {
-  readonly kind: 'string';
-  readonly default: string;
-  readonly readOnly?: boolean;
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly pattern?: string;
-  readonly enum?: readonly string[];
-  readonly format?: StringFormat;
-  readonly contentMediaType?: ContentMediaType;
-  readonly foreignKey?: string;
-};
+    readonly kind: 'string';
+    readonly default: string;
+    readonly readOnly?: boolean;
+    readonly minLength?: number;
+    readonly maxLength?: number;
+    readonly pattern?: string;
+    readonly enum?: readonly string[];
+    readonly format?: StringFormat;
+    readonly contentMediaType?: ContentMediaType;
+    readonly foreignKey?: string;
+  };
 
 /**
  * A `number` or an `integer` schema node. Both are JSON numbers in rows, so every reader that compares, filters or
@@ -46,15 +39,20 @@ export type StringNode = NodeAnnotations &
  */
 export type NumberNode = NodeAnnotations &
   IndexFlags & {
-  readonly kind: 'number';
-  readonly integer?: true;
-  readonly default: number;
-  readonly readOnly?: boolean;
-  readonly minimum?: number;
-  readonly maximum?: number;
-};
+    readonly kind: 'number';
+    readonly integer?: true;
+    readonly default: number;
+    readonly readOnly?: boolean;
+    readonly minimum?: number;
+    readonly maximum?: number;
+  };
 
-export type BooleanNode = NodeAnnotations & { readonly kind: 'boolean'; readonly default: boolean; readonly readOnly?: boolean; readonly indexed?: true };
+export type BooleanNode = NodeAnnotations & {
+  readonly kind: 'boolean';
+  readonly default: boolean;
+  readonly readOnly?: boolean;
+  readonly indexed?: true;
+};
 
 export type TableProperty = { readonly name: string; readonly node: TableModelNode };
 
@@ -144,7 +142,12 @@ function compileNode(schema: PropertySchema, path: string[], collected: Collecte
     case 'number':
     case 'integer': {
       // -0 is stored as 0 (domain.md §5.1 rule 9).
-      const node: Mutable<NumberNode> = { kind: 'number', default: Object.is(schema.default, -0) ? 0 : schema.default, ...annotations, ...indexFlags(raw, 'number', path, collected) };
+      const node: Mutable<NumberNode> = {
+        kind: 'number',
+        default: Object.is(schema.default, -0) ? 0 : schema.default,
+        ...annotations,
+        ...indexFlags(raw, 'number', path, collected),
+      };
       if (schema.type === 'integer') node.integer = true;
       if (schema.readOnly !== undefined) node.readOnly = schema.readOnly;
       if (schema.minimum !== undefined) node.minimum = schema.minimum;

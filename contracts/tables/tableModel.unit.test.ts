@@ -146,16 +146,19 @@ describe('normalizeRowData', () => {
       title: 'Hi',
     };
     const out = normalizeRowData(model, data);
-    assert.equal(JSON.stringify(out), JSON.stringify({
-      title: 'Hi',
-      views: 0,
-      published: true,
-      author: 'u1',
-      tags: ['x'],
-      address: { city: 'Berlin', zip: 0, country: 'DE' },
-      meta: '',
-      lines: [{ sku: 'a', rowId: '' }],
-    }));
+    assert.equal(
+      JSON.stringify(out),
+      JSON.stringify({
+        title: 'Hi',
+        views: 0,
+        published: true,
+        author: 'u1',
+        tags: ['x'],
+        address: { city: 'Berlin', zip: 0, country: 'DE' },
+        meta: '',
+        lines: [{ sku: 'a', rowId: '' }],
+      }),
+    );
     assert.ok(Object.is((out as { views: number }).views, 0));
     assert.ok(Object.is(data.views, -0), 'input untouched');
     assert.equal(data.meta, 'client value');
@@ -182,7 +185,10 @@ describe('fillSystemRefs', () => {
     tags: [],
     address: { city: 'Paris', zip: 1, country: 'FR' },
     meta: '',
-    lines: [{ sku: 'a', rowId: '' }, { sku: 'b', rowId: '' }],
+    lines: [
+      { sku: 'a', rowId: '' },
+      { sku: 'b', rowId: '' },
+    ],
   };
 
   test('fills every system ref and shares untouched subtrees', () => {
@@ -198,7 +204,10 @@ describe('fillSystemRefs', () => {
       schemaHash: 's',
     }) as typeof stored;
     assert.equal(out.meta, '2025-02-01T00:00:00.000Z');
-    assert.deepEqual(out.lines, [{ sku: 'a', rowId: 'r1' }, { sku: 'b', rowId: 'r1' }]);
+    assert.deepEqual(out.lines, [
+      { sku: 'a', rowId: 'r1' },
+      { sku: 'b', rowId: 'r1' },
+    ]);
     assert.equal(out.address, stored.address);
     assert.equal(stored.meta, '');
     assert.equal(stored.lines[0]?.rowId, '');
@@ -215,16 +224,20 @@ describe('fillSystemRefs', () => {
       properties: props,
     } as TableSchema);
     let calls = 0;
-    const out = fillSystemRefs(m, { f0: '', f1: '', f2: '', f3: '', f4: '' }, {
-      id: 'id',
-      createdAt: 'c',
-      updatedAt: 'u',
-      hash: () => {
-        calls++;
-        return 'h';
+    const out = fillSystemRefs(
+      m,
+      { f0: '', f1: '', f2: '', f3: '', f4: '' },
+      {
+        id: 'id',
+        createdAt: 'c',
+        updatedAt: 'u',
+        hash: () => {
+          calls++;
+          return 'h';
+        },
+        schemaHash: () => 's',
       },
-      schemaHash: () => 's',
-    });
+    );
     assert.deepEqual(out, { f0: 'id', f1: 'c', f2: 'u', f3: 'h', f4: 's' });
     assert.equal(calls, 1);
   });

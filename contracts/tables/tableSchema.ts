@@ -60,36 +60,36 @@ export const MAX_INDEXED_FIELDS = 10;
 
 export type StringSchema = SchemaAnnotations &
   IndexKeywords & {
-  readonly type: 'string';
-  readonly default: string;
-  readonly readOnly?: boolean;
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly pattern?: string;
-  readonly enum?: readonly string[];
-  readonly format?: StringFormat;
-  readonly contentMediaType?: ContentMediaType;
-  readonly foreignKey?: string;
-};
+    readonly type: 'string';
+    readonly default: string;
+    readonly readOnly?: boolean;
+    readonly minLength?: number;
+    readonly maxLength?: number;
+    readonly pattern?: string;
+    readonly enum?: readonly string[];
+    readonly format?: StringFormat;
+    readonly contentMediaType?: ContentMediaType;
+    readonly foreignKey?: string;
+  };
 
 export type NumberSchema = SchemaAnnotations &
   IndexKeywords & {
-  readonly type: 'number';
-  readonly default: number;
-  readonly readOnly?: boolean;
-  readonly minimum?: number;
-  readonly maximum?: number;
-};
+    readonly type: 'number';
+    readonly default: number;
+    readonly readOnly?: boolean;
+    readonly minimum?: number;
+    readonly maximum?: number;
+  };
 
 /** An integer node: values (and bounds) are safe integers. */
 export type IntegerSchema = SchemaAnnotations &
   IndexKeywords & {
-  readonly type: 'integer';
-  readonly default: number;
-  readonly readOnly?: boolean;
-  readonly minimum?: number;
-  readonly maximum?: number;
-};
+    readonly type: 'integer';
+    readonly default: number;
+    readonly readOnly?: boolean;
+    readonly minimum?: number;
+    readonly maximum?: number;
+  };
 
 export type BooleanSchema = SchemaAnnotations & {
   readonly 'x-index'?: boolean;

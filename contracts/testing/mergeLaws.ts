@@ -22,8 +22,19 @@ const BASE_IDS = ['r0', 'r1', 'r2', 'r3', 'r4', 'r5'];
 const NEW_IDS = ['n0', 'n1', 'n2', 'n3'];
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('leaf' as const), pick: fc.nat(20), field: fc.constantFrom('a' as const, 'c' as const, 'd' as const, 'tags' as const), value: fc.integer({ min: 0, max: 3 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('create' as const), id: fc.constantFrom(...NEW_IDS), value: fc.integer({ min: 0, max: 3 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('leaf' as const),
+      pick: fc.nat(20),
+      field: fc.constantFrom('a' as const, 'c' as const, 'd' as const, 'tags' as const),
+      value: fc.integer({ min: 0, max: 3 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('create' as const), id: fc.constantFrom(...NEW_IDS), value: fc.integer({ min: 0, max: 3 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat(20) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('rename' as const), pick: fc.nat(20), id: fc.constantFrom(...NEW_IDS) }) },
 );
@@ -129,7 +140,10 @@ function applyTracked(content: Table, operations: readonly DraftOperation[]): { 
 
 const sorted = (table: Table) => [...table].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 const leafAt = (data: unknown, pointer: string): unknown =>
-  pointer.split('/').slice(1).reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], data);
+  pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], data);
 
 /** Asserts every law on one case; throws with a description of the first law broken. */
 export function checkMergeLaws(c: MergeCase): void {
@@ -167,7 +181,12 @@ export function checkMergeLaws(c: MergeCase): void {
     theirsChanges.some((t) => (change.baseRowId !== null && t.baseRowId === change.baseRowId) || (change.rowId !== null && t.rowId === change.rowId));
   const taken = new Set(ours.rows.map((row) => row.id));
   for (const change of theirsChanges) {
-    if (touchedByOurs(change) || conflictRows.has(change.rowId) || (change.rowId !== null && change.rowId !== change.baseRowId && taken.has(change.rowId))) continue;
+    if (
+      touchedByOurs(change) ||
+      conflictRows.has(change.rowId) ||
+      (change.rowId !== null && change.rowId !== change.baseRowId && taken.has(change.rowId))
+    )
+      continue;
     if (change.rowId === null) law(!after.has(change.baseRowId as string), `their deletion of ${change.baseRowId} is kept`);
     else law(jsonDeepEqual(after.get(change.rowId), change.data), `their change of ${change.rowId} is kept`);
   }
@@ -195,8 +214,12 @@ export function checkMergeLaws(c: MergeCase): void {
     const identity = ours.rows.find((r) => r.id === conflict.rowId)?.identity ?? null;
     const theirsId = theirs.rows.find((r) => identity !== null && r.identity === identity)?.id;
     if (theirsId !== undefined && wholeRowConflicts.has(theirsId)) continue;
-    const row = resultRowOf(conflict.rowId as string) ?? after.get(conflict.rowId as string) ?? (theirsId === undefined ? undefined : after.get(theirsId));
-    law(row !== undefined && jsonDeepEqual(leafAt(row, conflict.path as string) ?? null, expected), `${c.strategy} takes its side at ${conflict.rowId}${conflict.path}`);
+    const row =
+      resultRowOf(conflict.rowId as string) ?? after.get(conflict.rowId as string) ?? (theirsId === undefined ? undefined : after.get(theirsId));
+    law(
+      row !== undefined && jsonDeepEqual(leafAt(row, conflict.path as string) ?? null, expected),
+      `${c.strategy} takes its side at ${conflict.rowId}${conflict.path}`,
+    );
   }
   if (c.strategy === 'FAIL') law(result.open.length === result.conflicts.length, 'FAIL leaves every conflict open');
   else law(result.open.length === 0, 'a strategy resolves every conflict');

@@ -8,7 +8,10 @@ import type { SystemState } from '../state/systemState.ts';
  * branch at its sequence, then the branch it was created from at the source revision's sequence, and so on up to
  * the project's root branch. The branch tree never changes after creation, so neither do a revision's layers.
  */
-export function revisionLayers(state: Pick<SystemState, 'branches' | 'revisions'>, revision: Pick<RevisionRecord, 'branchId' | 'seq'>): VersionLayer[] {
+export function revisionLayers(
+  state: Pick<SystemState, 'branches' | 'revisions'>,
+  revision: Pick<RevisionRecord, 'branchId' | 'seq'>,
+): VersionLayer[] {
   const chain: VersionLayer[] = [{ branchId: revision.branchId, seq: revision.seq }];
   for (;;) {
     const last = chain[chain.length - 1] as VersionLayer;

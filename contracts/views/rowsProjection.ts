@@ -64,7 +64,10 @@ function createRowsBatch(): RowsBatch {
     if (group === null) return;
     const { table, kind, rows } = group;
     group = null;
-    const scopes = rowScopes(table, rows.map(({ row }) => row.rowId));
+    const scopes = rowScopes(
+      table,
+      rows.map(({ row }) => row.rowId),
+    );
     if (kind === 'restore') {
       for (const scope of scopes) changes.push(...restoreShared(ROWS, scope, table.draftSeq));
       return;
@@ -130,13 +133,7 @@ function rowTombstone(table: TableRef, rowId: string, actor: string): ViewDoc {
 }
 
 /** A `row_marks` document (contracts/views/viewSpecs.ts): a rename or deletion the row versions cannot show. */
-function mark(
-  recorded: RecordedEvent,
-  table: TableRef,
-  rowId: string,
-  kind: 'renamed' | 'deleted',
-  previousRowId: string | null,
-): ViewChange {
+function mark(recorded: RecordedEvent, table: TableRef, rowId: string, kind: 'renamed' | 'deleted', previousRowId: string | null): ViewChange {
   const doc = {
     branchId: table.branchId,
     seq: table.draftSeq,

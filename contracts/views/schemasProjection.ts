@@ -40,8 +40,7 @@ type SchemasBatch = {
   readonly drafted: Set<string>;
 };
 
-const draftKey = (branchId: string, tableKey: string, draftSeq: number): string =>
-  JSON.stringify([branchId, tableKey, draftSeq]);
+const draftKey = (branchId: string, tableKey: string, draftSeq: number): string => JSON.stringify([branchId, tableKey, draftSeq]);
 
 const tableScope = (branchId: string, tableKey: string) => fieldsEqual({ branchId, tableKey });
 
@@ -85,7 +84,18 @@ function changeTable(batch: SchemasBatch, branchId: string, draftSeq: number, fa
 
 /** A table version with only its validity and count: the other fields are the next layer's. */
 function partialVersion(branchId: string, tableKey: string, draftSeq: number): ViewDoc {
-  return { branchId, tableKey, fromSeq: draftSeq, toSeq: OPEN_SEQ, tableId: null, schema: null, count: 0, createdAt: null, updatedAt: null, tombstone: null };
+  return {
+    branchId,
+    tableKey,
+    fromSeq: draftSeq,
+    toSeq: OPEN_SEQ,
+    tableId: null,
+    schema: null,
+    count: 0,
+    createdAt: null,
+    updatedAt: null,
+    tombstone: null,
+  };
 }
 
 function forgetBranch(batch: SchemasBatch, branchId: string): void {

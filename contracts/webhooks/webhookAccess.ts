@@ -32,4 +32,3 @@ export function findManageableWebhook(state: SystemState, principal: Principal, 
   if (action !== 'read') assertCanWrite(state, principal, action, 'Webhook', { organizationId: hook.organizationId });
   return hook;
 }
-

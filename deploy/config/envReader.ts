@@ -53,8 +53,7 @@ export function createEnvReader(env: Env): EnvReader {
 }
 
 export function parseInteger(text: string, min: number, max: number): Parsed<number> {
-  const range =
-    max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer between ${min} and ${max}`;
+  const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer between ${min} and ${max}`;
   if (!/^-?\d+$/.test(text)) return rejected(range);
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < min || value > max) return rejected(range);

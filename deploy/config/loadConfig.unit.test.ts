@@ -154,7 +154,11 @@ describe('loadConfig network settings', () => {
 
   test('ALLOWED_HOSTS takes host names (a leading dot for subdomains) or * alone', () => {
     assert.deepEqual(loadConfig({}).allowedHosts, []);
-    assert.deepEqual(loadConfig({ ALLOWED_HOSTS: 'Data.Example.com, .example.org,strata_1' }).allowedHosts, ['data.example.com', '.example.org', 'strata_1']);
+    assert.deepEqual(loadConfig({ ALLOWED_HOSTS: 'Data.Example.com, .example.org,strata_1' }).allowedHosts, [
+      'data.example.com',
+      '.example.org',
+      'strata_1',
+    ]);
     assert.equal(loadConfig({ ALLOWED_HOSTS: '*' }).allowedHosts, '*');
     for (const bad of ['*,data.example.com', 'https://data.example.com', 'data.example.com:8080', '.', 'a..b', '*.example.com', 'a,,b']) {
       assert.deepEqual(variablesOf({ ALLOWED_HOSTS: bad }), ['ALLOWED_HOSTS'], bad);
@@ -197,7 +201,10 @@ describe('loadConfig cookies and secrets', () => {
     assert.deepEqual(variablesOf({ NODE_ENV: 'production' }), ['JWT_SECRET']);
     const short = 'short-secret-value';
     const err = problemsOf({ JWT_SECRET: short, ADMIN_PASSWORD: 'pw-not-shown', REDIS_URL: 'http://u:hunter2@x' });
-    assert.deepEqual(err.problems.map((p) => p.variable), ['JWT_SECRET', 'REDIS_URL']);
+    assert.deepEqual(
+      err.problems.map((p) => p.variable),
+      ['JWT_SECRET', 'REDIS_URL'],
+    );
     assert.ok(!err.message.includes(short));
     assert.ok(!err.message.includes('hunter2'));
     // 32 bytes of UTF-8 with fewer characters is enough.

@@ -81,7 +81,11 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
   ];
   app.use(...prelude);
   app.use(createHealthRouter(Object.assign({}, deps, { readyMaxLagEvents: config.readyMaxLagEvents })));
-  if (metrics) app.route('/metrics').get(metrics.handler).all(methodNotAllowed(['GET']));
+  if (metrics)
+    app
+      .route('/metrics')
+      .get(metrics.handler)
+      .all(methodNotAllowed(['GET']));
   else app.all('/metrics', notFound);
 
   const servesApi = config.roles.includes('command') || config.roles.includes('query');

@@ -102,7 +102,14 @@ describe('write forwarding', () => {
     upstreamSeen = [];
     const body = '{"organizationId": "acme",  "x": [1, 2]}';
     const res = await send(`${queryUrl}/api/organizations?trace=1`, 'POST', {
-      headers: { ...JSON_TYPE, authorization: 'Bearer t0k', cookie: 'svc_at=zz', 'x-custom': 'yes', 'x-request-id': 'req-1', 'x-forwarded-for': '203.0.113.9' },
+      headers: {
+        ...JSON_TYPE,
+        authorization: 'Bearer t0k',
+        cookie: 'svc_at=zz',
+        'x-custom': 'yes',
+        'x-request-id': 'req-1',
+        'x-forwarded-for': '203.0.113.9',
+      },
       body,
     });
     assert.equal(res.status, 201);
@@ -131,7 +138,10 @@ describe('write forwarding', () => {
     assert.deepEqual(JSON.parse(read.body), { local: true, body: null });
     const query = await send(`${queryUrl}/api/revision/r1/table/t/rows/query`, 'POST', { headers: JSON_TYPE, body: '{"first":5}' });
     assert.deepEqual(JSON.parse(query.body), { local: true, body: { first: 5 } });
-    assert.deepEqual(upstreamSeen.map((s) => `${s.method} ${s.url}`), ['POST /api/auth/login', 'DELETE /endpoint/rest/a/b/c/draft/tables/t/row/r']);
+    assert.deepEqual(
+      upstreamSeen.map((s) => `${s.method} ${s.url}`),
+      ['POST /api/auth/login', 'DELETE /endpoint/rest/a/b/c/draft/tables/t/row/r'],
+    );
   });
 
   test('GraphQL mutations are forwarded byte for byte; queries are read locally from an intact body', async () => {

@@ -46,8 +46,7 @@ export function selectsMutation(raw: Buffer): boolean {
     return false;
   }
   const name = body.operationName;
-  const selected =
-    typeof name === 'string' ? operations.find((o) => o.name?.value === name) : operations.length === 1 ? operations[0] : undefined;
+  const selected = typeof name === 'string' ? operations.find((o) => o.name?.value === name) : operations.length === 1 ? operations[0] : undefined;
   return selected?.operation === 'mutation';
 }
 

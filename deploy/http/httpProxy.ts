@@ -30,7 +30,12 @@ export type HttpProxy = {
 /** Header names listed in `Connection` are hop-by-hop too. */
 function connectionTokens(value: string | string[] | undefined): Set<string> {
   const text = Array.isArray(value) ? value.join(',') : (value ?? '');
-  return new Set(text.split(',').map((token) => token.trim().toLowerCase()).filter((token) => token !== ''));
+  return new Set(
+    text
+      .split(',')
+      .map((token) => token.trim().toLowerCase())
+      .filter((token) => token !== ''),
+  );
 }
 
 /** `[name, value, …]` pairs of `raw` without hop-by-hop headers (and without `drop`), in their order and case. */

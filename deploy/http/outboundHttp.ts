@@ -79,7 +79,10 @@ export function createOutboundHttp(options: { readonly ca?: readonly (string | B
         let settled = false;
         let req: ClientRequest | null = null;
         let res: IncomingMessage | null = null;
-        const timer = setTimeout(() => settle(fail('timeout', `no complete answer within ${request.timeoutMs} ms`, res?.statusCode ?? null)), request.timeoutMs);
+        const timer = setTimeout(
+          () => settle(fail('timeout', `no complete answer within ${request.timeoutMs} ms`, res?.statusCode ?? null)),
+          request.timeoutMs,
+        );
         function settle(result: OutboundResult): void {
           if (settled) return;
           settled = true;
@@ -103,7 +106,12 @@ export function createOutboundHttp(options: { readonly ca?: readonly (string | B
             agent: false,
             lookup: guardedLookup(request.allowPrivateAddresses),
             ...(options.ca ? { ca: [...options.ca] } : {}),
-            headers: Object.assign({}, request.headers, { 'accept-encoding': 'identity' }, body !== null ? { 'content-length': String(body.length) } : {}),
+            headers: Object.assign(
+              {},
+              request.headers,
+              { 'accept-encoding': 'identity' },
+              body !== null ? { 'content-length': String(body.length) } : {},
+            ),
           });
         } catch (err) {
           // Invalid header values and the like throw synchronously.

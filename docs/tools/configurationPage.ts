@@ -90,7 +90,12 @@ function accepted(name: string): string | null {
 /** Meaning of each variable from the spec's tables (`| \`NAME\` | default | meaning |`), first file that has it. */
 function specMeanings(): Map<string, { meaning: string; file: string }> {
   const meanings = new Map<string, { meaning: string; file: string }>();
-  const files = ['operations.md', ...readdirSync(join(repoRoot, 'docs/spec')).filter((f) => f !== 'operations.md').sort()];
+  const files = [
+    'operations.md',
+    ...readdirSync(join(repoRoot, 'docs/spec'))
+      .filter((f) => f !== 'operations.md')
+      .sort(),
+  ];
   for (const file of files) {
     for (const row of tableRows(readRepoFile(`docs/spec/${file}`))) {
       const name = /^`([A-Z][A-Z0-9_]+)`$/.exec(row[0] ?? '')?.[1];

@@ -38,7 +38,7 @@ export function renderErrorsPage(): string {
     '`errors[].extensions.code` (the status applies to the HTTP answer only when the request fails before execution,',
     '[errors.md §3](../spec/errors.md)); MCP tools answer `isError: true` with the same body',
     '([errors.md §5](../spec/errors.md)). Throw them as `new AppError(code, message, details)` and test with',
-    "`isAppError(err, code)`. Link a code as `docs/reference/errors.md#<code in lower case>`. OAuth endpoints answer in",
+    '`isAppError(err, code)`. Link a code as `docs/reference/errors.md#<code in lower case>`. OAuth endpoints answer in',
     "RFC 6749 form instead ([oauth.md](../spec/oauth.md)). *Message* is the catalogue's default; *When* is the spec's.",
     '',
     table(['Code', 'HTTP', 'Message', 'When'], rows),

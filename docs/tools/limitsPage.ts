@@ -28,7 +28,13 @@ const API_KEYS = 'command-service/apiKeys/apiKeyValidation.ts';
 const WEBHOOKS = 'command-service/webhooks/webhookValidation.ts';
 
 const INPUT: readonly Limit[] = [
-  L('JSON nesting of a body, GraphQL variables, `where`/`orderBy` JSON, MCP messages', 'contracts/api/jsonNesting.ts', 'MAX_JSON_DEPTH', 'count', '`400 BAD_REQUEST`'),
+  L(
+    'JSON nesting of a body, GraphQL variables, `where`/`orderBy` JSON, MCP messages',
+    'contracts/api/jsonNesting.ts',
+    'MAX_JSON_DEPTH',
+    'count',
+    '`400 BAD_REQUEST`',
+  ),
   L('Page size `first`: default', 'query-service/paging/pageArgs.ts', 'DEFAULT_PAGE_SIZE', 'count', '—'),
   L('Page size `first`: maximum', 'query-service/paging/pageArgs.ts', 'MAX_PAGE_SIZE', 'count', BAD_INPUT),
   L('Rows per bulk request, ids per bulk delete', 'command-service/branches/branchCommand.ts', 'MAX_BULK_ROWS', 'count', BAD_INPUT),
@@ -44,7 +50,13 @@ const INPUT: readonly Limit[] = [
   L('GraphQL document tokens', GRAPHQL, 'QUERY_LIMITS.maxTokens', 'count', TOO_COMPLEX),
   L('GraphQL brackets open at once (checked before parsing)', GRAPHQL, 'QUERY_LIMITS.maxNesting', 'count', TOO_COMPLEX),
   L('GraphQL cost (a connection multiplies by its `first`)', GRAPHQL, 'QUERY_LIMITS.maxCost', 'count', TOO_COMPLEX),
-  L('Identifier length (username, organization, project, branch, table, row)', 'contracts/domain/identifiers.ts', 'IDENTIFIER_MAX_LENGTH', 'characters', '`400 INVALID_*`'),
+  L(
+    'Identifier length (username, organization, project, branch, table, row)',
+    'contracts/domain/identifiers.ts',
+    'IDENTIFIER_MAX_LENGTH',
+    'characters',
+    '`400 INVALID_*`',
+  ),
   L('Password: minimum', 'contracts/domain/identifiers.ts', 'PASSWORD_MIN_LENGTH', 'characters', '`400 INVALID_PASSWORD`'),
   L('Password: maximum', 'contracts/domain/identifiers.ts', 'PASSWORD_MAX_LENGTH', 'characters', '`400 INVALID_PASSWORD`'),
   L('Revision comment', 'command-service/branches/branchCommand.ts', 'MAX_COMMENT_LENGTH', 'characters', BAD_INPUT),
@@ -59,8 +71,20 @@ const DATA: readonly Limit[] = [
   L('Indexed fields per table (`x-index` and `x-unique`)', 'contracts/tables/tableSchema.ts', 'MAX_INDEXED_FIELDS', 'count', '`400 INVALID_SCHEMA`'),
   L('Row changes per merge or restore', 'contracts/commands/draftChanges.ts', 'MAX_DRAFT_ROW_CHANGES', 'count', '`409 LIMIT_EXCEEDED`'),
   L('Field changes listed per changed row', 'query-service/changes/fieldChanges.ts', 'MAX_FIELD_CHANGES', 'count', 'truncated'),
-  L('Sort orders indexed per process (later ones run unindexed)', 'query-service/readers/rowIndexes.ts', 'MAX_ROW_INDEXES', 'count', 'warning logged'),
-  L('Declared field paths indexed per process (later ones run unindexed)', 'query-service/readers/rowIndexes.ts', 'MAX_FIELD_INDEXES', 'count', 'warning logged'),
+  L(
+    'Sort orders indexed per process (later ones run unindexed)',
+    'query-service/readers/rowIndexes.ts',
+    'MAX_ROW_INDEXES',
+    'count',
+    'warning logged',
+  ),
+  L(
+    'Declared field paths indexed per process (later ones run unindexed)',
+    'query-service/readers/rowIndexes.ts',
+    'MAX_FIELD_INDEXES',
+    'count',
+    'warning logged',
+  ),
   L('Append retries on a concurrent write', 'command-service/commandHandler.ts', 'MAX_APPEND_RETRIES', 'count', '`409 CONCURRENT_MODIFICATION`'),
 ];
 
@@ -92,12 +116,31 @@ const WEBHOOK_LIMITS: readonly Limit[] = [
 
 /** Variables of configuration.md that set a limit. */
 const CONFIGURABLE = [
-  'BODY_LIMIT', 'QUERY_TIMEOUT_MS', 'IMPORT_MAX_BYTES', 'API_KEY_MAX_PER_USER', 'API_KEY_MAX_SERVICE_PER_ORG',
-  'LOGIN_MAX_FAILURES', 'LOGIN_MAX_FAILURES_PER_IP', 'LOGIN_WINDOW_MS', 'JWT_ACCESS_TOKEN_TTL_SECONDS',
-  'JWT_REFRESH_TOKEN_TTL_DAYS', 'REFRESH_FAMILY_MAX_AGE_DAYS', 'JWT_REFRESH_GRACE_PERIOD_MS', 'CONSISTENCY_TIMEOUT_MS',
-  'MCP_MAX_SESSIONS', 'MCP_MAX_ANONYMOUS_SESSIONS_PER_IP', 'MCP_SESSION_IDLE_MS', 'MCP_SESSION_MAX_AGE_MS',
-  'MCP_ANONYMOUS_SESSION_IDLE_MS', 'EVENT_STREAMS_PER_PRINCIPAL', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_CONCURRENCY',
-  'WEBHOOK_DISABLE_AFTER_FAILURES', 'OAUTH_MAX_CLIENTS', 'OAUTH_ACCESS_TOKEN_TTL_SECONDS', 'OAUTH_REFRESH_TOKEN_TTL_DAYS',
+  'BODY_LIMIT',
+  'QUERY_TIMEOUT_MS',
+  'IMPORT_MAX_BYTES',
+  'API_KEY_MAX_PER_USER',
+  'API_KEY_MAX_SERVICE_PER_ORG',
+  'LOGIN_MAX_FAILURES',
+  'LOGIN_MAX_FAILURES_PER_IP',
+  'LOGIN_WINDOW_MS',
+  'JWT_ACCESS_TOKEN_TTL_SECONDS',
+  'JWT_REFRESH_TOKEN_TTL_DAYS',
+  'REFRESH_FAMILY_MAX_AGE_DAYS',
+  'JWT_REFRESH_GRACE_PERIOD_MS',
+  'CONSISTENCY_TIMEOUT_MS',
+  'MCP_MAX_SESSIONS',
+  'MCP_MAX_ANONYMOUS_SESSIONS_PER_IP',
+  'MCP_SESSION_IDLE_MS',
+  'MCP_SESSION_MAX_AGE_MS',
+  'MCP_ANONYMOUS_SESSION_IDLE_MS',
+  'EVENT_STREAMS_PER_PRINCIPAL',
+  'WEBHOOK_TIMEOUT_MS',
+  'WEBHOOK_CONCURRENCY',
+  'WEBHOOK_DISABLE_AFTER_FAILURES',
+  'OAUTH_MAX_CLIENTS',
+  'OAUTH_ACCESS_TOKEN_TTL_SECONDS',
+  'OAUTH_REFRESH_TOKEN_TTL_DAYS',
 ];
 
 const grouped = (n: number): string => n.toLocaleString('en-US');

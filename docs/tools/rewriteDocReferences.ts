@@ -26,9 +26,7 @@ const specPath: Replacement = (_match, name) => `docs/spec/${name}.md`;
 const rules: readonly { readonly pattern: RegExp; readonly replacement: Replacement }[] = [
   { pattern: /(?<![\w./-])PERFORMANCE\.md\b/g, replacement: 'docs/reference/performance.md' },
   { pattern: /(?<![\w./-])STYLE\.md\b/g, replacement: 'docs/reference/style.md' },
-  ...(specPaths
-    ? [{ pattern: new RegExp(`(?<![\\w./(-])(${specNames.join('|')})\\.md(?=\\)?\\s*§)`, 'g'), replacement: specPath }]
-    : []),
+  ...(specPaths ? [{ pattern: new RegExp(`(?<![\\w./(-])(${specNames.join('|')})\\.md(?=\\)?\\s*§)`, 'g'), replacement: specPath }] : []),
 ];
 
 function files(dir: string, out: string[] = []): string[] {

@@ -56,7 +56,11 @@ test('sessions keeps families, rotations and revocations, including token-versio
   log.add('session-f3', 'RefreshFamilyStarted', family('f3', 'u2'));
   // Expires soon: dropped by a later login more than an hour after its absolute expiry.
   log.add('session-old', 'RefreshFamilyStarted', family('old', 'u3', '2026-01-01T00:10:00.000Z'));
-  const rotation = log.add('session-f1', 'RefreshTokenRotated', { tokenId: 'f1-t0', successorId: 'f1-t1', successorExpiresAt: '2026-01-09T00:00:00.000Z' });
+  const rotation = log.add('session-f1', 'RefreshTokenRotated', {
+    tokenId: 'f1-t0',
+    successorId: 'f1-t1',
+    successorExpiresAt: '2026-01-09T00:00:00.000Z',
+  });
   log.add('session-f1', 'RefreshTokenRotated', { tokenId: 'f1-t1', successorId: 'f1-t2', successorExpiresAt: '2026-01-10T00:00:00.000Z' });
   const logout = log.add('session-f3', 'RefreshFamilyRevoked', { reason: 'logout' });
   log.add('session-f3', 'RefreshFamilyRevoked', { reason: 'reuse' });

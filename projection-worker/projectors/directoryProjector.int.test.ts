@@ -45,7 +45,10 @@ test('directory keeps users, organizations and memberships', async (t) => {
     filter: fieldsEqual({ organizationId: 'acme' }),
     orderBy: [{ ref: { field: 'username' }, direction: 'asc' }],
   });
-  assert.deepEqual(members.map((m) => `${String(m.username)}:${String(m.role)}`), ['Alice:organizationOwner', 'bob:editor']);
+  assert.deepEqual(
+    members.map((m) => `${String(m.username)}:${String(m.role)}`),
+    ['Alice:organizationOwner', 'bob:editor'],
+  );
   const projectMembers = async () =>
     (await views.store.find(DIR, 'project_members', { orderBy: [{ ref: { field: 'projectId' }, direction: 'asc' }] })).map(
       (m) => `${String(m.projectId)}:${String(m.username)}`,
@@ -62,7 +65,10 @@ test('directory keeps users, organizations and memberships', async (t) => {
   assert.deepEqual(await projectMembers(), ['p3:bob']);
   assert.equal((await views.store.get(DIR, 'users', { id: 'u2' }))?.isActive, true);
   const roles = await views.store.find(DIR, 'users', { orderBy: [{ ref: { field: 'id' }, direction: 'asc' }] });
-  assert.deepEqual(roles.map((u) => `${String(u.id)}:${String(u.role)}`), ['u1:systemAdmin', 'u2:systemUser']);
+  assert.deepEqual(
+    roles.map((u) => `${String(u.id)}:${String(u.role)}`),
+    ['u1:systemAdmin', 'u2:systemUser'],
+  );
 
   const expected = await dumpViews(views.store, [directoryProjector]);
   const replay = await openProjectedViews([directoryProjector]);

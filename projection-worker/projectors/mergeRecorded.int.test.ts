@@ -25,15 +25,31 @@ function history(merges: boolean): RecordedEvent[] {
   let n = 0;
   const add: typeof log.add = (streamId, type, data) => log.add(streamId, type, data, at(++n));
   add(ORG, 'ProjectCreated', blogProjectCreated('acme'));
-  add(B1, 'TableCreated', { ...draft('r1', 1, true), tableKey: 'k1', tableId: 'posts', schema: { type: 'object' }, table: { tableKey: 'k1', count: 0, equalsHead: false } });
+  add(B1, 'TableCreated', {
+    ...draft('r1', 1, true),
+    tableKey: 'k1',
+    tableId: 'posts',
+    schema: { type: 'object' },
+    table: { tableKey: 'k1', count: 0, equalsHead: false },
+  });
   const write = (rowId: string, title: string) => ({ rowId, data: { title }, createdAt: at(n), updatedAt: at(n) });
-  add(B1, 'RowsCreated', { ...draft('r1', 1, true), tableKey: 'k1', rows: [write('a', 'A'), write('b', 'B')], table: { tableKey: 'k1', count: 2, equalsHead: false } });
+  add(B1, 'RowsCreated', {
+    ...draft('r1', 1, true),
+    tableKey: 'k1',
+    rows: [write('a', 'A'), write('b', 'B')],
+    table: { tableKey: 'k1', count: 2, equalsHead: false },
+  });
   add(B1, 'RowsDeleted', { ...draft('r1', 1, true), tableKey: 'k1', rowIds: ['b'], table: { tableKey: 'k1', count: 1, equalsHead: false } });
   // Positions and times after this point differ between the two logs only by the merge records themselves.
   if (merges) log.add(B1, 'MergeRecorded', merge(draft('r1', 1, true)), at(n));
   add(B1, 'RevisionCommitted', { projectId: 'p1', revisionId: 'r1', seq: 1, comment: 'merged', newDraftRevisionId: 'r2', newDraftSeq: 2 });
   if (merges) log.add(B1, 'MergeRecorded', merge(draft('r2', 2, false)), at(n));
-  add(B1, 'RowsUpdated', { ...draft('r2', 2, true), tableKey: 'k1', rows: [write('a', 'A2')], table: { tableKey: 'k1', count: 1, equalsHead: false } });
+  add(B1, 'RowsUpdated', {
+    ...draft('r2', 2, true),
+    tableKey: 'k1',
+    rows: [write('a', 'A2')],
+    table: { tableKey: 'k1', count: 1, equalsHead: false },
+  });
   if (merges) log.add(B1, 'MergeRecorded', merge(draft('r2', 2, true)), at(n));
   add(B1, 'DraftReverted', { projectId: 'p1', draftRevisionId: 'r2', draftSeq: 2 });
   return log.events;
@@ -69,7 +85,10 @@ test('the system state keeps the merge edges of MergeRecorded (merge.md §5) and
   assert.deepEqual(withMerges.projects, without.projects);
   // r1 was committed with its pending merge; r2's merges were reverted; without records every list is empty.
   const edges = (state: ReturnType<typeof fold>) => [...state.revisions.values()].map((r): [string, string[]] => [r.id, r.mergedRevisionIds]);
-  assert.deepEqual(edges(withMerges).filter(([, ids]) => ids.length > 0), [['r1', ['r-src']]]);
+  assert.deepEqual(
+    edges(withMerges).filter(([, ids]) => ids.length > 0),
+    [['r1', ['r-src']]],
+  );
   assert.ok(edges(without).every(([, ids]) => ids.length === 0));
   const strip = (state: ReturnType<typeof fold>) => [...state.revisions.values()].map(({ mergedRevisionIds: _ids, ...rest }) => rest);
   assert.deepEqual(strip(withMerges), strip(without));

@@ -14,8 +14,7 @@ test('bulk writes, mixed restores and branch deletion', async (t) => {
   const log = createTestLog();
   const views = await openProjectedViews([rowsProjector]);
   t.after(() => views.close());
-  const dataAt = async (seq: number) =>
-    (await views.visible('rows', 'rows', 'b1', seq)).map((r) => `${String(r.rowId)}:${JSON.stringify(r.data)}`);
+  const dataAt = async (seq: number) => (await views.visible('rows', 'rows', 'b1', seq)).map((r) => `${String(r.rowId)}:${JSON.stringify(r.data)}`);
 
   // More rows than one `in` filter holds.
   log.add(B, 'RowsCreated', { ...draft(1), tableKey: 'k1', rows: ids(1200).map((id) => write(id, 1)), table: facts(1200) });
@@ -67,12 +66,18 @@ test('row versions carry their principal; renames and deletions leave marks that
   await views.catchUp(log.events);
   assert.deepEqual(await marks(), ['2:renamed:c<a', '2:deleted:b<null']);
   const draftRows = await views.visible('rows', 'rows', 'b1', 2);
-  assert.deepEqual(draftRows.map((r) => [r.rowId, r.fromSeq, r.actor]), [['c', 2, 'system']]);
+  assert.deepEqual(
+    draftRows.map((r) => [r.rowId, r.fromSeq, r.actor]),
+    [['c', 2, 'system']],
+  );
 
   log.add(B, 'DraftReverted', { projectId: 'p1', draftRevisionId: 'r2', draftSeq: 2 });
   await views.catchUp(log.events);
   assert.deepEqual(await marks(), [], 'a revert drops the marks of the draft');
-  assert.deepEqual((await views.visible('rows', 'rows', 'b1', 2)).map((r) => r.rowId), ['a', 'b']);
+  assert.deepEqual(
+    (await views.visible('rows', 'rows', 'b1', 2)).map((r) => r.rowId),
+    ['a', 'b'],
+  );
 
   log.add(B, 'RowsDeleted', { ...draft(2), tableKey: 'k1', rowIds: ['a'], table: facts(1) });
   await views.catchUp(log.events);

@@ -52,7 +52,13 @@ test('renames with schema rewrites, renaming back, and row counts', async (t) =>
     { id: 'people', fromSeq: 2, count: 0, schema: {}, updatedAt: t3, createdAt: t1 },
     { id: 'posts', fromSeq: 2, count: 0, schema: postsSchema('people'), updatedAt: t3, createdAt: t2 },
   ]);
-  assert.deepEqual((await tablesAt(1)).map((v) => [v.id, v.schema]), [['users', {}], ['posts', postsSchema('users')]]);
+  assert.deepEqual(
+    (await tablesAt(1)).map((v) => [v.id, v.schema]),
+    [
+      ['users', {}],
+      ['posts', postsSchema('users')],
+    ],
+  );
 
   // Renaming back makes both tables equal to HEAD again: the HEAD versions show, nothing else is left.
   log.add(B, 'TableRenamed', {
@@ -74,11 +80,19 @@ test('renames with schema rewrites, renaming back, and row counts', async (t) =>
     { id: 'users', fromSeq: 1, count: 0, schema: {}, updatedAt: t1, createdAt: t1 },
     { id: 'posts', fromSeq: 2, count: 1, schema: postsSchema('users'), updatedAt: t2, createdAt: t2 },
   ]);
-  const all = await views.store.find('schemas', 'tables', { orderBy: [{ ref: { field: 'tableKey' }, direction: 'asc' }, { ref: { field: 'fromSeq' }, direction: 'asc' }],
+  const all = await views.store.find('schemas', 'tables', {
+    orderBy: [
+      { ref: { field: 'tableKey' }, direction: 'asc' },
+      { ref: { field: 'fromSeq' }, direction: 'asc' },
+    ],
   });
   assert.deepEqual(
     all.map((v) => [v.tableKey, v.fromSeq, v.toSeq]),
-    [['k1', 1, OPEN_SEQ], ['k2', 1, 2], ['k2', 2, OPEN_SEQ]],
+    [
+      ['k1', 1, OPEN_SEQ],
+      ['k2', 1, 2],
+      ['k2', 2, OPEN_SEQ],
+    ],
   );
 
   log.add('organization-acme', 'BranchDeleted', { projectId: 'p1', branchId: 'b1' });

@@ -95,10 +95,7 @@ export function createCheckpointWaiter(deps: CheckpointWaiterDeps): ConsistencyW
           },
         };
         // A store that keeps failing is reported as its error, not as a consistency timeout.
-        const timer = setTimeout(
-          () => entry.settle(lastError instanceof Error ? lastError : false),
-          Math.max(0, timeoutMs),
-        );
+        const timer = setTimeout(() => entry.settle(lastError instanceof Error ? lastError : false), Math.max(0, timeoutMs));
         waiting.add(entry);
         listen();
         void check();

@@ -34,8 +34,7 @@ export async function describeProjections(deps: {
     statuses.map(async (s): Promise<ProjectionReport> => {
       const lag = comparePositions(s.position, head) >= 0 ? 0 : await eventStore.countAfter(s.position);
       const leaseAlive = s.leaseOwner !== null && s.leaseExpiresAt !== null && s.leaseExpiresAt > now;
-      const status: ProjectionState =
-        s.error !== null ? 'failed' : !s.active ? 'building' : lag === 0 ? 'idle' : leaseAlive ? 'running' : 'stalled';
+      const status: ProjectionState = s.error !== null ? 'failed' : !s.active ? 'building' : lag === 0 ? 'idle' : leaseAlive ? 'running' : 'stalled';
       return {
         name: s.name,
         version: s.version,
@@ -67,20 +66,18 @@ export async function describeAllProjections(deps: {
   if (missing.length === 0) return reports;
   const head = await eventStore.headPosition();
   const lag = head === null ? 0 : await eventStore.countAfter(null);
-  const created = missing.map(
-    (p): ProjectionReport => ({
-      name: p.spec.name,
-      version: p.spec.version,
-      active: false,
-      status: lag === 0 ? 'idle' : 'stalled',
-      position: null,
-      head,
-      lag,
-      updatedAt: null,
-      error: null,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-    }),
-  );
+  const created = missing.map((p): ProjectionReport => ({
+    name: p.spec.name,
+    version: p.spec.version,
+    active: false,
+    status: lag === 0 ? 'idle' : 'stalled',
+    position: null,
+    head,
+    lag,
+    updatedAt: null,
+    error: null,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+  }));
   return [...reports, ...created].sort((a, b) => (a.name === b.name ? a.version - b.version : a.name < b.name ? -1 : 1));
 }

@@ -65,11 +65,14 @@ export function createProjectionOperations(deps: ProjectionOperationsDeps): Proj
   }
 
   async function runAll(chosen: readonly Projector[], owner: string, actor: string, pending: Set<string>): Promise<void> {
-    const renewal = setInterval(() => {
-      for (const name of pending) {
-        viewStore.acquireLease(rebuildLeaseName(name), owner, ttl).catch((err: unknown) => log.warn({ err, name }, 'rebuild lease renewal failed'));
-      }
-    }, Math.max(1, Math.floor(ttl / 3)));
+    const renewal = setInterval(
+      () => {
+        for (const name of pending) {
+          viewStore.acquireLease(rebuildLeaseName(name), owner, ttl).catch((err: unknown) => log.warn({ err, name }, 'rebuild lease renewal failed'));
+        }
+      },
+      Math.max(1, Math.floor(ttl / 3)),
+    );
     try {
       for (const projector of chosen) {
         const name = projector.spec.name;
@@ -121,7 +124,10 @@ export function createProjectionOperations(deps: ProjectionOperationsDeps): Proj
 
     async startRebuild(name, actor) {
       const chosen = name === 'all' ? projectors : projectors.filter((p) => p.spec.name === name);
-      if (chosen.length === 0) throw new AppError('PROJECTION_NOT_FOUND', `Projection "${name}" not found`, [{ path: '/name', message: `valid names: ${projectors.map((p) => p.spec.name).join(', ')}, all` }]);
+      if (chosen.length === 0)
+        throw new AppError('PROJECTION_NOT_FOUND', `Projection "${name}" not found`, [
+          { path: '/name', message: `valid names: ${projectors.map((p) => p.spec.name).join(', ')}, all` },
+        ]);
       const owner = `rebuild:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
       const held: string[] = [];
       for (const projector of chosen) {

@@ -129,8 +129,15 @@ describe('projection runner', () => {
     await eventually('the batch applied after the lock', async () => (await totals(s)).events === 4);
     await r.stop();
     assert.ok(locked < 0, 'the lock was met');
-    assert.deepEqual(errors.filter((error) => error !== null), [], 'no error recorded');
-    assert.deepEqual((await s.viewStore.projectionStatuses()).map((status) => status.error), [null]);
+    assert.deepEqual(
+      errors.filter((error) => error !== null),
+      [],
+      'no error recorded',
+    );
+    assert.deepEqual(
+      (await s.viewStore.projectionStatuses()).map((status) => status.error),
+      [null],
+    );
   });
 
   test('a lost compare-and-set is re-read and never applies a batch twice', async () => {

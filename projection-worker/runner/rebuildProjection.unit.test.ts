@@ -72,10 +72,7 @@ describe('rebuildProjection', () => {
     const { eventStore, viewStore } = await liveProjection();
     const before = await viewStore.checkpoint({ name: 'counting', version: 1 });
     const failing = createCountingProjector({ failOn: (e) => e.position === 's:00000000000000000020' });
-    await assert.rejects(
-      rebuildProjection({ projector: failing, eventStore, viewStore, log, batchSize: 4, dropDelayMs: 0 }),
-      /cannot project/,
-    );
+    await assert.rejects(rebuildProjection({ projector: failing, eventStore, viewStore, log, batchSize: 4, dropDelayMs: 0 }), /cannot project/);
     assert.equal(await viewStore.activeVersion('counting'), 1);
     assert.deepEqual(viewStore.versions('counting'), [1]);
     assert.equal(await viewStore.checkpoint({ name: 'counting', version: 1 }), before);
@@ -87,10 +84,7 @@ describe('rebuildProjection', () => {
   test('refuses to run while another rebuild holds the rebuild lease', async () => {
     const { eventStore, viewStore } = await liveProjection();
     await viewStore.acquireLease('counting:rebuild', 'other', 60_000);
-    await assert.rejects(
-      rebuildProjection({ projector: createCountingProjector(), eventStore, viewStore, log }),
-      /already running/,
-    );
+    await assert.rejects(rebuildProjection({ projector: createCountingProjector(), eventStore, viewStore, log }), /already running/);
     assert.deepEqual(viewStore.versions('counting'), [1]);
   });
 

@@ -5,12 +5,7 @@ import type { EventStore, Position, RecordedEvent } from '../../contracts/index.
  * Reads the batch after `after` of the given categories. `head` is the log head read BEFORE the call: every
  * event of those categories up to it is in the result unless the result is full (`maxCount` events).
  */
-export type LogReader = (
-  after: Position | null,
-  categories: readonly string[],
-  maxCount: number,
-  head: Position,
-) => Promise<RecordedEvent[]>;
+export type LogReader = (after: Position | null, categories: readonly string[], maxCount: number, head: Position) => Promise<RecordedEvent[]>;
 
 type Entry = {
   readonly after: Position | null;
@@ -43,12 +38,7 @@ export function createSharedLogReader(eventStore: EventStore): LogReader {
     expiry.unref();
     const key = [...new Set(categories)].sort().join('\n');
     const kept = last.get(key);
-    if (
-      kept !== undefined &&
-      kept.after === after &&
-      kept.maxCount === maxCount &&
-      (kept.full === true || comparePositions(head, kept.head) <= 0)
-    ) {
+    if (kept !== undefined && kept.after === after && kept.maxCount === maxCount && (kept.full === true || comparePositions(head, kept.head) <= 0)) {
       return kept.events;
     }
     const entry: Entry = { after, maxCount, head, events: eventStore.readAll(after, { categories, maxCount }) };

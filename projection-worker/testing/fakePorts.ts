@@ -98,11 +98,7 @@ export function createFakeEventStore(options: FakeEventStoreOptions = {}): FakeE
       const everything = categories === undefined && eventTypes === undefined;
       const wanted = (e: RecordedEvent): boolean =>
         everything || (categories?.includes(streamCategory(e.streamId)) ?? false) || (eventTypes?.includes(e.type) ?? false);
-      return events
-        .slice(from)
-        .filter(wanted)
-        .slice(0, Math.max(0, maxCount))
-        .map(upcast);
+      return events.slice(from).filter(wanted).slice(0, Math.max(0, maxCount)).map(upcast);
     },
     async headPosition() {
       return head();
@@ -158,7 +154,10 @@ export function createFakeViewStore(clock: Clock): FakeViewStore {
     },
     async dropVersion(ref) {
       await inner.dropVersion(ref);
-      ensured.set(ref.name, (ensured.get(ref.name) ?? []).filter((version) => version !== ref.version));
+      ensured.set(
+        ref.name,
+        (ensured.get(ref.name) ?? []).filter((version) => version !== ref.version),
+      );
     },
   };
 }

@@ -19,7 +19,13 @@ export const fetchOutboundHttp: OutboundHttp = {
       return { ok: true, status: res.status, headers: Object.fromEntries(res.headers), body, durationMs: Math.round(performance.now() - started) };
     } catch (err) {
       const timeout = (err as Error).name === 'TimeoutError';
-      return { ok: false, kind: timeout ? 'timeout' : 'network', message: (err as Error).message, status: null, durationMs: Math.round(performance.now() - started) };
+      return {
+        ok: false,
+        kind: timeout ? 'timeout' : 'network',
+        message: (err as Error).message,
+        status: null,
+        durationMs: Math.round(performance.now() - started),
+      };
     }
   },
 };

@@ -2,16 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveTableLayers, sqlitePosition, streamCategory } from '../../contracts/index.ts';
-import type {
-  AuthEventMap,
-  DomainEventMap,
-  Filter,
-  Position,
-  RecordedEvent,
-  VersionLayer,
-  ViewDoc,
-  ViewStore,
-} from '../../contracts/index.ts';
+import type { AuthEventMap, DomainEventMap, Filter, Position, RecordedEvent, VersionLayer, ViewDoc, ViewStore } from '../../contracts/index.ts';
 import { createSqliteViewStore } from '../index.ts';
 import type { Projector } from '../index.ts';
 import { visibleAt } from '../../contracts/index.ts';
@@ -108,9 +99,7 @@ export async function openProjectedViews(projectors: readonly Projector[]): Prom
       }
       for (const projector of projectors) {
         const after = checkpoints.get(projector) ?? null;
-        const pending = events.filter(
-          (e) => (after === null || e.position > after) && projector.categories.includes(streamCategory(e.streamId)),
-        );
+        const pending = events.filter((e) => (after === null || e.position > after) && projector.categories.includes(streamCategory(e.streamId)));
         for (let i = 0; i < pending.length; i += batchSize) {
           const batch = pending.slice(i, i + batchSize);
           const next = batch.at(-1)?.position as Position;
@@ -124,7 +113,9 @@ export async function openProjectedViews(projectors: readonly Projector[]): Prom
     async visible(projection, collection, branchId, seq, filter) {
       const layers = layersOf(branchId, seq);
       if (collection === 'tables') {
-        const perLayer = await Promise.all(layers.map((layer) => store.find(projection, collection, { filter: visibleAt(layer.branchId, layer.seq) })));
+        const perLayer = await Promise.all(
+          layers.map((layer) => store.find(projection, collection, { filter: visibleAt(layer.branchId, layer.seq) })),
+        );
         const tables = resolveTableLayers(perLayer).sort((a, b) => ((a.tableKey as string) < (b.tableKey as string) ? -1 : 1));
         if (filter !== undefined) throw new Error('visible tables take no filter');
         return tables;

@@ -55,7 +55,12 @@ export function createAttemptRecorder(deps: AttemptRecorderDeps) {
       const webhookId = delivery.webhookId as string;
       if (counts.has(webhookId)) continue;
       const hook = await viewStore.get(NAME, 'webhooks', { id: webhookId });
-      counts.set(webhookId, { failures: (hook?.consecutiveFailures as number | null) ?? 0, active: hook?.active === true, touched: false, failedNow: false });
+      counts.set(webhookId, {
+        failures: (hook?.consecutiveFailures as number | null) ?? 0,
+        active: hook?.active === true,
+        touched: false,
+        failedNow: false,
+      });
     }
     return counts;
   }
@@ -73,23 +78,39 @@ export function createAttemptRecorder(deps: AttemptRecorderDeps) {
       const retries = (delivery.retries as number | null) ?? 0;
       const byId = fieldsEqual({ id });
       if (result.ok) {
-        changes.push({ op: 'update', collection: 'deliveries', filter: byId, set: { status: 'succeeded', attempts, nextAttemptAt: null, redelivery: false, succeededOnce: true } });
+        changes.push({
+          op: 'update',
+          collection: 'deliveries',
+          filter: byId,
+          set: { status: 'succeeded', attempts, nextAttemptAt: null, redelivery: false, succeededOnce: true },
+        });
         Object.assign(count, { failures: 0, touched: true });
         continue;
       }
       const delay = delivery.redelivery === true ? undefined : deps.retryScheduleMs[retries];
       if (delay !== undefined) {
-        changes.push({ op: 'update', collection: 'deliveries', filter: byId, set: { attempts, retries: retries + 1, nextAttemptAt: clock.now() + delay } });
+        changes.push({
+          op: 'update',
+          collection: 'deliveries',
+          filter: byId,
+          set: { attempts, retries: retries + 1, nextAttemptAt: clock.now() + delay },
+        });
         log.debug({ deliveryId: id, webhookId, error: result.error, retryInMs: delay }, 'webhook attempt failed');
         continue;
       }
       // The delivery failed for good: count it against the webhook.
       Object.assign(count, { failures: count.failures + (delivery.redelivery === true ? 0 : 1), touched: true, failedNow: true });
-      changes.push({ op: 'update', collection: 'deliveries', filter: byId, set: { status: 'failed', attempts, nextAttemptAt: null, redelivery: false } });
+      changes.push({
+        op: 'update',
+        collection: 'deliveries',
+        filter: byId,
+        set: { status: 'failed', attempts, nextAttemptAt: null, redelivery: false },
+      });
       log.info({ deliveryId: id, webhookId, error: result.error, consecutiveFailures: count.failures }, 'webhook delivery failed');
     }
     for (const [webhookId, count] of counts) {
-      if (count.touched) changes.push({ op: 'update', collection: 'webhooks', filter: fieldsEqual({ id: webhookId }), set: { consecutiveFailures: count.failures } });
+      if (count.touched)
+        changes.push({ op: 'update', collection: 'webhooks', filter: fieldsEqual({ id: webhookId }), set: { consecutiveFailures: count.failures } });
     }
     await write(changes);
     return [...counts].filter(([, count]) => count.failedNow && count.active && count.failures >= deps.disableAfterFailures);
@@ -103,7 +124,9 @@ export function createAttemptRecorder(deps: AttemptRecorderDeps) {
         const limitReached = await writeOutcomes(batch.map((w) => w.outcome));
         for (const w of batch) w.resolve();
         for (const [webhookId, { failures }] of limitReached) {
-          await deps.disable(webhookId, `${failures} consecutive failed deliveries`, failures).catch((err: unknown) => log.error({ err, webhookId }, 'webhook could not be disabled'));
+          await deps
+            .disable(webhookId, `${failures} consecutive failed deliveries`, failures)
+            .catch((err: unknown) => log.error({ err, webhookId }, 'webhook could not be disabled'));
         }
       } catch (err) {
         for (const w of batch) w.reject(err);

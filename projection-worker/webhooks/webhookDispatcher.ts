@@ -1,14 +1,6 @@
 import { createHash } from 'node:crypto';
 import { deliveryIdOf, fieldsEqual, streamCategories, webhookViewOfDoc, webhookViews } from '../../contracts/index.ts';
-import type {
-  ChangeEventSource,
-  RecordedEvent,
-  RoutedChangeEvent,
-  ViewChange,
-  ViewStore,
-  WebhookEvent,
-  WebhookView,
-} from '../../contracts/index.ts';
+import type { ChangeEventSource, RecordedEvent, RoutedChangeEvent, ViewChange, ViewStore, WebhookEvent, WebhookView } from '../../contracts/index.ts';
 import type { LogSubscriber } from '../runner/projector.ts';
 
 const WEBHOOKS = webhookViews.name;
@@ -26,7 +18,12 @@ export function matchesSubscription(hook: Subscription, event: RoutedChangeEvent
 
 const byId = (id: string) => fieldsEqual({ id });
 
-function newDelivery(id: string, webhookId: string, recorded: RecordedEvent, payload: RoutedChangeEvent['payload'] | Record<string, unknown>): ViewChange {
+function newDelivery(
+  id: string,
+  webhookId: string,
+  recorded: RecordedEvent,
+  payload: RoutedChangeEvent['payload'] | Record<string, unknown>,
+): ViewChange {
   const appendedAt = Date.parse(recorded.metadata.time);
   const doc = {
     id,
@@ -54,7 +51,16 @@ function applyWebhookEvent(recorded: RecordedEvent, hooks: Map<string, Subscript
   switch (event.type) {
     case 'WebhookCreated': {
       const { webhookId, ...d } = event.data;
-      const doc = { ...d, id: webhookId, active: true, createdAt: time, consecutiveFailures: 0, deleted: false, disabledAt: null, disabledReason: null };
+      const doc = {
+        ...d,
+        id: webhookId,
+        active: true,
+        createdAt: time,
+        consecutiveFailures: 0,
+        deleted: false,
+        disabledAt: null,
+        disabledReason: null,
+      };
       changes.push({ op: 'upsert', collection: 'webhooks', doc: { ...doc, previousSealedSecret: null, previousSecretExpiresAt: null } });
       hooks.set(webhookId, webhookViewOfDoc(doc));
       return;
@@ -137,7 +143,8 @@ export function createWebhookDispatcher(deps: { readonly viewStore: ViewStore; r
         }
         for (const event of byPosition.get(recorded.position) ?? []) {
           for (const hook of hooks.values()) {
-            if (matchesSubscription(hook, event)) changes.push(newDelivery(deliveryIdFor(hook.id, recorded.position), hook.id, recorded, event.payload));
+            if (matchesSubscription(hook, event))
+              changes.push(newDelivery(deliveryIdFor(hook.id, recorded.position), hook.id, recorded, event.payload));
           }
         }
       }

@@ -11,7 +11,12 @@ export type AttemptResult = { readonly ok: boolean; readonly status: number | nu
 export function signatureHeader(messageId: string, timestamp: number, body: string, secrets: readonly string[]): string {
   const content = `${messageId}.${timestamp}.${body}`;
   return secrets
-    .map((secret) => `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(content).digest('base64')}`)
+    .map(
+      (secret) =>
+        `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+          .update(content)
+          .digest('base64')}`,
+    )
     .join(' ');
 }
 

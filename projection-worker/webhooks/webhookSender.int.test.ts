@@ -58,7 +58,10 @@ const delivery = (id: string, status: string, appendedAt: number, nextAttemptAt:
 async function storeWith(docs: ReturnType<typeof delivery>[]): Promise<ViewStore> {
   const views = createSqliteViewStore({ file: ':memory:' });
   await views.ensureProjection(webhookViews);
-  const changes = [{ op: 'upsert' as const, collection: 'webhooks', doc: await hook() }, ...docs.map((doc) => ({ op: 'upsert' as const, collection: 'deliveries', doc }))];
+  const changes = [
+    { op: 'upsert' as const, collection: 'webhooks', doc: await hook() },
+    ...docs.map((doc) => ({ op: 'upsert' as const, collection: 'deliveries', doc })),
+  ];
   assert.ok(await views.applyBatch({ name: webhookViews.name, version: webhookViews.version }, null, sqlitePosition(100), changes));
   return views;
 }
@@ -90,13 +93,20 @@ async function eventually(what: string, probe: () => Promise<boolean>): Promise<
 test('a stand-by that takes the lease over sends the pending deliveries without any new event to wake it', async () => {
   const views = await storeWith([delivery('d1', 'pending', Date.now() - 1000, Date.now() - 1000)]);
   let leader = false;
-  const sender = senderOf(views, () => Date.now(), () => leader);
+  const sender = senderOf(
+    views,
+    () => Date.now(),
+    () => leader,
+  );
   sender.start();
   try {
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(received, [], 'a stand-by sends nothing');
     leader = true; // the lease is taken over; no dispatcher batch follows, nobody calls wake()
-    await eventually('the pending delivery sent', async () => (await views.get(webhookViews.name, 'deliveries', { id: 'd1' }))?.status === 'succeeded');
+    await eventually(
+      'the pending delivery sent',
+      async () => (await views.get(webhookViews.name, 'deliveries', { id: 'd1' }))?.status === 'succeeded',
+    );
     assert.deepEqual(received, ['d1']);
   } finally {
     await sender.stop();
@@ -114,7 +124,11 @@ test('settled deliveries older than the retention are pruned; recent and pending
     delivery('d4', 'succeeded', now - DELIVERY_RETENTION_MS + DAY, null),
   ]);
   assert.equal(DELIVERY_RETENTION_MS, 30 * DAY);
-  const sender = senderOf(views, () => now, () => true);
+  const sender = senderOf(
+    views,
+    () => now,
+    () => true,
+  );
   sender.start();
   try {
     const ids = async (): Promise<string[]> =>
@@ -141,20 +155,30 @@ test('a backlog of one webhook is sent in log order without a rescan per attempt
   const views = await storeWith([...backlog, { ...delivery('d900', 'pending', now - 1000, now - 1000), webhookId: 'wh_2' }]);
   const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
   const second = { ...(await hook()), id: 'wh_2' };
-  assert.ok(await views.applyBatch({ name: webhookViews.name, version: webhookViews.version }, sqlitePosition(100), sqlitePosition(101), [
-    { op: 'update', collection: 'webhooks', filter: fieldsEqual({ id: 'wh_1' }), set: { url: slowUrl } },
-    { op: 'upsert', collection: 'webhooks', doc: second },
-  ]));
+  assert.ok(
+    await views.applyBatch({ name: webhookViews.name, version: webhookViews.version }, sqlitePosition(100), sqlitePosition(101), [
+      { op: 'update', collection: 'webhooks', filter: fieldsEqual({ id: 'wh_1' }), set: { url: slowUrl } },
+      { op: 'upsert', collection: 'webhooks', doc: second },
+    ]),
+  );
   let finds = 0;
   const counted: ViewStore = Object.create(views, { find: { value: (...args: Parameters<ViewStore['find']>) => (finds++, views.find(...args)) } });
-  const sender = senderOf(counted, () => Date.now(), () => true);
+  const sender = senderOf(
+    counted,
+    () => Date.now(),
+    () => true,
+  );
   sender.start();
   try {
     await eventually('the other webhook served', async () => received.includes('d900'));
     assert.ok(received.filter((id) => id !== 'd900').length < 50, `wh_2 waited for ${received.length - 1} attempts of wh_1`);
     await eventually('the backlog sent', async () => received.length === 701);
     const order = received.filter((id) => id !== 'd900');
-    assert.deepEqual(order, backlog.map((d) => d.id), 'each once, in log order');
+    assert.deepEqual(
+      order,
+      backlog.map((d) => d.id),
+      'each once, in log order',
+    );
     assert.ok(finds < 100, `${finds} scans for 701 attempts`);
   } finally {
     await sender.stop();

@@ -88,7 +88,11 @@ export function createWebhookSender(deps: WebhookSenderDeps) {
     try {
       const body = JSON.stringify(delivery.payload);
       const request = { url: hook.url as string, messageId: id, body, secrets: secretsOf(hook, now) };
-      result = await sendWebhookRequest(deps.outboundHttp, request, { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateAddresses, nowMs: now });
+      result = await sendWebhookRequest(deps.outboundHttp, request, {
+        timeoutMs: config.timeoutMs,
+        allowPrivate: config.allowPrivateAddresses,
+        nowMs: now,
+      });
     } catch (err) {
       result = { ok: false, status: null, durationMs: 0, error: err instanceof Error ? err.message : String(err) };
     }
@@ -193,7 +197,10 @@ export function createWebhookSender(deps: WebhookSenderDeps) {
     await scan(now);
     startQueued();
     const [next] = await viewStore.find(NAME, 'deliveries', {
-      filter: { kind: 'and', filters: [fieldsEqual({ status: 'pending' }), { kind: 'compare', ref: { field: 'nextAttemptAt' }, op: 'gt', value: now }] },
+      filter: {
+        kind: 'and',
+        filters: [fieldsEqual({ status: 'pending' }), { kind: 'compare', ref: { field: 'nextAttemptAt' }, op: 'gt', value: now }],
+      },
       orderBy: [{ ref: { field: 'nextAttemptAt' }, direction: 'asc' }],
       limit: 1,
     });

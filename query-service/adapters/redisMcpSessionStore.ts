@@ -230,7 +230,17 @@ export function createRedisMcpSessionStore(deps: RedisMcpSessionStoreDeps): McpS
     const evicted = await BIND(
       redis,
       [sessionKey(id), live],
-      [p, id, JSON.stringify(binding), binding.principalKey, limits.maxPerPrincipal, limits.maxAgeMs + TTL_MARGIN_MS, limits.idleMs, limits.maxAgeMs, TTL_MARGIN_MS],
+      [
+        p,
+        id,
+        JSON.stringify(binding),
+        binding.principalKey,
+        limits.maxPerPrincipal,
+        limits.maxAgeMs + TTL_MARGIN_MS,
+        limits.idleMs,
+        limits.maxAgeMs,
+        TTL_MARGIN_MS,
+      ],
     );
     return evicted as string[];
   }

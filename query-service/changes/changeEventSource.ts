@@ -30,8 +30,18 @@ const MEMO_ENTRY_BYTES = 1024;
 
 type Described = { type: ChangeEventType; branch: BranchRecord; data: Record<string, unknown>; tableIds: string[] | null };
 
-const rowChange: Partial<Record<DomainEvent['type'], string>> = { RowsCreated: 'ADDED', RowsUpdated: 'UPDATED', RowsDeleted: 'REMOVED', RowRenamed: 'RENAMED' };
-const tableChange: Partial<Record<DomainEvent['type'], string>> = { TableCreated: 'ADDED', TableSchemaUpdated: 'UPDATED', TableRenamed: 'RENAMED', TableDeleted: 'REMOVED' };
+const rowChange: Partial<Record<DomainEvent['type'], string>> = {
+  RowsCreated: 'ADDED',
+  RowsUpdated: 'UPDATED',
+  RowsDeleted: 'REMOVED',
+  RowRenamed: 'RENAMED',
+};
+const tableChange: Partial<Record<DomainEvent['type'], string>> = {
+  TableCreated: 'ADDED',
+  TableSchemaUpdated: 'UPDATED',
+  TableRenamed: 'RENAMED',
+  TableDeleted: 'REMOVED',
+};
 
 /**
  * Log events -> change events of changes.md §6.3 for the feed and webhooks. Names come from the system state (which
@@ -66,7 +76,12 @@ export function createChangeEventSource(deps: {
     const layers = draft === undefined ? [{ branchId: branch.id, seq: OPEN_SEQ }] : layersAt(revisionLayers(state, draft), OPEN_SEQ);
     for (const layer of layers) {
       const [doc] = await viewStore.find('schemas', 'tables', {
-        filter: and(eq('branchId', layer.branchId), eq('tableKey', tableKey), { kind: 'compare', ref: { field: 'fromSeq' }, op: 'lte', value: layer.seq }, not(eq('tableId', null))),
+        filter: and(
+          eq('branchId', layer.branchId),
+          eq('tableKey', tableKey),
+          { kind: 'compare', ref: { field: 'fromSeq' }, op: 'lte', value: layer.seq },
+          not(eq('tableId', null)),
+        ),
         orderBy: [{ ref: { field: 'fromSeq' }, direction: 'desc' }],
         limit: 1,
       });
@@ -75,7 +90,12 @@ export function createChangeEventSource(deps: {
     return tableKey;
   }
 
-  async function describeBranchEvent(state: SystemState, recorded: RecordedEvent, branch: BranchRecord, actorId: string | null): Promise<Described | null> {
+  async function describeBranchEvent(
+    state: SystemState,
+    recorded: RecordedEvent,
+    branch: BranchRecord,
+    actorId: string | null,
+  ): Promise<Described | null> {
     const event = { type: recorded.type, data: recorded.data } as DomainEvent;
     const base = { organizationId: branch.organizationId, projectName: state.projects.get(branch.projectId)?.name ?? null, branchName: branch.name };
     switch (event.type) {
@@ -86,14 +106,28 @@ export function createChangeEventSource(deps: {
         const parent = parentId === null ? null : (state.revisions.get(parentId) ?? null);
         if (!target) return null;
         const changes = await queries.revisionChanges(state, target, parent, () => true);
-        const data = { ...base, projectId: d.projectId, revisionId: d.revisionId, parentRevisionId: parentId, comment: d.comment, committedAt: recorded.metadata.time, actorId, changes };
+        const data = {
+          ...base,
+          projectId: d.projectId,
+          revisionId: d.revisionId,
+          parentRevisionId: parentId,
+          comment: d.comment,
+          committedAt: recorded.metadata.time,
+          actorId,
+          changes,
+        };
         return { type: 'revision.committed', branch, data, tableIds: changes.tables.map((t) => t.tableId) };
       }
       case 'MergeRecorded': {
         // merge.md §5: described from the merge's record; its row and table events are described on their own.
         const d = event.data;
         const { draftRevisionId, sourceRevisionId, baseRevisionId, totalRowChanges } = d;
-        return { type: 'branch.merged', branch, data: { ...base, draftRevisionId, sourceRevisionId, baseRevisionId, totalRowChanges, actorId }, tableIds: null };
+        return {
+          type: 'branch.merged',
+          branch,
+          data: { ...base, draftRevisionId, sourceRevisionId, baseRevisionId, totalRowChanges, actorId },
+          tableIds: null,
+        };
       }
       case 'DraftReverted':
         return { type: 'draft.reverted', branch, data: { ...base, draftRevisionId: event.data.draftRevisionId, actorId }, tableIds: null };
@@ -114,9 +148,21 @@ export function createChangeEventSource(deps: {
         const d = event.data;
         const tableId = await tableIdOf(state, branch, d.tableKey);
         const ids =
-          event.type === 'RowsDeleted' ? event.data.rowIds : event.type === 'RowRenamed' ? [event.data.row.rowId] : event.data.rows.map((r) => r.rowId);
+          event.type === 'RowsDeleted'
+            ? event.data.rowIds
+            : event.type === 'RowRenamed'
+              ? [event.data.row.rowId]
+              : event.data.rows.map((r) => r.rowId);
         const previous = event.type === 'RowRenamed' ? { previousRowIds: [event.data.rowId] } : {};
-        const data = { ...base, draftRevisionId: d.draftRevisionId, tableId, change: rowChange[event.type], rowIds: ids.slice(0, MAX_ROW_IDS), ...previous, actorId };
+        const data = {
+          ...base,
+          draftRevisionId: d.draftRevisionId,
+          tableId,
+          change: rowChange[event.type],
+          rowIds: ids.slice(0, MAX_ROW_IDS),
+          ...previous,
+          actorId,
+        };
         return { type: 'rows.changed', branch, data, tableIds: [tableId] };
       }
       default:
@@ -180,7 +226,11 @@ export function createChangeEventSource(deps: {
 
   // Described events are promises when kept, so each is counted at a fixed MEMO_ENTRY_BYTES (a change event with its
   // routing: ids, table keys, a position).
-  const memo = createBoundedCache<Position, Promise<RoutedChangeEvent | null>>({ maxEntries: MEMO_SIZE, maxBytes: 4 * 1024 * 1024, sizeOf: () => MEMO_ENTRY_BYTES });
+  const memo = createBoundedCache<Position, Promise<RoutedChangeEvent | null>>({
+    maxEntries: MEMO_SIZE,
+    maxBytes: 4 * 1024 * 1024,
+    sizeOf: () => MEMO_ENTRY_BYTES,
+  });
 
   return {
     categories: [streamCategories.branch, streamCategories.organization],

@@ -118,7 +118,12 @@ export function pageOf<T>(items: readonly T[], keyOf: (item: T) => string, page:
  * generated endpoints' `changes` routes and MCP tools all answer through these.
  */
 export function createChangeQueries(deps: ChangeQueriesDeps) {
-  async function tableChanges(state: SystemState, target: RevisionRecord, base: RevisionRecord | null, visible: TableVisible): Promise<TableChange[]> {
+  async function tableChanges(
+    state: SystemState,
+    target: RevisionRecord,
+    base: RevisionRecord | null,
+    visible: TableVisible,
+  ): Promise<TableChange[]> {
     if (base === null) return [];
     const diff = await revisionDiff(deps, state, target, base, (pair) => visible((pair.target ?? pair.base)?.tableId as string));
     return diff.tables.filter((table) => visible(table.tableId)).map(tableChangeOf);

@@ -70,7 +70,11 @@ export function createChangeReader(store: ViewStore) {
     },
 
     /** The versions of `rowIds` of one table a revision sees (through its layers), by row id. */
-    async visibleRows(scope: { readonly layers: readonly VersionLayer[] }, tableKey: string, rowIds: readonly string[]): Promise<Map<string, ViewDoc>> {
+    async visibleRows(
+      scope: { readonly layers: readonly VersionLayer[] },
+      tableKey: string,
+      rowIds: readonly string[],
+    ): Promise<Map<string, ViewDoc>> {
       const out = new Map<string, ViewDoc>();
       for (let i = 0; i < rowIds.length; i += IDS_PER_FIND) {
         const ids = rowIds.slice(i, i + IDS_PER_FIND);

@@ -40,7 +40,11 @@ function servedRevision(state: SystemState, servedRevisionId: string): RevisionR
 }
 
 /** Row changes of every in-scope table between `since` and the served revision, by (tableId, rowId), paged. */
-export async function rowChangesSince(queries: ChangeQueries, caller: ChangesSinceCaller, args: ChangesSinceArgs): Promise<LazyConnection<TableRowChange>> {
+export async function rowChangesSince(
+  queries: ChangeQueries,
+  caller: ChangesSinceCaller,
+  args: ChangesSinceArgs,
+): Promise<LazyConnection<TableRowChange>> {
   const page = parsePageArgs(args);
   const served = servedRevision(caller.state, caller.servedRevisionId);
   const base = sinceRevision(caller.state, served, args.since);

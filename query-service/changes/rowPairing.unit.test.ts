@@ -6,8 +6,20 @@ import { pairRows, type RowMark } from './rowPairing.ts';
 
 const rows = (entries: Record<string, unknown>): Map<string, ViewDoc> =>
   new Map(Object.entries(entries).map(([rowId, data]) => [rowId, { rowId, data }]));
-const renamed = (seq: number, position: number, previousRowId: string, rowId: string): RowMark => ({ seq, position: `p${position}`, kind: 'renamed', rowId, previousRowId });
-const deleted = (seq: number, position: number, rowId: string): RowMark => ({ seq, position: `p${position}`, kind: 'deleted', rowId, previousRowId: null });
+const renamed = (seq: number, position: number, previousRowId: string, rowId: string): RowMark => ({
+  seq,
+  position: `p${position}`,
+  kind: 'renamed',
+  rowId,
+  previousRowId,
+});
+const deleted = (seq: number, position: number, rowId: string): RowMark => ({
+  seq,
+  position: `p${position}`,
+  kind: 'deleted',
+  rowId,
+  previousRowId: null,
+});
 const summary = (paired: ReturnType<typeof pairRows>) => paired.map((row) => `${row.change}:${row.previousRowId ?? ''}>${row.rowId}`);
 
 test('same ids pair by id: equal data is unchanged, a deleted and re-created row with new data is updated', () => {

@@ -1,14 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
-import {
-  AppError,
-  assertCanRead,
-  assertProjectScope,
-  findProjectByName,
-  projectTarget,
-  sharedPerTurn,
-  toErrorBody,
-} from '../../contracts/index.ts';
+import { AppError, assertCanRead, assertProjectScope, findProjectByName, projectTarget, sharedPerTurn, toErrorBody } from '../../contracts/index.ts';
 import type { Authenticator, ChangeEventSource, EventStore, Position, Principal, SystemStateSource } from '../../contracts/index.ts';
 import { authenticate, presentedCredentials, requestContextOf } from '../http/authenticate.ts';
 import { sendError } from '../http/sendError.ts';
@@ -41,7 +33,9 @@ function principalKey(principal: Principal): string {
  * appends. The stream ends with `event: error` when its credential stops authenticating, and at shutdown (`close`).
  * The per-principal limit counts the streams of this process.
  */
-export function createChangeFeed(deps: ChangeFeedDeps & { readonly authenticator: Authenticator; readonly systemState: SystemStateSource; readonly log: Logger }) {
+export function createChangeFeed(
+  deps: ChangeFeedDeps & { readonly authenticator: Authenticator; readonly systemState: SystemStateSource; readonly log: Logger },
+) {
   const { eventLog, changeEvents, systemState, authenticator } = deps;
   const open = new Map<string, number>();
   const endings = new Set<() => void>();

@@ -12,7 +12,10 @@ export type FeedRequest = {
 
 /** `types=a,b`, `branch=x` (repeatable), `after=` or `Last-Event-ID`; unknown types or positions -> 400. */
 export function parseFeedQuery(query: URLSearchParams, lastEventId: string | null): Omit<FeedRequest, 'projectId'> {
-  const typeList = query.getAll('types').flatMap((value) => value.split(',')).filter((type) => type !== '');
+  const typeList = query
+    .getAll('types')
+    .flatMap((value) => value.split(','))
+    .filter((type) => type !== '');
   for (const type of typeList) {
     if (!(changeEventTypes as readonly string[]).includes(type)) {
       const message = `types must list event types among ${changeEventTypes.join(', ')}`;
@@ -36,8 +39,11 @@ export function parseFeedQuery(query: URLSearchParams, lastEventId: string | nul
 export function visiblePayload(event: RoutedChangeEvent, request: FeedRequest, principal: Principal, state: SystemState): ChangeEventPayload | null {
   if (event.projectId !== request.projectId) return null;
   if (request.types !== null && !request.types.has(event.payload.type)) return null;
-  if (request.branchNames !== null && !request.branchNames.some((n) => n === event.branchName || (n === '$default' && event.branchIsRoot))) return null;
-  const branch = [...(state.projects.get(event.projectId)?.branchIds ?? [])].map((id) => state.branches.get(id)).find((b) => b?.name === event.branchName);
+  if (request.branchNames !== null && !request.branchNames.some((n) => n === event.branchName || (n === '$default' && event.branchIsRoot)))
+    return null;
+  const branch = [...(state.projects.get(event.projectId)?.branchIds ?? [])]
+    .map((id) => state.branches.get(id))
+    .find((b) => b?.name === event.branchName);
   if (branch && !branchInScope(principal, branch)) return null;
   if (event.payload.type === 'revision.committed') {
     const changes = event.payload.data.changes as { tables: { tableId: string; rowChanges: { total: number } }[] };

@@ -41,7 +41,12 @@ export const QUERY_LIMITS = {
 export type QueryLimits = { readonly [K in keyof typeof QUERY_LIMITS]: number };
 
 type Variables = Readonly<Record<string, unknown>>;
-type Walk = { readonly schema: GraphQLSchema; readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>; readonly variables: Variables; readonly limits: QueryLimits };
+type Walk = {
+  readonly schema: GraphQLSchema;
+  readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  readonly variables: Variables;
+  readonly limits: QueryLimits;
+};
 type Measure = { readonly cost: number; readonly depth: number; readonly introspectionDepth: number };
 
 function limitError(message: string): GraphQLError {

@@ -64,12 +64,18 @@ describe('query limits', () => {
     );
     const dataVariable = `query($d: GetProjectsInput!) { projects(data: $d) { edges { node { branches(data: {first: 1000}) { totalCount } } } } }`;
     const parsed = operationOf(dataVariable);
-    assert.equal(measureOperation(schema, parsed.document, parsed.operation, { d: { organizationId: 'o', first: 3 } }).cost, 1 + 3 * (1 + 1 + (1 + 1000 * 1)));
+    assert.equal(
+      measureOperation(schema, parsed.document, parsed.operation, { d: { organizationId: 'o', first: 3 } }).cost,
+      1 + 3 * (1 + 1 + (1 + 1000 * 1)),
+    );
   });
 
   test('documents over 100 KiB are refused before parsing', () => {
     assert.doesNotThrow(() => assertQueryText('x'.repeat(QUERY_LIMITS.maxBytes)));
-    assert.throws(() => assertQueryText('x'.repeat(QUERY_LIMITS.maxBytes + 1)), (err) => isAppError(err, 'QUERY_TOO_COMPLEX'));
+    assert.throws(
+      () => assertQueryText('x'.repeat(QUERY_LIMITS.maxBytes + 1)),
+      (err) => isAppError(err, 'QUERY_TOO_COMPLEX'),
+    );
   });
 });
 

@@ -83,9 +83,14 @@ function presentsCredential(credentials: PresentedCredentials): boolean {
 /** The 401 of a presented credential carries `error="invalid_token"` (errors.md §1). */
 function withInvalidTokenChallenge(err: unknown, credentials: PresentedCredentials): unknown {
   if (!isAppError(err) || err.status !== 401 || !presentsCredential(credentials)) return err;
-  return new AppError(err.code, err.message, err.details, Object.assign({}, err.headers, {
-    'WWW-Authenticate': 'Bearer realm="strata", error="invalid_token"',
-  }));
+  return new AppError(
+    err.code,
+    err.message,
+    err.details,
+    Object.assign({}, err.headers, {
+      'WWW-Authenticate': 'Bearer realm="strata", error="invalid_token"',
+    }),
+  );
 }
 
 /**

@@ -53,7 +53,11 @@ describe('presentedCredentials', () => {
 
   test('a repeated or non-string api_key is 400 BAD_REQUEST', () => {
     for (const url of ['/api/me?api_key=a&api_key=b', '/api/me?api_key[]=a', '/api/me?api_key[x]=a']) {
-      assert.throws(() => presentedCredentials(request(url)), (err) => isAppError(err, 'BAD_REQUEST'), url);
+      assert.throws(
+        () => presentedCredentials(request(url)),
+        (err) => isAppError(err, 'BAD_REQUEST'),
+        url,
+      );
     }
   });
 
@@ -76,13 +80,15 @@ describe('authenticateRequest', () => {
     const res = response();
     await assert.rejects(
       authenticateRequest(authenticator(new AppError('TOKEN_EXPIRED')), request('/api/me', { cookie: 'svc_at=x' }), res),
-      (err) =>
-        isAppError(err, 'TOKEN_EXPIRED') &&
-        err.headers?.['WWW-Authenticate'] === 'Bearer realm="strata", error="invalid_token"',
+      (err) => isAppError(err, 'TOKEN_EXPIRED') && err.headers?.['WWW-Authenticate'] === 'Bearer realm="strata", error="invalid_token"',
     );
     assert.equal(res.locals.principal, undefined);
     await assert.rejects(
-      authenticateRequest(authenticator(new AppError('AMBIGUOUS_CREDENTIALS')), request('/api/me', { authorization: 'Bearer a', 'x-api-key': 'b' }), res),
+      authenticateRequest(
+        authenticator(new AppError('AMBIGUOUS_CREDENTIALS')),
+        request('/api/me', { authorization: 'Bearer a', 'x-api-key': 'b' }),
+        res,
+      ),
       (err) => isAppError(err, 'AMBIGUOUS_CREDENTIALS') && err.headers === undefined,
     );
   });

@@ -23,7 +23,12 @@ describe('CSRF gate (auth.md §6.1)', () => {
   test('without Sec-Fetch-Site an Origin must be the own origin or allowlisted; null never passes', () => {
     assert.equal(csrfAllows(request({ origin: 'http://data.example.com:8080' }), policy), true);
     // Exact comparison (auth.md §6.2): no case folding, trailing slash or default-port normalisation.
-    for (const spelling of ['HTTP://DATA.example.com:8080', 'http://data.example.com:8080/', 'https://admin.example.com/', 'https://Admin.example.com']) {
+    for (const spelling of [
+      'HTTP://DATA.example.com:8080',
+      'http://data.example.com:8080/',
+      'https://admin.example.com/',
+      'https://Admin.example.com',
+    ]) {
       assert.equal(csrfAllows(request({ origin: spelling }), policy), false, spelling);
     }
     assert.equal(csrfAllows(request({ origin: 'https://admin.example.com' }), policy), true);

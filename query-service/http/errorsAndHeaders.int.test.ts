@@ -11,7 +11,10 @@ let close: () => Promise<void> = async () => {};
 before(async () => {
   const app = newApp();
   app.use(commonHeaders, requestLogger(log));
-  app.route('/ok').get((_req, res) => sendJson(res, 200, { hello: 'wörld' })).all(methodNotAllowed(['GET', 'POST']));
+  app
+    .route('/ok')
+    .get((_req, res) => sendJson(res, 200, { hello: 'wörld' }))
+    .all(methodNotAllowed(['GET', 'POST']));
   app.get('/fail/:kind', (req) => {
     switch (req.params.kind) {
       case 'unauth':

@@ -7,7 +7,14 @@ describe('segmentsBelow', () => {
 
   test('splits and decodes the segments below the prefix, ignoring the query string', () => {
     assert.deepEqual(segmentsBelow('/endpoint/rest/acme/shop/master/head/tables/t/rows/r%2D7?first=2', prefix), [
-      'acme', 'shop', 'master', 'head', 'tables', 't', 'rows', 'r-7',
+      'acme',
+      'shop',
+      'master',
+      'head',
+      'tables',
+      't',
+      'rows',
+      'r-7',
     ]);
   });
 

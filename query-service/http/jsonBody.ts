@@ -22,7 +22,10 @@ function hasBody(req: Request): boolean {
 function isJsonContent(req: Request): boolean {
   const [type = '', ...params] = (req.headers['content-type'] ?? '').split(';').map((p) => p.trim().toLowerCase());
   if (type !== 'application/json') return false;
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return false;
   const coding = req.headers['content-encoding']?.toLowerCase();
   return coding === undefined || coding === 'identity';

@@ -151,7 +151,8 @@ describe('finishWrite', () => {
 });
 
 describe('requestLogger', () => {
-  const isRequestLine = (l: Record<string, unknown>, reqId: string) => l.reqId === reqId && (l.msg === 'request completed' || l.msg === 'request aborted');
+  const isRequestLine = (l: Record<string, unknown>, reqId: string) =>
+    l.reqId === reqId && (l.msg === 'request completed' || l.msg === 'request aborted');
   const completed = (reqId: string) => lines.find((l) => isRequestLine(l, reqId));
   // The line is written when the server closes the response, which may come just after the client has it.
   const settled = async (...reqIds: string[]) => {

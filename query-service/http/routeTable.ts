@@ -38,8 +38,21 @@ export const SURFACES = {
   auth: { mount: '/api/auth', paths: 'mountAndBelow', commandRole: 'every' },
   systemRest: { mount: '/api', paths: 'below', commandRole: 'writes' },
   systemGraphql: { mount: '/graphql', paths: 'mount', commandRole: 'mutations' },
-  generatedRest: { mount: `${GENERATED_MOUNT}/rest`, paths: 'below', commandRole: 'writes', params: ENDPOINT_PARAMS, tail: 'rest', fastMethods: 'all' },
-  generatedGraphql: { mount: `${GENERATED_MOUNT}/graphql`, paths: 'below', commandRole: 'mutations', params: ENDPOINT_PARAMS, fastMethods: ['GET', 'POST'] },
+  generatedRest: {
+    mount: `${GENERATED_MOUNT}/rest`,
+    paths: 'below',
+    commandRole: 'writes',
+    params: ENDPOINT_PARAMS,
+    tail: 'rest',
+    fastMethods: 'all',
+  },
+  generatedGraphql: {
+    mount: `${GENERATED_MOUNT}/graphql`,
+    paths: 'below',
+    commandRole: 'mutations',
+    params: ENDPOINT_PARAMS,
+    fastMethods: ['GET', 'POST'],
+  },
 } as const satisfies Record<string, Surface>;
 
 const SURFACE_LIST: readonly Surface[] = Object.values(SURFACES);

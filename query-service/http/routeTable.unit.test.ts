@@ -42,7 +42,10 @@ describe('the fast matcher and the express routes, both derived from the route t
       { arbitrary: fc.constantFrom('r%2D7', 'a%20b', 'Caps', '%E0%A4%A', ''), weight: 1 },
     );
     const url = fc.record({
-      prefix: fc.oneof({ arbitrary: fc.constantFrom('/endpoint/rest/', '/endpoint/graphql/'), weight: 6 }, { arbitrary: fc.constantFrom('/Endpoint/rest/', '/endpoint/REST/', '/endpoint/', '/api/'), weight: 1 }),
+      prefix: fc.oneof(
+        { arbitrary: fc.constantFrom('/endpoint/rest/', '/endpoint/graphql/'), weight: 6 },
+        { arbitrary: fc.constantFrom('/Endpoint/rest/', '/endpoint/REST/', '/endpoint/', '/api/'), weight: 1 },
+      ),
       segments: fc.array(segment, { minLength: 3, maxLength: 7 }),
       slash: fc.oneof({ arbitrary: fc.constant(false), weight: 4 }, { arbitrary: fc.constant(true), weight: 1 }),
       query: fc.constantFrom('', '?first=2', '?q=%2F'),
@@ -72,7 +75,11 @@ describe('the fast matcher and the express routes, both derived from the route t
       assert.deepEqual(fast, await expressParams(method, url));
     }
     assert.deepEqual(fastParams('GET', '/endpoint/rest/acme/shop/master/draft/tables/t/row/r%2D7')?.params, {
-      org: 'acme', project: 'shop', branch: 'master', mode: 'draft', rest: ['tables', 't', 'row', 'r-7'],
+      org: 'acme',
+      project: 'shop',
+      branch: 'master',
+      mode: 'draft',
+      rest: ['tables', 't', 'row', 'r-7'],
     });
     assert.equal(fastParams('PUT', '/endpoint/graphql/acme/shop/master/head'), null, 'GraphQL PUT goes through express (405)');
     assert.equal(fastParams('GET', '/endpoint/graphql/acme/shop/master/head/extra'), null);
@@ -95,7 +102,7 @@ describe('surfaces and destinations', () => {
     assert.equal(surfaceOf('/endpoint/rest/a'), SURFACES.generatedRest);
   });
 
-  test('destinations follow each surface\'s command-role rule', () => {
+  test("destinations follow each surface's command-role rule", () => {
     assert.equal(destinationOf('GET', '/mcp/anything'), 'command');
     assert.equal(destinationOf('POST', '/api/auth'), 'command');
     assert.equal(destinationOf('POST', '/api/revision/r/table/t/rows/query/'), 'local');

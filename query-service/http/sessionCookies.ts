@@ -39,12 +39,7 @@ const SPECS: readonly CookieSpec[] = [
 const SAME_SITE: Readonly<Record<SessionCookieConfig['sameSite'], string>> = { lax: 'Lax', strict: 'Strict', none: 'None' };
 
 /** One `Set-Cookie` value; host-only (never a Domain attribute). */
-export function serializeCookie(
-  spec: CookieSpec,
-  value: string,
-  maxAgeSeconds: number,
-  config: SessionCookieConfig,
-): string {
+export function serializeCookie(spec: CookieSpec, value: string, maxAgeSeconds: number, config: SessionCookieConfig): string {
   const parts = [`${spec.name}=${value}`, `Path=${spec.path}`, `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`];
   if (maxAgeSeconds <= 0) parts.push(`Expires=${EPOCH}`);
   if (spec.httpOnly) parts.push('HttpOnly');

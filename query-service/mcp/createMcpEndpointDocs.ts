@@ -74,7 +74,9 @@ export function createMcpEndpointDocs(deps: McpEndpointDocsDeps): McpEndpointDoc
     for (const { id: tableId } of tables) {
       if (!tableInScope(ctx.principal, tableId)) continue;
       try {
-        const page = (await restReadBody(await runRead(operations, 'rows', ctx, { revisionId, tableId, first: 1 }))) as { edges: { node: { id: string } }[] };
+        const page = (await restReadBody(await runRead(operations, 'rows', ctx, { revisionId, tableId, first: 1 }))) as {
+          edges: { node: { id: string } }[];
+        };
         const first = page.edges[0];
         if (first !== undefined) ids.set(tableId, first.node.id);
       } catch (err) {

@@ -22,13 +22,7 @@ export class McpHttpError extends Error {
   readonly rpcCode: number;
   readonly data: { readonly code: ErrorCode } | undefined;
   readonly headers: Readonly<Record<string, string>>;
-  constructor(
-    status: number,
-    rpcCode: number,
-    message: string,
-    data?: { readonly code: ErrorCode },
-    headers: Readonly<Record<string, string>> = {},
-  ) {
+  constructor(status: number, rpcCode: number, message: string, data?: { readonly code: ErrorCode }, headers: Readonly<Record<string, string>> = {}) {
     super(message);
     this.name = 'McpHttpError';
     this.status = status;

@@ -68,7 +68,8 @@ function isJsonContent(req: Request): boolean {
 
 /** Reads the raw body up to `limitBytes` (BODY_LIMIT). */
 function readRaw(req: Request, limitBytes: number, limitText: string): Promise<Buffer> {
-  const tooLarge = (): McpHttpError => new McpHttpError(413, JSON_RPC.serverError, `Payload Too Large: request body exceeds ${limitText}`, { code: 'PAYLOAD_TOO_LARGE' });
+  const tooLarge = (): McpHttpError =>
+    new McpHttpError(413, JSON_RPC.serverError, `Payload Too Large: request body exceeds ${limitText}`, { code: 'PAYLOAD_TOO_LARGE' });
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limitBytes) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {

@@ -57,7 +57,9 @@ function withParsedJson(args: Record<string, unknown>, schema: ReturnType<typeof
       // Row items of create_rows/update_rows/patch_rows: their `data`/`patches` may be JSON strings too.
       parsed = parsed.map((item: unknown) =>
         isPlainObject(item)
-          ? Object.fromEntries(Object.entries(item).map(([key, member]) => [key, parsedIfJson(member, schemaType(itemProperties[key]), `${name}/${key}`)]))
+          ? Object.fromEntries(
+              Object.entries(item).map(([key, member]) => [key, parsedIfJson(member, schemaType(itemProperties[key]), `${name}/${key}`)]),
+            )
           : item,
       );
     }

@@ -55,7 +55,10 @@ describe('createToolArgumentParser', () => {
     rejects(() => parse(spec('get_rows'), { revisionId: 'r', tableId: 't', first: 1.5 }), '"first" must be integer');
     rejects(() => parse(spec('me'), { extra: true }), 'unknown argument "extra"');
     rejects(() => parse(spec('delete_rows'), { revisionId: 'r', tableId: 't', rowIds: [] }), '"rowIds" must NOT have fewer than 1 items');
-    rejects(() => parse(spec('create_rows'), { revisionId: 'r', tableId: 't', rows: [{ rowId: 'a', data: {}, x: 1 }] }), 'unknown property in "rows/0" "x"');
+    rejects(
+      () => parse(spec('create_rows'), { revisionId: 'r', tableId: 't', rows: [{ rowId: 'a', data: {}, x: 1 }] }),
+      'unknown property in "rows/0" "x"',
+    );
     rejects(() => parse(spec('create_endpoint'), { revisionId: 'r', type: 'SOAP' }), '"type" must be equal to one of the allowed values');
     rejects(() => parse(spec('me'), [1]), 'arguments must be an object');
     assert.deepEqual(parse(spec('me'), undefined), {});
@@ -72,11 +75,16 @@ describe('targetFormOf', () => {
       branchName: '$default',
       revision: 'draft',
     });
-    assert.equal((targetFormOf({ organizationId: 'o', projectName: 'p', branchName: 'b', revision: 'head' }) as { revision: string }).revision, 'head');
+    assert.equal(
+      (targetFormOf({ organizationId: 'o', projectName: 'p', branchName: 'b', revision: 'head' }) as { revision: string }).revision,
+      'head',
+    );
     rejects(() => targetFormOf({ revisionId: 'r', organizationId: 'o' }), 'not both');
     rejects(() => targetFormOf({ revisionId: 'r', revision: 'head' }), 'not both');
     rejects(() => targetFormOf({}), 'give revisionId');
     rejects(() => targetFormOf({ organizationId: 'o', branchName: 'b' }), 'together');
-    assert.deepEqual(withoutTarget({ revisionId: 'r', organizationId: 'o', projectName: 'p', branchName: 'b', revision: 'h', tableId: 't' }), { tableId: 't' });
+    assert.deepEqual(withoutTarget({ revisionId: 'r', organizationId: 'o', projectName: 'p', branchName: 'b', revision: 'h', tableId: 't' }), {
+      tableId: 't',
+    });
   });
 });

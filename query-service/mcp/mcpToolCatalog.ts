@@ -54,19 +54,23 @@ export const argumentSchemas: Readonly<Record<string, ArgumentSchema>> = {
   includeSchema: { type: 'boolean', description: 'Include each table schema (default false).' },
   schema: object('Table JSON Schema (object with properties, required, additionalProperties: false).'),
   data: object('Row data matching the table schema.'),
-  where: object('Row filter, e.g. {"OR": [{"data": {"path": "title", "string_contains": "x", "mode": "insensitive"}}, {"id": {"startsWith": "a"}}]}.'),
+  where: object(
+    'Row filter, e.g. {"OR": [{"data": {"path": "title", "string_contains": "x", "mode": "insensitive"}}, {"id": {"startsWith": "a"}}]}.',
+  ),
   orderBy: array('Sort keys, e.g. [{"data": {"path": "views", "direction": "desc", "type": "float"}}, {"updatedAt": "desc"}].'),
   patches: array('JSON Patch operations, e.g. [{"op": "replace", "path": "/title", "value": "x"}].'),
   dryRun: {
     type: 'boolean',
-    description: 'true: validate and migrate without changing anything; answers the table as it would be plus `migration` (rowsChanged, rowsLossy, samples).',
+    description:
+      'true: validate and migrate without changing anything; answers the table as it would be plus `migration` (rowsChanged, rowsLossy, samples).',
   },
   rowIds: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 1000, description: 'Row ids (1-1000).' },
   type: { type: 'string', enum: ['GRAPHQL', 'REST_API'], description: 'Endpoint type.' },
-  sourceRevisionId: text('The committed revision to merge into the branch (usually another branch\'s head).'),
+  sourceRevisionId: text("The committed revision to merge into the branch (usually another branch's head)."),
   resolutions: {
     type: 'array',
-    description: 'Merge conflict resolutions: [{"conflictId": "...", "take": "OURS"|"THEIRS"|"VALUE"|"REMOVE", "value": ...}] (value: the leaf value or the row data for VALUE).',
+    description:
+      'Merge conflict resolutions: [{"conflictId": "...", "take": "OURS"|"THEIRS"|"VALUE"|"REMOVE", "value": ...}] (value: the leaf value or the row data for VALUE).',
     items: {
       type: 'object',
       additionalProperties: false,
@@ -214,7 +218,12 @@ export function argumentsOf(spec: ToolSpec): readonly string[] {
 }
 
 /** The tool's input JSON Schema: an object with exactly its arguments (target arguments optional). */
-export function inputSchemaOf(spec: ToolSpec): { type: 'object'; properties: Record<string, ArgumentSchema>; required?: string[]; additionalProperties: false } {
+export function inputSchemaOf(spec: ToolSpec): {
+  type: 'object';
+  properties: Record<string, ArgumentSchema>;
+  required?: string[];
+  additionalProperties: false;
+} {
   const properties: Record<string, ArgumentSchema> = {};
   for (const name of argumentsOf(spec)) {
     const schema = spec.overrides?.[name] ?? argumentSchemas[name];

@@ -91,7 +91,8 @@ export function createMcpToolRunner(deps: McpToolRunnerDeps): McpToolRunner {
     if (target.revision === 'draft') return branch.draftRevisionId;
     if (target.revision === 'head') return branch.headRevisionId;
     const revision = await operations.revision(call, { revisionId: target.revision });
-    if (revision.branchId !== branch.id) throw new AppError('REVISION_NOT_FOUND', `Revision "${target.revision}" not found in branch "${target.branchName}"`);
+    if (revision.branchId !== branch.id)
+      throw new AppError('REVISION_NOT_FOUND', `Revision "${target.revision}" not found in branch "${target.branchName}"`);
     return revision.id;
   }
 

@@ -137,7 +137,11 @@ export function createMergeService(deps: MergeServiceDeps) {
         strategy: (args.strategy ?? 'FAIL') as MergeStrategy,
         ...(overrides ? { rowOverrides: overrides } : {}),
       });
-    const checked = await resultChecks({ gateway: deps.gateway, context, draftRevisionId: draft.id, expected, ids: { source: source.id, base: base.id } }, run, args.resolutions ?? []);
+    const checked = await resultChecks(
+      { gateway: deps.gateway, context, draftRevisionId: draft.id, expected, ids: { source: source.id, base: base.id } },
+      run,
+      args.resolutions ?? [],
+    );
     return { branch, draft, source, base, upToDate, merged: checked.merged, open: checked.open, expected };
   }
 
@@ -187,7 +191,14 @@ export function createMergeService(deps: MergeServiceDeps) {
         const { merged, open, source, base } = computed;
         const answer = (outcome: CommandOutcome<DraftChangesResult> | null, status: 'UP_TO_DATE' | 'CLEAN') =>
           branchView(computed.branch, outcome).then((branch) => ({
-            result: { status, sourceRevisionId: source.id, baseRevisionId: base.id, branch, tables: merged?.tables ?? [], totalRowChanges: merged?.totalRowChanges ?? 0 },
+            result: {
+              status,
+              sourceRevisionId: source.id,
+              baseRevisionId: base.id,
+              branch,
+              tables: merged?.tables ?? [],
+              totalRowChanges: merged?.totalRowChanges ?? 0,
+            },
             position: outcome?.position ?? null,
             projections: outcome?.projections ?? [],
           }));
@@ -224,7 +235,13 @@ export function createMergeService(deps: MergeServiceDeps) {
         // A restore is a merge whose base is the draft itself: nothing changed on our side, theirs is the revision.
         const sides = await readMergeSides({ schemas, changes }, state, { base: draft, ours: draft, theirs: source });
         for (const tableId of sides.theirsTableIds) assertTableScope(context.principal, tableId);
-        const merged = threeWayMerge({ sourceRevisionId: source.id, baseRevisionId: draft.id, ...sidesOf(sides), resolutions: [], strategy: 'THEIRS' });
+        const merged = threeWayMerge({
+          sourceRevisionId: source.id,
+          baseRevisionId: draft.id,
+          ...sidesOf(sides),
+          resolutions: [],
+          strategy: 'THEIRS',
+        });
         if (merged.operations.length === 0) throw new AppError('NO_CHANGES', 'The draft already equals that revision');
         assertWithinLimit(merged.totalRowChanges);
         try {

@@ -60,7 +60,9 @@ export async function readMergeSides(
     theirs,
     oursTableIds,
     oursRow: (tableId, rowId) => rows.get(tableId)?.get(rowId) ?? null,
-    theirsTableIds: [...new Set(theirsDiff.tables.flatMap((t) => [t.base?.tableId, t.target?.tableId]).filter((id): id is string => id !== undefined))],
+    theirsTableIds: [
+      ...new Set(theirsDiff.tables.flatMap((t) => [t.base?.tableId, t.target?.tableId]).filter((id): id is string => id !== undefined)),
+    ],
   };
 }
 
@@ -77,7 +79,8 @@ async function collisionRows(
   const out = new Map<string, Map<string, Data>>();
   await Promise.all(
     theirs.map(async (table) => {
-      const oursId = table.baseTableId === null ? table.tableId : oursIdOf.has(table.baseTableId) ? oursIdOf.get(table.baseTableId) : table.baseTableId;
+      const oursId =
+        table.baseTableId === null ? table.tableId : oursIdOf.has(table.baseTableId) ? oursIdOf.get(table.baseTableId) : table.baseTableId;
       if (oursId === null || oursId === undefined) return;
       const version = byId.get(oursId);
       if (version === undefined) return;

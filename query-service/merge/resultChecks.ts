@@ -82,7 +82,13 @@ const isData = (value: unknown): value is Data => typeof value === 'object' && v
 async function checkConflicts(deps: ResultCheckDeps, merged: ThreeWayMergeResult): Promise<MergeConflict[]> {
   if (merged.operations.length === 0) return [];
   const operations = merged.operations.map((op) => (ROW_WRITES.has(op.type) ? { ...op, onInvalidRow: 'skip' as const } : op));
-  const conflict = (kind: 'INVALID_DATA' | 'FOREIGN_KEY', tableId: string, rowId: string, theirs: unknown, details: readonly ErrorDetail[]): MergeConflict => ({
+  const conflict = (
+    kind: 'INVALID_DATA' | 'FOREIGN_KEY',
+    tableId: string,
+    rowId: string,
+    theirs: unknown,
+    details: readonly ErrorDetail[],
+  ): MergeConflict => ({
     id: conflictIdOf([deps.ids.source, deps.ids.base, kind, tableId, rowId, theirs]),
     kind,
     tableId,

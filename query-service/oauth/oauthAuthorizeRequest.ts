@@ -1,14 +1,16 @@
-import {
-  OAUTH_SCOPES,
-  isCodeChallenge,
-  matchRedirectUri,
-  parseOAuthScopes,
-  type OAuthClientView,
-  type OAuthServer,
-} from '../../contracts/index.ts';
+import { OAUTH_SCOPES, isCodeChallenge, matchRedirectUri, parseOAuthScopes, type OAuthClientView, type OAuthServer } from '../../contracts/index.ts';
 
 /** The parameters of oauth.md §4 that travel from the GET to the sign-in and consent forms. */
-export const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource'] as const;
+export const AUTHORIZE_PARAMS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'code_challenge',
+  'code_challenge_method',
+  'state',
+  'scope',
+  'resource',
+] as const;
 
 export type AuthorizeParams = Readonly<Record<string, string>>;
 

@@ -34,7 +34,15 @@ async function browserUser(authenticator: Authenticator, req: Request): Promise<
 
 /** What the anti-forgery token is bound to: this browser session and every parameter the code will be bound to. */
 function bindingOf(user: SignedIn, request: ValidAuthorizeRequest): string {
-  return [user.sid, request.client.clientId, request.redirectUri, request.codeChallenge, request.scopes.join(' '), request.state ?? '', request.resource].join('\n');
+  return [
+    user.sid,
+    request.client.clientId,
+    request.redirectUri,
+    request.codeChallenge,
+    request.scopes.join(' '),
+    request.state ?? '',
+    request.resource,
+  ].join('\n');
 }
 
 function originOfRedirect(uri: string): string {
@@ -52,7 +60,11 @@ export function createOAuthAuthorizeRouter(deps: OAuthAuthorizeDeps): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
 
-  async function validate(req: Request, res: Response, source: Readonly<Record<string, unknown>>): Promise<{ base: string; request: ValidAuthorizeRequest } | null> {
+  async function validate(
+    req: Request,
+    res: Response,
+    source: Readonly<Record<string, unknown>>,
+  ): Promise<{ base: string; request: ValidAuthorizeRequest } | null> {
     const base = issuerOf(req, deps.origins);
     if (base === null) {
       sendErrorPage(res, shell, 400, 'Request refused', 'The server cannot tell its own address for this request.');
@@ -72,7 +84,10 @@ export function createOAuthAuthorizeRouter(deps: OAuthAuthorizeDeps): Router {
 
   async function showConsent(res: Response, user: SignedIn, request: ValidAuthorizeRequest, params: Readonly<Record<string, string>>): Promise<void> {
     const state = await deps.systemState.current();
-    const organizations = [...state.organizations.values()].filter((o) => o.members.has(user.userId)).map((o) => o.id).sort();
+    const organizations = [...state.organizations.values()]
+      .filter((o) => o.members.has(user.userId))
+      .map((o) => o.id)
+      .sort();
     sendConsentPage(res, shell, {
       clientName: request.client.name,
       registered: request.client.kind === 'registered',
@@ -133,12 +148,21 @@ export function createOAuthAuthorizeRouter(deps: OAuthAuthorizeDeps): Router {
     const user = await browserUser(authenticator, req);
     const token = typeof body.form_token === 'string' ? body.form_token : '';
     if (user === null || !oauth.isFormToken(token, bindingOf(user, request))) {
-      sendErrorPage(res, shell, 403, 'Request refused', 'The consent form expired or was not issued to this session; no access was granted. Start again from the application.');
+      sendErrorPage(
+        res,
+        shell,
+        403,
+        'Request refused',
+        'The consent form expired or was not issued to this session; no access was granted. Start again from the application.',
+      );
       return;
     }
     setPageHeaders(res);
     if (body.decision !== 'allow') {
-      res.redirect(302, redirectWith(request.redirectUri, { error: 'access_denied', error_description: 'The user denied access', state: request.state, iss: base }));
+      res.redirect(
+        302,
+        redirectWith(request.redirectUri, { error: 'access_denied', error_description: 'The user denied access', state: request.state, iss: base }),
+      );
       return;
     }
     const readOnly = body.read_only === '1';
@@ -146,13 +170,24 @@ export function createOAuthAuthorizeRouter(deps: OAuthAuthorizeDeps): Router {
     const scopes = readOnly ? request.scopes.filter((s) => s !== 'strata:write') : request.scopes;
     try {
       const { code } = await oauth.approve(
-        { userId: user.userId, client: request.client, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge, scopes, resource: request.resource, organizationId: organization },
+        {
+          userId: user.userId,
+          client: request.client,
+          redirectUri: request.redirectUri,
+          codeChallenge: request.codeChallenge,
+          scopes,
+          resource: request.resource,
+          organizationId: organization,
+        },
         { correlationId: res.locals.requestId ?? 'unknown' },
       );
       res.redirect(302, redirectWith(request.redirectUri, { code, state: request.state, iss: base }));
     } catch (err) {
       if (!isAppError(err, 'BAD_USER_INPUT')) throw err;
-      res.redirect(302, redirectWith(request.redirectUri, { error: 'invalid_request', error_description: err.message, state: request.state, iss: base }));
+      res.redirect(
+        302,
+        redirectWith(request.redirectUri, { error: 'invalid_request', error_description: err.message, state: request.state, iss: base }),
+      );
     }
   });
   return router;

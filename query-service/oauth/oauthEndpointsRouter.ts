@@ -65,33 +65,43 @@ export function createOAuthEndpointsRouter(deps: { readonly oauth: OAuthServer; 
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50, type: () => true });
   const correlation = (res: Response): string => res.locals.requestId ?? 'unknown';
 
-  const guard = (run: (req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response): Promise<void> => {
-    try {
-      await run(req, res);
-    } catch (err) {
-      if (isOAuthError(err)) return sendOAuthError(res, err.status, err.error, err.message, err.headers);
-      (req.log ?? deps.log).error({ err }, 'oauth endpoint failed');
-      sendOAuthError(res, 500, 'server_error', 'Internal server error');
-    }
-  };
+  const guard =
+    (run: (req: Request, res: Response) => Promise<void>) =>
+    async (req: Request, res: Response): Promise<void> => {
+      try {
+        await run(req, res);
+      } catch (err) {
+        if (isOAuthError(err)) return sendOAuthError(res, err.status, err.error, err.message, err.headers);
+        (req.log ?? deps.log).error({ err }, 'oauth endpoint failed');
+        sendOAuthError(res, 500, 'server_error', 'Internal server error');
+      }
+    };
 
   /** Body-parser failures (bad JSON, too large) in OAuth form. */
-  const parsed = (parser: express.RequestHandler, error: string) => (req: Request, res: Response, next: NextFunction): void => {
-    parser(req, res, (err?: unknown) => (err ? sendOAuthError(res, 400, error, 'The request body could not be read') : next()));
-  };
+  const parsed =
+    (parser: express.RequestHandler, error: string) =>
+    (req: Request, res: Response, next: NextFunction): void => {
+      parser(req, res, (err?: unknown) => (err ? sendOAuthError(res, 400, error, 'The request body could not be read') : next()));
+    };
 
   router.use('/oauth/register', openCors);
   router.use('/oauth/token', openCors);
   router.use('/oauth/revoke', openCors);
 
-  router.post('/oauth/register', (req, res, next) => {
-    if (mediaTypeOf(req) !== 'application/json') return sendOAuthError(res, 400, 'invalid_client_metadata', 'Content-Type must be application/json');
-    next();
-  }, parsed(json, 'invalid_client_metadata'), guard(async (req, res) => {
-    const body = await oauth.register(req.body, { clientIp: req.ip ?? '', correlationId: correlation(res) });
-    res.setHeader('Cache-Control', 'no-store');
-    sendJson(res, 201, body);
-  }));
+  router.post(
+    '/oauth/register',
+    (req, res, next) => {
+      if (mediaTypeOf(req) !== 'application/json')
+        return sendOAuthError(res, 400, 'invalid_client_metadata', 'Content-Type must be application/json');
+      next();
+    },
+    parsed(json, 'invalid_client_metadata'),
+    guard(async (req, res) => {
+      const body = await oauth.register(req.body, { clientIp: req.ip ?? '', correlationId: correlation(res) });
+      res.setHeader('Cache-Control', 'no-store');
+      sendJson(res, 201, body);
+    }),
+  );
 
   const formRoute = (run: (form: Record<string, string>, credentials: OAuthClientCredentials, req: Request, res: Response) => Promise<void>) => [
     (req: Request, res: Response, next: NextFunction) => {
@@ -111,19 +121,25 @@ export function createOAuthEndpointsRouter(deps: { readonly oauth: OAuthServer; 
     }),
   ];
 
-  router.post('/oauth/token', ...formRoute(async (values, credentials, req, res) => {
-    const issuer = issuerOf(req, deps.origins);
-    if (issuer === null) return sendOAuthError(res, 400, 'invalid_request', 'The server cannot tell its own address for this request');
-    const tokens = await oauth.token(values, credentials, { issuer, correlationId: correlation(res) });
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Pragma', 'no-cache');
-    sendJson(res, 200, tokens);
-  }));
+  router.post(
+    '/oauth/token',
+    ...formRoute(async (values, credentials, req, res) => {
+      const issuer = issuerOf(req, deps.origins);
+      if (issuer === null) return sendOAuthError(res, 400, 'invalid_request', 'The server cannot tell its own address for this request');
+      const tokens = await oauth.token(values, credentials, { issuer, correlationId: correlation(res) });
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Pragma', 'no-cache');
+      sendJson(res, 200, tokens);
+    }),
+  );
 
-  router.post('/oauth/revoke', ...formRoute(async (values, credentials, _req, res) => {
-    await oauth.revoke(values, credentials, { correlationId: correlation(res) });
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(200).end();
-  }));
+  router.post(
+    '/oauth/revoke',
+    ...formRoute(async (values, credentials, _req, res) => {
+      await oauth.revoke(values, credentials, { correlationId: correlation(res) });
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(200).end();
+    }),
+  );
   return router;
 }

@@ -62,7 +62,10 @@ function hiddenInputs(fields: Readonly<Record<string, string>>): string {
 /** An error page: never a redirect (oauth.md §4). */
 export function sendErrorPage(res: Response, shell: PageShell, status: number, title: string, message: string): void {
   setPageHeaders(res);
-  res.status(status).type('text/html; charset=utf-8').send(page(shell, title, `<h1>${escapeHtml(title)}</h1><p role="alert">${escapeHtml(message)}</p>`));
+  res
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .send(page(shell, title, `<h1>${escapeHtml(title)}</h1><p role="alert">${escapeHtml(message)}</p>`));
 }
 
 /** Sign-in before consent: the same login (rules, throttling) as the Admin UI. */
@@ -74,7 +77,10 @@ export function sendSignInPage(res: Response, shell: PageShell, request: Readonl
 <div class="field"><label for="username">Username</label><input id="username" name="username" autocomplete="username" required></div>
 <div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
 <button class="primary" type="submit">Sign in</button></form>`;
-  res.status(status).type('text/html; charset=utf-8').send(page(shell, 'Sign in', body));
+  res
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .send(page(shell, 'Sign in', body));
 }
 
 export type ConsentView = {
@@ -107,5 +113,8 @@ export function sendConsentPage(res: Response, shell: PageShell, view: ConsentVi
 <form class="form" method="post" action="/oauth/authorize">${hiddenInputs(view.fields)}
 <div class="field"><label for="organization">Organization</label><select id="organization" name="organization"><option value="">All my organizations</option>${options}</select></div>
 ${readOnly}<div class="actions"><button class="primary" type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button></div></form>`;
-  res.status(200).type('text/html; charset=utf-8').send(page(shell, 'Connect an application', body));
+  res
+    .status(200)
+    .type('text/html; charset=utf-8')
+    .send(page(shell, 'Connect an application', body));
 }

@@ -27,8 +27,7 @@ export const ADMIN_UI_CSP = [
 
 /** Vite names content-hashed files `<name>-<hash>.<ext>` under assets/: safe to cache for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-const NOT_BUILT =
-  'The Admin UI has not been built. Run `npm run build:admin-ui` (npm install does this) and reload this page.\n';
+const NOT_BUILT = 'The Admin UI has not been built. Run `npm run build:admin-ui` (npm install does this) and reload this page.\n';
 
 function setHtmlHeaders(res: Response): void {
   res.setHeader('Content-Security-Policy', ADMIN_UI_CSP);
@@ -86,8 +85,14 @@ export function createAdminUiRouter(options: AdminUiOptions): Router {
     return true;
   };
 
-  router.route('/').get((_req, res) => res.redirect(302, '/admin/')).all(onlyGet);
-  router.route('/admin').get((_req, res) => res.redirect(302, '/admin/')).all(onlyGet);
+  router
+    .route('/')
+    .get((_req, res) => res.redirect(302, '/admin/'))
+    .all(onlyGet);
+  router
+    .route('/admin')
+    .get((_req, res) => res.redirect(302, '/admin/'))
+    .all(onlyGet);
   router.all('/admin/{*rest}', async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return onlyGet(req, res, () => {});
     let rel: string;

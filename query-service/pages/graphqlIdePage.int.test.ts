@@ -27,7 +27,10 @@ test('a GraphiQL build is served with the endpoint in its data attribute and its
   const dir = await mkdtemp(join(tmpdir(), 'strata-graphiql-'));
   try {
     await mkdir(join(dir, 'assets'));
-    await writeFile(join(dir, 'index.html'), '<div id="graphiql" data-endpoint=""></div><script type="module" src="/endpoint/graphiql/assets/a-1.js"></script>');
+    await writeFile(
+      join(dir, 'index.html'),
+      '<div id="graphiql" data-endpoint=""></div><script type="module" src="/endpoint/graphiql/assets/a-1.js"></script>',
+    );
     await writeFile(join(dir, 'assets', 'a-1.js'), 'export {};');
     const page = createGraphqlIdePage(dir, log);
     assert.equal(page.kind, 'graphiql');

@@ -109,7 +109,14 @@ export async function keysetPage<T>(
       docs.push(...(await store.find(query.projection, query.collection, { filter, orderBy, limit: limit - docs.length, ...versions })));
     }
   }
-  return pageFrom(docs, query, hash, page, toNodes, memoize(() => store.count(query.projection, query.collection, query.filter, query.versions)));
+  return pageFrom(
+    docs,
+    query,
+    hash,
+    page,
+    toNodes,
+    memoize(() => store.count(query.projection, query.collection, query.filter, query.versions)),
+  );
 }
 
 /**

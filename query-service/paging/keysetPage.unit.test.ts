@@ -54,7 +54,13 @@ describe('afterFilter (bounded keyset predicate)', () => {
         kind: 'and',
         filters: [
           cmp('seq', 'lte', 5),
-          { kind: 'or', filters: [cmp('seq', 'lt', 5), { kind: 'and', filters: [cmp('seq', 'eq', 5), { kind: 'or', filters: [cmp('id', 'gt', 'x'), isNull('id')] }] }] },
+          {
+            kind: 'or',
+            filters: [
+              cmp('seq', 'lt', 5),
+              { kind: 'and', filters: [cmp('seq', 'eq', 5), { kind: 'or', filters: [cmp('id', 'gt', 'x'), isNull('id')] }] },
+            ],
+          },
         ],
       },
       isNull('seq'),
@@ -66,7 +72,10 @@ describe('afterFilter (bounded keyset predicate)', () => {
     const fake = fakeStore([{ id: 'p9', name: 'z' }]);
     const first = await keysetPage(fake.store, query, { first: 1, after: null }, (d) => d);
     const next = await keysetPage(fake.store, query, { first: 2, after: first.pageInfo.endCursor }, (d) => d);
-    assert.deepEqual(fake.finds.slice(1).map((f) => f.limit), [3, 2]);
+    assert.deepEqual(
+      fake.finds.slice(1).map((f) => f.limit),
+      [3, 2],
+    );
     assert.deepEqual(fake.finds[2]?.filter, { kind: 'and', filters: [query.filter, isNull('name')] });
     assert.equal(next.edges.length, 2);
   });
@@ -91,7 +100,10 @@ describe('keysetPage', () => {
     const page = await keysetPage(fake.store, query, { first: 2, after: null }, (d) => d.map((x) => x.id as string));
     assert.equal(fake.finds[0]?.limit, 3);
     assert.deepEqual(fake.finds[0]?.filter, query.filter);
-    assert.deepEqual(page.edges.map((e) => e.node), ['p1', 'p2']);
+    assert.deepEqual(
+      page.edges.map((e) => e.node),
+      ['p1', 'p2'],
+    );
     assert.deepEqual(page.pageInfo, {
       hasNextPage: true,
       hasPreviousPage: false,

@@ -1,6 +1,26 @@
 import { StringDecoder } from 'node:string_decoder';
-import { AppError, MAX_DRAFT_ROW_CHANGES, assertCanRead, canonicalJson, findRevision, invariant, isAppError, parseRequestJson, projectTarget, resolveBranch } from '../../contracts/index.ts';
-import type { CommandContext, CommandGateway, CommandOutcome, DraftChangesResult, DraftOperation, JsonObject, Principal, SystemState } from '../../contracts/index.ts';
+import {
+  AppError,
+  MAX_DRAFT_ROW_CHANGES,
+  assertCanRead,
+  canonicalJson,
+  findRevision,
+  invariant,
+  isAppError,
+  parseRequestJson,
+  projectTarget,
+  resolveBranch,
+} from '../../contracts/index.ts';
+import type {
+  CommandContext,
+  CommandGateway,
+  CommandOutcome,
+  DraftChangesResult,
+  DraftOperation,
+  JsonObject,
+  Principal,
+  SystemState,
+} from '../../contracts/index.ts';
 import { revisionScopeOf, type RevisionScope } from '../readers/revisionScope.ts';
 import type { TableVersion } from '../readers/schemaReader.ts';
 import { rowReadonlyOf } from '../readers/rowReader.ts';
@@ -36,7 +56,13 @@ export type BundleImportAnswer = {
 
 type BundleTable = { readonly id: string; readonly schema: JsonObject };
 type TableRowsIn = { readonly rows: { rowId: string; data: JsonObject }[]; readonly lines: number[]; readonly ids: Set<string> };
-type ParsedBundle = { readonly tables: readonly BundleTable[]; readonly rows: Map<string, TableRowsIn>; readonly lineErrors: ImportLineError[]; processed: number; rowCount: number };
+type ParsedBundle = {
+  readonly tables: readonly BundleTable[];
+  readonly rows: Map<string, TableRowsIn>;
+  readonly lineErrors: ImportLineError[];
+  processed: number;
+  rowCount: number;
+};
 
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -52,7 +78,8 @@ function headerTables(text: string): BundleTable[] {
     throw refuseHeader('line 1 is not valid JSON');
   }
   if (!isObject(header) || header.format !== BUNDLE_FORMAT) throw refuseHeader(`"format" must be "${BUNDLE_FORMAT}"`);
-  if (header.version !== BUNDLE_VERSION) throw refuseHeader(`"version" ${JSON.stringify(header.version)} is not supported (expected ${BUNDLE_VERSION})`);
+  if (header.version !== BUNDLE_VERSION)
+    throw refuseHeader(`"version" ${JSON.stringify(header.version)} is not supported (expected ${BUNDLE_VERSION})`);
   if (!Array.isArray(header.tables)) throw refuseHeader('"tables" must be a list');
   const seen = new Set<string>();
   return header.tables.map((table: unknown, i) => {
@@ -77,7 +104,8 @@ function rowLine(bundle: ParsedBundle, line: number, text: string): void {
   if (target === undefined) return fail(`table "${value.table}" is not in the header`, value.id);
   if (!isObject(value.data)) return fail('"data" must be an object', value.id);
   if (target.ids.has(value.id)) return fail(`row "${value.id}" of "${value.table}" appears twice`, value.id);
-  if (bundle.rowCount >= MAX_DRAFT_ROW_CHANGES) throw new AppError('LIMIT_EXCEEDED', `A bundle can write at most ${MAX_DRAFT_ROW_CHANGES} rows in one atomic append`);
+  if (bundle.rowCount >= MAX_DRAFT_ROW_CHANGES)
+    throw new AppError('LIMIT_EXCEEDED', `A bundle can write at most ${MAX_DRAFT_ROW_CHANGES} rows in one atomic append`);
   bundle.rowCount += 1;
   target.ids.add(value.id);
   target.rows.push({ rowId: value.id, data: value.data });
@@ -129,7 +157,8 @@ export function schemaPatches(current: JsonObject, target: JsonObject): unknown[
   for (const name of Object.keys(before)) if (!Object.hasOwn(after, name)) patches.push({ op: 'remove', path: `/properties/${escapePointer(name)}` });
   for (const [name, node] of Object.entries(after)) {
     if (!Object.hasOwn(before, name)) patches.push({ op: 'add', path: `/properties/${escapePointer(name)}`, value: node });
-    else if (canonicalJson(before[name]) !== canonicalJson(node)) patches.push({ op: 'replace', path: `/properties/${escapePointer(name)}`, value: node });
+    else if (canonicalJson(before[name]) !== canonicalJson(node))
+      patches.push({ op: 'replace', path: `/properties/${escapePointer(name)}`, value: node });
   }
   return patches;
 }
@@ -162,7 +191,12 @@ async function planOf(deps: BundleImportDeps, scope: RevisionScope, bundle: Pars
       if (patches.length > 0) fixed.push({ type: 'UpdateTable', tableId: table.id, patches });
       if (mode === 'replace') {
         const kept = bundle.rows.get(table.id)?.ids ?? new Set<string>();
-        const context = { scope, version: existing, compiled: deps.rows.models(existing.schema), readonly: await rowReadonlyOf(deps.rows.schemas, scope, existing) };
+        const context = {
+          scope,
+          version: existing,
+          compiled: deps.rows.models(existing.schema),
+          readonly: await rowReadonlyOf(deps.rows.schemas, scope, existing),
+        };
         const absent: string[] = [];
         for await (const page of deps.rows.pages(context)) for (const row of page) if (!kept.has(row.id)) absent.push(row.id);
         // Removed before the schema changes, so rows the bundle drops are not migrated first.
@@ -202,7 +236,13 @@ function answerOf(bundle: ParsedBundle, plan: Plan, result: DraftChangesResult, 
   const changeOf = (tableId: string): BundleTableChange => {
     let change = changes.get(tableId);
     if (change === undefined) {
-      change = { tableId, previousTableId: null, change: 'MODIFIED', schemaChanged: false, rowChanges: { added: 0, updated: 0, removed: 0, renamed: 0, total: 0 } };
+      change = {
+        tableId,
+        previousTableId: null,
+        change: 'MODIFIED',
+        schemaChanged: false,
+        rowChanges: { added: 0, updated: 0, removed: 0, renamed: 0, total: 0 },
+      };
       changes.set(tableId, change);
     }
     return change;
@@ -229,11 +269,20 @@ function answerOf(bundle: ParsedBundle, plan: Plan, result: DraftChangesResult, 
     counts.removed += op.deleted;
     const lines = plan.rowLines.get(index) ?? [];
     for (const row of op.invalid) {
-      rowErrors.push({ line: lines[row.index] ?? 0, rowId: row.rowId, code: row.code, message: row.message, ...(row.details ? { details: row.details } : {}) });
+      rowErrors.push({
+        line: lines[row.index] ?? 0,
+        rowId: row.rowId,
+        code: row.code,
+        message: row.message,
+        ...(row.details ? { details: row.details } : {}),
+      });
     }
   });
   const tables = [...changes.values()]
-    .map((change) => ({ ...change, rowChanges: { ...change.rowChanges, total: change.rowChanges.added + change.rowChanges.updated + change.rowChanges.removed } }))
+    .map((change) => ({
+      ...change,
+      rowChanges: { ...change.rowChanges, total: change.rowChanges.added + change.rowChanges.updated + change.rowChanges.removed },
+    }))
     .filter((change) => change.change !== 'MODIFIED' || change.schemaChanged || change.rowChanges.total > 0)
     .sort((a, b) => (a.tableId < b.tableId ? -1 : a.tableId > b.tableId ? 1 : 0));
   const errors = [...bundle.lineErrors, ...rowErrors].sort((a, b) => a.line - b.line);

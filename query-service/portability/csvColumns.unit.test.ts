@@ -35,13 +35,16 @@ const columns = csvColumnsOf(model);
 // Any text (quotes, commas, CR/LF, astral characters), any finite number; -0 is stored as 0 (domain.md §4).
 const PLAIN = { noNullPrototype: true } as const;
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n));
-const rowData = fc.record({
-  title: fc.string({ unit: 'grapheme', maxLength: 30 }),
-  n: finite,
-  ok: fc.boolean(),
-  meta: fc.record({ city: fc.string({ unit: 'binary', maxLength: 20 }), deep: fc.record({ x: finite }, PLAIN) }, PLAIN),
-  tags: fc.array(fc.string({ maxLength: 5 }), { maxLength: 4 }),
-}, PLAIN);
+const rowData = fc.record(
+  {
+    title: fc.string({ unit: 'grapheme', maxLength: 30 }),
+    n: finite,
+    ok: fc.boolean(),
+    meta: fc.record({ city: fc.string({ unit: 'binary', maxLength: 20 }), deep: fc.record({ x: finite }, PLAIN) }, PLAIN),
+    tags: fc.array(fc.string({ maxLength: 5 }), { maxLength: 4 }),
+  },
+  PLAIN,
+);
 
 /** A CSV text read back the way the importer reads it (csv-parse, then each column's cell rule). */
 function readBack(text: string): { id: string; data: JsonObject }[] {
@@ -62,7 +65,14 @@ describe('CSV columns (portability.md §1)', () => {
   test('columns are the schema leaves in properties order, named by data path; arrays are one column', () => {
     assert.deepEqual(
       columns.map((column) => [column.name, column.kind]),
-      [['title', 'string'], ['n', 'number'], ['ok', 'boolean'], ['meta/city', 'string'], ['meta/deep/x', 'number'], ['tags', 'json']],
+      [
+        ['title', 'string'],
+        ['n', 'number'],
+        ['ok', 'boolean'],
+        ['meta/city', 'string'],
+        ['meta/deep/x', 'number'],
+        ['tags', 'json'],
+      ],
     );
   });
 
@@ -70,17 +80,35 @@ describe('CSV columns (portability.md §1)', () => {
     fc.assert(
       fc.property(fc.array(rowData, { maxLength: 8 }), (rows) => {
         const text = csvLines([['id', ...columns.map((column) => column.name)], ...rows.map((data, i) => csvCellsOf(columns, `r${i}`, data))]);
-        assert.deepEqual(readBack(text), rows.map((data, i) => ({ id: `r${i}`, data })));
+        assert.deepEqual(
+          readBack(text),
+          rows.map((data, i) => ({ id: `r${i}`, data })),
+        );
       }),
       { seed: SEED, numRuns: 300, verbose: true },
     );
   });
 
   test('numbers keep their shortest round-trip form; empty number/boolean/JSON cells take the default', () => {
-    assert.deepEqual(csvCellsOf(columns, 'x', { title: 'a', n: 1e21, ok: true, meta: { city: '', deep: { x: 5e-324 } }, tags: [] }), ['x', 'a', '1e+21', 'true', '', '5e-324', '[]']);
+    assert.deepEqual(csvCellsOf(columns, 'x', { title: 'a', n: 1e21, ok: true, meta: { city: '', deep: { x: 5e-324 } }, tags: [] }), [
+      'x',
+      'a',
+      '1e+21',
+      'true',
+      '',
+      '5e-324',
+      '[]',
+    ]);
     const [n, ok, tags] = [columns[1], columns[2], columns[5]];
     assert.ok(n && ok && tags);
-    assert.deepEqual([cellValue(n, ''), cellValue(ok, ''), cellValue(tags, '')], [{ ok: true, value: 0 }, { ok: true, value: false }, { ok: true, value: [] }]);
+    assert.deepEqual(
+      [cellValue(n, ''), cellValue(ok, ''), cellValue(tags, '')],
+      [
+        { ok: true, value: 0 },
+        { ok: true, value: false },
+        { ok: true, value: [] },
+      ],
+    );
     assert.equal(cellValue(n, '1,5').ok, false);
     assert.equal(cellValue(n, 'Infinity').ok, false);
     assert.equal(cellValue(ok, 'yes').ok, false);

@@ -114,7 +114,12 @@ export function createBundleTransfer(deps: PortabilityDeps, now: () => Date = ()
       await streamBundleExport(call.res, { rows, models: rows.models, now }, await deps.systemState.current(), call.principal, call.revisionId);
     },
 
-    async importBundle(call: { readonly req: Request; readonly res: Response; readonly principal: Principal; readonly requestId: string }): Promise<void> {
+    async importBundle(call: {
+      readonly req: Request;
+      readonly res: Response;
+      readonly principal: Principal;
+      readonly requestId: string;
+    }): Promise<void> {
       const options = bundleOptionsOf(call.req);
       const params = call.req.params as Record<string, string>;
       const ref = { organizationId: params.organizationId ?? '', projectName: params.projectName ?? '', branchName: params.branchName ?? '' };
@@ -148,10 +153,14 @@ export function createPortabilityRouter(deps: PortabilityDeps, transfer: TableTr
     const params = req.params as Record<string, string>;
     return { req, res, principal, requestId, revisionId: params.revisionId ?? '', tableId: params.tableId ?? '' };
   };
-  router.get('/revision/:revisionId/table/:tableId/export', signedIn, minPosition(deps.minPosition), (req, res) => transfer.exportTable(callOf(req, res)));
+  router.get('/revision/:revisionId/table/:tableId/export', signedIn, minPosition(deps.minPosition), (req, res) =>
+    transfer.exportTable(callOf(req, res)),
+  );
   router.post('/revision/:revisionId/table/:tableId/import', signedIn, (req, res) => transfer.importTable(callOf(req, res)));
   const bundles = createBundleTransfer(deps);
   router.get('/revision/:revisionId/bundle', signedIn, minPosition(deps.minPosition), (req, res) => bundles.exportBundle(callOf(req, res)));
-  router.post('/organization/:organizationId/project/:projectName/branch/:branchName/bundle', signedIn, (req, res) => bundles.importBundle(callOf(req, res)));
+  router.post('/organization/:organizationId/project/:projectName/branch/:branchName/bundle', signedIn, (req, res) =>
+    bundles.importBundle(callOf(req, res)),
+  );
   return router;
 }

@@ -57,7 +57,12 @@ function jsonlLine(row: RowView, meta: boolean): string {
  * next is read. A failure after the first byte cannot change the status any more: the response is cut short
  * (the client sees an incomplete body, never a complete-looking one).
  */
-export async function streamTableExport(res: ServerResponse, rows: TableRows, table: TableContext, options: { readonly format: TransferFormat; readonly meta: boolean }): Promise<void> {
+export async function streamTableExport(
+  res: ServerResponse,
+  rows: TableRows,
+  table: TableContext,
+  options: { readonly format: TransferFormat; readonly meta: boolean },
+): Promise<void> {
   const { format, meta } = options;
   const tableId = table.version.tableId;
   res.statusCode = 200;
@@ -68,7 +73,8 @@ export async function streamTableExport(res: ServerResponse, rows: TableRows, ta
   try {
     if (format === 'csv') await writeChunk(res, csvLines([['id', ...columns.map((column) => column.name)]]));
     for await (const page of rows.pages(table)) {
-      const text = format === 'csv' ? csvLines(page.map((row) => csvCellsOf(columns, row.id, row.data))) : page.map((row) => jsonlLine(row, meta)).join('');
+      const text =
+        format === 'csv' ? csvLines(page.map((row) => csvCellsOf(columns, row.id, row.data))) : page.map((row) => jsonlLine(row, meta)).join('');
       await writeChunk(res, text);
     }
   } catch (err) {

@@ -1,5 +1,13 @@
 import { AppError, MAX_DRAFT_ROW_CHANGES, isAppError } from '../../contracts/index.ts';
-import type { CommandContext, CommandGateway, CommandOutcome, DraftChangesResult, ErrorCode, ErrorDetail, JsonObject } from '../../contracts/index.ts';
+import type {
+  CommandContext,
+  CommandGateway,
+  CommandOutcome,
+  DraftChangesResult,
+  ErrorCode,
+  ErrorDetail,
+  JsonObject,
+} from '../../contracts/index.ts';
 import type { DraftOperation } from '../../contracts/index.ts';
 import type { TableContext } from '../readers/rowReader.ts';
 import { flagParam, formatParam, type TransferFormat } from './tableExport.ts';
@@ -88,7 +96,12 @@ export async function collectRows(records: AsyncIterable<ImportRecord>): Promise
     }
     const earlier = firstLineOf.get(record.id);
     if (earlier !== undefined) {
-      collected.lineErrors.push({ line: record.line, rowId: record.id, code: 'BAD_USER_INPUT', message: `row "${record.id}" already appears on line ${earlier}` });
+      collected.lineErrors.push({
+        line: record.line,
+        rowId: record.id,
+        code: 'BAD_USER_INPUT',
+        message: `row "${record.id}" already appears on line ${earlier}`,
+      });
       continue;
     }
     if (collected.rows.length >= MAX_DRAFT_ROW_CHANGES) {

@@ -17,9 +17,7 @@ const ROWS = 'rows';
  * except in a table the draft renamed, which has no HEAD table of the same id, so none of its rows are.
  */
 export type RowReadonly =
-  | { readonly kind: 'all' }
-  | { readonly kind: 'none' }
-  | { readonly kind: 'sharedBelow'; readonly branchId: string; readonly seq: number };
+  { readonly kind: 'all' } | { readonly kind: 'none' } | { readonly kind: 'sharedBelow'; readonly branchId: string; readonly seq: number };
 
 /** The readonly rule of a table's rows in a revision (see RowReadonly). */
 export async function rowReadonlyOf(schemas: SchemaReader, scope: RevisionScope, version: TableVersion): Promise<RowReadonly> {

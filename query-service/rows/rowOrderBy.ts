@@ -41,7 +41,8 @@ function dataKey(model: TableModel, input: unknown, at: InputPath): KeysetKey {
   if (!isCast(cast)) throw badInput([...at, 'type'], 'type must be one of text, int, float, boolean, timestamp');
   // An x-index / x-unique field sorted as its own type holds only values of that type, so its uncast value orders
   // the same: the order reads the field's index (readers/rowIndexes.ts fieldIndex).
-  const ownType = (node.kind === 'string' && cast === 'text') || (node.kind === 'number' && cast === 'float') || (node.kind === 'boolean' && cast === 'boolean');
+  const ownType =
+    (node.kind === 'string' && cast === 'text') || (node.kind === 'number' && cast === 'float') || (node.kind === 'boolean' && cast === 'boolean');
   const indexed = node.indexed === true && ownType;
   return {
     ref: indexed ? { field: 'data', path: segments } : { field: 'data', path: segments, cast },

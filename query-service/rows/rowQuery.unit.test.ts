@@ -143,10 +143,7 @@ describe('where: data (JsonFilter)', () => {
       refused({ where: { data: { path: 'views', [op]: true } } }, `/where/data/${op}`);
     }
     for (const op of ['string_contains', 'string_starts_with', 'string_ends_with']) {
-      assert.deepEqual(
-        where({ data: { path: 'title', [op]: 'Re', mode: 'insensitive' } }),
-        json(['title'], { op, value: 'Re', insensitive: true }),
-      );
+      assert.deepEqual(where({ data: { path: 'title', [op]: 'Re', mode: 'insensitive' } }), json(['title'], { op, value: 'Re', insensitive: true }));
       refused({ where: { data: { path: 'title', [op]: 1 } } }, `/where/data/${op}`);
     }
     assert.deepEqual(where({ data: { path: 'tags', array_contains: 'news' } }), json(['tags'], { op: 'array_contains', value: 'news' }));
@@ -190,7 +187,10 @@ describe('where: logic and limits', () => {
   test('nesting at most 10 levels', () => {
     const nest = (levels: number): unknown => (levels === 0 ? { id: { equals: 'a' } } : { AND: [nest(levels - 1)] });
     parse({ where: nest(10) });
-    assert.throws(() => parse({ where: nest(11) }), (err: unknown) => isAppError(err, 'BAD_USER_INPUT'));
+    assert.throws(
+      () => parse({ where: nest(11) }),
+      (err: unknown) => isAppError(err, 'BAD_USER_INPUT'),
+    );
   });
 
   test('at most 100 conditions and 1000 values per list', () => {

@@ -21,8 +21,20 @@ const STRING_OPS = new Set(['equals', 'not', 'in', 'notIn', 'lt', 'lte', 'gt', '
 const DATE_OPS = new Set(['equals', 'not', 'in', 'notIn', 'lt', 'lte', 'gt', 'gte']);
 const BOOLEAN_OPS = new Set(['equals', 'not']);
 const JSON_OPS = new Set([
-  'path', 'equals', 'not', 'in', 'notIn', 'gt', 'gte', 'lt', 'lte',
-  'string_contains', 'string_starts_with', 'string_ends_with', 'array_contains', 'mode',
+  'path',
+  'equals',
+  'not',
+  'in',
+  'notIn',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'string_contains',
+  'string_starts_with',
+  'string_ends_with',
+  'array_contains',
+  'mode',
 ]);
 const COMPARE = { lt: 'lt', lte: 'lte', gt: 'gt', gte: 'gte' } as const;
 
@@ -44,9 +56,7 @@ function whereObject(input: unknown, state: State, at: InputPath, depth: number)
       case 'NOT': {
         if (depth + 1 > MAX_WHERE_DEPTH) throw badInput(here, `where nesting exceeds ${MAX_WHERE_DEPTH} levels`);
         const items = Array.isArray(value) ? value : [value];
-        const filters = items.map((item, i) =>
-          whereObject(item, state, Array.isArray(value) ? [...here, i] : here, depth + 1),
-        );
+        const filters = items.map((item, i) => whereObject(item, state, Array.isArray(value) ? [...here, i] : here, depth + 1));
         if (key === 'AND') parts.push(and(...filters));
         else if (key === 'OR') parts.push(or(...filters));
         else parts.push(not(or(...filters)));
@@ -97,10 +107,8 @@ function stringFilter(input: unknown, state: State, at: InputPath): Filter {
   const insensitive = insensitiveMode(input as Record<string, unknown>, at);
   const ref = { field: 'rowId' };
   const test = (t: JsonTest): Filter => ({ kind: 'json', field: 'rowId', path: [], test: t });
-  const equals = (value: string): Filter =>
-    insensitive ? test({ op: 'equals', value, insensitive }) : { kind: 'compare', ref, op: 'eq', value };
-  const inList = (values: string[]): Filter =>
-    insensitive ? test({ op: 'in', values, insensitive }) : { kind: 'in', ref, values };
+  const equals = (value: string): Filter => (insensitive ? test({ op: 'equals', value, insensitive }) : { kind: 'compare', ref, op: 'eq', value });
+  const inList = (values: string[]): Filter => (insensitive ? test({ op: 'in', values, insensitive }) : { kind: 'in', ref, values });
   const parts: Filter[] = [];
   for (const [op, value] of entries) {
     const here = [...at, op];

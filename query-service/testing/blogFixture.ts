@@ -21,10 +21,7 @@ const schemas: readonly (readonly [string, TableSchema])[] = [
         id: { $ref: SYSTEM_REFS.rowId },
         name: { type: 'string', default: '', title: 'Name', description: 'Display name "as shown"' },
         email: { type: 'string', default: '', format: 'email' },
-        shipping_address: object(
-          { street: text, city: text, geo: object({ lat: number, lng: number }) },
-          { description: 'Where parcels go' },
-        ),
+        shipping_address: object({ street: text, city: text, geo: object({ lat: number, lng: number }) }, { description: 'Where parcels go' }),
         profile: object({}),
         updated: { $ref: SYSTEM_REFS.rowUpdatedAt, description: 'Last change' },
       },

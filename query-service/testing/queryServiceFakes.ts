@@ -62,7 +62,12 @@ export const fakeRow: RowView = { id: 'hello', tableId: 'posts', createdAt: T0, 
 export function page<T>(nodes: readonly T[]): LazyConnection<T> {
   return {
     edges: nodes.map((node, i) => ({ cursor: `c${i}`, node })),
-    pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: nodes.length ? 'c0' : null, endCursor: nodes.length ? `c${nodes.length - 1}` : null },
+    pageInfo: {
+      hasNextPage: false,
+      hasPreviousPage: false,
+      startCursor: nodes.length ? 'c0' : null,
+      endCursor: nodes.length ? `c${nodes.length - 1}` : null,
+    },
     totalCount: async () => nodes.length,
   };
 }
@@ -84,7 +89,10 @@ export function fakeOperations(calls: ReadCall[] = []): SystemOperations {
     myOrganizations: async (ctx, args) => (record('myOrganizations', ctx, args), page([{ id: 'acme', isPersonal: false, createdAt: T0 }])),
     organization: async (ctx, args) => (record('organization', ctx, args), { id: args.organizationId, isPersonal: false, createdAt: T0 }),
     myRole: async () => 'organizationOwner',
-    usersOrganization: async (ctx, args) => (record('usersOrganization', ctx, args), page([{ user: { id: 'u1', username: 'ann' }, role: 'organizationOwner' }])),
+    usersOrganization: async (ctx, args) => (
+      record('usersOrganization', ctx, args),
+      page([{ user: { id: 'u1', username: 'ann' }, role: 'organizationOwner' }])
+    ),
     projects: async (ctx, args) => (record('projects', ctx, args), page([project])),
     project: async (ctx, args) => {
       record('project', ctx, args);
@@ -108,7 +116,8 @@ export function fakeOperations(calls: ReadCall[] = []): SystemOperations {
     rows: async (ctx, args) => (record('rows', ctx, args), page([fakeRow])),
     row: async (ctx, args) => (record('row', ctx, args), fakeRow),
     revisionChanges: async (ctx, args) => (
-      record('revisionChanges', ctx, args), { revisionId: args.revisionId, compareWith: null, tables: [], totalRowChanges: 0 }
+      record('revisionChanges', ctx, args),
+      { revisionId: args.revisionId, compareWith: null, tables: [], totalRowChanges: 0 }
     ),
     rowChanges: async (ctx, args) => (record('rowChanges', ctx, args), page([])),
     rowHistory: async (ctx, args) => (record('rowHistory', ctx, args), page([])),

@@ -22,7 +22,11 @@ test('every GraphQL document of the Admin UI validates against the system schema
 
 test('the generated operations module is up to date (else: npm run generate:admin-ui)', () => {
   const expected = generateOperationModule(schema, files, 'admin-ui/codegen/generate.ts');
-  assert.equal(readFileSync(GENERATED_MODULE, 'utf8'), expected, 'src/api/generated/operations.ts is stale: run `npm run generate:admin-ui` and review the diff');
+  assert.equal(
+    readFileSync(GENERATED_MODULE, 'utf8'),
+    expected,
+    'src/api/generated/operations.ts is stale: run `npm run generate:admin-ui` and review the diff',
+  );
 });
 
 test('each generated document, and each batch of three copies, is what the server accepts', () => {
@@ -31,11 +35,23 @@ test('each generated document, and each batch of three copies, is what the serve
   );
   assert.ok(documents.length > 50);
   for (const document of documents) {
-    assert.deepEqual(validate(schema, parse(document.source)).map((e) => e.message), [], document.name);
+    assert.deepEqual(
+      validate(schema, parse(document.source)).map((e) => e.message),
+      [],
+      document.name,
+    );
     if (!document.batch) continue;
     const copies = document.batch.variables.map(() => null);
-    const sent = batchRequest(document.name, document.batch, [Object.fromEntries(copies.map((_, i) => [document.batch?.variables[i], null])), {}, {}]);
-    assert.deepEqual(validate(schema, parse(sent.source)).map((e) => e.message), [], `${document.name} batched`);
+    const sent = batchRequest(document.name, document.batch, [
+      Object.fromEntries(copies.map((_, i) => [document.batch?.variables[i], null])),
+      {},
+      {},
+    ]);
+    assert.deepEqual(
+      validate(schema, parse(sent.source)).map((e) => e.message),
+      [],
+      `${document.name} batched`,
+    );
   }
 });
 

@@ -121,9 +121,7 @@ test('nothing refers to a path outside the repository', () => {
 });
 
 test('every cited *.md exists in the repository', () => {
-  const missing = citations
-    .filter((c) => resolveCitation(c.file, c.target) === null)
-    .map((c) => `${where(c)} cites ${c.target}`);
+  const missing = citations.filter((c) => resolveCitation(c.file, c.target) === null).map((c) => `${where(c)} cites ${c.target}`);
   assert.deepEqual(missing, [], 'bare spec names resolve under docs/spec/, other bare names under docs/reference/');
 });
 

@@ -223,13 +223,26 @@ test("each role's index.ts exports only names that deploy, tests, bench or other
       for (const match of readFileSync(file, 'utf8').matchAll(namedImports)) {
         const specifier = match[2] ?? '';
         if (!specifier.startsWith('.') || resolve(dirname(file), specifier) !== door) continue;
-        for (const name of (match[1] ?? '').split(',')) used.add(name.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0] ?? '');
+        for (const name of (match[1] ?? '').split(','))
+          used.add(
+            name
+              .trim()
+              .replace(/^type\s+/, '')
+              .split(/\s+as\s+/)[0] ?? '',
+          );
       }
     }
     const exported = [...readFileSync(door, 'utf8').matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((m) =>
-      (m[1] ?? '').split(',').map((name) => name.trim().replace(/^type\s+/, '')).filter(Boolean),
+      (m[1] ?? '')
+        .split(',')
+        .map((name) => name.trim().replace(/^type\s+/, ''))
+        .filter(Boolean),
     );
-    assert.deepEqual(exported.filter((name) => !used.has(name)), [], `${role}/index.ts exports names nobody outside uses`);
+    assert.deepEqual(
+      exported.filter((name) => !used.has(name)),
+      [],
+      `${role}/index.ts exports names nobody outside uses`,
+    );
   }
 });
 

@@ -27,7 +27,10 @@ async function checkKey(ctx: ChaosContext, secret: string, accepted: boolean, wh
 
 export async function runKeyActor(ctx: ChaosContext, random: Random): Promise<void> {
   for (let i = 0; ctx.running(); i++) {
-    const created = await ctx.client.call(ctx.client.pick(random), 'POST', '/api/api-keys/personal', { headers: ctx.auth, body: { name: `chaos-${i}` } });
+    const created = await ctx.client.call(ctx.client.pick(random), 'POST', '/api/api-keys/personal', {
+      headers: ctx.auth,
+      body: { name: `chaos-${i}` },
+    });
     if (!isOk(created)) {
       if (!isUnknown(created)) ctx.recorder.violation('valid-writes-succeed', `create key: ${created.status} ${JSON.stringify(created.body)}`);
       await sleep(ctx.pauseMs * 4);
@@ -71,7 +74,9 @@ export async function runRefreshActor(ctx: ChaosContext, random: Random): Promis
   while (ctx.running()) {
     if (token === null || rotations >= 20) {
       if (token !== null) await ctx.client.call(ctx.client.pick(random), 'POST', '/api/auth/logout', { headers: { cookie: `svc_rt=${token}` } });
-      const login = await ctx.client.call(ctx.client.pick(random), 'POST', '/api/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } });
+      const login = await ctx.client.call(ctx.client.pick(random), 'POST', '/api/auth/login', {
+        body: { username: 'admin', password: ADMIN_PASSWORD },
+      });
       token = isOk(login) ? (setCookies(login).get('svc_rt') ?? null) : null;
       since = Date.now();
       rotations = 0;
@@ -83,10 +88,16 @@ export async function runRefreshActor(ctx: ChaosContext, random: Random): Promis
     }
     const a = ctx.client.pick(random);
     const b = ctx.client.pick(random, a);
-    const replies = await Promise.all([a, b].map((target) => ctx.client.call(target, 'POST', '/api/auth/refresh', { headers: { cookie: `svc_rt=${token}` } })));
+    const replies = await Promise.all(
+      [a, b].map((target) => ctx.client.call(target, 'POST', '/api/auth/refresh', { headers: { cookie: `svc_rt=${token}` } })),
+    );
     const successors = new Set(replies.filter(isOk).map((r) => setCookies(r).get('svc_rt')));
     for (const reply of replies) {
-      if (reply.status === 401) ctx.recorder.violation('no-refresh-family-forks', `duplicate refresh on ${reply.target} within the grace period: ${JSON.stringify(reply.body)}`);
+      if (reply.status === 401)
+        ctx.recorder.violation(
+          'no-refresh-family-forks',
+          `duplicate refresh on ${reply.target} within the grace period: ${JSON.stringify(reply.body)}`,
+        );
       if (reply.status === 409) ctx.recorder.count('refresh:409-in-progress');
     }
     if (successors.size > 1) ctx.recorder.violation('no-refresh-family-forks', `two replicas rotated one token into different successors`);
@@ -95,7 +106,8 @@ export async function runRefreshActor(ctx: ChaosContext, random: Random): Promis
       ctx.recorder.count('refresh:rotations');
       const access = setCookies(replies.find(isOk)!).get('svc_at');
       const me = await ctx.client.call(ctx.client.pick(random), 'GET', '/api/me', { headers: { cookie: `svc_at=${access}` } });
-      if (me.status !== 200 && me.status !== 503 && me.status !== 0) ctx.recorder.violation('refreshed-access-token-works', `GET /api/me with a refreshed token: ${me.status}`);
+      if (me.status !== 200 && me.status !== 503 && me.status !== 0)
+        ctx.recorder.violation('refreshed-access-token-works', `GET /api/me with a refreshed token: ${me.status}`);
       token = successor;
       since = Date.now();
       rotations++;
@@ -106,7 +118,12 @@ export async function runRefreshActor(ctx: ChaosContext, random: Random): Promis
   }
 }
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'chaos', version: '1.0.0' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'chaos', version: '1.0.0' } },
+};
 const ME = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'me', arguments: {} } };
 const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
 
@@ -143,7 +160,10 @@ export async function runMcpActor(ctx: ChaosContext, random: Random): Promise<vo
       }
       ctx.recorder.count('checks:mcp-call-with-affinity');
       if (reply.status !== 200 || reply.body?.result === undefined || reply.body.result.isError) {
-        ctx.recorder.violation('mcp-sessions-work', `session from ${opened} used on ${target}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`);
+        ctx.recorder.violation(
+          'mcp-sessions-work',
+          `session from ${opened} used on ${target}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`,
+        );
       }
       await sleep(ctx.pauseMs);
     }

@@ -51,7 +51,10 @@ export async function runBranchActor(ctx: ChaosContext, random: Random, state: B
     ctx.recorder.count('checks:read-your-writes');
     const n = reply.body?.data?.n ?? reply.body?.n;
     if (reply.status !== 200 || n !== value) {
-      ctx.recorder.violation('read-your-writes', `GET ${rowId} with min position ${position} on ${reply.target}: ${reply.status} n=${String(n)}, wrote ${value}`);
+      ctx.recorder.violation(
+        'read-your-writes',
+        `GET ${rowId} with min position ${position} on ${reply.target}: ${reply.status} n=${String(n)}, wrote ${value}`,
+      );
     }
   }
 
@@ -68,7 +71,10 @@ export async function runBranchActor(ctx: ChaosContext, random: Random, state: B
       ids.forEach((id, i) => expectWrite(model.draft, id, values[i]!, false));
       ctx.recorder.count('rows:unknown-outcome', ids.length);
     } else {
-      ctx.recorder.violation('valid-writes-succeed', `write of ${ids.join(',')} on ${reply.target}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`);
+      ctx.recorder.violation(
+        'valid-writes-succeed',
+        `write of ${ids.join(',')} on ${reply.target}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`,
+      );
     }
   }
 
@@ -80,14 +86,19 @@ export async function runBranchActor(ctx: ChaosContext, random: Random, state: B
       await write([id], [n], () =>
         viaGenerated
           ? ctx.client.call(ctx.client.pick(random), 'POST', generated, { headers: ctx.auth, body: { id, data: { n } } })
-          : ctx.client.call(ctx.client.pick(random), 'POST', `${rowsPath(model.draftId)}/rows`, { headers: ctx.auth, body: { rowId: id, data: { n } } }),
+          : ctx.client.call(ctx.client.pick(random), 'POST', `${rowsPath(model.draftId)}/rows`, {
+              headers: ctx.auth,
+              body: { rowId: id, data: { n } },
+            }),
       );
     },
     async bulk() {
       const ids = Array.from({ length: random.int(2, 20) }, newId);
       const values = ids.map(() => random.int(0, 1_000_000));
       const rows = ids.map((rowId, i) => ({ rowId, data: { n: values[i] } }));
-      await write(ids, values, () => ctx.client.call(ctx.client.pick(random), 'POST', `${rowsPath(model.draftId)}/rows/bulk`, { headers: ctx.auth, body: { rows } }));
+      await write(ids, values, () =>
+        ctx.client.call(ctx.client.pick(random), 'POST', `${rowsPath(model.draftId)}/rows/bulk`, { headers: ctx.auth, body: { rows } }),
+      );
     },
     async update() {
       const candidates = [...model.draft.keys()];
@@ -95,20 +106,28 @@ export async function runBranchActor(ctx: ChaosContext, random: Random, state: B
       const id = random.pick(candidates);
       if (model.draft.get(id)?.maybe) return; // an update of a row that may not exist could be refused
       const n = random.int(0, 1_000_000);
-      await write([id], [n], () => ctx.client.call(ctx.client.pick(random), 'PUT', `${rowsPath(model.draftId)}/row/${id}`, { headers: ctx.auth, body: { data: { n } } }));
+      await write([id], [n], () =>
+        ctx.client.call(ctx.client.pick(random), 'PUT', `${rowsPath(model.draftId)}/row/${id}`, { headers: ctx.auth, body: { data: { n } } }),
+      );
     },
     async refused() {
       const ids = Array.from({ length: random.int(1, 5) }, newId);
       ids.forEach((id) => state.refused.add(id));
       const rows = ids.map((rowId, i) => ({ rowId, data: { n: i === ids.length - 1 ? 'not a number' : i } }));
-      const reply = await ctx.client.call(ctx.client.pick(random), 'POST', `${rowsPath(model.draftId)}/rows/bulk`, { headers: ctx.auth, body: { rows } });
+      const reply = await ctx.client.call(ctx.client.pick(random), 'POST', `${rowsPath(model.draftId)}/rows/bulk`, {
+        headers: ctx.auth,
+        body: { rows },
+      });
       if (reply.status === 400) ctx.recorder.count('writes:refused');
       else if (!isUnknown(reply)) ctx.recorder.violation('invalid-writes-refused', `bulk with an invalid row answered ${reply.status}`);
     },
     async commit() {
       if (!model.touched) return;
       const previousHead = model.headId;
-      const reply = await ctx.client.call(ctx.client.pick(random), 'POST', `${branchPath(model.name)}/revisions`, { headers: ctx.auth, body: { comment: 'chaos' } });
+      const reply = await ctx.client.call(ctx.client.pick(random), 'POST', `${branchPath(model.name)}/revisions`, {
+        headers: ctx.auth,
+        body: { comment: 'chaos' },
+      });
       let committed: boolean;
       if (isOk(reply)) {
         acknowledged(reply);
@@ -162,7 +181,10 @@ export async function runBranchActor(ctx: ChaosContext, random: Random, state: B
       if (existing.length === 0 || random.next() < 0.3) {
         const tableId = `s_${model.name}_${next++}`;
         const schema = { type: 'object', additionalProperties: false, required: ['a'], properties: { a: { type: 'string', default: '' } } };
-        const reply = await ctx.client.call(ctx.client.pick(random), 'POST', `/api/revision/${model.draftId}/tables`, { headers: ctx.auth, body: { tableId, schema } });
+        const reply = await ctx.client.call(ctx.client.pick(random), 'POST', `/api/revision/${model.draftId}/tables`, {
+          headers: ctx.auth,
+          body: { tableId, schema },
+        });
         if (isOk(reply)) {
           acknowledged(reply);
           model.draftTables.set(tableId, new Set(['a']));
@@ -175,7 +197,10 @@ export async function runBranchActor(ctx: ChaosContext, random: Random, state: B
       if (props.has('?')) return; // its creation's outcome is unknown
       const prop = `p${next++}`;
       const patches = [{ op: 'add', path: `/properties/${prop}`, value: { type: 'number', default: 0 } }];
-      const reply = await ctx.client.call(ctx.client.pick(random), 'PATCH', `/api/revision/${model.draftId}/table/${tableId}`, { headers: ctx.auth, body: { patches } });
+      const reply = await ctx.client.call(ctx.client.pick(random), 'PATCH', `/api/revision/${model.draftId}/table/${tableId}`, {
+        headers: ctx.auth,
+        body: { patches },
+      });
       if (isOk(reply)) {
         acknowledged(reply);
         props.add(prop);
@@ -187,16 +212,30 @@ export async function runBranchActor(ctx: ChaosContext, random: Random, state: B
       if (state.children.length >= MAX_CHILD_BRANCHES || model.head.size === 0) return;
       if ([...model.head.values()].some((row) => row.maybe)) return;
       const name = `${model.name}-c${state.children.length}`;
-      const reply = await ctx.client.call(ctx.client.pick(random), 'POST', `/api/revision/${model.headId}/branches`, { headers: ctx.auth, body: { branchName: name } });
+      const reply = await ctx.client.call(ctx.client.pick(random), 'POST', `/api/revision/${model.headId}/branches`, {
+        headers: ctx.auth,
+        body: { branchName: name },
+      });
       if (!isOk(reply)) {
-        if (!isUnknown(reply)) ctx.recorder.violation('valid-writes-succeed', `create branch ${name}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`);
+        if (!isUnknown(reply))
+          ctx.recorder.violation('valid-writes-succeed', `create branch ${name}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`);
         return;
       }
       acknowledged(reply);
       ctx.recorder.count('branches:created');
       const head = cloneRows(model.head);
       const tables = cloneTables(model.headTables);
-      const child: BranchModel = { name, draftId: reply.body.draftRevisionId, headId: reply.body.headRevisionId, draft: head, head: cloneRows(head), draftTables: tables, headTables: cloneTables(tables), touched: false, position: model.position };
+      const child: BranchModel = {
+        name,
+        draftId: reply.body.draftRevisionId,
+        headId: reply.body.headRevisionId,
+        draft: head,
+        head: cloneRows(head),
+        draftTables: tables,
+        headTables: cloneTables(tables),
+        touched: false,
+        position: model.position,
+      };
       state.children.push(child);
     },
     async scratch() {
@@ -204,31 +243,47 @@ export async function runBranchActor(ctx: ChaosContext, random: Random, state: B
       // free; this branch's own rows are untouched (the other checks read them) - domain.md §3.6.
       if (model.head.size === 0 || [...model.head.values()].some((row) => row.maybe)) return;
       const name = `${model.name}-s${next++}`;
-      const created = await ctx.client.call(ctx.client.pick(random), 'POST', `/api/revision/${model.headId}/branches`, { headers: ctx.auth, body: { branchName: name } });
+      const created = await ctx.client.call(ctx.client.pick(random), 'POST', `/api/revision/${model.headId}/branches`, {
+        headers: ctx.auth,
+        body: { branchName: name },
+      });
       if (!isOk(created)) {
-        if (!isUnknown(created)) ctx.recorder.violation('valid-writes-succeed', `create branch ${name}: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
+        if (!isUnknown(created))
+          ctx.recorder.violation('valid-writes-succeed', `create branch ${name}: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
         return;
       }
       ctx.recorder.count('branches:created');
       const rowId = `${name}-row`;
-      const written = await ctx.client.call(ctx.client.pick(random), 'POST', `${rowsPath(created.body.draftRevisionId)}/rows`, { headers: ctx.auth, body: { rowId, data: { n: 1 } } });
+      const written = await ctx.client.call(ctx.client.pick(random), 'POST', `${rowsPath(created.body.draftRevisionId)}/rows`, {
+        headers: ctx.auth,
+        body: { rowId, data: { n: 1 } },
+      });
       if (!isOk(written) && !isUnknown(written)) {
         ctx.recorder.violation('valid-writes-succeed', `write on ${name}: ${written.status} ${JSON.stringify(written.body).slice(0, 300)}`);
       }
       const deleted = await ctx.client.call(ctx.client.pick(random), 'DELETE', branchPath(name), { headers: ctx.auth });
       if (isUnknown(deleted)) return;
-      if (!isOk(deleted)) return ctx.recorder.violation('valid-writes-succeed', `delete branch ${name}: ${deleted.status} ${JSON.stringify(deleted.body).slice(0, 300)}`);
+      if (!isOk(deleted))
+        return ctx.recorder.violation(
+          'valid-writes-succeed',
+          `delete branch ${name}: ${deleted.status} ${JSON.stringify(deleted.body).slice(0, 300)}`,
+        );
       ctx.recorder.count('branches:deleted');
       const gone = await settledRead(ctx, random, branchPath(name), `deleted branch ${name}`);
       if (gone && gone.status !== 404) ctx.recorder.violation('deleted-branches-are-gone', `GET deleted branch ${name}: ${gone.status}`);
     },
     async read() {
-      const reply = await ctx.client.call(ctx.client.pick(random), 'GET', `${rowsPath(model.draftId)}/rows?first=1`, { headers: minPos(model.position) });
+      const reply = await ctx.client.call(ctx.client.pick(random), 'GET', `${rowsPath(model.draftId)}/rows?first=1`, {
+        headers: minPos(model.position),
+      });
       if (reply.status !== 200) return;
       ctx.recorder.count('checks:count-after-min-position');
       const certain = [...model.draft.values()].every((row) => !row.maybe);
       if (certain && reply.body.totalCount !== model.draft.size) {
-        ctx.recorder.violation('read-your-writes', `${model.name} draft lists ${reply.body.totalCount} rows at ${model.position} on ${reply.target}, expected ${model.draft.size}`);
+        ctx.recorder.violation(
+          'read-your-writes',
+          `${model.name} draft lists ${reply.body.totalCount} rows at ${model.position} on ${reply.target}, expected ${model.draft.size}`,
+        );
       }
     },
     async recheck() {
@@ -252,7 +307,8 @@ export async function runBranchActor(ctx: ChaosContext, random: Random, state: B
   async function refreshBranch(previousHead: string | null): Promise<void> {
     const branch = await settledRead(ctx, random, branchPath(model.name), `branch ${model.name} after commit/revert`);
     if (!branch || branch.status !== 200) return stop('branch unreadable');
-    if (previousHead !== null && branch.body.headRevisionId === previousHead) ctx.recorder.violation('commits-move-head', `${model.name} HEAD did not move`);
+    if (previousHead !== null && branch.body.headRevisionId === previousHead)
+      ctx.recorder.violation('commits-move-head', `${model.name} HEAD did not move`);
     model.headId = branch.body.headRevisionId;
     model.draftId = branch.body.draftRevisionId;
   }

@@ -50,8 +50,14 @@ test('the harness catches a view that lost a row and a view that holds a wrong v
   assert.ok(violated.has('rows-hold-the-last-acknowledged-value'), report.summary);
   assert.ok(violated.has('views-equal-a-fresh-rebuild'), report.summary);
   const { deleted, changed } = broken as { deleted: string; changed: string };
-  assert.ok(report.violations.some((v) => v.detail.includes(deleted)), `${deleted} is named`);
-  assert.ok(report.violations.some((v) => v.detail.includes(changed)), `${changed} is named`);
+  assert.ok(
+    report.violations.some((v) => v.detail.includes(deleted)),
+    `${deleted} is named`,
+  );
+  assert.ok(
+    report.violations.some((v) => v.detail.includes(changed)),
+    `${changed} is named`,
+  );
   assert.ok((report.rows.lost ?? 0) >= 1 && (report.rows.wrongValue ?? 0) >= 1, report.summary);
   assert.match(report.summary, /seed 7/);
   const rows = report.projections.find((p) => p.name === 'rows');

@@ -65,7 +65,11 @@ export function createClient(cluster: Cluster, recorder: Recorder): Client {
         else recorder.violation('no-errors-outside-failover-window', `${what}: no answer (${reply.error ?? ''})`);
       } else if (reply.status >= 500) {
         if (window && reply.status === 503) recorder.count('tolerated:503-in-failover-window');
-        else recorder.violation('no-5xx-but-503-in-failover-window', `${what}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}${window ? ' (inside a window)' : ''}`);
+        else
+          recorder.violation(
+            'no-5xx-but-503-in-failover-window',
+            `${what}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}${window ? ' (inside a window)' : ''}`,
+          );
       }
       return reply;
     },
@@ -75,7 +79,10 @@ export function createClient(cluster: Cluster, recorder: Recorder): Client {
 function parseBody(text: string, contentType: string | null): unknown {
   if (text === '') return null;
   if (contentType?.includes('text/event-stream')) {
-    const data = text.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim());
+    const data = text
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).trim());
     return data.length > 0 ? JSON.parse(data.at(-1) ?? 'null') : null;
   }
   try {

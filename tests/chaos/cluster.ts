@@ -75,7 +75,16 @@ export async function startCluster(): Promise<Cluster> {
   const members = new Map<MemberName, Member>(
     MEMBER_NAMES.map((name) => [
       name,
-      { name, url: urlOf(name), env: { ...envOf[name], PORT: String(ports.get(name)) }, proc: null, startedAt: 0, incarnation: 0, paused: false, expectingExit: false },
+      {
+        name,
+        url: urlOf(name),
+        env: { ...envOf[name], PORT: String(ports.get(name)) },
+        proc: null,
+        startedAt: 0,
+        incarnation: 0,
+        paused: false,
+        expectingExit: false,
+      },
     ]),
   );
   const crashes: Cluster['crashes'] = [];

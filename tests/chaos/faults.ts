@@ -93,7 +93,9 @@ async function leaseHolder(cluster: Cluster, views: ViewStore): Promise<MemberNa
 async function leaseOwnerPids(views: ViewStore): Promise<Set<number | null>> {
   const now = Date.now();
   const statuses = (await views.projectionStatuses()).filter((s) => s.active);
-  return new Set(statuses.map((s) => (s.leaseOwner !== null && s.leaseExpiresAt !== null && s.leaseExpiresAt > now ? Number(s.leaseOwner.split(':')[1]) : null)));
+  return new Set(
+    statuses.map((s) => (s.leaseOwner !== null && s.leaseExpiresAt !== null && s.leaseExpiresAt > now ? Number(s.leaseOwner.split(':')[1]) : null)),
+  );
 }
 
 /** Waits until every lease is held by a process that is up and not paused; null after 60 s. */

@@ -38,6 +38,7 @@ export function checkLog(events: readonly RecordedEvent[], models: readonly Bran
   for (const model of models) for (const rows of [model.draft, model.head]) for (const [id, row] of rows) if (!row.maybe) expected.add(id);
   for (const id of expected) if (!created.has(id)) recorder.violation('acknowledged-writes-in-log-once', `acknowledged row ${id} is not in the log`);
   recorder.count('checks:rows-in-log', expected.size);
-  for (const [tokenId, count] of rotated) if (count > 1) recorder.violation('no-refresh-family-forks', `refresh token ${tokenId.slice(0, 4)}… rotated ${count} times`);
+  for (const [tokenId, count] of rotated)
+    if (count > 1) recorder.violation('no-refresh-family-forks', `refresh token ${tokenId.slice(0, 4)}… rotated ${count} times`);
   recorder.count('checks:refresh-rotations-in-log', rotated.size);
 }

@@ -47,7 +47,8 @@ export function checkMemory(track: MemoryTrack, recorder: Recorder, factor: numb
     const limitMb = Math.round(warmMb * factor + slackMb);
     checks.push({ process, warmMb, endMb: last.mb, limitMb });
     recorder.count('checks:memory');
-    if (last.mb > limitMb) recorder.violation('memory-within-bound-of-warm-size', `${process}: ${last.mb} MB at the end, warm ${warmMb} MB, bound ${limitMb} MB`);
+    if (last.mb > limitMb)
+      recorder.violation('memory-within-bound-of-warm-size', `${process}: ${last.mb} MB at the end, warm ${warmMb} MB, bound ${limitMb} MB`);
   }
   return checks;
 }

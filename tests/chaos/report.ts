@@ -17,7 +17,12 @@ export type ChaosReport = {
   readonly throughput: { readonly acknowledgedWritesPerSecond: number; readonly requestsPerSecond: number };
   readonly latencyMs: { readonly write: { p50: number; p99: number; max: number }; readonly read: { p50: number; p99: number; max: number } };
   readonly faults: { readonly total: number; readonly byKind: Record<string, number>; readonly records: readonly FaultRecord[] };
-  readonly failoverMs: { readonly recoveryP50: number; readonly recoveryMax: number; readonly projectorTakeoverP50: number; readonly projectorTakeoverMax: number };
+  readonly failoverMs: {
+    readonly recoveryP50: number;
+    readonly recoveryMax: number;
+    readonly projectorTakeoverP50: number;
+    readonly projectorTakeoverMax: number;
+  };
   readonly convergeMs: number | null;
   readonly projections: readonly ProjectionDigest[];
   readonly memory: { readonly leakChecks: readonly LeakCheck[]; readonly rssMb: Record<string, readonly { t: number; mb: number }[]> };
@@ -47,7 +52,9 @@ export function buildReport(inputs: Inputs): ChaosReport {
   const byKind: Record<string, number> = {};
   for (const fault of faults) byKind[`${fault.kind}:${fault.target}`] = (byKind[`${fault.kind}:${fault.target}`] ?? 0) + 1;
   const acknowledged = counts['writes:acknowledged'] ?? 0;
-  const requests = Object.entries(counts).filter(([k]) => k.startsWith('http:')).reduce((s, [, v]) => s + v, 0);
+  const requests = Object.entries(counts)
+    .filter(([k]) => k.startsWith('http:'))
+    .reduce((s, [, v]) => s + v, 0);
   const takeovers = faults.flatMap((f) => (f.takeoverMs === null ? [] : [f.takeoverMs]));
   const violated = new Set(recorder.violations.map((v) => v.invariant)).size;
   const seconds = workMs / 1000;
@@ -60,7 +67,13 @@ export function buildReport(inputs: Inputs): ChaosReport {
     `${counts['violation:no-refresh-family-forks'] ?? 0} refresh forks, ${counts['violation:committed-revisions-never-change'] ?? 0} committed revisions changed, ` +
     `${(counts['violation:no-5xx-but-503-in-failover-window'] ?? 0) + (counts['violation:no-errors-outside-failover-window'] ?? 0)} unexpected errors, ` +
     `${counts['violation:memory-within-bound-of-warm-size'] ?? 0} memory bounds exceeded; ` +
-    `${recorder.violations.length === 0 ? 'no violations' : `${Object.entries(counts).filter(([k]) => k.startsWith('violation:')).reduce((s, [, v]) => s + v, 0)} violations of ${violated} invariants`} (seed ${inputs.options.seed})`;
+    `${
+      recorder.violations.length === 0
+        ? 'no violations'
+        : `${Object.entries(counts)
+            .filter(([k]) => k.startsWith('violation:'))
+            .reduce((s, [, v]) => s + v, 0)} violations of ${violated} invariants`
+    } (seed ${inputs.options.seed})`;
   return {
     ok: recorder.violations.length === 0,
     seed: inputs.options.seed,
@@ -73,7 +86,10 @@ export function buildReport(inputs: Inputs): ChaosReport {
     latencyMs: { write: stats(recorder.latencies.write), read: stats(recorder.latencies.read) },
     faults: { total: faults.length, byKind, records: faults },
     failoverMs: {
-      recoveryP50: percentile(faults.map((f) => f.recoveryMs), 50),
+      recoveryP50: percentile(
+        faults.map((f) => f.recoveryMs),
+        50,
+      ),
       recoveryMax: faults.length === 0 ? 0 : Math.max(...faults.map((f) => f.recoveryMs)),
       projectorTakeoverP50: percentile(takeovers, 50),
       projectorTakeoverMax: takeovers.length === 0 ? 0 : Math.max(...takeovers),

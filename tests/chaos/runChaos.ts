@@ -65,10 +65,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       runRefreshActor(ctx, random.fork('refresh')),
       runMcpActor(ctx, random.fork('mcp')),
     ];
-    const faults: Promise<FaultRecord[]> = runFaults(cluster, views, recorder, random.fork('faults'), { maxFaults: options.maxFaults, gapMs: options.faultGapMs }, () => running);
+    const faults: Promise<FaultRecord[]> = runFaults(
+      cluster,
+      views,
+      recorder,
+      random.fork('faults'),
+      { maxFaults: options.maxFaults, gapMs: options.faultGapMs },
+      () => running,
+    );
     const ticker = setInterval(() => {
       const c = recorder.counts;
-      say(`${Math.round((Date.now() - workStart) / 1000)}s: ${c.get('writes:acknowledged') ?? 0} acknowledged writes, ${[...c].filter(([k]) => k.startsWith('faults:')).reduce((s, [, v]) => s + v, 0)} faults, ${recorder.violations.length} violations`);
+      say(
+        `${Math.round((Date.now() - workStart) / 1000)}s: ${c.get('writes:acknowledged') ?? 0} acknowledged writes, ${[...c].filter(([k]) => k.startsWith('faults:')).reduce((s, [, v]) => s + v, 0)} faults, ${recorder.violations.length} violations`,
+      );
     }, 30_000);
     await new Promise((resolve) => setTimeout(resolve, options.durationMs));
     running = false;
@@ -90,7 +99,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const projections = await checkRebuild(ctx, views, cluster.dataDir);
     memory.stop();
     const leaks = checkMemory(memory.track, recorder, options.memoryFactor, options.memorySlackMb);
-    for (const crash of cluster.crashes) recorder.violation('no-unexpected-exits', `${crash.name} exited (${crash.signal ?? crash.code}) on its own: ${crash.stderr.slice(-500)}`);
+    for (const crash of cluster.crashes)
+      recorder.violation('no-unexpected-exits', `${crash.name} exited (${crash.signal ?? crash.code}) on its own: ${crash.stderr.slice(-500)}`);
     return buildReport({ options, recorder, faults: faultRecords, workMs, convergeMs, rows, projections, leaks, memory: memory.track });
   } finally {
     running = false;

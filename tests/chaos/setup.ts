@@ -16,7 +16,14 @@ export type Listed = { id: string; n: unknown };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON replies
 type SetupReply = { body: any; position: string };
 
-async function must(client: Client, target: MemberName, method: string, path: string, auth: Record<string, string>, body?: unknown): Promise<SetupReply> {
+async function must(
+  client: Client,
+  target: MemberName,
+  method: string,
+  path: string,
+  auth: Record<string, string>,
+  body?: unknown,
+): Promise<SetupReply> {
   const reply = await client.call(target, method, path, { headers: auth, ...(body === undefined ? {} : { body }) });
   if (reply.status < 200 || reply.status >= 300) throw new Error(`setup: ${method} ${path} answered ${reply.status} ${JSON.stringify(reply.body)}`);
   return { body: reply.body, position: reply.headers.get('x-strata-position') ?? '' };
@@ -54,14 +61,20 @@ export async function setUpData(client: Client, auth: Record<string, string>): P
 const toListed = (edges: { node: { id: string; data: { n?: unknown } } }[]): Listed[] => edges.map(({ node }) => ({ id: node.id, n: node.data?.n }));
 
 /** First page (200 rows) of a revision's items, read at `position`; null when the read failed (5xx, timeout). */
-export async function readRowsPage(ctx: ChaosContext, target: MemberName, revisionId: string, position: string): Promise<{ rows: Listed[]; total: number } | null> {
-  const reply = await ctx.client.call(target, 'GET', `/api/revision/${revisionId}/table/${TABLE}/rows?first=200`, { headers: { ...ctx.auth, 'x-strata-min-position': position } });
+export async function readRowsPage(
+  ctx: ChaosContext,
+  target: MemberName,
+  revisionId: string,
+  position: string,
+): Promise<{ rows: Listed[]; total: number } | null> {
+  const reply = await ctx.client.call(target, 'GET', `/api/revision/${revisionId}/table/${TABLE}/rows?first=200`, {
+    headers: { ...ctx.auth, 'x-strata-min-position': position },
+  });
   if (reply.status !== 200) return null;
   return { rows: toListed(reply.body.edges), total: reply.body.totalCount };
 }
 
-export const rowsDigest = (page: { rows: Listed[]; total: number }): string =>
-  createHash('sha256').update(JSON.stringify(page)).digest('hex');
+export const rowsDigest = (page: { rows: Listed[]; total: number }): string => createHash('sha256').update(JSON.stringify(page)).digest('hex');
 
 /** Every row of a revision's table, page by page (1000 per page), read at `position`. */
 export async function readAllRows(ctx: ChaosContext, target: MemberName, revisionId: string, position: string, table = TABLE): Promise<Listed[]> {
@@ -69,7 +82,9 @@ export async function readAllRows(ctx: ChaosContext, target: MemberName, revisio
   let after: string | null = null;
   for (;;) {
     const query: string = `first=1000${after === null ? '' : `&after=${encodeURIComponent(after)}`}`;
-    const reply = await ctx.client.call(target, 'GET', `/api/revision/${revisionId}/table/${table}/rows?${query}`, { headers: { ...ctx.auth, 'x-strata-min-position': position } });
+    const reply = await ctx.client.call(target, 'GET', `/api/revision/${revisionId}/table/${table}/rows?${query}`, {
+      headers: { ...ctx.auth, 'x-strata-min-position': position },
+    });
     if (reply.status !== 200) throw new Error(`reading rows of ${revisionId}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`);
     rows.push(...toListed(reply.body.edges));
     if (!reply.body.pageInfo?.hasNextPage) return rows;

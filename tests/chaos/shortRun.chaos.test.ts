@@ -15,7 +15,15 @@ test(`chaos: mixed load under faults loses nothing and every invariant holds (se
   const c = report.counts;
   assert.ok(report.faults.total >= 2, `${report.faults.total} faults`);
   assert.ok((c['rows:acknowledged'] ?? 0) >= 20, detail);
-  for (const check of ['checks:read-your-writes', 'checks:rows-in-log', 'checks:tables', 'checks:key-accepted-on-replica', 'checks:revoked-key-refused-on-replica', 'refresh:rotations', 'branches:deleted']) {
+  for (const check of [
+    'checks:read-your-writes',
+    'checks:rows-in-log',
+    'checks:tables',
+    'checks:key-accepted-on-replica',
+    'checks:revoked-key-refused-on-replica',
+    'refresh:rotations',
+    'branches:deleted',
+  ]) {
     assert.ok((c[check] ?? 0) > 0, `${check} was never checked: ${JSON.stringify(c)}`);
   }
   assert.equal(report.projections.length, 6);

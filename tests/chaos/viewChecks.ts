@@ -18,7 +18,10 @@ export async function awaitConvergence(views: ViewStore, log: EventStore, timeou
   while (Date.now() - started < timeoutMs) {
     const head = await log.headPosition();
     const statuses = (await views.projectionStatuses()).filter((s) => s.active);
-    if (statuses.length >= allProjectors.length && statuses.every((s) => head === null || (s.position !== null && comparePositions(s.position, head) >= 0))) {
+    if (
+      statuses.length >= allProjectors.length &&
+      statuses.every((s) => head === null || (s.position !== null && comparePositions(s.position, head) >= 0))
+    ) {
       return Date.now() - started;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -26,7 +29,11 @@ export async function awaitConvergence(views: ViewStore, log: EventStore, timeou
   return null;
 }
 
-export async function checkBranches(ctx: ChaosContext, models: readonly BranchModel[], refused: ReadonlySet<string>): Promise<Record<string, number>> {
+export async function checkBranches(
+  ctx: ChaosContext,
+  models: readonly BranchModel[],
+  refused: ReadonlySet<string>,
+): Promise<Record<string, number>> {
   const totals = { rowsChecked: 0, lost: 0, duplicated: 0, phantom: 0, wrongValue: 0, refusedSeen: 0 };
   const position = (await ctx.log.headPosition()) ?? '';
   for (const model of models) {
@@ -51,8 +58,14 @@ export async function checkBranches(ctx: ChaosContext, models: readonly BranchMo
       report('acknowledged-writes-in-views', diff.lost);
       report('views-hold-each-row-once', diff.duplicated);
       report('rows-hold-the-last-acknowledged-value', diff.wrongValue);
-      report('refused-writes-never-appear', diff.phantom.filter((id) => refused.has(id)));
-      report('no-rows-nobody-wrote', diff.phantom.filter((id) => !refused.has(id)));
+      report(
+        'refused-writes-never-appear',
+        diff.phantom.filter((id) => refused.has(id)),
+      );
+      report(
+        'no-rows-nobody-wrote',
+        diff.phantom.filter((id) => !refused.has(id)),
+      );
       await checkTables(ctx, where, revisionId, tables, position);
     }
   }
@@ -65,7 +78,8 @@ async function checkTables(ctx: ChaosContext, where: string, revisionId: string,
   const listed = new Set<string>((reply.body?.edges ?? []).map((edge: { node: { id: string } }) => edge.node.id));
   ctx.recorder.count('checks:tables');
   if (!listed.has(TABLE)) ctx.recorder.violation('schema-changes-in-views', `${where}: table ${TABLE} missing`);
-  for (const id of listed) if (id !== TABLE && !expected.has(id)) ctx.recorder.violation('schema-changes-in-views', `${where}: table ${id} nobody created`);
+  for (const id of listed)
+    if (id !== TABLE && !expected.has(id)) ctx.recorder.violation('schema-changes-in-views', `${where}: table ${id} nobody created`);
   for (const [tableId, props] of expected) {
     const unknown = props.has('?');
     if (!listed.has(tableId)) {
@@ -102,7 +116,10 @@ export async function checkRebuild(ctx: ChaosContext, views: ViewStore, scratchD
         rebuilt.update(`${collection.name}\n${JSON.stringify(b)}\n`);
         if (JSON.stringify(a) !== JSON.stringify(b)) {
           const differing = b.filter((doc, i) => JSON.stringify(doc) !== JSON.stringify(a[i])).length + Math.max(0, a.length - b.length);
-          ctx.recorder.violation('views-equal-a-fresh-rebuild', `${projector.spec.name}.${collection.name}: ${a.length} live vs ${b.length} rebuilt documents, ${differing} differ`);
+          ctx.recorder.violation(
+            'views-equal-a-fresh-rebuild',
+            `${projector.spec.name}.${collection.name}: ${a.length} live vs ${b.length} rebuilt documents, ${differing} differ`,
+          );
         }
       }
       digests.push({ name: projector.spec.name, live: live.digest('hex').slice(0, 16), rebuilt: rebuilt.digest('hex').slice(0, 16), documents });

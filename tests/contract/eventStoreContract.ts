@@ -84,7 +84,10 @@ export function eventStoreContract(
     test('expected revision any appends to new and existing streams', async () => {
       assert.equal((await store.append(stream('a'), [sampleEvent('A')], 'any')).nextExpectedRevision, 0);
       assert.equal((await store.append(stream('a'), [sampleEvent('B')], 'any')).nextExpectedRevision, 1);
-      assert.deepEqual((await store.readStream(stream('a'))).map((e) => e.type), ['A', 'B']);
+      assert.deepEqual(
+        (await store.readStream(stream('a'))).map((e) => e.type),
+        ['A', 'B'],
+      );
     });
 
     test('an exact expected revision appends; a stale one conflicts and appends nothing', async () => {
@@ -98,7 +101,10 @@ export function eventStoreContract(
       assert.ok(err instanceof Error && err.name === 'StreamConflictError', String(err));
       const { streamId, expected, actual } = err as Error & Record<string, unknown>;
       assert.deepEqual({ streamId, expected, actual }, { streamId: stream('a'), expected: 0, actual: 2 });
-      assert.deepEqual((await store.readStream(stream('a'))).map((e) => e.type), ['A', 'B', 'C']);
+      assert.deepEqual(
+        (await store.readStream(stream('a'))).map((e) => e.type),
+        ['A', 'B', 'C'],
+      );
     });
 
     test('no_stream on an existing stream and a revision on a missing stream conflict', async () => {
@@ -177,7 +183,11 @@ export function eventStoreContract(
     });
 
     test('readStream honours fromRevision and maxCount and returns [] for a missing stream', async () => {
-      await store.append(stream('a'), ['A', 'B', 'C', 'D', 'E'].map((t) => sampleEvent(t)), 'no_stream');
+      await store.append(
+        stream('a'),
+        ['A', 'B', 'C', 'D', 'E'].map((t) => sampleEvent(t)),
+        'no_stream',
+      );
       const types = async (options?: { fromRevision?: number; maxCount?: number }) =>
         (await store.readStream(stream('a'), options)).map((e) => `${e.revision}:${e.type}`);
       assert.deepEqual(await types(), ['0:A', '1:B', '2:C', '3:D', '4:E']);
@@ -206,13 +216,19 @@ export function eventStoreContract(
         expected.push(event.metadata.eventId);
       }
       const read = await readOurs(before, 7);
-      assert.deepEqual(read.map((e) => e.metadata.eventId), expected);
+      assert.deepEqual(
+        read.map((e) => e.metadata.eventId),
+        expected,
+      );
       for (let i = 1; i < read.length; i++) {
         assert.ok(comparePositions(read[i - 1]?.position ?? null, read[i]?.position ?? null) < 0, 'strictly ordered');
       }
       const middle = read[9];
       assert.ok(middle);
-      assert.deepEqual((await readOurs(middle.position, 4)).map((e) => e.metadata.eventId), expected.slice(10));
+      assert.deepEqual(
+        (await readOurs(middle.position, 4)).map((e) => e.metadata.eventId),
+        expected.slice(10),
+      );
       if (fresh) assert.equal((await store.readAll(null, { maxCount: 100 })).length, 25);
     });
 
@@ -227,9 +243,15 @@ export function eventStoreContract(
         appended.push({ category: cat, id: event.metadata.eventId });
       }
       const idsOf = (cats: string[]) => appended.filter((a) => cats.includes(a.category)).map((a) => a.id);
-      assert.deepEqual((await readOurs(before, 4, [red])).map((e) => e.metadata.eventId), idsOf([red]));
+      assert.deepEqual(
+        (await readOurs(before, 4, [red])).map((e) => e.metadata.eventId),
+        idsOf([red]),
+      );
       const two = await readOurs(before, 6, [red, blue]);
-      assert.deepEqual(two.map((e) => e.metadata.eventId), idsOf([red, blue]));
+      assert.deepEqual(
+        two.map((e) => e.metadata.eventId),
+        idsOf([red, blue]),
+      );
       assert.ok(two.every((e) => [red, blue].includes(streamCategory(e.streamId))));
       assert.deepEqual(await store.readAll(before, { maxCount: 10, categories: [uniqueCategory()] }), []);
     });
@@ -255,9 +277,15 @@ export function eventStoreContract(
         if (page.length === 0) break;
         cursor = page[page.length - 1]?.position ?? cursor;
       }
-      assert.deepEqual(read.map((e) => e.metadata.eventId), expected);
+      assert.deepEqual(
+        read.map((e) => e.metadata.eventId),
+        expected,
+      );
       const typesOnly = await store.readAll(before, { maxCount: 100, eventTypes: [markerType] });
-      assert.deepEqual(typesOnly.map((e) => e.type), [markerType, markerType, markerType]);
+      assert.deepEqual(
+        typesOnly.map((e) => e.type),
+        [markerType, markerType, markerType],
+      );
     });
 
     test('headPosition follows appends', async () => {
@@ -290,7 +318,10 @@ export function eventStoreContract(
       const original = await store.append(stream('a'), events, 0);
       assert.deepEqual(await store.append(stream('a'), events, 0), original);
       assert.deepEqual(await store.append(stream('a'), events, 'any'), original);
-      assert.deepEqual((await store.readStream(stream('a'))).map((e) => e.type), ['A', 'B', 'C']);
+      assert.deepEqual(
+        (await store.readStream(stream('a'))).map((e) => e.type),
+        ['A', 'B', 'C'],
+      );
     });
 
     test('concurrent appends with the same expected revision: exactly one wins', async () => {
@@ -361,8 +392,7 @@ export function eventStoreContract(
           { type: 'ThingCreated', schemaVersion: 2, data: { name: 'x', v2: true } },
           { type: 'Other', schemaVersion: 1, data: { keep: 1 } },
         ];
-        const shape = (events: RecordedEvent[]) =>
-          events.map((e) => ({ type: e.type, schemaVersion: e.schemaVersion, data: e.data }));
+        const shape = (events: RecordedEvent[]) => events.map((e) => ({ type: e.type, schemaVersion: e.schemaVersion, data: e.data }));
         assert.deepEqual(shape(await s.readStream(stream('u'))), expected);
         assert.deepEqual(shape(await s.readAll(before, { maxCount: 10, categories: [category] })), expected);
       } finally {

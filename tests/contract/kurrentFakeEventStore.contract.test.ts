@@ -50,7 +50,10 @@ describe('kurrentdb adapter specifics', () => {
       const retry = await store.append(stream, [first, sampleEvent('Changed')], 'no_stream');
       const [stored] = await store.readStream(stream);
       assert.deepEqual(retry, { nextExpectedRevision: 0, position: stored?.position });
-      assert.deepEqual((await store.readStream(stream)).map((e) => e.type), ['A', 'B']);
+      assert.deepEqual(
+        (await store.readStream(stream)).map((e) => e.type),
+        ['A', 'B'],
+      );
     });
   });
 

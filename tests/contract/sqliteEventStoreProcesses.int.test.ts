@@ -58,7 +58,7 @@ test('two processes append concurrently to one file: unique, gap-free positions'
     const total = summaries.reduce((sum, s) => sum + s.events, 0);
 
     const all: RecordedEvent[] = [];
-    for (let page = await store.readAll(null, { maxCount: 250 }); page.length > 0; ) {
+    for (let page = await store.readAll(null, { maxCount: 250 }); page.length > 0;) {
       all.push(...page);
       page = await store.readAll(page[page.length - 1]?.position ?? null, { maxCount: 250 });
     }
@@ -70,7 +70,10 @@ test('two processes append concurrently to one file: unique, gap-free positions'
     assert.equal(new Set(all.map((e) => e.metadata.eventId)).size, total);
     const shared = await store.readStream('shared-counter');
     assert.equal(shared.length, 2 * ROUNDS);
-    assert.deepEqual(shared.map((e) => e.revision), Array.from({ length: 2 * ROUNDS }, (_, i) => i));
+    assert.deepEqual(
+      shared.map((e) => e.revision),
+      Array.from({ length: 2 * ROUNDS }, (_, i) => i),
+    );
     assert.equal(await store.countAfter(null), total);
     // This process appended nothing itself: the notification can only come from polling the shared file.
     const last = all[all.length - 1];

@@ -98,5 +98,8 @@ const mongoUrl = process.env.MONGO_URL;
 if (mongoUrl === undefined || mongoUrl === '') {
   test('ViewStore contract: mongodb', { skip: 'MONGO_URL is not set: the suite against real MongoDB is skipped' }, () => {});
 } else {
-  viewStoreContract('mongodb', openMongo(() => Promise.resolve(mongoUrl), true));
+  viewStoreContract(
+    'mongodb',
+    openMongo(() => Promise.resolve(mongoUrl), true),
+  );
 }

@@ -52,7 +52,10 @@ async function assertIndexed(store: ViewStore, collection: string, query: FindQu
   const explain = (store as Partial<{ explainFind(p: string, c: string, q: FindQuery): Promise<string[]> }>).explainFind;
   if (explain === undefined) return;
   const plan = await explain.call(store, ROWS, collection, query);
-  assert.ok(plan.some((line) => line.includes('USING') && line.includes('INDEX')), plan.join(' | '));
+  assert.ok(
+    plan.some((line) => line.includes('USING') && line.includes('INDEX')),
+    plan.join(' | '),
+  );
   assert.ok(!plan.some((line) => /SCAN \S+$/.test(line.trim())), plan.join(' | '));
 }
 
@@ -86,7 +89,10 @@ export function viewStoreChangesContract(open: OpenViewStore, skipper = createSk
           ],
         };
         const docs = await store.find(ROWS, 'row_marks', query);
-        assert.deepEqual(docs.map((doc) => `${String(doc.kind)}:${String(doc.rowId)}`), ['deleted:r9', 'renamed:r5', 'renamed:r7']);
+        assert.deepEqual(
+          docs.map((doc) => `${String(doc.kind)}:${String(doc.rowId)}`),
+          ['deleted:r9', 'renamed:r5', 'renamed:r7'],
+        );
         assert.deepEqual(docs[1], marks[2]);
         await assertIndexed(store, 'row_marks', query);
       }));
@@ -104,7 +110,12 @@ export function viewStoreChangesContract(open: OpenViewStore, skipper = createSk
         assert.deepEqual([newest[0]?.toSeq, newest[0]?.actor], [6, 'user:u1']);
         await assertIndexed(store, 'rows', history);
         const visible: FindQuery = {
-          filter: and(eq('branchId', 'b1'), eq('tableKey', 'k1'), { kind: 'in', ref: { field: 'rowId' }, values: ['r1', 'r7', 'r9', 'rX'] }, visibleAt('b1', 4)),
+          filter: and(
+            eq('branchId', 'b1'),
+            eq('tableKey', 'k1'),
+            { kind: 'in', ref: { field: 'rowId' }, values: ['r1', 'r7', 'r9', 'rX'] },
+            visibleAt('b1', 4),
+          ),
         };
         assert.deepEqual((await store.find(ROWS, 'rows', visible)).map(keyOf).sort(), ['r1@4', 'r9@1']);
         await assertIndexed(store, 'rows', visible);

@@ -43,16 +43,19 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
         assert.equal(await store.count(PROJECTION, 'items'), 1, 'a second ensure keeps the data');
         const statuses = (await store.projectionStatuses()).filter((s) => s.name === PROJECTION);
         assert.equal(statuses.length, 1);
-        assert.deepEqual({ ...statuses[0], updatedAt: null }, {
-          name: PROJECTION,
-          version: 1,
-          active: true,
-          position: pos(1),
-          updatedAt: null,
-          error: null,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-        });
+        assert.deepEqual(
+          { ...statuses[0], updatedAt: null },
+          {
+            name: PROJECTION,
+            version: 1,
+            active: true,
+            position: pos(1),
+            updatedAt: null,
+            error: null,
+            leaseOwner: null,
+            leaseExpiresAt: null,
+          },
+        );
         assert.equal(typeof statuses[0]?.updatedAt, 'number');
         await store.ensureProjection(projectionSpec(2));
         assert.equal(await store.activeVersion(PROJECTION), 1, 'a later version stays inactive');
@@ -80,7 +83,10 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
         assert.equal(await store.applyBatch(ref(), null, pos(2), stale), false);
         assert.equal(await store.applyBatch(ref(), pos(3), pos(4), stale), false);
         assert.equal(await store.checkpoint(ref()), pos(1));
-        assert.deepEqual((await store.find(PROJECTION, 'items')).map((d) => [d.id, d.n]), [['a', 1]]);
+        assert.deepEqual(
+          (await store.find(PROJECTION, 'items')).map((d) => [d.id, d.n]),
+          [['a', 1]],
+        );
 
         assert.equal(await store.applyBatch(ref(), pos(1), pos(2), [upsert('items', { id: 'b' })]), true);
         assert.equal(await store.applyBatch(ref(), pos(2), pos(3), []), true, 'an empty batch still moves the checkpoint');
@@ -125,10 +131,7 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
           settled.map((s) => (s.status === 'fulfilled' ? s.value : 'rejected')),
           [true, false, 'rejected', true],
         );
-        assert.deepEqual(
-          await Promise.all([1, 2, 3, 4].map((version) => store.checkpoint(ref(version)))),
-          [pos(2), null, null, pos(2)],
-        );
+        assert.deepEqual(await Promise.all([1, 2, 3, 4].map((version) => store.checkpoint(ref(version)))), [pos(2), null, null, pos(2)]);
         assert.deepEqual((await store.find(PROJECTION, 'items')).map((d) => d.id).sort(), ['a', 'b']);
         for (const version of [2, 3]) {
           await store.activate(PROJECTION, version);
@@ -264,16 +267,25 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
         assert.equal(await store.activeVersion(PROJECTION), 2);
         assert.equal((await store.get(PROJECTION, 'items', { id: 'x' }))?.title, 'v2');
         const docs = await store.find(PROJECTION, 'items', { orderBy: [{ ref: { field: 'id' }, direction: 'asc' }] });
-        assert.deepEqual(docs.map((d) => d.id), ['x', 'y']);
+        assert.deepEqual(
+          docs.map((d) => d.id),
+          ['x', 'y'],
+        );
         assert.equal(await store.count(PROJECTION, 'items'), 2);
         assert.deepEqual(
           (await store.projectionStatuses()).filter((s) => s.name === PROJECTION).map((s) => [s.version, s.active]),
-          [[1, false], [2, true]],
+          [
+            [1, false],
+            [2, true],
+          ],
         );
 
         await store.dropVersion(ref(1));
         const remaining = (await store.projectionStatuses()).filter((s) => s.name === PROJECTION);
-        assert.deepEqual(remaining.map((s) => s.version), [2]);
+        assert.deepEqual(
+          remaining.map((s) => s.version),
+          [2],
+        );
         await assert.rejects(store.dropVersion(ref(2)));
         await store.activate(PROJECTION, 2);
         assert.equal((await store.get(PROJECTION, 'items', { id: 'y' }))?.id, 'y');
@@ -316,7 +328,10 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
         assert.ok(await store.applyBatch(ref(1), null, pos(1), [upsert('items', { id: 'a', n: 2 }), upsert('items', { id: 'b', n: 1 })]));
         await store.completeVersion(ref(1));
         const docs = await store.find(PROJECTION, 'items', { orderBy: [{ ref: { field: 'n' }, direction: 'asc' }] });
-        assert.deepEqual(docs.map((d) => d.id), ['b', 'a']);
+        assert.deepEqual(
+          docs.map((d) => d.id),
+          ['b', 'a'],
+        );
       }));
 
     test('a unique index cannot be readersOnly', () =>

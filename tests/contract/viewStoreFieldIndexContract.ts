@@ -24,17 +24,42 @@ const fieldIndex = (path: string): SortIndex => ({
 function docs(): ViewDoc[] {
   const out: ViewDoc[] = [];
   const row = (branchId: string, tableKey: string, i: number, sku: string, n: number): void =>
-    void out.push({ branchId, tableKey, rowId: `r${String(i).padStart(3, '0')}`, fromSeq: 1, toSeq: OPEN_SEQ, data: { sku, n }, createdAt: 'c', updatedAt: 'u', actor: 'user:u1', tombstone: null });
+    void out.push({
+      branchId,
+      tableKey,
+      rowId: `r${String(i).padStart(3, '0')}`,
+      fromSeq: 1,
+      toSeq: OPEN_SEQ,
+      data: { sku, n },
+      createdAt: 'c',
+      updatedAt: 'u',
+      actor: 'user:u1',
+      tombstone: null,
+    });
   for (let i = 0; i < 300; i++) row('root', 'k1', i, `S${i}`, i % 30);
   for (let i = 0; i < 20; i++) row('root', 'k2', i, `S${i}`, 99);
   for (let i = 0; i < 10; i++) row('child', 'k1', i * 7, `C${i}`, 100 + i);
   for (let i = 0; i < 5; i++) {
-    out.push({ branchId: 'child', tableKey: 'k1', rowId: `r${String(i * 11 + 1).padStart(3, '0')}`, fromSeq: 1, toSeq: OPEN_SEQ, data: null, createdAt: null, updatedAt: null, actor: 'user:u1', tombstone: true });
+    out.push({
+      branchId: 'child',
+      tableKey: 'k1',
+      rowId: `r${String(i * 11 + 1).padStart(3, '0')}`,
+      fromSeq: 1,
+      toSeq: OPEN_SEQ,
+      data: null,
+      createdAt: null,
+      updatedAt: null,
+      actor: 'user:u1',
+      tombstone: true,
+    });
   }
   return out;
 }
 
-const CHILD: VersionLayer[] = [{ branchId: 'child', seq: 1 }, { branchId: 'root', seq: 1 }];
+const CHILD: VersionLayer[] = [
+  { branchId: 'child', seq: 1 },
+  { branchId: 'root', seq: 1 },
+];
 
 /** The rows of k1 the child sees, by brute force. */
 function visible(all: readonly ViewDoc[]): ViewDoc[] {
@@ -52,7 +77,11 @@ async function seed(store: ViewStore, version: number = rowViews.version): Promi
 }
 
 const read = (store: ViewStore, query: FindQuery) =>
-  store.find(ROWS, 'rows', { ...query, filter: and(eq('tableKey', 'k1'), ...(query.filter ? [query.filter] : [])), versions: { layers: CHILD, identity: ['tableKey', 'rowId'] } });
+  store.find(ROWS, 'rows', {
+    ...query,
+    filter: and(eq('tableKey', 'k1'), ...(query.filter ? [query.filter] : [])),
+    versions: { layers: CHILD, identity: ['tableKey', 'rowId'] },
+  });
 const ids = (found: readonly ViewDoc[]) => found.map((d) => String(d.rowId));
 const sorted = (found: readonly ViewDoc[]) => ids(found).sort();
 const sku = (d: ViewDoc) => (d.data as { sku: string }).sku;
@@ -68,13 +97,20 @@ type IndexListing = { indexKeys(p: string, c: string): Promise<Record<string, un
  */
 async function assertServedByFieldIndex(store: ViewStore, query: FindQuery, expect: RegExp, path: string): Promise<void> {
   if ('explainFind' in store) {
-    const layered = { ...query, filter: and(eq('tableKey', 'k1'), ...(query.filter ? [query.filter] : [])), versions: { layers: CHILD, identity: ['tableKey', 'rowId'] } };
+    const layered = {
+      ...query,
+      filter: and(eq('tableKey', 'k1'), ...(query.filter ? [query.filter] : [])),
+      versions: { layers: CHILD, identity: ['tableKey', 'rowId'] },
+    };
     const plan = await (store as unknown as Explaining).explainFind(ROWS, 'rows', layered);
     const text = plan.join(' | ');
-    const searches = plan.filter((line) => /USING (COVERING )?INDEX \S+__sort_[0-9a-f]{16} \(branchId=\? AND tableKey=\? AND /.test(line) && expect.test(line));
+    const searches = plan.filter(
+      (line) => /USING (COVERING )?INDEX \S+__sort_[0-9a-f]{16} \(branchId=\? AND tableKey=\? AND /.test(line) && expect.test(line),
+    );
     assert.ok(searches.length >= 2, `each layer's arm searches the field index: ${text}`);
     assert.ok(!plan.some((line) => /^SCAN \S+_rows$/.test(line.trim())), `no full scan: ${text}`);
-    if (query.orderBy !== undefined && query.orderBy[0]?.ref.path?.[0] === path) assert.ok(!text.includes('TEMP B-TREE'), `ordered by the index: ${text}`);
+    if (query.orderBy !== undefined && query.orderBy[0]?.ref.path?.[0] === path)
+      assert.ok(!text.includes('TEMP B-TREE'), `ordered by the index: ${text}`);
   }
   if ('indexKeys' in store) {
     const keys = await (store as unknown as IndexListing).indexKeys(ROWS, 'rows');

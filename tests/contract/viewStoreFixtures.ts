@@ -1,14 +1,5 @@
 import { sqlitePosition } from '../../contracts/index.ts';
-import type {
-  CollectionSpec,
-  Filter,
-  FindQuery,
-  ProjectionRef,
-  ProjectionSpec,
-  SortKey,
-  ViewDoc,
-  ViewStore,
-} from '../../contracts/index.ts';
+import type { CollectionSpec, Filter, FindQuery, ProjectionRef, ProjectionSpec, SortKey, ViewDoc, ViewStore } from '../../contracts/index.ts';
 
 /** What a contract suite needs from an adapter: a fresh, empty store and a way to dispose of it. */
 export type OpenViewStore = () => Promise<{ store: ViewStore; cleanup(): Promise<void> }>;

@@ -38,7 +38,18 @@ function tree(): ViewDoc[] {
       tombstone: null,
     });
   const tombstone = (branchId: string, rowId: string, fromSeq: number) =>
-    docs.push({ branchId, tableKey: 'k1', rowId, fromSeq, toSeq: OPEN_SEQ, data: null, createdAt: null, updatedAt: null, actor: 'user:u1', tombstone: true });
+    docs.push({
+      branchId,
+      tableKey: 'k1',
+      rowId,
+      fromSeq,
+      toSeq: OPEN_SEQ,
+      data: null,
+      createdAt: null,
+      updatedAt: null,
+      actor: 'user:u1',
+      tombstone: true,
+    });
   const id = (i: number) => `r${String(i).padStart(2, '0')}`;
   for (let i = 0; i < 20; i++) {
     const closedAt = i === 1 ? 2 : i === 2 || i === 3 ? 3 : OPEN_SEQ;
@@ -67,10 +78,23 @@ function tree(): ViewDoc[] {
 
 const ROOT_AT_1: VersionLayer[] = [{ branchId: 'root', seq: 1 }];
 const ROOT_HEAD: VersionLayer[] = [{ branchId: 'root', seq: 3 }];
-const CHILD_START: VersionLayer[] = [{ branchId: 'child', seq: 0 }, { branchId: 'root', seq: 2 }];
-const CHILD_HEAD: VersionLayer[] = [{ branchId: 'child', seq: 1 }, { branchId: 'root', seq: 2 }];
-const CHILD_DRAFT: VersionLayer[] = [{ branchId: 'child', seq: 2 }, { branchId: 'root', seq: 2 }];
-const GRAND_DRAFT: VersionLayer[] = [{ branchId: 'grand', seq: 1 }, { branchId: 'child', seq: 1 }, { branchId: 'root', seq: 2 }];
+const CHILD_START: VersionLayer[] = [
+  { branchId: 'child', seq: 0 },
+  { branchId: 'root', seq: 2 },
+];
+const CHILD_HEAD: VersionLayer[] = [
+  { branchId: 'child', seq: 1 },
+  { branchId: 'root', seq: 2 },
+];
+const CHILD_DRAFT: VersionLayer[] = [
+  { branchId: 'child', seq: 2 },
+  { branchId: 'root', seq: 2 },
+];
+const GRAND_DRAFT: VersionLayer[] = [
+  { branchId: 'grand', seq: 1 },
+  { branchId: 'child', seq: 1 },
+  { branchId: 'root', seq: 2 },
+];
 const EVERY_REVISION = { ROOT_AT_1, ROOT_HEAD, CHILD_START, CHILD_HEAD, CHILD_DRAFT, GRAND_DRAFT };
 
 /** The visible documents by brute force: top version per identity, tombstones hide and are never returned. */
@@ -146,7 +170,10 @@ export function viewStoreLayersContract(open: OpenViewStore, skipper = createSki
         await seedTree(store);
         assert.equal(await rowById(store, CHILD_HEAD, 'r04'), 'r04:1104');
         assert.equal(await rowById(store, CHILD_DRAFT, 'r04'), 'r04:1204');
-        assert.deepEqual((await tableRows(store, CHILD_DRAFT)).filter((l) => l.startsWith('r04')), ['r04:1204']);
+        assert.deepEqual(
+          (await tableRows(store, CHILD_DRAFT)).filter((l) => l.startsWith('r04')),
+          ['r04:1204'],
+        );
         // The override hides the parent's version even where the override does not match the filter.
         assert.deepEqual(await tableRows(store, CHILD_DRAFT, { filter: dataIs('n', 4) }), []);
       }));
@@ -231,7 +258,12 @@ export function viewStoreLayersContract(open: OpenViewStore, skipper = createSki
                     kind: 'or',
                     filters: [
                       { kind: 'compare', ref: { field: 'updatedAt' }, op: 'lt', value: last.updatedAt as string },
-                      and(eq('updatedAt', last.updatedAt as string), { kind: 'compare', ref: { field: 'rowId' }, op: 'gt', value: last.rowId as string }),
+                      and(eq('updatedAt', last.updatedAt as string), {
+                        kind: 'compare',
+                        ref: { field: 'rowId' },
+                        op: 'gt',
+                        value: last.rowId as string,
+                      }),
                     ],
                   };
             const filter = after === undefined ? eq('tableKey', 'k1') : and(eq('tableKey', 'k1'), after);
@@ -256,21 +288,38 @@ export function viewStoreLayersContract(open: OpenViewStore, skipper = createSki
         assert.deepEqual(found.sort(byRowId).map(label), ['r01:201', 'r04:2104', 'r60:1106']);
         // Reads by id (every identity field pinned) find, count and page like any other read.
         const byId = (rowId: string) => and(eq('tableKey', 'k1'), eq('rowId', rowId));
-        for (const [rowId, visible] of [['r04', 1], ['r70', 0], ['r05', 0], ['r01', 1], ['r50', 0]] as const) {
+        for (const [rowId, visible] of [
+          ['r04', 1],
+          ['r70', 0],
+          ['r05', 0],
+          ['r01', 1],
+          ['r50', 0],
+        ] as const) {
           assert.equal(await store.count(ROWS, 'rows', byId(rowId), layered(GRAND_DRAFT)), visible, rowId);
           assert.equal((await store.find(ROWS, 'rows', { filter: byId(rowId), versions: layered(GRAND_DRAFT) })).length, visible, rowId);
         }
         assert.deepEqual(await store.find(ROWS, 'rows', { filter: byId('r04'), offset: 1, versions: layered(GRAND_DRAFT) }), []);
         for (const layers of Object.values(EVERY_REVISION)) {
-          const all = await store.find(ROWS, 'rows', { orderBy: [{ ref: { field: 'tableKey' }, direction: 'asc' }, ROW_ID_ASC], versions: layered(layers) });
-          assert.deepEqual(all.map((doc) => `${String(doc.tableKey)}/${label(doc)}`), reference(docs, layers, ROW_IDENTITY).sort(byRowId).map((doc) => `${String(doc.tableKey)}/${label(doc)}`));
+          const all = await store.find(ROWS, 'rows', {
+            orderBy: [{ ref: { field: 'tableKey' }, direction: 'asc' }, ROW_ID_ASC],
+            versions: layered(layers),
+          });
+          assert.deepEqual(
+            all.map((doc) => `${String(doc.tableKey)}/${label(doc)}`),
+            reference(docs, layers, ROW_IDENTITY)
+              .sort(byRowId)
+              .map((doc) => `${String(doc.tableKey)}/${label(doc)}`),
+          );
         }
       }));
 
     test('layers: one layer reads like a plain find, no layers read nothing', () =>
       withStore(open, async (store) => {
         await seedTree(store);
-        const plain = await store.find(ROWS, 'rows', { filter: and(visibleAt('root', 3), eq('tableKey', 'k1'), { kind: 'not', filter: eq('rowId', 'r03') }), orderBy: [ROW_ID_ASC] });
+        const plain = await store.find(ROWS, 'rows', {
+          filter: and(visibleAt('root', 3), eq('tableKey', 'k1'), { kind: 'not', filter: eq('rowId', 'r03') }),
+          orderBy: [ROW_ID_ASC],
+        });
         assert.deepEqual(await tableRows(store, ROOT_HEAD), plain.map(label));
         assert.deepEqual(await store.find(ROWS, 'rows', { versions: layered([]) }), []);
         assert.equal(await store.count(ROWS, 'rows', undefined, layered([])), 0);
@@ -293,7 +342,19 @@ export function viewStoreLayersContract(open: OpenViewStore, skipper = createSki
         const table = (branchId: string, tableKey: string, fromSeq: number, fields: Record<string, unknown>): ViewChange => ({
           op: 'upsert',
           collection: 'tables',
-          doc: { branchId, tableKey, fromSeq, toSeq: OPEN_SEQ, tableId: null, schema: null, count: null, createdAt: null, updatedAt: null, tombstone: null, ...fields },
+          doc: {
+            branchId,
+            tableKey,
+            fromSeq,
+            toSeq: OPEN_SEQ,
+            tableId: null,
+            schema: null,
+            count: null,
+            createdAt: null,
+            updatedAt: null,
+            tombstone: null,
+            ...fields,
+          },
         });
         const full = { schema: { type: 'object' }, createdAt: 'c', updatedAt: 'u' };
         const changes = [
@@ -310,7 +371,10 @@ export function viewStoreLayersContract(open: OpenViewStore, skipper = createSki
           { op: 'insertIfAbsent', collection: 'tables', doc: { branchId: 'child', tableKey: 't3', fromSeq: 1, toSeq: OPEN_SEQ, count: 7 } },
         ];
         assert.ok(await store.applyBatch({ name: SCHEMAS, version: schemaViews.version }, pos(1), pos(2), more));
-        const layers = [{ branchId: 'child', seq: 1 }, { branchId: 'root', seq: 1 }];
+        const layers = [
+          { branchId: 'child', seq: 1 },
+          { branchId: 'root', seq: 1 },
+        ];
         const perLayer = await Promise.all(layers.map((layer) => store.find(SCHEMAS, 'tables', { filter: visibleAt(layer.branchId, layer.seq) })));
         const resolved = resolveTableLayers(perLayer).sort((a, b) => ((a.tableKey as string) < (b.tableKey as string) ? -1 : 1));
         assert.deepEqual(
@@ -321,11 +385,17 @@ export function viewStoreLayersContract(open: OpenViewStore, skipper = createSki
           ],
         );
         // The adapter's layered read on tables hides by tableKey alike (partial documents are returned as stored).
-        const top = await store.find(SCHEMAS, 'tables', { orderBy: [{ ref: { field: 'tableKey' }, direction: 'asc' }], versions: { layers, identity: ['tableKey'] } });
-        assert.deepEqual(top.map((doc) => [doc.branchId, doc.tableKey]), [
-          ['child', 't1'],
-          ['child', 't3'],
-        ]);
+        const top = await store.find(SCHEMAS, 'tables', {
+          orderBy: [{ ref: { field: 'tableKey' }, direction: 'asc' }],
+          versions: { layers, identity: ['tableKey'] },
+        });
+        assert.deepEqual(
+          top.map((doc) => [doc.branchId, doc.tableKey]),
+          [
+            ['child', 't1'],
+            ['child', 't3'],
+          ],
+        );
       }));
   });
 }

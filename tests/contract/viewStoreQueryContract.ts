@@ -10,8 +10,7 @@ const cmp = (field: string, op: CompareOp, value: Scalar, extra: RefExtra = {}):
   op,
   value,
 });
-const json = (path: FieldRef['path'], cast?: FieldRef['cast']): RefExtra =>
-  cast === undefined ? { path } : { path, cast };
+const json = (path: FieldRef['path'], cast?: FieldRef['cast']): RefExtra => (cast === undefined ? { path } : { path, cast });
 type RefExtra = Omit<FieldRef, 'field'>;
 const asc = (field: string, extra: RefExtra = {}): SortKey => ({ ref: { field, ...extra }, direction: 'asc' });
 const desc = (field: string, extra: RefExtra = {}): SortKey => ({ ref: { field, ...extra }, direction: 'desc' });
@@ -72,17 +71,9 @@ export function viewStoreQueryContract(open: OpenViewStore, skipper = createSkip
       ['empty or matches nothing', or(), []],
       ['not matches rows whose value is null', not(cmp('title', 'eq', 'apple')), ['b', 'c', 'd', 'e']],
       ['not isNull', not(isNull('title')), ['a', 'b', 'c', 'e']],
-      [
-        'nested or/and',
-        or(cmp('n', 'eq', 1), and(cmp('score', 'gt', 0), cmp('flag', 'eq', false))),
-        ['a', 'b'],
-      ],
+      ['nested or/and', or(cmp('n', 'eq', 1), and(cmp('score', 'gt', 0), cmp('flag', 'eq', false))), ['a', 'b']],
       ['not of or', not(or(cmp('n', 'eq', 1), cmp('n', 'eq', 2))), ['c', 'd', 'e']],
-      [
-        'double not and and',
-        and(not(not(cmp('flag', 'eq', true))), cmp('n', 'gte', 1)),
-        ['a'],
-      ],
+      ['double not and and', and(not(not(cmp('flag', 'eq', true))), cmp('n', 'gte', 1)), ['a']],
     ]);
 
     cases('json paths', [
@@ -129,11 +120,7 @@ export function viewStoreQueryContract(open: OpenViewStore, skipper = createSkip
       ['timestamp: non-dates are null', isNull('data', json(['t'], 'timestamp')), ['c', 'd']],
       ['cast of a typed column', cmp('n', 'eq', '10', { cast: 'text' }), ['e']],
       ['text cast orders as text', cmp('n', 'gt', '2', { cast: 'text' }), ['c']],
-      [
-        'in with a cast',
-        { kind: 'in', ref: { field: 'data', path: ['num'], cast: 'float' }, values: ['10', 2.5, 'zz', null] },
-        ['a', 'b', 'e'],
-      ],
+      ['in with a cast', { kind: 'in', ref: { field: 'data', path: ['num'], cast: 'float' }, values: ['10', 2.5, 'zz', null] }, ['a', 'b', 'e']],
     ]);
   });
 
@@ -205,9 +192,15 @@ export function viewStoreQueryContract(open: OpenViewStore, skipper = createSkip
       withStore(open, async (store) => {
         // UTF-16 order would put the emoji (a surrogate pair) before U+FFFF.
         const titles = ['\u{1F600}', '\uFFFF', 'é', 'z', 'Z', 'a'];
-        await seed(store, titles.map((title, i) => ({ id: `t${i}`, title })));
+        await seed(
+          store,
+          titles.map((title, i) => ({ id: `t${i}`, title })),
+        );
         const docs = await store.find(PROJECTION, 'items', { orderBy: [asc('title')] });
-        assert.deepEqual(docs.map((d) => d.title), ['Z', 'a', 'z', 'é', '\uFFFF', '\u{1F600}']);
+        assert.deepEqual(
+          docs.map((d) => d.title),
+          ['Z', 'a', 'z', 'é', '\uFFFF', '\u{1F600}'],
+        );
         assert.deepEqual(await idsWhere(store, cmp('title', 'gt', '\uFFFF')), ['t0']);
       }));
 
@@ -230,7 +223,10 @@ export function viewStoreQueryContract(open: OpenViewStore, skipper = createSkip
     test('values bound, never spliced into queries', () =>
       withStore(open, async (store) => {
         const nasty = `x' OR 1=1 --"); DROP TABLE items; --`;
-        await seed(store, [{ id: 'n1', title: nasty, data: { [nasty]: nasty } }, { id: 'n2', title: 'other' }]);
+        await seed(store, [
+          { id: 'n1', title: nasty, data: { [nasty]: nasty } },
+          { id: 'n2', title: 'other' },
+        ]);
         assert.deepEqual(await idsWhere(store, cmp('title', 'eq', nasty)), ['n1']);
         assert.deepEqual(await idsWhere(store, cmp('data', 'eq', nasty, json([nasty]))), ['n1']);
         assert.deepEqual(await idsWhere(store, cmp('title', 'eq', `' OR 1=1 --`)), []);

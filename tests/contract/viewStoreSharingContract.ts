@@ -70,7 +70,8 @@ export function viewStoreSharingContract(name: string, withStores: WithSharedSto
         assert.equal(await a.count('api-keys', 'keys'), 1);
         assert.equal(await b.count('api-keys', 'keys'), 1);
         assert.equal((await b.projectionStatuses())[0]?.updatedAt, 5_000);
-      }));
+      }),
+    );
 
     test('a reader in another store follows activate and dropVersion', () =>
       withStores(async (open) => {
@@ -87,7 +88,10 @@ export function viewStoreSharingContract(name: string, withStores: WithSharedSto
         await writer.dropVersion(v(1));
         assert.deepEqual(await reader.get('api-keys', 'keys', { id: 'k' }), { id: 'k', owner: 'new', uses: null, note: 'n' });
         assert.equal(await reader.activeVersion('api-keys'), 2);
-        assert.deepEqual((await reader.projectionStatuses()).map((s) => s.version), [2]);
+        assert.deepEqual(
+          (await reader.projectionStatuses()).map((s) => s.version),
+          [2],
+        );
       }));
   });
 }

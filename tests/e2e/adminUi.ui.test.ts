@@ -108,7 +108,10 @@ describe('Admin UI in Chromium', { concurrency: false }, () => {
     await page.getByText('Committed revision #1.').waitFor();
     // Newest first: the draft, then the new HEAD with its comment, then the start revision.
     const history = page.locator('ol.history > li');
-    await history.nth(1).filter({ hasText: /#1.*HEAD.*first posts/ }).waitFor();
+    await history
+      .nth(1)
+      .filter({ hasText: /#1.*HEAD.*first posts/ })
+      .waitFor();
     assert.match((await history.nth(2).textContent()) ?? '', /#0.*start/);
     await s.shot('committed');
     await page.getByRole('link', { name: 'HEAD #1' }).click();

@@ -20,7 +20,8 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
 
   const draftOf = async (branch: string): Promise<string> => (await api('GET', `${P}/branch/${branch}`)).draftRevisionId as string;
   const T = (revision: string, table: string): string => `/revision/${revision}/table/${table}`;
-  const commit = async (branch: string, comment: string): Promise<string> => (await api('POST', `${P}/branch/${branch}/revisions`, { comment })).id as string;
+  const commit = async (branch: string, comment: string): Promise<string> =>
+    (await api('POST', `${P}/branch/${branch}/revisions`, { comment })).id as string;
   const fits = (page: Page): Promise<unknown> => page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
   /** The card of one changed row (or version), found by its heading. */
   const card = (page: Page, heading: RegExp): Locator => page.getByRole('article').filter({ has: page.getByRole('heading', { name: heading }) });
@@ -37,7 +38,13 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
       await api('POST', '/organization/admin/projects', { projectName: 'shop' });
       const draft = await draftOf('master');
       await api('POST', `/revision/${draft}/tables`, { tableId: 'authors', schema: authorsSchema });
-      await api('POST', `${T(draft, 'authors')}/rows/bulk`, { rows: [{ rowId: 'alice', data: alice }, { rowId: 'bob', data: bob }, { rowId: 'carol', data: carol }] });
+      await api('POST', `${T(draft, 'authors')}/rows/bulk`, {
+        rows: [
+          { rowId: 'alice', data: alice },
+          { rowId: 'bob', data: bob },
+          { rowId: 'carol', data: carol },
+        ],
+      });
       revs.c1 = await commit('master', 'seed');
     });
     s = suite.s;
@@ -57,7 +64,9 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
     await api('POST', `${T(draft, 'authors')}/row/carol/rename`, { nextRowId: 'caroline' });
     await api('POST', `${T(draft, 'authors')}/rows`, { rowId: 'erin', data: { name: 'Erin', address: { city: 'Rome', zip: 100 }, tags: [] } });
     await api('POST', `/revision/${draft}/tables`, { tableId: 'events', schema: EVENTS });
-    await api('POST', `${T(draft, 'events')}/rows/bulk`, { rows: Array.from({ length: 25 }, (_, i) => ({ rowId: `e${String(i).padStart(2, '0')}`, data: { n: i } })) });
+    await api('POST', `${T(draft, 'events')}/rows/bulk`, {
+      rows: Array.from({ length: 25 }, (_, i) => ({ rowId: `e${String(i).padStart(2, '0')}`, data: { n: i } })),
+    });
 
     await page.goto(`${UI}/branch/master/draft`);
     await page.getByRole('link', { name: 'Review changes' }).click();
@@ -66,7 +75,13 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
     await page.getByText('2 tables changed · 29 row changes').waitFor();
     const grid = page.getByRole('table', { name: 'Changed tables with their row change counts' });
     const cellsOf = async (table: string): Promise<string[]> =>
-      (await grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: `Row changes of ${table}`, exact: true }) }).locator('td').allTextContents()).map((t) => t.trim());
+      (
+        await grid
+          .getByRole('row')
+          .filter({ has: page.getByRole('rowheader', { name: `Row changes of ${table}`, exact: true }) })
+          .locator('td')
+          .allTextContents()
+      ).map((t) => t.trim());
     assert.deepEqual(await cellsOf('authors'), ['modified', '1', '1', '1', '1', '4']);
     assert.deepEqual(await cellsOf('events'), ['added', '25', '0', '0', '0', '25']);
     await s.shot('review-tables');
@@ -81,10 +96,18 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
     assert.equal(await updated.getByRole('rowheader').count(), 3, 'only the changed leaves');
     await updated.getByText('Whole row before and after').click();
     assert.match((await updated.locator('.before-after').textContent()) ?? '', /"city": "Paris"[\s\S]*"city": "Lille"/);
-    await card(page, /^caroline\s*renamed\s*from carol/).getByText('Only the id changed: the data is the same.').waitFor();
+    await card(page, /^caroline\s*renamed\s*from carol/)
+      .getByText('Only the id changed: the data is the same.')
+      .waitFor();
     assert.match((await card(page, /^bob\s*removed/).textContent()) ?? '', /Removed data[\s\S]*"name": "Bob"/);
     assert.match((await card(page, /^erin\s*added/).textContent()) ?? '', /New data[\s\S]*"city": "Rome"/);
-    assert.equal(await card(page, /^bob/).getByRole('link', { name: /Open row/ }).count(), 0, 'a removed row has no link');
+    assert.equal(
+      await card(page, /^bob/)
+        .getByRole('link', { name: /Open row/ })
+        .count(),
+      0,
+      'a removed row has no link',
+    );
     await s.shot('review-rows');
 
     // A removed row's history is readable from the draft by its last id.
@@ -122,7 +145,11 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
 
     await page.getByRole('link', { name: 'Back to master' }).click();
     await page.getByRole('navigation', { name: 'Revision' }).getByRole('link', { name: 'Draft', exact: true }).waitFor();
-    await page.locator('ol.history > li').nth(1).filter({ hasText: /#2.*HEAD.*authors and events/ }).waitFor();
+    await page
+      .locator('ol.history > li')
+      .nth(1)
+      .filter({ hasText: /#2.*HEAD.*authors and events/ })
+      .waitFor();
     // A committed revision's changes are against its parent, opened from the history.
     await page.getByRole('link', { name: 'Changes in #2' }).click();
     await page.getByRole('heading', { name: 'Revision changes' }).waitFor();
@@ -169,7 +196,10 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
     const aliceCard = card(page, /^alice\s*updated/);
     assert.deepEqual(await fieldRow(aliceCard, 'address › city'), ['"Paris"', '"Berlin"']);
     await card(page, /^erin2\s*added/).waitFor();
-    assert.equal(await aliceCard.getByRole('link', { name: 'Open row alice' }).getAttribute('href'), `${UI}/branch/feature/${revs.c3}/table/authors/row/alice`);
+    assert.equal(
+      await aliceCard.getByRole('link', { name: 'Open row alice' }).getAttribute('href'),
+      `${UI}/branch/feature/${revs.c3}/table/authors/row/alice`,
+    );
     await s.shot('compare-rows');
 
     // Swapped, the same difference reads the other way round.
@@ -194,7 +224,12 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
     await page.getByRole('heading', { name: 'History of row alicia' }).waitFor();
     await page.getByText('1–4 of 4 versions').waitFor();
     const headings = (await page.getByRole('article').getByRole('heading').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
-    assert.deepEqual(headings, ['Renamed Draft of feature', 'Updated Revision #1 of feature', 'Updated Revision #2 of master', 'Created Revision #1 of master']);
+    assert.deepEqual(headings, [
+      'Renamed Draft of feature',
+      'Updated Revision #1 of feature',
+      'Updated Revision #2 of master',
+      'Created Revision #1 of master',
+    ]);
 
     const latest = card(page, /Draft of feature/);
     await latest.getByText('Renamed from alice to alicia.').waitFor();
@@ -220,12 +255,17 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
   test('the three screens at 390×844: readable without horizontal scrolling of the page', async () => {
     const { page } = s;
     const draft = await draftOf('feature');
-    await api('PUT', `${T(draft, 'authors')}/row/alicia`, { data: { name: 'Alicia', address: { city: 'A very long city name that wraps on a phone', zip: 1 }, tags: ['x'] } });
+    await api('PUT', `${T(draft, 'authors')}/row/alicia`, {
+      data: { name: 'Alicia', address: { city: 'A very long city name that wraps on a phone', zip: 1 }, tags: ['x'] },
+    });
     await page.setViewportSize({ width: 390, height: 844 });
     try {
       await page.goto(`${UI}/branch/feature/draft/changes?table=authors`);
       await page.getByRole('heading', { name: 'Review changes' }).waitFor();
-      assert.deepEqual(await fieldRow(card(page, /^alicia\s*renamed/), 'address › city'), ['"Berlin"', '"A very long city name that wraps on a phone"']);
+      assert.deepEqual(await fieldRow(card(page, /^alicia\s*renamed/), 'address › city'), [
+        '"Berlin"',
+        '"A very long city name that wraps on a phone"',
+      ]);
       assert.equal(await fits(page), true, 'review fits');
       await s.shot('mobile-review');
 
@@ -236,7 +276,10 @@ describe('Admin UI: review changes, compare, row history', { concurrency: false 
 
       await page.goto(`${UI}/branch/feature/draft/table/authors/row/alicia/history`);
       await page.getByText('1–4 of 4 versions').waitFor();
-      assert.deepEqual(await fieldRow(card(page, /Draft of feature/), 'address › city'), ['"Berlin"', '"A very long city name that wraps on a phone"']);
+      assert.deepEqual(await fieldRow(card(page, /Draft of feature/), 'address › city'), [
+        '"Berlin"',
+        '"A very long city name that wraps on a phone"',
+      ]);
       assert.equal(await fits(page), true, 'history fits');
       await s.shot('mobile-history');
     } finally {

@@ -21,7 +21,6 @@ describe('Admin UI: endpoint tools', { concurrency: false }, () => {
   let s: Session;
   let api: AdminApi;
 
-
   before(async () => {
     suite = await openAdminUiSuite('endpoint-tools', async (call) => {
       api = call;

@@ -20,14 +20,18 @@ describe('Admin UI: merge, restore, row version restore', { concurrency: false }
 
   const draftOf = async (branch: string): Promise<string> => (await api('GET', `${P}/branch/${branch}`)).draftRevisionId as string;
   const T = (revision: string, table: string): string => `/revision/${revision}/table/${table}`;
-  const commit = async (branch: string, comment: string): Promise<string> => (await api('POST', `${P}/branch/${branch}/revisions`, { comment })).id as string;
-  const rowData = async (branch: string, rowId: string): Promise<unknown> => (await api('GET', `${T(await draftOf(branch), 'authors')}/row/${rowId}`)).data;
+  const commit = async (branch: string, comment: string): Promise<string> =>
+    (await api('POST', `${P}/branch/${branch}/revisions`, { comment })).id as string;
+  const rowData = async (branch: string, rowId: string): Promise<unknown> =>
+    (await api('GET', `${T(await draftOf(branch), 'authors')}/row/${rowId}`)).data;
   const set = async (branch: string, rowId: string, data: unknown): Promise<void> => {
     await api('PUT', `${T(await draftOf(branch), 'authors')}/row/${rowId}`, { data });
   };
   /** The card of one conflict, found by its heading (the conflict's location). */
   const conflict = (page: Page, location: string): Locator =>
-    page.getByRole('article').filter({ has: page.getByRole('heading', { name: new RegExp(`^${location.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*(open|resolved)$`) }) });
+    page
+      .getByRole('article')
+      .filter({ has: page.getByRole('heading', { name: new RegExp(`^${location.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*(open|resolved)$`) }) });
   /** Focuses a control and presses keys: the keyboard is the only input on the conflicts. */
   async function keys(target: Locator, ...pressed: string[]): Promise<void> {
     await target.focus();
@@ -38,7 +42,14 @@ describe('Admin UI: merge, restore, row version restore', { concurrency: false }
     try {
       await page.getByText(text).first().waitFor({ timeout: 10_000 });
     } catch (err) {
-      const main = ((await page.locator('main').textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ').slice(0, 1500);
+      const main = (
+        (await page
+          .locator('main')
+          .textContent()
+          .catch(() => '')) ?? ''
+      )
+        .replace(/\s+/g, ' ')
+        .slice(0, 1500);
       throw new Error(`${String(text)} not shown; the screen says: ${main}`, { cause: err });
     }
   }
@@ -50,14 +61,23 @@ describe('Admin UI: merge, restore, row version restore', { concurrency: false }
       await api('POST', '/organization/admin/projects', { projectName: 'shop' });
       const draft = await draftOf('master');
       await api('POST', `/revision/${draft}/tables`, { tableId: 'authors', schema: authorsSchema });
-      await api('POST', `${T(draft, 'authors')}/rows/bulk`, { rows: [{ rowId: 'alice', data: alice }, { rowId: 'bob', data: bob }, { rowId: 'carol', data: carol }] });
+      await api('POST', `${T(draft, 'authors')}/rows/bulk`, {
+        rows: [
+          { rowId: 'alice', data: alice },
+          { rowId: 'bob', data: bob },
+          { rowId: 'carol', data: carol },
+        ],
+      });
       revs.c1 = await commit('master', 'seed');
       await api('POST', `/revision/${revs.c1}/branches`, { branchName: 'feature' });
       // Theirs (feature): alice moves to Berlin, bob is renamed Robert, carol is removed, dave is added.
       await set('feature', 'alice', { ...alice, address: { city: 'Berlin', zip: 10115 } });
       await set('feature', 'bob', { ...bob, name: 'Robert' });
       await api('DELETE', `${T(await draftOf('feature'), 'authors')}/row/carol`);
-      await api('POST', `${T(await draftOf('feature'), 'authors')}/rows`, { rowId: 'dave', data: { name: 'Dave', address: { city: 'Oslo', zip: 150 }, tags: [] } });
+      await api('POST', `${T(await draftOf('feature'), 'authors')}/rows`, {
+        rowId: 'dave',
+        data: { name: 'Dave', address: { city: 'Oslo', zip: 150 }, tags: [] },
+      });
       await commit('feature', 'feature work');
       // Ours (master): alice moves to Lyon, bob becomes Bobby, carol gets a new tag.
       await set('master', 'alice', { ...alice, address: { city: 'Lyon', zip: 75001 } });
@@ -87,16 +107,29 @@ describe('Admin UI: merge, restore, row version restore', { concurrency: false }
     await see(page, '3 of 3 conflicts open.');
 
     const headings = (await page.locator('.conflict h3').allTextContents()).map((t) => t.trim());
-    assert.deepEqual(headings, ['authors / alice › address › cityopen', 'authors / bob › nameopen', 'authors / carolopen'], 'ordered by table, row, path');
+    assert.deepEqual(
+      headings,
+      ['authors / alice › address › cityopen', 'authors / bob › nameopen', 'authors / carolopen'],
+      'ordered by table, row, path',
+    );
     const aliceCard = conflict(page, 'authors / alice › address › city');
     const sides = (await aliceCard.locator('.conflict-sides .document').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
     assert.deepEqual(sides, ['Base"Paris"', 'Ours (this draft)"Lyon"', 'Theirs (source)"Berlin"']);
     const carolCard = conflict(page, 'authors / carol');
     await carolCard.getByText('Row removed on one side, changed on the other').waitFor();
     assert.match((await carolCard.locator('.conflict-sides').textContent()) ?? '', /Ours \(this draft\)[\s\S]*"y"[\s\S]*Theirs \(source\)—nothing/);
-    assert.deepEqual(await carolCard.getByRole('radio').evaluateAll((radios) => radios.map((r) => (r as { value: string }).value)), ['OURS', 'THEIRS', 'VALUE', 'REMOVE']);
+    assert.deepEqual(await carolCard.getByRole('radio').evaluateAll((radios) => radios.map((r) => (r as { value: string }).value)), [
+      'OURS',
+      'THEIRS',
+      'VALUE',
+      'REMOVE',
+    ]);
     assert.equal(await aliceCard.getByRole('radio', { name: /Remove row/ }).count(), 0, 'a field conflict cannot remove the row');
-    await page.getByRole('cell', { name: 'authors', exact: true }).or(page.getByRole('rowheader', { name: 'authors', exact: true })).first().waitFor();
+    await page
+      .getByRole('cell', { name: 'authors', exact: true })
+      .or(page.getByRole('rowheader', { name: 'authors', exact: true }))
+      .first()
+      .waitFor();
     await s.shot('merge-conflicts-open');
 
     // alice: Space on the first choice keeps ours.
@@ -123,7 +156,10 @@ describe('Admin UI: merge, restore, row version restore', { concurrency: false }
     await see(page, 'All 3 conflicts are resolved.');
     await carolCard.getByText('This value is used.').waitFor();
     const grid = page.getByRole('table', { name: 'Tables the merge changes' });
-    assert.deepEqual((await grid.getByRole('row').nth(1).locator('th, td').allTextContents()).map((t) => t.trim()), ['authors', 'modified', '1', '3', '0', '0', '4']);
+    assert.deepEqual(
+      (await grid.getByRole('row').nth(1).locator('th, td').allTextContents()).map((t) => t.trim()),
+      ['authors', 'modified', '1', '3', '0', '0', '4'],
+    );
     await s.shot('merge-conflicts-resolved');
 
     await keys(page.getByRole('button', { name: 'Merge', exact: true }), 'Enter');
@@ -189,7 +225,14 @@ describe('Admin UI: merge, restore, row version restore', { concurrency: false }
     await page.getByRole('heading', { name: 'History of row bob' }).waitFor();
     const versions = page.getByRole('article');
     await see(page, /of 3 versions/);
-    assert.equal(await versions.first().getByRole('button', { name: /^Restore this version/ }).count(), 0, 'the newest version is the row as it is');
+    assert.equal(
+      await versions
+        .first()
+        .getByRole('button', { name: /^Restore this version/ })
+        .count(),
+      0,
+      'the newest version is the row as it is',
+    );
     const first = versions.filter({ has: page.getByRole('heading', { name: /Created Revision #1 of master/ }) });
     await keys(first.getByRole('button', { name: /^Restore this version/ }), 'Enter');
     await first.getByText('Row bob in the draft now holds the data of Revision #1 of master.').waitFor();
@@ -206,15 +249,26 @@ describe('Admin UI: merge, restore, row version restore', { concurrency: false }
     await page.getByRole('heading', { name: 'Restore revision #1' }).waitFor();
     await see(page, '1 table changed · 4 row changes');
     await page.getByRole('link', { name: 'Row changes of authors' }).click();
-    await page.getByRole('article').filter({ has: page.getByRole('heading', { name: /^dave\s*removed/ }) }).waitFor();
+    await page
+      .getByRole('article')
+      .filter({ has: page.getByRole('heading', { name: /^dave\s*removed/ }) })
+      .waitFor();
     await s.shot('restore-preview');
     await page.getByRole('button', { name: 'Restore this revision' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Restore', exact: true }).click();
     await page.getByRole('heading', { name: 'Review changes' }).waitFor();
     await see(page, '1 table changed · 4 row changes');
-    for (const [rowId, data] of [['alice', alice], ['bob', bob], ['carol', carol]] as const) assert.deepEqual(await rowData('master', rowId), data);
+    for (const [rowId, data] of [
+      ['alice', alice],
+      ['bob', bob],
+      ['carol', carol],
+    ] as const)
+      assert.deepEqual(await rowData('master', rowId), data);
     const rows = await api('GET', `${T(await draftOf('master'), 'authors')}/rows?first=10`);
-    assert.deepEqual(rows.edges.map((e: { node: { id: string } }) => e.node.id), ['alice', 'bob', 'carol']);
+    assert.deepEqual(
+      rows.edges.map((e: { node: { id: string } }) => e.node.id),
+      ['alice', 'bob', 'carol'],
+    );
     await s.shot('restore-review');
   });
 });

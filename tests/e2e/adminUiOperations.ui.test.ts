@@ -68,7 +68,10 @@ describe('Admin UI: Operations', { concurrency: false }, () => {
 
     const grid = await s.context.newPage();
     let loads = 0;
-    const switched = row.locator('td').first().filter({ hasText: String(version + 1) });
+    const switched = row
+      .locator('td')
+      .first()
+      .filter({ hasText: String(version + 1) });
     let shotTaken = false;
     while ((await switched.count()) === 0 || (await row.getByRole('progressbar').count()) > 0) {
       if (!shotTaken && (await row.getByRole('progressbar').count()) > 0) {

@@ -93,7 +93,11 @@ describe('Admin UI: row form', { concurrency: false }, () => {
     await option.waitFor();
     // Until the search answers, the list may still show every row.
     await form.getByRole('option', { name: /alice/ }).waitFor({ state: 'detached' });
-    assert.deepEqual(await form.getByRole('listbox', { name: 'Rows of users' }).getByRole('option').allTextContents(), ['carol Carol Alison'], 'only carol matches');
+    assert.deepEqual(
+      await form.getByRole('listbox', { name: 'Rows of users' }).getByRole('option').allTextContents(),
+      ['carol Carol Alison'],
+      'only carol matches',
+    );
     await s.shot('picker-open');
     await option.click();
     assert.equal(await author.inputValue(), 'carol');
@@ -186,7 +190,10 @@ describe('Admin UI: row form', { concurrency: false }, () => {
 
     // Saved as it is, the server refuses it and its answer lands at the flagged field.
     await page.getByRole('button', { name: 'Save row' }).click();
-    await views.locator('.field-error', { hasText: /number/ }).nth(1).waitFor();
+    await views
+      .locator('.field-error', { hasText: /number/ })
+      .nth(1)
+      .waitFor();
 
     await page.getByRole('button', { name: 'Remove extra from the row' }).click();
     await page.getByRole('button', { name: 'Remove note from meta' }).click();

@@ -54,7 +54,7 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
     assert.deepEqual(s.problems.splice(0), [], 'console errors or requests to other origins');
   });
 
-  test("a lossy type change shows the rows that lose data and saves only after an explicit confirmation", async () => {
+  test('a lossy type change shows the rows that lose data and saves only after an explicit confirmation', async () => {
     const { page } = s;
     await page.goto(UI);
     await control(page, 'Type of field price').selectOption('number');
@@ -78,7 +78,11 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
     const save = page.getByRole('button', { name: 'Save schema' });
     const understood = page.getByRole('checkbox', { name: 'I understand that 1 row will lose data' });
     assert.equal(await save.isDisabled(), true, 'Save waits for the confirmation');
-    assert.equal(await page.evaluate('document.activeElement?.labels?.[0]?.textContent'), 'I understand that 1 row will lose data', 'the focus is on the confirmation');
+    assert.equal(
+      await page.evaluate('document.activeElement?.labels?.[0]?.textContent'),
+      'I understand that 1 row will lose data',
+      'the focus is on the confirmation',
+    );
     await s.shot('lossy-change-preview');
     await understood.check();
     assert.equal(await save.isEnabled(), true);
@@ -150,7 +154,9 @@ describe('Admin UI: schema editor', { concurrency: false }, () => {
     assert.equal((await rowData('i1')).title, 'Lamp');
     // JSON mode stays available as the second tab and shows the saved schema.
     await page.getByRole('group', { name: 'Schema editing mode' }).getByRole('button', { name: 'JSON' }).click();
-    const json = JSON.parse(await page.getByLabel('Schema (edit and save; rows are migrated)').inputValue()) as { properties: Record<string, unknown> };
+    const json = JSON.parse(await page.getByLabel('Schema (edit and save; rows are migrated)').inputValue()) as {
+      properties: Record<string, unknown>;
+    };
     assert.deepEqual(Object.keys(json.properties), ['price', 'title', 'lines']);
   });
 

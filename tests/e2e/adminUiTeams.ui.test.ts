@@ -56,7 +56,11 @@ describe('Admin UI: a team at work (users, account, organizations, create table,
   let draft = '';
 
   const restLogin = async (name: string, secret: string): Promise<Response> =>
-    fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: name, password: secret }) });
+    fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: name, password: secret }),
+    });
   const tokenOf = async (name: string, secret: string): Promise<string> => {
     const res = await restLogin(name, secret);
     assert.equal(res.status, 200, `login of ${name}`);
@@ -128,15 +132,18 @@ describe('Admin UI: a team at work (users, account, organizations, create table,
     await page.getByText('No username starts with “zz”.').waitFor();
     const listed = await api('GET', '/users?search=writer');
     writerId = listed.edges[0].node.id as string;
-    assert.deepEqual({ ...listed.edges[0].node, id: 'x', createdAt: 'x' }, {
-      id: 'x',
-      username: 'writer',
-      email: 'writer@example.com',
-      role: 'systemUser',
-      isActive: true,
-      organizationId: 'writer',
-      createdAt: 'x',
-    });
+    assert.deepEqual(
+      { ...listed.edges[0].node, id: 'x', createdAt: 'x' },
+      {
+        id: 'x',
+        username: 'writer',
+        email: 'writer@example.com',
+        role: 'systemUser',
+        isActive: true,
+        organizationId: 'writer',
+        createdAt: 'x',
+      },
+    );
   });
 
   test('the user signs in and changes their password: errors at their field, then every old session ends', async () => {
@@ -185,7 +192,12 @@ describe('Admin UI: a team at work (users, account, organizations, create table,
     await page.getByRole('heading', { name: 'Project catalog' }).waitFor();
     draft = (await api('GET', '/organization/guild/project/catalog/branch/master')).draftRevisionId as string;
     await api('POST', `/revision/${draft}/tables`, { tableId: 'authors', schema: AUTHORS });
-    await api('POST', `/revision/${draft}/table/authors/rows/bulk`, { rows: [{ rowId: 'a1', data: { name: 'Ursula' } }, { rowId: 'a2', data: { name: 'Octavia' } }] });
+    await api('POST', `/revision/${draft}/table/authors/rows/bulk`, {
+      rows: [
+        { rowId: 'a1', data: { name: 'Ursula' } },
+        { rowId: 'a2', data: { name: 'Octavia' } },
+      ],
+    });
 
     await page.goto('/admin/org/guild');
     await page.getByRole('heading', { name: 'Members' }).waitFor();
@@ -210,10 +222,10 @@ describe('Admin UI: a team at work (users, account, organizations, create table,
     assert.equal(await page.getByLabel('Role of writer').inputValue(), 'editor');
     await s.shot('members');
     const members = await api('GET', '/organization/guild/users');
-    assert.deepEqual(members.edges.map((e: { node: { user: { username: string }; role: string } }) => `${e.node.user.username}:${e.node.role}`), [
-      'admin:organizationOwner',
-      'writer:editor',
-    ]);
+    assert.deepEqual(
+      members.edges.map((e: { node: { user: { username: string }; role: string } }) => `${e.node.user.username}:${e.node.role}`),
+      ['admin:organizationOwner', 'writer:editor'],
+    );
 
     // The user's other screen shows the new organization at once (a fresh read when the list is shown).
     await user.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organizations' }).click();
@@ -278,7 +290,11 @@ describe('Admin UI: a team at work (users, account, organizations, create table,
     await grid.getByRole('row', { name: /b1 Dune 412 a1 Ursula/ }).waitFor();
     await grid.getByRole('row', { name: /b2 Emma 320 a2 Octavia/ }).waitFor();
     sent.stop();
-    assert.deepEqual(sent.names.filter((name) => name === 'Rows' || name === 'ReferencedRows'), ['Rows', 'ReferencedRows'], 'one lookup for the page');
+    assert.deepEqual(
+      sent.names.filter((name) => name === 'Rows' || name === 'ReferencedRows'),
+      ['Rows', 'ReferencedRows'],
+      'one lookup for the page',
+    );
     assert.equal(await grid.getByRole('link', { name: 'a1', exact: true }).first().getAttribute('href'), `${DRAFT}/table/authors/row/a1`);
     await user.shot('rows-foreign-keys');
 
@@ -294,7 +310,11 @@ describe('Admin UI: a team at work (users, account, organizations, create table,
     await page.getByText('Deleted 3 rows.').waitFor();
     await page.getByText('1–3 of 3 rows').waitFor();
     deleting.stop();
-    assert.deepEqual(deleting.names.filter((name) => name.startsWith('Delete')), ['DeleteRows'], 'one bulk request');
+    assert.deepEqual(
+      deleting.names.filter((name) => name.startsWith('Delete')),
+      ['DeleteRows'],
+      'one bulk request',
+    );
     const left = await api('GET', `/revision/${draft}/table/books/rows`);
     assert.deepEqual(left.edges.map((e: { node: { id: string } }) => e.node.id).sort(), ['b1', 'b5', 'b6']);
     await user.shot('rows-deleted');
@@ -429,7 +449,11 @@ describe('Admin UI: a team at work (users, account, organizations, create table,
     await dialog.getByRole('button', { name: 'Log out everywhere' }).click();
     await page.getByText('You are signed out everywhere.').waitFor();
     assert.deepEqual(await asToken(other, '/me'), { status: 401, code: 'TOKEN_REVOKED' });
-    assert.equal((await user.context.cookies()).some((cookie) => cookie.name === 'svc_session'), false, 'the cookies are cleared');
+    assert.equal(
+      (await user.context.cookies()).some((cookie) => cookie.name === 'svc_session'),
+      false,
+      'the cookies are cleared',
+    );
   });
 
   test('the page cursor lives in the address too: Next, a reload on that page, Previous, Back', async () => {

@@ -29,7 +29,14 @@ describe('Admin UI: export, import, bundles', { concurrency: false }, () => {
     try {
       await page.getByText(text).first().waitFor({ timeout: 10_000 });
     } catch (err) {
-      const main = ((await page.locator('main').textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ').slice(-1500);
+      const main = (
+        (await page
+          .locator('main')
+          .textContent()
+          .catch(() => '')) ?? ''
+      )
+        .replace(/\s+/g, ' ')
+        .slice(-1500);
       throw new Error(`${String(text)} not shown; the screen says: ${main}`, { cause: err });
     }
   }
@@ -44,7 +51,12 @@ describe('Admin UI: export, import, bundles', { concurrency: false }, () => {
       await api('POST', '/organization/admin/projects', { projectName: 'shop' });
       const { draftRevisionId } = await branchOf('master');
       await api('POST', `/revision/${draftRevisionId}/tables`, { tableId: 'authors', schema: authorsSchema });
-      await api('POST', `${T(draftRevisionId, 'authors')}/rows/bulk`, { rows: [{ rowId: 'alice', data: alice }, { rowId: 'bob', data: bob }] });
+      await api('POST', `${T(draftRevisionId, 'authors')}/rows/bulk`, {
+        rows: [
+          { rowId: 'alice', data: alice },
+          { rowId: 'bob', data: bob },
+        ],
+      });
       const seed = await api('POST', `${P}/branch/master/revisions`, { comment: 'seed' });
       await api('POST', `/revision/${seed.id}/branches`, { branchName: 'other' });
     });
@@ -64,10 +76,23 @@ describe('Admin UI: export, import, bundles', { concurrency: false }, () => {
     await s.shot('table-export');
     const jsonl = await download(page, 'Export JSON Lines');
     assert.equal(jsonl.name, 'authors.jsonl');
-    assert.deepEqual(jsonl.text.trim().split('\n').map((line) => JSON.parse(line) as unknown), [{ id: 'alice', data: alice }, { id: 'bob', data: bob }]);
+    assert.deepEqual(
+      jsonl.text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+      [
+        { id: 'alice', data: alice },
+        { id: 'bob', data: bob },
+      ],
+    );
     const csv = await download(page, 'Export CSV');
     assert.equal(csv.name, 'authors.csv');
-    assert.deepEqual(csv.text.trim().split(/\r?\n/), ['id,name,address/city,address/zip,tags', 'alice,Alice,Paris,75001,"[""staff""]"', 'bob,Bob,Lyon,69001,[]']);
+    assert.deepEqual(csv.text.trim().split(/\r?\n/), [
+      'id,name,address/city,address/zip,tags',
+      'alice,Alice,Paris,75001,"[""staff""]"',
+      'bob,Bob,Lyon,69001,[]',
+    ]);
     assert.equal(await page.getByRole('button', { name: /^Dry run/ }).count(), 0, 'HEAD is read-only: no import');
   });
 
@@ -79,13 +104,20 @@ describe('Admin UI: export, import, bundles', { concurrency: false }, () => {
       { id: 'dan', data: { name: 42, address: { city: 'Rome', zip: 100 }, tags: [] } },
       { id: 'erin', data: { name: 'Erin', address: { city: 'Oslo', zip: 150 }, tags: ['x'] } },
     ];
-    const file = { name: 'more.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(lines.map((line) => JSON.stringify(line)).join('\n') + '\n') };
+    const file = {
+      name: 'more.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(lines.map((line) => JSON.stringify(line)).join('\n') + '\n'),
+    };
     await page.goto(`${UI}/branch/master/draft/table/authors`);
     await page.getByRole('heading', { name: 'Import rows' }).waitFor();
     await page.getByLabel('File for Import rows').setInputFiles(file);
     assert.equal(await page.getByRole('button', { name: /^Import after the dry run/ }).isDisabled(), true, 'a dry run comes first');
     await page.getByRole('button', { name: /^Dry run/ }).click();
-    await see(page, 'Dry run, nothing written: 3 lines read · 2 created · 0 updated · 0 unchanged · 0 removed · 1 invalid. Import is refused while lines are invalid: fix them, or skip them.');
+    await see(
+      page,
+      'Dry run, nothing written: 3 lines read · 2 created · 0 updated · 0 unchanged · 0 removed · 1 invalid. Import is refused while lines are invalid: fix them, or skip them.',
+    );
     const answerLines = page.getByRole('list', { name: 'Invalid lines in the answer of Import rows' });
     assert.match((await answerLines.textContent()) ?? '', /^Line 2 \(row dan\): .*\/name/);
     await s.shot('import-dry-run');
@@ -93,7 +125,11 @@ describe('Admin UI: export, import, bundles', { concurrency: false }, () => {
     await page.getByRole('button', { name: /^Import after the dry run/ }).click();
     await see(page, /The file has invalid lines\. 1 of 3 lines are invalid; nothing was imported/);
     assert.match((await page.getByRole('list', { name: 'Invalid lines of Import rows' }).textContent()) ?? '', /^Line 2: /);
-    assert.deepEqual((await rowsOf(draftRevisionId)).map((row) => row.id), ['alice', 'bob'], 'a refused import writes nothing');
+    assert.deepEqual(
+      (await rowsOf(draftRevisionId)).map((row) => row.id),
+      ['alice', 'bob'],
+      'a refused import writes nothing',
+    );
     // The browser logs the refused request (400) itself: that line, and only that one, is expected.
     const logged = s.problems.splice(0);
     assert.deepEqual(logged, ['console error: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
@@ -112,12 +148,22 @@ describe('Admin UI: export, import, bundles', { concurrency: false }, () => {
     // A CSV file, its format taken from the name, upserted.
     await page.getByLabel('Import mode').selectOption('upsert');
     await page.getByLabel('Skip invalid lines (import the valid ones)').uncheck();
-    await page.getByLabel('File for Import rows').setInputFiles({ name: 'fix.csv', mimeType: 'text/csv', buffer: Buffer.from('id,name,address/city,address/zip,tags\nbob,"Bob ""B""",Lyon,69002,"[""new""]"\n') });
+    await page
+      .getByLabel('File for Import rows')
+      .setInputFiles({
+        name: 'fix.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('id,name,address/city,address/zip,tags\nbob,"Bob ""B""",Lyon,69002,"[""new""]"\n'),
+      });
     await page.getByRole('button', { name: /^Dry run/ }).click();
     await see(page, 'Dry run, nothing written: 1 lines read · 0 created · 1 updated · 0 unchanged · 0 removed · 0 invalid.');
     await page.getByRole('button', { name: /^Import after the dry run/ }).click();
     await see(page, /^Imported: 1 lines read · 0 created · 1 updated/);
-    assert.deepEqual((await rowsOf(draftRevisionId)).find((row) => row.id === 'bob')?.data, { name: 'Bob "B"', address: { city: 'Lyon', zip: 69002 }, tags: ['new'] });
+    assert.deepEqual((await rowsOf(draftRevisionId)).find((row) => row.id === 'bob')?.data, {
+      name: 'Bob "B"',
+      address: { city: 'Lyon', zip: 69002 },
+      tags: ['new'],
+    });
   });
 
   test("Download bundle on a revision, Import bundle into another branch's draft (dry run, then import)", async () => {
@@ -127,20 +173,35 @@ describe('Admin UI: export, import, bundles', { concurrency: false }, () => {
     await page.goto(`${UI}/branch/master/head`);
     const bundle = await download(page, 'Download bundle');
     assert.match(bundle.name, /\.bundle\.jsonl$/);
-    const [header, ...rows] = bundle.text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [header, ...rows] = bundle.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.equal(header?.format, 'strata-bundle');
     assert.equal(header?.sourceRevisionId, master.headRevisionId);
-    assert.deepEqual(rows.map((row) => row.id), ['alice', 'bob', 'carol', 'erin']);
+    assert.deepEqual(
+      rows.map((row) => row.id),
+      ['alice', 'bob', 'carol', 'erin'],
+    );
 
     await page.goto(`${UI}/branch/other/draft`);
     await page.getByRole('heading', { name: 'Import bundle' }).waitFor();
-    await page.getByLabel('File for Import bundle').setInputFiles({ name: bundle.name, mimeType: 'application/x-ndjson', buffer: Buffer.from(bundle.text) });
+    await page
+      .getByLabel('File for Import bundle')
+      .setInputFiles({ name: bundle.name, mimeType: 'application/x-ndjson', buffer: Buffer.from(bundle.text) });
     await page.getByRole('button', { name: /^Dry run of Import bundle/ }).click();
     await see(page, /^Dry run, nothing written: 4 lines read · 2 created · 1 updated · 1 unchanged · 0 removed · 0 invalid\./);
     const grid = page.getByRole('table', { name: 'Tables the bundle would change' });
-    assert.deepEqual((await grid.getByRole('row').nth(1).locator('th, td').allTextContents()).map((t) => t.trim()), ['authors', 'modified', '2', '1', '0', '0', '3']);
+    assert.deepEqual(
+      (await grid.getByRole('row').nth(1).locator('th, td').allTextContents()).map((t) => t.trim()),
+      ['authors', 'modified', '2', '1', '0', '0', '3'],
+    );
     const other = await branchOf('other');
-    assert.deepEqual((await rowsOf(other.draftRevisionId)).map((row) => row.id), ['alice', 'bob'], 'a dry run writes nothing');
+    assert.deepEqual(
+      (await rowsOf(other.draftRevisionId)).map((row) => row.id),
+      ['alice', 'bob'],
+      'a dry run writes nothing',
+    );
     await s.shot('bundle-dry-run');
     await page.getByRole('button', { name: /^Import after the dry run of Import bundle/ }).click();
     await see(page, /^Imported: 4 lines read/);

@@ -31,7 +31,12 @@ describe('Admin UI: Webhooks', { concurrency: false }, () => {
     assertChromium();
     ensureAdminUiBuilt();
     receiver = await startReceiver();
-    server = await startServer({ LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '200', WEBHOOK_TIMEOUT_MS: '3000' });
+    server = await startServer({
+      LOG_LEVEL: 'warn',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+      WEBHOOK_RETRY_SCHEDULE_MS: '200',
+      WEBHOOK_TIMEOUT_MS: '3000',
+    });
     s = await openBrowser(server.url, 'webhooks');
   });
   after(async () => {
@@ -109,7 +114,12 @@ describe('Admin UI: Webhooks', { concurrency: false }, () => {
     assert.match((await redelivered.textContent()) ?? '', /succeeded.*3.*204/);
     assert.deepEqual(
       receiver.on(PATH).map((r) => [r.id, r.answered]),
-      [[first, 204], [second, 500], [second, 500], [second, 204]],
+      [
+        [first, 204],
+        [second, 500],
+        [second, 500],
+        [second, 204],
+      ],
       'the redelivery keeps its webhook-id',
     );
     await s.shot('webhook-redelivered');

@@ -39,7 +39,9 @@ describe('key management', () => {
     assert.equal(listed.body[0].id, apiKey.id);
     const got = expectStatus(await server.call('GET', `/api/api-key/${apiKey.id}`, { token: kim }), 200);
     assert.deepEqual(got.body, { ...apiKey, lastUsedAt: got.body.lastUsedAt });
-    const graphql = gqlOk(await server.gql(`{ myApiKeys { id prefix status } apiKeyById(id: "${apiKey.id}") { id readOnly permissions } }`, { token: kim }));
+    const graphql = gqlOk(
+      await server.gql(`{ myApiKeys { id prefix status } apiKeyById(id: "${apiKey.id}") { id readOnly permissions } }`, { token: kim }),
+    );
     assert.deepEqual(graphql.apiKeyById, { id: apiKey.id, readOnly: true, permissions: null });
     for (const reply of [listed, got]) assert.ok(!reply.text.includes(secret) && !('secret' in reply.body));
 
@@ -54,7 +56,9 @@ describe('key management', () => {
     assert.deepEqual(gqlOk(await server.gql('{ myApiKeys(data: { includeRevoked: true }) { id } }', { token: kim })).myApiKeys.length, all.length);
 
     const other = expectStatus(await createPersonal(kim, { name: 'deploy' }), 201).body;
-    const rotation = gqlOk(await server.gql(`mutation { rotateApiKey(id: "${other.apiKey.id}") { secret apiKey { id rotatedFromId name } } }`, { token: kim }));
+    const rotation = gqlOk(
+      await server.gql(`mutation { rotateApiKey(id: "${other.apiKey.id}") { secret apiKey { id rotatedFromId name } } }`, { token: kim }),
+    );
     assert.deepEqual([rotation.rotateApiKey.apiKey.rotatedFromId, rotation.rotateApiKey.apiKey.name], [other.apiKey.id, 'deploy']);
     const old = gqlOk(await server.gql(`{ apiKeyById(id: "${other.apiKey.id}") { status replacedById } }`, { token: kim })).apiKeyById;
     assert.deepEqual(old, { status: 'revoked', replacedById: rotation.rotateApiKey.apiKey.id });
@@ -66,8 +70,16 @@ describe('key management', () => {
   });
 
   test('service keys: owners and admins only; key callers and other users are refused', async () => {
-    const rules = { rules: [{ action: ['read'], subject: ['Row', 'Table'] }, { action: 'create', subject: 'Row' }] };
-    const created = expectStatus(await server.call('POST', '/api/organization/acme/api-keys/service', { token: admin, body: { name: 'svc', permissions: rules } }), 201);
+    const rules = {
+      rules: [
+        { action: ['read'], subject: ['Row', 'Table'] },
+        { action: 'create', subject: 'Row' },
+      ],
+    };
+    const created = expectStatus(
+      await server.call('POST', '/api/organization/acme/api-keys/service', { token: admin, body: { name: 'svc', permissions: rules } }),
+      201,
+    );
     assert.deepEqual([created.body.apiKey.type, created.body.apiKey.userId, created.body.apiKey.permissions], ['service', null, rules]);
     const listed = expectStatus(await server.call('GET', '/api/organization/acme/api-keys/service', { token: admin }), 200).body;
     assert.equal(listed[0].id, created.body.apiKey.id);
@@ -80,12 +92,20 @@ describe('key management', () => {
     expectRestError(await server.call('GET', '/api/api-keys/personal', withKey(created.body.secret)), 403, 'FORBIDDEN');
     const personal = expectStatus(await createPersonal(admin, { name: 'admin-key' }), 201).body.secret;
     expectRestError(await server.call('POST', '/api/api-keys/personal', { ...withKey(personal), body: { name: 'x' } }), 403, 'FORBIDDEN');
-    assert.deepEqual(gqlFailure(await server.gql('mutation { createPersonalApiKey(data: { name: "x" }) { secret } }', withKey(personal))), [200, 'FORBIDDEN', true]);
+    assert.deepEqual(gqlFailure(await server.gql('mutation { createPersonalApiKey(data: { name: "x" }) { secret } }', withKey(personal))), [
+      200,
+      'FORBIDDEN',
+      true,
+    ]);
     // The service key works with its rules: it reads rows and cannot create tables.
     const rows = `/api/revision/${blog.drafts.master}/table/notes/rows`;
     expectStatus(await server.call('GET', rows, withKey(created.body.secret)), 200);
     const table = { tableId: 'nope', schema: { type: 'object', additionalProperties: false, required: [], properties: {} } };
-    expectRestError(await server.call('POST', `/api/revision/${blog.drafts.master}/tables`, { ...withKey(created.body.secret), body: table }), 403, 'FORBIDDEN');
+    expectRestError(
+      await server.call('POST', `/api/revision/${blog.drafts.master}/tables`, { ...withKey(created.body.secret), body: table }),
+      403,
+      'FORBIDDEN',
+    );
   });
 });
 
@@ -156,7 +176,11 @@ describe('readOnly keys (auth.md §8.6)', () => {
     expectStatus(await server.call('GET', rows, readOnly), 200);
     const createRow = `mutation { createRow(data: { revisionId: "${blog.drafts.master}", tableId: "notes", rowId: "ro2", data: { title: "x" } }) { id } }`;
     assert.deepEqual(gqlFailure(await server.gql(createRow, readOnly)), [200, 'API_KEY_READ_ONLY', true]);
-    assert.equal(gqlOk(await server.gql(`{ rows(data: { revisionId: "${blog.drafts.master}", tableId: "notes" }) { totalCount } }`, readOnly)).rows.totalCount >= 1, true);
+    assert.equal(
+      gqlOk(await server.gql(`{ rows(data: { revisionId: "${blog.drafts.master}", tableId: "notes" }) { totalCount } }`, readOnly)).rows.totalCount >=
+        1,
+      true,
+    );
     expectRestError(await server.call('POST', genRows, { ...readOnly, body: { id: 'ro3', data: { title: 'x' } } }), 403, 'API_KEY_READ_ONLY');
     expectStatus(await server.call('POST', `${genRows}/query`, { ...readOnly, body: { first: 5 } }), 200);
     const createNote = 'mutation { createNote(data: { id: "ro4", data: { title: "x" } }) { id } }';

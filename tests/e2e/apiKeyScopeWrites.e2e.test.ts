@@ -63,11 +63,15 @@ function dimensionScope(dimension: Dimension): Scope {
 }
 
 async function keyFor(scope: Scope): Promise<Record<string, string>> {
-  const reply = expectStatus(await server.call('POST', '/api/api-keys/personal', { token: admin, body: { name: `scoped-${++counter}`, ...scope } }), 201);
+  const reply = expectStatus(
+    await server.call('POST', '/api/api-keys/personal', { token: admin, body: { name: `scoped-${++counter}`, ...scope } }),
+    201,
+  );
   return { 'X-Api-Key': reply.body.secret };
 }
 
-const api = (method: string, path: string, body?: unknown) => server.call(method, `/api${path}`, { token: admin, ...(body === undefined ? {} : { body }) });
+const api = (method: string, path: string, body?: unknown) =>
+  server.call(method, `/api${path}`, { token: admin, ...(body === undefined ? {} : { body }) });
 const branchPath = (p: SeededProject, branch: string) => `/organization/${p.org}/project/${p.project}/branch/${branch}`;
 const found = async (path: string) => (await api('GET', path)).status === 200;
 
@@ -92,12 +96,20 @@ async function mcpCall(headers: Record<string, string>, tool: string, args: Reco
   const mcpHeaders = { ...headers, Accept: 'application/json, text/event-stream' };
   const init = await server.call('POST', '/mcp', {
     headers: mcpHeaders,
-    body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'scope', version: '1' } } },
+    body: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'scope', version: '1' } },
+    },
   });
   assert.equal(init.status, 200, init.text);
   const session = { ...mcpHeaders, 'Mcp-Session-Id': init.headers.get('mcp-session-id') ?? '' };
   await server.call('POST', '/mcp', { headers: session, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
-  const reply = await server.call('POST', '/mcp', { headers: session, body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool, arguments: args } } });
+  const reply = await server.call('POST', '/mcp', {
+    headers: session,
+    body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool, arguments: args } },
+  });
   await server.call('DELETE', '/mcp', { headers: session });
   return reply;
 }
@@ -140,7 +152,12 @@ const operations: Operation[] = [
       return {
         // No key can list a project that does not exist yet: the exactly-scoped key has no project dimension.
         scope: { organizationId: 'acme', branchNames: [data.branchName], tableIds: ['authors'] },
-        run: systemWrite(['POST', '/api/organization/acme/projects', { projectName: data.projectName, branchName: data.branchName }], 'createProject', 'create_project', data),
+        run: systemWrite(
+          ['POST', '/api/organization/acme/projects', { projectName: data.projectName, branchName: data.branchName }],
+          'createProject',
+          'create_project',
+          data,
+        ),
         exists: () => found(`/organization/acme/project/${data.projectName}`),
       };
     },
@@ -153,7 +170,12 @@ const operations: Operation[] = [
       const data = { revisionId: await headOf(blog, 'master'), branchName: `b${n}` };
       return {
         scope: { organizationId: 'acme', projectIds: [blog.projectId], branchNames: ['master', data.branchName], tableIds: ['authors'] },
-        run: systemWrite(['POST', `/api/revision/${data.revisionId}/branches`, { branchName: data.branchName }], 'createBranch', 'create_branch', data),
+        run: systemWrite(
+          ['POST', `/api/revision/${data.revisionId}/branches`, { branchName: data.branchName }],
+          'createBranch',
+          'create_branch',
+          data,
+        ),
         exists: () => found(branchPath(blog, data.branchName)),
       };
     },
@@ -166,7 +188,12 @@ const operations: Operation[] = [
       const data = { revisionId: blog.drafts.dev as string, tableId: `t${n}`, schema: titleSchema };
       return {
         scope: { organizationId: 'acme', projectIds: [blog.projectId], branchNames: ['dev'], tableIds: [data.tableId] },
-        run: systemWrite(['POST', `/api/revision/${data.revisionId}/tables`, { tableId: data.tableId, schema: titleSchema }], 'createTable', 'create_table', data),
+        run: systemWrite(
+          ['POST', `/api/revision/${data.revisionId}/tables`, { tableId: data.tableId, schema: titleSchema }],
+          'createTable',
+          'create_table',
+          data,
+        ),
         exists: () => found(`/revision/${data.revisionId}/table/${data.tableId}`),
       };
     },
@@ -181,7 +208,12 @@ const operations: Operation[] = [
       const data = { revisionId, tableId: `rt${n}`, nextTableId: `rt${n}x` };
       return {
         scope: { organizationId: 'acme', projectIds: [blog.projectId], branchNames: ['dev'], tableIds: [data.tableId, data.nextTableId] },
-        run: systemWrite(['POST', `/api/revision/${revisionId}/table/${data.tableId}/rename`, { nextTableId: data.nextTableId }], 'renameTable', 'rename_table', data),
+        run: systemWrite(
+          ['POST', `/api/revision/${revisionId}/table/${data.tableId}/rename`, { nextTableId: data.nextTableId }],
+          'renameTable',
+          'rename_table',
+          data,
+        ),
         exists: () => found(`/revision/${revisionId}/table/${data.nextTableId}`),
       };
     },
@@ -194,13 +226,22 @@ const operations: Operation[] = [
       const revisionId = blog.drafts.dev as string;
       const data = { revisionId, tableId: 'posts', rowId: `c${n}`, data: { title: 'x' } };
       const generated = (kind: string) => `/endpoint/${kind}/acme/blog/dev/draft`;
-      const system = systemWrite(['POST', `/api/revision/${revisionId}/table/posts/rows`, { rowId: data.rowId, data: data.data }], 'createRow', 'create_row', data);
+      const system = systemWrite(
+        ['POST', `/api/revision/${revisionId}/table/posts/rows`, { rowId: data.rowId, data: data.data }],
+        'createRow',
+        'create_row',
+        data,
+      );
       return {
         scope: { organizationId: 'acme', projectIds: [blog.projectId], branchNames: ['dev'], tableIds: ['posts'] },
         async run(surface, headers) {
-          if (surface === 'generatedRest') return server.call('POST', `${generated('rest')}/tables/posts/rows`, { headers, body: { id: data.rowId, data: data.data } });
+          if (surface === 'generatedRest')
+            return server.call('POST', `${generated('rest')}/tables/posts/rows`, { headers, body: { id: data.rowId, data: data.data } });
           if (surface === 'generatedGraphql') {
-            return server.gql(`mutation { createPost(data: { id: "${data.rowId}", data: { title: "x" } }) { id } }`, { headers, path: generated('graphql') });
+            return server.gql(`mutation { createPost(data: { id: "${data.rowId}", data: { title: "x" } }) { id } }`, {
+              headers,
+              path: generated('graphql'),
+            });
           }
           return system(surface, headers);
         },
@@ -218,7 +259,12 @@ const operations: Operation[] = [
       const data = { revisionId, tableId: 'posts', rowId: `rr${n}`, nextRowId: `rr${n}x` };
       return {
         scope: { organizationId: 'acme', projectIds: [blog.projectId], branchNames: ['dev'], tableIds: ['posts'] },
-        run: systemWrite(['POST', `/api/revision/${revisionId}/table/posts/row/${data.rowId}/rename`, { nextRowId: data.nextRowId }], 'renameRow', 'rename_row', data),
+        run: systemWrite(
+          ['POST', `/api/revision/${revisionId}/table/posts/row/${data.rowId}/rename`, { nextRowId: data.nextRowId }],
+          'renameRow',
+          'rename_row',
+          data,
+        ),
         exists: () => found(`/revision/${revisionId}/table/posts/row/${data.nextRowId}`),
       };
     },

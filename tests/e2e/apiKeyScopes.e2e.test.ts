@@ -43,7 +43,12 @@ async function probe(headers: Record<string, string>, t: Target): Promise<Record
     const [status, code, hasData] = gqlFailure(reply);
     return hasData ? `field ${code}` : `${status} ${code}`;
   };
-  return { systemRest: restResult(rest), systemGraphql: gqlResult(systemGql), generatedRest: restResult(genRest), generatedGraphql: gqlResult(genGql) };
+  return {
+    systemRest: restResult(rest),
+    systemGraphql: gqlResult(systemGql),
+    generatedRest: restResult(genRest),
+    generatedGraphql: gqlResult(genGql),
+  };
 }
 
 const allowed = { systemRest: 'ok', systemGraphql: 'ok', generatedRest: 'ok', generatedGraphql: 'ok' };
@@ -87,7 +92,8 @@ describe('every scope dimension, allowed and refused, on the four surfaces', () 
 
   test('without a scope every target is reachable', async () => {
     const headers = await key({});
-    for (const t of [at(blog), at(wiki), at(beta), at(blog, 'dev'), at(blog, 'master', 'posts')]) assert.deepEqual(await probe(headers, t), allowed, describeTarget(t));
+    for (const t of [at(blog), at(wiki), at(beta), at(blog, 'dev'), at(blog, 'master', 'posts')])
+      assert.deepEqual(await probe(headers, t), allowed, describeTarget(t));
   });
 });
 
@@ -101,8 +107,13 @@ describe('collections are filtered and writes stay inside the scope', () => {
     assert.deepEqual([tables.totalCount, tables.edges.map((e: { node: { id: string } }) => e.node.id)], [1, ['authors']]);
     const generated = expectStatus(await server.call('GET', `${endpoint('rest', at(blog))}/tables`, { headers: table }), 200).body;
     assert.deepEqual(JSON.stringify(generated).includes('posts'), false, JSON.stringify(generated));
-    const orgs = gqlOk(await server.gql('{ myOrganizations { totalCount edges { node { id } } } }', { headers: await key({ organizationId: 'beta' }) }));
-    assert.deepEqual(orgs.myOrganizations.edges.map((e: { node: { id: string } }) => e.node.id), ['beta']);
+    const orgs = gqlOk(
+      await server.gql('{ myOrganizations { totalCount edges { node { id } } } }', { headers: await key({ organizationId: 'beta' }) }),
+    );
+    assert.deepEqual(
+      orgs.myOrganizations.edges.map((e: { node: { id: string } }) => e.node.id),
+      ['beta'],
+    );
   });
 
   test('a write that would create something outside the scope is refused', async () => {
@@ -110,8 +121,15 @@ describe('collections are filtered and writes stay inside the scope', () => {
     const schema = { type: 'object', additionalProperties: false, required: ['title'], properties: { title: { type: 'string', default: '' } } };
     const reply = await server.call('POST', `/api/revision/${blog.drafts.master}/tables`, { headers, body: { tableId: 'comments', schema } });
     expectRestError(reply, 403, 'API_KEY_SCOPE');
-    expectRestError(await server.call('POST', `${endpoint('rest', at(blog))}/tables/posts/rows`, { headers, body: { id: 'p9', data: { title: 'x' } } }), 403, 'API_KEY_SCOPE');
-    expectStatus(await server.call('POST', `${endpoint('rest', at(blog))}/tables/authors/rows`, { headers, body: { id: 'a9', data: { title: 'x' } } }), 201);
+    expectRestError(
+      await server.call('POST', `${endpoint('rest', at(blog))}/tables/posts/rows`, { headers, body: { id: 'p9', data: { title: 'x' } } }),
+      403,
+      'API_KEY_SCOPE',
+    );
+    expectStatus(
+      await server.call('POST', `${endpoint('rest', at(blog))}/tables/authors/rows`, { headers, body: { id: 'a9', data: { title: 'x' } } }),
+      201,
+    );
   });
 });
 

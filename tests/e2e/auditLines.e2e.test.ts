@@ -20,7 +20,11 @@ before(async () => {
 });
 after(() => server.close());
 
-const auditLines = (): Line[] => server.logLines().map((line) => JSON.parse(line) as Line).filter((line) => line.audit === true);
+const auditLines = (): Line[] =>
+  server
+    .logLines()
+    .map((line) => JSON.parse(line) as Line)
+    .filter((line) => line.audit === true);
 
 /** The audit lines `action` adds, reduced to event, actor and the given target fields. */
 async function audited(action: () => Promise<unknown>, fields: readonly string[]): Promise<Line[]> {
@@ -28,7 +32,9 @@ async function audited(action: () => Promise<unknown>, fields: readonly string[]
   await action();
   return auditLines()
     .slice(before)
-    .map((line) => Object.fromEntries(['event', 'actor', ...fields].filter((field) => line[field] !== undefined).map((field) => [field, line[field]])));
+    .map((line) =>
+      Object.fromEntries(['event', 'actor', ...fields].filter((field) => line[field] !== undefined).map((field) => [field, line[field]])),
+    );
 }
 
 test('user create, deactivate, reactivate, role changes and every password change write one audit line each', async () => {
@@ -36,7 +42,8 @@ test('user create, deactivate, reactivate, role changes and every password chang
   let bob = '';
   assert.deepEqual(
     await audited(async () => {
-      bob = expectStatus(await server.call('POST', '/api/users', { token: admin, body: { username: 'bob', password: 'bob-password-1' } }), 201).body.id;
+      bob = expectStatus(await server.call('POST', '/api/users', { token: admin, body: { username: 'bob', password: 'bob-password-1' } }), 201).body
+        .id;
     }, ['userId', 'username']),
     [{ event: 'user.created', actor: admins, userId: bob, username: 'bob' }],
   );
@@ -64,11 +71,17 @@ test('user create, deactivate, reactivate, role changes and every password chang
 
   const bobToken = (await server.login('bob', 'bob-password-1')).accessToken;
   const ownChange = async () =>
-    expectStatus(await server.call('PUT', '/api/me/password', { token: bobToken, body: { oldPassword: 'bob-password-1', newPassword: 'bob-password-2' } }), 200);
+    expectStatus(
+      await server.call('PUT', '/api/me/password', { token: bobToken, body: { oldPassword: 'bob-password-1', newPassword: 'bob-password-2' } }),
+      200,
+    );
   server.remember('bob-password-2');
-  assert.deepEqual(await audited(ownChange, ['userId', 'reason']), [{ event: 'password.changed', actor: `user:${bob}`, userId: bob, reason: 'self' }]);
+  assert.deepEqual(await audited(ownChange, ['userId', 'reason']), [
+    { event: 'password.changed', actor: `user:${bob}`, userId: bob, reason: 'self' },
+  ]);
 
-  const reset = async () => expectStatus(await server.call('PUT', `/api/user/${bob}/password`, { token: admin, body: { newPassword: 'bob-password-3' } }), 200);
+  const reset = async () =>
+    expectStatus(await server.call('PUT', `/api/user/${bob}/password`, { token: admin, body: { newPassword: 'bob-password-3' } }), 200);
   server.remember('bob-password-3');
   assert.deepEqual(await audited(reset, ['userId', 'reason']), [{ event: 'password.changed', actor: admins, userId: bob, reason: 'reset' }]);
   const gqlReset = async () => {
@@ -107,7 +120,9 @@ test('login, refresh reuse, logout, logout-all, API keys and use of a revoked ke
   ]);
   const failure = () => server.call('POST', '/api/auth/login', { body: { username: 'admin', password: 'wrong-password' } });
   server.remember('wrong-password');
-  assert.deepEqual(await audited(failure, ['username', 'reason']), [{ event: 'login.failure', actor: 'anonymous', username: 'admin', reason: 'wrong_password' }]);
+  assert.deepEqual(await audited(failure, ['username', 'reason']), [
+    { event: 'login.failure', actor: 'anonymous', username: 'admin', reason: 'wrong_password' },
+  ]);
 
   const { jar } = await server.login('admin', ADMIN_PASSWORD);
   const stale = jar.get('svc_rt')?.value as string;

@@ -91,7 +91,10 @@ describe('CSRF gate for cookie-authenticated unsafe requests', () => {
       (edge: { node: { id: string } }) => edge.node.id,
     );
     assert.ok(ids.includes('ok1') && ids.includes('ok2'), ids.join(','));
-    assert.deepEqual(ids.filter((id: string) => refused.includes(id)), []);
+    assert.deepEqual(
+      ids.filter((id: string) => refused.includes(id)),
+      [],
+    );
   });
 
   test('login, refresh, logout and logout-all are always gated; a refused refresh or logout changes nothing', async () => {

@@ -242,7 +242,10 @@ describe('password changes', () => {
 
     const again = await server.login('pat', 'pat-password-2');
     const mutation = 'mutation($d: UpdatePasswordInput!) { updatePassword(data: $d) }';
-    const graphql = await server.gql(mutation, { jar: again.jar, variables: { d: { oldPassword: 'pat-password-2', newPassword: 'pat-password-3' } } });
+    const graphql = await server.gql(mutation, {
+      jar: again.jar,
+      variables: { d: { oldPassword: 'pat-password-2', newPassword: 'pat-password-3' } },
+    });
     assert.equal(gqlOk(graphql).updatePassword, true);
     assertCleared(graphql);
     expectRestError(await me({ token: again.accessToken }), 401, 'TOKEN_REVOKED');

@@ -25,7 +25,11 @@ async function call(server: StrataProcess, token: string, method: string, path: 
 }
 
 async function login(server: StrataProcess): Promise<string> {
-  const res = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+  const res = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+  });
   return ((await res.json()) as { accessToken: string }).accessToken;
 }
 
@@ -41,7 +45,12 @@ async function items(server: StrataProcess, token: string): Promise<Record<strin
   const out: Record<string, unknown> = {};
   let after: string | null = null;
   for (;;) {
-    const page: { body: Json } = await call(server, token, 'GET', `/revision/${branch.body.draftRevisionId}/table/items/rows?first=1000${after === null ? '' : `&after=${encodeURIComponent(after)}`}`);
+    const page: { body: Json } = await call(
+      server,
+      token,
+      'GET',
+      `/revision/${branch.body.draftRevisionId}/table/items/rows?first=1000${after === null ? '' : `&after=${encodeURIComponent(after)}`}`,
+    );
     for (const edge of page.body.edges) out[edge.node.id] = edge.node.data;
     if (!page.body.pageInfo.hasNextPage) return out;
     after = page.body.pageInfo.endCursor;
@@ -57,7 +66,12 @@ before(async () => {
   assert.equal((await call(source, token, 'POST', '/organizations', { organizationId: 'acme' })).status, 201);
   assert.equal((await call(source, token, 'POST', '/organization/acme/projects', { projectName: 'shop' })).status, 201);
   const branch = await call(source, token, 'GET', '/organization/acme/project/shop/branch/master');
-  const schema = { type: 'object', additionalProperties: false, required: ['n', 'label'], properties: { n: { type: 'number', default: 0 }, label: { type: 'string', default: '' } } };
+  const schema = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['n', 'label'],
+    properties: { n: { type: 'number', default: 0 }, label: { type: 'string', default: '' } },
+  };
   assert.equal((await call(source, token, 'POST', `/revision/${branch.body.draftRevisionId}/tables`, { tableId: 'items', schema })).status, 201);
 });
 
@@ -74,7 +88,10 @@ describe('backup while writing, restore elsewhere (portability.md §5)', () => {
     let writing = true;
     const load = (async () => {
       while (writing) {
-        const reply = await call(source, token, 'POST', `/revision/${draft}/table/items/rows`, { rowId: idOf(written), data: { n: written, label: `item ${written} ✓` } });
+        const reply = await call(source, token, 'POST', `/revision/${draft}/table/items/rows`, {
+          rowId: idOf(written),
+          data: { n: written, label: `item ${written} ✓` },
+        });
         assert.equal(reply.status, 201, JSON.stringify(reply.body));
         written += 1;
       }
@@ -98,7 +115,10 @@ describe('backup while writing, restore elsewhere (portability.md §5)', () => {
       const count = Object.keys(rows).length;
       assert.ok(count > 0 && count < written, `${count} rows restored of ${written}`);
       // A consistent snapshot: the rows written first, each exactly as the source has it.
-      assert.deepEqual(Object.keys(rows).sort(), Array.from({ length: count }, (_, i) => idOf(i)));
+      assert.deepEqual(
+        Object.keys(rows).sort(),
+        Array.from({ length: count }, (_, i) => idOf(i)),
+      );
       for (const [id, data] of Object.entries(rows)) assert.deepEqual(data, all[id], id);
     } finally {
       await copy.kill();
@@ -142,7 +162,7 @@ describe('strata verify (portability.md §5)', () => {
     let broken = 0;
     const unparsable = await corruptedCopy('broken', (db) => {
       broken = db.prepare<[], number>("SELECT MIN(position) FROM events WHERE type = 'RowCreated' OR type LIKE 'Row%'").pluck().get() ?? 0;
-      db.prepare("UPDATE events SET data = '{\"rowId\": ' WHERE position = ?").run(broken);
+      db.prepare('UPDATE events SET data = \'{"rowId": \' WHERE position = ?').run(broken);
     });
     const first = await strata(['verify', '--data-dir', unparsable]);
     assert.equal(first.code, 1);

@@ -81,7 +81,9 @@ async function writeLevel0(world: World): Promise<string> {
   const d = await draftOf(world, world.level[0]);
   await ok('POST', `/revision/${d}/tables`, { tableId: 'authors', schema: authorsSchema });
   await ok('POST', `/revision/${d}/tables`, { tableId: 'tags', schema: tagsSchema });
-  await ok('POST', `${T(d, 'authors')}/rows/bulk`, { rows: Array.from({ length: 30 }, (_, i) => ({ rowId: `a${String(i).padStart(2, '0')}`, data: author(i) })) });
+  await ok('POST', `${T(d, 'authors')}/rows/bulk`, {
+    rows: Array.from({ length: 30 }, (_, i) => ({ rowId: `a${String(i).padStart(2, '0')}`, data: author(i) })),
+  });
   await ok('POST', `${T(d, 'tags')}/rows/bulk`, { rows: ['news', 'tech', 'misc'].map((label) => ({ rowId: label, data: { label } })) });
   await ok('PUT', `${T(d, 'authors')}/row/a01`, { data: author(1, 'first') });
   await ok('DELETE', `${T(d, 'authors')}/row/a29`);
@@ -94,12 +96,22 @@ async function writeLevel1(world: World): Promise<string> {
   await ok('PATCH', `${T(d, 'authors')}/row/a03`, { patches: [{ op: 'replace', path: '/group', value: 'z' }] });
   await ok('DELETE', `${T(d, 'authors')}/rows/bulk`, { rowIds: ['a04', 'a05'] });
   await ok('POST', `${T(d, 'authors')}/row/a06/rename`, { nextRowId: 'a06-renamed' });
-  await ok('POST', `${T(d, 'authors')}/rows/bulk`, { rows: [{ rowId: 'b01', data: author(201) }, { rowId: 'a05', data: author(205, 'back') }] });
+  await ok('POST', `${T(d, 'authors')}/rows/bulk`, {
+    rows: [
+      { rowId: 'b01', data: author(201) },
+      { rowId: 'a05', data: author(205, 'back') },
+    ],
+  });
   // A schema change that touches no row, then a table deleted and one created.
   await ok('PATCH', T(d, 'authors'), { patches: [{ op: 'add', path: '/properties/name/description', value: 'shown name' }] });
   await ok('DELETE', T(d, 'tags'));
   await ok('POST', `/revision/${d}/tables`, { tableId: 'notes', schema: tagsSchema });
-  await ok('POST', `${T(d, 'notes')}/rows/bulk`, { rows: [{ rowId: 'n1', data: { label: 'one' } }, { rowId: 'n2', data: { label: 'two' } }] });
+  await ok('POST', `${T(d, 'notes')}/rows/bulk`, {
+    rows: [
+      { rowId: 'n1', data: { label: 'one' } },
+      { rowId: 'n2', data: { label: 'two' } },
+    ],
+  });
   return commit(world, world.level[1], 'level 1');
 }
 
@@ -179,7 +191,11 @@ async function tablesOf(revision: string): Promise<Json[]> {
 }
 
 /** Every row of a list, page by page (pages of 7), with the first page's totalCount. */
-async function listOf(revision: string, tableId: string, query: { where?: unknown; orderBy?: unknown }): Promise<{ rows: Json[]; totalCount: number }> {
+async function listOf(
+  revision: string,
+  tableId: string,
+  query: { where?: unknown; orderBy?: unknown },
+): Promise<{ rows: Json[]; totalCount: number }> {
   const rows: Json[] = [];
   let cursor: string | null = null;
   let totalCount = -1;
@@ -207,7 +223,33 @@ const AUTHOR_QUERIES: { where?: unknown; orderBy?: unknown }[] = [
 ];
 
 /** Row ids any revision of either project ever had, plus ids no revision has. */
-const ROW_IDS = ['a00', 'a01', 'a02', 'a03', 'a04', 'a05', 'a06', 'a06-renamed', 'a07', 'a08', 'a09', 'a10', 'a11', 'a12', 'a12-parent', 'a29', 'b01', 'b01-renamed', 'c01', 'p01', 'news', 'n1', 'n2', 'n3', 'nope'];
+const ROW_IDS = [
+  'a00',
+  'a01',
+  'a02',
+  'a03',
+  'a04',
+  'a05',
+  'a06',
+  'a06-renamed',
+  'a07',
+  'a08',
+  'a09',
+  'a10',
+  'a11',
+  'a12',
+  'a12-parent',
+  'a29',
+  'b01',
+  'b01-renamed',
+  'c01',
+  'p01',
+  'news',
+  'n1',
+  'n2',
+  'n3',
+  'nope',
+];
 const TABLE_IDS = ['authors', 'tags', 'notes', 'memos'];
 
 describe('a chain of copy-on-write branches answers like one branch', () => {
@@ -275,10 +317,17 @@ describe('a chain of copy-on-write branches answers like one branch', () => {
     const entry = (e: Json) => ({ change: e.change, rowId: e.rowId, tableId: e.tableId, data: e.data, comment: e.comment });
     for (const tableId of ['authors', 'memos']) {
       for (const rowId of ROW_IDS) {
-        const [ch, fh] = [await call('GET', `/api${T(c, tableId)}/row/${rowId}/history?first=3`), await call('GET', `/api${T(f, tableId)}/row/${rowId}/history?first=3`)];
+        const [ch, fh] = [
+          await call('GET', `/api${T(c, tableId)}/row/${rowId}/history?first=3`),
+          await call('GET', `/api${T(f, tableId)}/row/${rowId}/history?first=3`),
+        ];
         assert.equal(ch.status, fh.status, `${tableId}/${rowId}`);
         if (ch.status !== 200) continue;
-        assert.deepEqual(ch.body.edges.map((e: Json) => entry(e.node)), fh.body.edges.map((e: Json) => entry(e.node)), `${tableId}/${rowId} page 1`);
+        assert.deepEqual(
+          ch.body.edges.map((e: Json) => entry(e.node)),
+          fh.body.edges.map((e: Json) => entry(e.node)),
+          `${tableId}/${rowId} page 1`,
+        );
         assert.equal(ch.body.totalCount, fh.body.totalCount, `${tableId}/${rowId} totalCount`);
         const all = `query($r: ID!, $t: String!, $id: String!) { rowHistory(data: {revisionId: $r, tableId: $t, rowId: $id, first: 100}) {
           totalCount edges { node { change rowId tableId data comment } } } }`;

@@ -56,16 +56,31 @@ describe('change feed (changes.md §5)', () => {
     await ok('DELETE', `/revision/${d}/table/posts/row/a`);
     const commit = await ok('POST', '/organization/acme/project/blog/branch/master/revisions', { comment: 'c1' }, 201);
     const seen = await live.waitFor(4);
-    assert.deepEqual(seen.map((e) => e.event), ['rows.changed', 'rows.changed', 'rows.changed', 'revision.committed']);
-    assert.deepEqual(seen.map((e) => e.id), seen.map((e) => e.data.position));
+    assert.deepEqual(
+      seen.map((e) => e.event),
+      ['rows.changed', 'rows.changed', 'rows.changed', 'revision.committed'],
+    );
+    assert.deepEqual(
+      seen.map((e) => e.id),
+      seen.map((e) => e.data.position),
+    );
     assert.equal(seen[3]?.data.data.revisionId, commit.id);
-    assert.deepEqual(seen[3]?.data.data.changes.tables.map((t: Json) => t.tableId), ['posts', 'secret']);
+    assert.deepEqual(
+      seen[3]?.data.data.changes.tables.map((t: Json) => t.tableId),
+      ['posts', 'secret'],
+    );
 
     const resumed = await feed('', { authorization: `Bearer ${token}`, 'last-event-id': String(seen[1]?.id) });
     const replayed = await resumed.waitFor(2);
-    assert.deepEqual(replayed.map((e) => e.id), seen.slice(2).map((e) => e.id));
+    assert.deepEqual(
+      replayed.map((e) => e.id),
+      seen.slice(2).map((e) => e.id),
+    );
     const viaQuery = await feed(`?after=${encodeURIComponent(String(seen[2]?.id))}&types=revision.committed`);
-    assert.deepEqual((await viaQuery.waitFor(1)).map((e) => e.id), [seen[3]?.id]);
+    assert.deepEqual(
+      (await viaQuery.waitFor(1)).map((e) => e.id),
+      [seen[3]?.id],
+    );
     await ok('POST', `/revision/${await draft()}/table/posts/rows`, { rowId: 'c', data: { title: 'C' } }, 201);
     assert.equal((await resumed.waitFor(3))[2]?.data.data.rowIds[0], 'c');
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -86,8 +101,17 @@ describe('change feed (changes.md §5)', () => {
     await ok('POST', `/revision/${d}/table/posts/rows`, { rowId: 'p', data: { title: 'P' } }, 201);
     await ok('POST', '/organization/acme/project/blog/branch/master/revisions', { comment: 'c2' }, 201);
     const events = await scoped.waitFor(2);
-    assert.deepEqual(events.map((e) => [e.event, e.data.data.tableId ?? null]), [['rows.changed', 'posts'], ['revision.committed', null]]);
-    assert.deepEqual(events[1]?.data.data.changes.tables.map((t: Json) => t.tableId), ['posts']);
+    assert.deepEqual(
+      events.map((e) => [e.event, e.data.data.tableId ?? null]),
+      [
+        ['rows.changed', 'posts'],
+        ['revision.committed', null],
+      ],
+    );
+    assert.deepEqual(
+      events[1]?.data.data.changes.tables.map((t: Json) => t.tableId),
+      ['posts'],
+    );
     assert.equal(events[1]?.data.data.changes.totalRowChanges, 2, 'rows c (earlier draft) and p of posts');
 
     await ok('POST', `/api-key/${key.apiKey.id}/revoke`);

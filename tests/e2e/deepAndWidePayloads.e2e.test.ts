@@ -108,7 +108,12 @@ const gqlBody = (query: string, variables?: string): string =>
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'strata-deep-'));
   server = await startStrataProcess({ DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD });
-  const login = await send({ name: 'login', method: 'POST', path: '/api/auth/login', body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+  const login = await send({
+    name: 'login',
+    method: 'POST',
+    path: '/api/auth/login',
+    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+  });
   token = (JSON.parse(login.text) as { accessToken: string }).accessToken;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const call = async (method: string, path: string, body: unknown): Promise<any> => {
@@ -147,8 +152,20 @@ describe('deep and wide payloads are answered with 4xx on every surface', () => 
       cases.push(
         { name: `body ${v}`, method: 'POST', path: `${T}/rows`, body: value, headers: auth() },
         { name: `row data ${v}`, method: 'POST', path: `${T}/rows`, body: `{"rowId":"r1","data":${value}}`, headers: auth() },
-        { name: `row data in meta ${v}`, method: 'PUT', path: `${T}/row/seed`, body: `{"data":{"name":"x","tags":[],"meta":${value}}}`, headers: auth() },
-        { name: `patch value ${v}`, method: 'PATCH', path: `${T}/row/seed`, body: `{"patches":[{"op":"replace","path":"/meta","value":${value}}]}`, headers: auth() },
+        {
+          name: `row data in meta ${v}`,
+          method: 'PUT',
+          path: `${T}/row/seed`,
+          body: `{"data":{"name":"x","tags":[],"meta":${value}}}`,
+          headers: auth(),
+        },
+        {
+          name: `patch value ${v}`,
+          method: 'PATCH',
+          path: `${T}/row/seed`,
+          body: `{"patches":[{"op":"replace","path":"/meta","value":${value}}]}`,
+          headers: auth(),
+        },
         { name: `anonymous body ${v}`, method: 'POST', path: '/api/auth/login', body: value },
       );
     }
@@ -164,8 +181,20 @@ describe('deep and wide payloads are answered with 4xx on every surface', () => 
     }
     for (const schema of SCHEMAS) {
       cases.push(
-        { name: `schema ${sizeOf(schema)}`, method: 'POST', path: `/api/revision/${draft}/tables`, body: `{"tableId":"deep","schema":${schema}}`, headers: auth() },
-        { name: `schema patch ${sizeOf(schema)}`, method: 'PATCH', path: T, body: `{"patches":[{"op":"replace","path":"/properties/meta","value":${schema}}]}`, headers: auth() },
+        {
+          name: `schema ${sizeOf(schema)}`,
+          method: 'POST',
+          path: `/api/revision/${draft}/tables`,
+          body: `{"tableId":"deep","schema":${schema}}`,
+          headers: auth(),
+        },
+        {
+          name: `schema patch ${sizeOf(schema)}`,
+          method: 'PATCH',
+          path: T,
+          body: `{"patches":[{"op":"replace","path":"/properties/meta","value":${schema}}]}`,
+          headers: auth(),
+        },
       );
     }
     const bulk = `{"rows":[${Array.from({ length: 1_001 }, (_, i) => `{"rowId":"b${i}","data":{}}`).join(',')}]}`;
@@ -186,13 +215,37 @@ describe('deep and wide payloads are answered with 4xx on every surface', () => 
         { name: `createRow data ${v}`, method: 'POST', path: '/graphql', body: gqlBody(createRow, `{"d":${value}}`), headers: auth() },
         { name: `variables ${v}`, method: 'POST', path: '/graphql', body: gqlBody('{ me { id } }', value), headers: auth(), mayPass: true },
         { name: `anonymous variables ${v}`, method: 'POST', path: '/graphql', body: gqlBody('{ me { id } }', value), mayPass: true },
-        { name: `typed rows input ${v}`, method: 'POST', path: '/graphql', body: gqlBody('query($d: GetRowsInput!) { rows(data: $d) { totalCount } }', `{"d":${value}}`), headers: auth() },
-        { name: `typed createRow input ${v}`, method: 'POST', path: '/graphql', body: gqlBody('mutation($d: CreateRowInput!) { createRow(data: $d) { id } }', `{"d":${value}}`), headers: auth() },
+        {
+          name: `typed rows input ${v}`,
+          method: 'POST',
+          path: '/graphql',
+          body: gqlBody('query($d: GetRowsInput!) { rows(data: $d) { totalCount } }', `{"d":${value}}`),
+          headers: auth(),
+        },
+        {
+          name: `typed createRow input ${v}`,
+          method: 'POST',
+          path: '/graphql',
+          body: gqlBody('mutation($d: CreateRowInput!) { createRow(data: $d) { id } }', `{"d":${value}}`),
+          headers: auth(),
+        },
       );
     }
-    cases.push({ name: 'GET variables deep', method: 'GET', path: `/graphql?query=${encodeURIComponent('{ me { id } }')}&variables=${encodeURIComponent(deepArray(2_000))}` });
-    for (const where of WHERES) cases.push({ name: `where ${sizeOf(where)}`, method: 'POST', path: '/graphql', body: gqlBody(rows, `{"w":${where}}`), headers: auth() });
-    for (const schema of SCHEMAS) cases.push({ name: `schema ${sizeOf(schema)}`, method: 'POST', path: '/graphql', body: gqlBody(createTable, `{"s":${schema}}`), headers: auth() });
+    cases.push({
+      name: 'GET variables deep',
+      method: 'GET',
+      path: `/graphql?query=${encodeURIComponent('{ me { id } }')}&variables=${encodeURIComponent(deepArray(2_000))}`,
+    });
+    for (const where of WHERES)
+      cases.push({ name: `where ${sizeOf(where)}`, method: 'POST', path: '/graphql', body: gqlBody(rows, `{"w":${where}}`), headers: auth() });
+    for (const schema of SCHEMAS)
+      cases.push({
+        name: `schema ${sizeOf(schema)}`,
+        method: 'POST',
+        path: '/graphql',
+        body: gqlBody(createTable, `{"s":${schema}}`),
+        headers: auth(),
+      });
     for (const n of [65, 2_500, 20_000]) {
       const literal = `mutation { createRow(data: { revisionId: "${draft}", tableId: "items", rowId: "g2", data: ${deepLiteral(n)} }) { id } }`;
       cases.push(
@@ -216,11 +269,24 @@ describe('deep and wide payloads are answered with 4xx on every surface', () => 
       for (const value of [...DEEP_VALUES, ...WIDE_VALUES]) {
         const v = sizeOf(value);
         cases.push(
-          { name: `${who} GraphQL variables ${v}`, method: 'POST', path: gqlUrl, body: gqlBody('{ items { totalCount } }', value), headers, mayPass: true },
+          {
+            name: `${who} GraphQL variables ${v}`,
+            method: 'POST',
+            path: gqlUrl,
+            body: gqlBody('{ items { totalCount } }', value),
+            headers,
+            mayPass: true,
+          },
           { name: `${who} GraphQL typed input ${v}`, method: 'POST', path: gqlUrl, body: gqlBody(list, `{"d":${value}}`), headers },
           { name: `${who} GraphQL create ${v}`, method: 'POST', path: gqlUrl, body: gqlBody(create, `{"d":${value}}`), headers },
           { name: `${who} REST create ${v}`, method: 'POST', path: `${restUrl}/rows`, body: `{"id":"r1","data":${value}}`, headers },
-          { name: `${who} REST patch ${v}`, method: 'PATCH', path: `${restUrl}/rows/seed`, body: `{"patches":[{"op":"add","path":"/meta","value":${value}}]}`, headers },
+          {
+            name: `${who} REST patch ${v}`,
+            method: 'PATCH',
+            path: `${restUrl}/rows/seed`,
+            body: `{"patches":[{"op":"add","path":"/meta","value":${value}}]}`,
+            headers,
+          },
         );
       }
       for (const where of WHERES) {
@@ -230,7 +296,12 @@ describe('deep and wide payloads are answered with 4xx on every surface', () => 
         );
       }
       for (const where of URL_WHERES) {
-        cases.push({ name: `${who} REST where ${sizeOf(where)}`, method: 'GET', path: `${restUrl}/rows?where=${encodeURIComponent(where)}`, headers });
+        cases.push({
+          name: `${who} REST where ${sizeOf(where)}`,
+          method: 'GET',
+          path: `${restUrl}/rows?where=${encodeURIComponent(where)}`,
+          headers,
+        });
       }
       for (const n of [65, 2_500, 20_000]) {
         cases.push(
@@ -238,7 +309,12 @@ describe('deep and wide payloads are answered with 4xx on every surface', () => 
           { name: `${who} list literal ${n}`, method: 'POST', path: gqlUrl, body: gqlBody(`{ item(id: ${deepListLiteral(n)}) { id } }`), headers },
         );
       }
-      cases.push({ name: `${who} GET variables deep`, method: 'GET', path: `${gqlUrl}?query=${encodeURIComponent('{ items { totalCount } }')}&variables=${encodeURIComponent(deepArray(2_000))}`, headers });
+      cases.push({
+        name: `${who} GET variables deep`,
+        method: 'GET',
+        path: `${gqlUrl}?query=${encodeURIComponent('{ items { totalCount } }')}&variables=${encodeURIComponent(deepArray(2_000))}`,
+        headers,
+      });
     }
     await expectOnly4xx(cases);
   });
@@ -248,27 +324,63 @@ describe('deep and wide payloads are answered with 4xx on every surface', () => 
     const init = await fetch(`${server.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...mcpHeaders },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'deep', version: '1.0.0' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'deep', version: '1.0.0' } },
+      }),
     });
     assert.equal(init.status, 200, await init.text());
     const session = { ...mcpHeaders, 'mcp-session-id': init.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': '2025-06-18' };
-    const initialized = await send({ name: 'initialized', method: 'POST', path: '/mcp', body: '{"jsonrpc":"2.0","method":"notifications/initialized"}', headers: session });
+    const initialized = await send({
+      name: 'initialized',
+      method: 'POST',
+      path: '/mcp',
+      body: '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      headers: session,
+    });
     assert.equal(initialized.status, 202, initialized.text);
-    const tool = (name: string, args: string): string => `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+    const tool = (name: string, args: string): string =>
+      `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
     const cases: Case[] = [];
     for (const value of [...DEEP_VALUES, ...WIDE_VALUES]) {
       const v = sizeOf(value);
       cases.push(
         { name: `body ${v}`, method: 'POST', path: '/mcp', body: value, headers: mcpHeaders },
-        { name: `create_row data ${v}`, method: 'POST', path: '/mcp', body: tool('create_row', `{"revisionId":"${draft}","tableId":"items","rowId":"m1","data":${value}}`), headers: session },
-        { name: `create_row data as a string ${v}`, method: 'POST', path: '/mcp', body: tool('create_row', `{"revisionId":"${draft}","tableId":"items","rowId":"m1","data":${JSON.stringify(value)}}`), headers: session },
+        {
+          name: `create_row data ${v}`,
+          method: 'POST',
+          path: '/mcp',
+          body: tool('create_row', `{"revisionId":"${draft}","tableId":"items","rowId":"m1","data":${value}}`),
+          headers: session,
+        },
+        {
+          name: `create_row data as a string ${v}`,
+          method: 'POST',
+          path: '/mcp',
+          body: tool('create_row', `{"revisionId":"${draft}","tableId":"items","rowId":"m1","data":${JSON.stringify(value)}}`),
+          headers: session,
+        },
       );
     }
     for (const where of WHERES) {
-      cases.push({ name: `get_rows where ${sizeOf(where)}`, method: 'POST', path: '/mcp', body: tool('get_rows', `{"revisionId":"${draft}","tableId":"items","where":${where}}`), headers: session });
+      cases.push({
+        name: `get_rows where ${sizeOf(where)}`,
+        method: 'POST',
+        path: '/mcp',
+        body: tool('get_rows', `{"revisionId":"${draft}","tableId":"items","where":${where}}`),
+        headers: session,
+      });
     }
     for (const schema of SCHEMAS) {
-      cases.push({ name: `create_table ${sizeOf(schema)}`, method: 'POST', path: '/mcp', body: tool('create_table', `{"revisionId":"${draft}","tableId":"deep","schema":${JSON.stringify(schema)}}`), headers: session });
+      cases.push({
+        name: `create_table ${sizeOf(schema)}`,
+        method: 'POST',
+        path: '/mcp',
+        body: tool('create_table', `{"revisionId":"${draft}","tableId":"deep","schema":${JSON.stringify(schema)}}`),
+        headers: session,
+      });
     }
     await expectOnly4xx(cases);
   });

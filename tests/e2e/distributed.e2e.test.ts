@@ -60,7 +60,10 @@ const field = <T>(reply: Reply, name: string): T => (reply.body as Record<string
 test('writes through the query-only process land on the command process and are readable there', async () => {
   const login = await call('POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD });
   assert.equal(login.status, 200);
-  assert.ok(login.headers.getSetCookie().some((cookie) => cookie.startsWith('svc_at=')), 'the cookies come back');
+  assert.ok(
+    login.headers.getSetCookie().some((cookie) => cookie.startsWith('svc_at=')),
+    'the cookies come back',
+  );
   auth = { authorization: `Bearer ${field<string>(login, 'accessToken')}` };
 
   const created = await call('POST', '/api/organization/admin/projects', { projectName: 'shop' });
@@ -135,8 +138,15 @@ test('killing the projector lease holder under load: the stand-by takes over and
       await load;
     }
 
-    assert.deepEqual(outcomes.filter((o) => o.status !== 201), [], 'every write succeeded');
-    assert.ok(outcomes.some((o) => o.at > killedAt && o.consistency === 'pending'), 'writes went pending while no projector ran');
+    assert.deepEqual(
+      outcomes.filter((o) => o.status !== 201),
+      [],
+      'every write succeeded',
+    );
+    assert.ok(
+      outcomes.some((o) => o.at > killedAt && o.consistency === 'pending'),
+      'writes went pending while no projector ran',
+    );
     const last = outcomes.slice(-3).map((o) => o.consistency);
     assert.deepEqual(last, ['projected', 'projected', 'projected']);
 

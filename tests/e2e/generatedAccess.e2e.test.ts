@@ -25,7 +25,12 @@ const restError = (reply: { status: number; body: any }) => [reply.status, reply
 describe('endpoint resolution', () => {
   test('unknown organization, project, branch, mode or endpoint type: 404 ENDPOINT_NOT_FOUND in each envelope', async () => {
     const query = { query: '{ authors { totalCount } }' };
-    for (const path of ['/endpoint/graphql/nope/blog/master/head', '/endpoint/graphql/acme/nope/master/head', '/endpoint/graphql/acme/blog/nope/head', '/endpoint/graphql/acme/blog/master/r-unknown']) {
+    for (const path of [
+      '/endpoint/graphql/nope/blog/master/head',
+      '/endpoint/graphql/acme/nope/master/head',
+      '/endpoint/graphql/acme/blog/nope/head',
+      '/endpoint/graphql/acme/blog/master/r-unknown',
+    ]) {
       assert.deepEqual(gqlError(await sys.call('POST', path, { body: query, token: admin })), [404, 'ENDPOINT_NOT_FOUND', false], path);
     }
     assert.deepEqual(restError(await sys.call('GET', '/endpoint/rest/acme/blog/master/nope/tables', { token: admin })), [404, 'ENDPOINT_NOT_FOUND']);
@@ -33,10 +38,17 @@ describe('endpoint resolution', () => {
     ok(await sys.api(admin, 'POST', '/organization/acme/projects', { projectName: 'solo' }), 201);
     const solo = ok(await sys.api(admin, 'GET', '/organization/acme/project/solo/branch/master')).body;
     ok(await sys.api(admin, 'POST', `/revision/${solo.draftRevisionId}/endpoints`, { type: 'GRAPHQL' }), 201);
-    assert.equal(data(await gql(sys, '/endpoint/graphql/acme/solo/$default/draft', '{ _service { sdl } }', admin))._service.sdl.includes('@link'), true);
+    assert.equal(
+      data(await gql(sys, '/endpoint/graphql/acme/solo/$default/draft', '{ _service { sdl } }', admin))._service.sdl.includes('@link'),
+      true,
+    );
     assert.deepEqual(restError(await sys.call('GET', '/endpoint/rest/acme/solo/master/draft', { token: admin })), [404, 'ENDPOINT_NOT_FOUND']);
     ok(await sys.api(admin, 'DELETE', '/organization/acme/project/solo'));
-    assert.deepEqual(gqlError(await gql(sys, '/endpoint/graphql/acme/solo/master/draft', '{ _service { sdl } }', admin)), [404, 'ENDPOINT_NOT_FOUND', false]);
+    assert.deepEqual(gqlError(await gql(sys, '/endpoint/graphql/acme/solo/master/draft', '{ _service { sdl } }', admin)), [
+      404,
+      'ENDPOINT_NOT_FOUND',
+      false,
+    ]);
   });
 
   test('head and draft URLs follow commits; pinned URLs keep their revision and are read-only', async () => {
@@ -45,7 +57,8 @@ describe('endpoint resolution', () => {
     ok(await sys.call('PATCH', `${endpointUrl('rest', priv, 'draft')}/tables/authors/rows/a1`, { body: patch, token: admin }));
     ok(await sys.api(admin, 'POST', '/organization/acme/project/blog/branch/master/revisions', { comment: 'second' }), 201);
     for (const type of ['GRAPHQL', 'REST_API']) ok(await sys.api(admin, 'POST', `/revision/${firstHead}/endpoints`, { type }), 201);
-    const name = async (segment: string) => data(await gql(sys, endpointUrl('graphql', priv, segment), '{ author(id: "a1") { readonly data { name } } }', admin)).author;
+    const name = async (segment: string) =>
+      data(await gql(sys, endpointUrl('graphql', priv, segment), '{ author(id: "a1") { readonly data { name } } }', admin)).author;
     assert.deepEqual(await name('head'), { readonly: true, data: { name: 'Alicia' } });
     assert.deepEqual(await name(firstHead), { readonly: true, data: { name: 'Alice' } });
     assert.deepEqual(await name('draft'), { readonly: true, data: { name: 'Alicia' } });
@@ -54,7 +67,14 @@ describe('endpoint resolution', () => {
     assert.ok(validated.valid, validated.valid ? '' : compileErrors(validated));
     assert.deepEqual([pinnedDocument.info.version, pinnedDocument.info.title], [firstHead, `Strata acme/blog/master (${firstHead})`]);
     const info = ok(await sys.call('GET', endpointUrl('rest', priv, firstHead), { token: admin })).body;
-    assert.deepEqual(info, { organizationId: 'acme', projectName: 'blog', branchName: 'master', mode: 'pinned', revisionId: firstHead, readOnly: true });
+    assert.deepEqual(info, {
+      organizationId: 'acme',
+      projectName: 'blog',
+      branchName: 'master',
+      mode: 'pinned',
+      revisionId: firstHead,
+      readOnly: true,
+    });
     const mutation = await gql(sys, endpointUrl('graphql', priv, firstHead), 'mutation { deleteAuthor(id: "a1") { id } }', admin);
     assert.deepEqual(gqlError(mutation), [400, 'GRAPHQL_VALIDATION_FAILED', false]);
     const write = await sys.call('DELETE', `${endpointUrl('rest', priv, firstHead)}/tables/authors/rows/a1`, { token: admin });
@@ -103,12 +123,18 @@ describe('access (auth.md §9, §10)', () => {
     assert.deepEqual(restError(await sys.call('GET', endpointUrl('rest', priv), { headers: { 'X-Api-Key': branch } })), [403, 'API_KEY_SCOPE']);
     const readOnly = await sys.personalKey(admin, { readOnly: true, tableIds: ['authors'] });
     const headers = { 'X-Api-Key': readOnly };
-    const write = await sys.call('POST', endpointUrl('graphql', priv, 'draft'), { body: { query: 'mutation { deleteAuthor(id: "a4") { id } }' }, headers });
+    const write = await sys.call('POST', endpointUrl('graphql', priv, 'draft'), {
+      body: { query: 'mutation { deleteAuthor(id: "a4") { id } }' },
+      headers,
+    });
     assert.deepEqual(gqlError(write), [200, 'API_KEY_READ_ONLY', true]);
     const restWrite = await sys.call('DELETE', `${endpointUrl('rest', priv, 'draft')}/tables/authors/rows/a4`, { headers });
     assert.deepEqual(restError(restWrite), [403, 'API_KEY_READ_ONLY']);
     const tables = ok(await sys.call('GET', `${endpointUrl('rest', priv)}/tables`, { headers })).body.tables;
-    assert.deepEqual(tables.map((t: { id: string }) => t.id), ['authors']);
+    assert.deepEqual(
+      tables.map((t: { id: string }) => t.id),
+      ['authors'],
+    );
     assert.deepEqual(restError(await sys.call('GET', `${endpointUrl('rest', priv)}/tables/posts/rows`, { headers })), [403, 'API_KEY_SCOPE']);
     // The OpenAPI document and the schema show every table to anyone who may read the endpoint.
     const document = ok(await sys.call('GET', `${endpointUrl('rest', priv)}/openapi.json`, { headers })).body;

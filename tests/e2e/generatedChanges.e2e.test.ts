@@ -29,7 +29,13 @@ before(async () => {
   ok(await sys.api(admin, 'PATCH', `/revision/${d}/table/authors/row/a1`, { patches: [{ op: 'replace', path: '/address/city', value: 'Lille' }] }));
   ok(await sys.api(admin, 'POST', `/revision/${d}/table/authors/row/a4/rename`, { nextRowId: 'a9' }));
   ok(await sys.api(admin, 'DELETE', `/revision/${d}/table/posts/row/p7`));
-  ok(await sys.api(admin, 'POST', `/revision/${d}/table/posts/rows`, { rowId: 'p8', data: { title: 'New', views: 0, author: 'a1', reviewers: [], lines: [], self: '' } }), 201);
+  ok(
+    await sys.api(admin, 'POST', `/revision/${d}/table/posts/rows`, {
+      rowId: 'p8',
+      data: { title: 'New', views: 0, author: 'a1', reviewers: [], lines: [], self: '' },
+    }),
+    201,
+  );
   ok(await sys.api(admin, 'POST', `${branch}/revisions`, { comment: 'second' }), 201);
   const ids = ok(await sys.api(admin, 'GET', branch)).body;
   head = ids.headRevisionId;
@@ -67,8 +73,20 @@ describe('generated REST changes (changes.md §3)', () => {
     const reply = ok(await sys.call('GET', `${B()}/changes/tables?since=${seeded}`, { token: admin }));
     createOpenApiChecker(ok(await sys.call('GET', `${B()}/openapi.json`, { token: admin })).body)('GET', '/changes/tables', reply);
     assert.deepEqual(reply.body, [
-      { tableId: 'authors', previousTableId: null, change: 'MODIFIED', schemaChanged: false, rowChanges: { added: 0, updated: 1, removed: 0, renamed: 1, total: 2 } },
-      { tableId: 'posts', previousTableId: null, change: 'MODIFIED', schemaChanged: false, rowChanges: { added: 1, updated: 1, removed: 1, renamed: 0, total: 3 } },
+      {
+        tableId: 'authors',
+        previousTableId: null,
+        change: 'MODIFIED',
+        schemaChanged: false,
+        rowChanges: { added: 0, updated: 1, removed: 0, renamed: 1, total: 2 },
+      },
+      {
+        tableId: 'posts',
+        previousTableId: null,
+        change: 'MODIFIED',
+        schemaChanged: false,
+        rowChanges: { added: 1, updated: 1, removed: 1, renamed: 0, total: 3 },
+      },
     ]);
     assert.deepEqual(ok(await sys.call('GET', `${B()}/changes/tables?since=${head}`, { token: admin })).body, []);
   });
@@ -90,8 +108,16 @@ describe('generated REST changes (changes.md §3)', () => {
     const rows = ok(await sys.call('GET', `${B()}/changes?since=${seeded}`, { headers: { 'X-Api-Key': key } })).body;
     assert.deepEqual(keysOf(rows), ['authors/UPDATED:a1', 'authors/RENAMED:a9']);
     const tables = ok(await sys.call('GET', `${B()}/changes/tables?since=${seeded}`, { headers: { 'X-Api-Key': key } })).body;
-    assert.deepEqual(tables.map((t: { tableId: string }) => t.tableId), ['authors']);
-    const viaGraphql = data(await sys.call('POST', endpointUrl('graphql', blog), { body: { query: `{ _changes(since: "${seeded}") { totalCount } }` }, headers: { 'X-Api-Key': key } }));
+    assert.deepEqual(
+      tables.map((t: { tableId: string }) => t.tableId),
+      ['authors'],
+    );
+    const viaGraphql = data(
+      await sys.call('POST', endpointUrl('graphql', blog), {
+        body: { query: `{ _changes(since: "${seeded}") { totalCount } }` },
+        headers: { 'X-Api-Key': key },
+      }),
+    );
     assert.equal(viaGraphql._changes.totalCount, 2);
   });
 
@@ -113,13 +139,24 @@ describe('generated GraphQL _changes (changes.md §3)', () => {
       totalCount pageInfo { hasNextPage endCursor } edges { node { tableId rowId previousRowId change fieldChanges { path before after } } } } }`;
     const first = data(await gql(sys, endpointUrl('graphql', blog), query, admin, { since: seeded }))._changes;
     assert.equal(first.totalCount, 5);
-    assert.deepEqual(first.edges.map((e: { node: { tableId: string; rowId: string } }) => `${e.node.tableId}/${e.node.rowId}`), ['authors/a1', 'authors/a9', 'posts/p4']);
+    assert.deepEqual(
+      first.edges.map((e: { node: { tableId: string; rowId: string } }) => `${e.node.tableId}/${e.node.rowId}`),
+      ['authors/a1', 'authors/a9', 'posts/p4'],
+    );
     assert.equal(first.edges[1].node.previousRowId, 'a4');
     const second = data(await gql(sys, endpointUrl('graphql', blog), query, admin, { since: seeded, after: first.pageInfo.endCursor }))._changes;
-    assert.deepEqual(second.edges.map((e: { node: { rowId: string; change: string } }) => `${e.node.change}:${e.node.rowId}`), ['REMOVED:p7', 'ADDED:p8']);
+    assert.deepEqual(
+      second.edges.map((e: { node: { rowId: string; change: string } }) => `${e.node.change}:${e.node.rowId}`),
+      ['REMOVED:p7', 'ADDED:p8'],
+    );
     assert.equal(second.pageInfo.hasNextPage, false);
-    const kinds = data(await gql(sys, endpointUrl('graphql', blog), `{ _changes(since: "${seeded}", changes: [RENAMED]) { edges { node { rowId } } } }`, admin))._changes;
-    assert.deepEqual(kinds.edges.map((e: { node: { rowId: string } }) => e.node.rowId), ['a9']);
+    const kinds = data(
+      await gql(sys, endpointUrl('graphql', blog), `{ _changes(since: "${seeded}", changes: [RENAMED]) { edges { node { rowId } } } }`, admin),
+    )._changes;
+    assert.deepEqual(
+      kinds.edges.map((e: { node: { rowId: string } }) => e.node.rowId),
+      ['a9'],
+    );
     // The draft endpoint serves the draft: HEAD is its ancestor, the draft itself answers nothing.
     const fromDraft = data(await gql(sys, endpointUrl('graphql', blog, 'draft'), `{ _changes(since: "${head}") { totalCount } }`, admin))._changes;
     assert.equal(fromDraft.totalCount, 0);

@@ -58,7 +58,11 @@ async function same(call: Call): Promise<Reply> {
   const fastId = `fast-${lines.length}-${Math.random().toString(36).slice(2)}`;
   const routedId = `routed-${fastId}`;
   const fast = await send({ ...call, headers: { ...call.headers, 'x-request-id': fastId } });
-  const routed = await send({ ...call, path: `/Endpoint/${call.path.slice('/endpoint/'.length)}`, headers: { ...call.headers, 'x-request-id': routedId } });
+  const routed = await send({
+    ...call,
+    path: `/Endpoint/${call.path.slice('/endpoint/'.length)}`,
+    headers: { ...call.headers, 'x-request-id': routedId },
+  });
   assert.deepEqual(fast, routed, `${call.method ?? 'GET'} ${call.path}`);
   // Log lines are written when the response closes: wait for both.
   for (let i = 0; i < 100 && (completionLine(fastId) === undefined || completionLine(routedId) === undefined); i++) {
@@ -99,7 +103,12 @@ before(async () => {
   const branch = '/api/organization/acme/project/shop/branch/master';
   const draft = (await api('GET', branch)).draftRevisionId as string;
   const text = { type: 'string', default: '' };
-  const schema = { type: 'object', additionalProperties: false, required: ['name', 'n'], properties: { name: text, n: { type: 'number', default: 0 } } };
+  const schema = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'n'],
+    properties: { name: text, n: { type: 'number', default: 0 } },
+  };
   await api('POST', `/api/revision/${draft}/tables`, { tableId: 'items', schema });
   const rows = Array.from({ length: 30 }, (_, n) => ({ rowId: n === 7 ? 'r-7' : `r${n}`, data: { name: `row ${n}`, n } }));
   await api('POST', `/api/revision/${draft}/table/items/rows/bulk`, { rows });
@@ -122,7 +131,11 @@ async function sameWrite(call: (id: string) => Call): Promise<Reply> {
   const fastId = `fastw-${lines.length}-${Math.random().toString(36).slice(2)}`;
   const fast = await send({ ...call('fast'), headers: { ...call('fast').headers, 'x-request-id': fastId } });
   const twin = call('routed');
-  const routed = await send({ ...twin, path: `/Endpoint/${twin.path.slice('/endpoint/'.length)}`, headers: { ...twin.headers, 'x-request-id': `routed-${fastId}` } });
+  const routed = await send({
+    ...twin,
+    path: `/Endpoint/${twin.path.slice('/endpoint/'.length)}`,
+    headers: { ...twin.headers, 'x-request-id': `routed-${fastId}` },
+  });
   const normal = (reply: Reply): Reply => {
     const { 'x-strata-position': position, 'content-length': _length, ...headers } = reply.headers;
     if (position !== undefined) headers['x-strata-position'] = 'a position';
@@ -171,8 +184,14 @@ describe('generated reads on the fast routes answer and log as the routed reques
     const first = await same({ path: `${rest}/tables/items/rows?first=5&where=${where}&orderBy=${orderBy}`, headers: auth() });
     const page = JSON.parse(first.body);
     assert.equal(page.totalCount, 20);
-    assert.deepEqual(page.edges.map((e: { node: { id: string } }) => e.node.id), ['r29', 'r28', 'r27', 'r26', 'r25']);
-    const second = await same({ path: `${rest}/tables/items/rows?first=5&where=${where}&orderBy=${orderBy}&after=${encodeURIComponent(page.pageInfo.endCursor)}`, headers: auth() });
+    assert.deepEqual(
+      page.edges.map((e: { node: { id: string } }) => e.node.id),
+      ['r29', 'r28', 'r27', 'r26', 'r25'],
+    );
+    const second = await same({
+      path: `${rest}/tables/items/rows?first=5&where=${where}&orderBy=${orderBy}&after=${encodeURIComponent(page.pageInfo.endCursor)}`,
+      headers: auth(),
+    });
     assert.equal(JSON.parse(second.body).edges[0].node.id, 'r24');
     assert.equal((await same({ path: `${rest}/tables/items/rows?where=%7Bnope`, headers: auth() })).status, 400);
     assert.equal(JSON.parse((await same({ path: '/endpoint/rest/acme/shop/master/draft/tables', headers: auth() })).body).code, 'ENDPOINT_NOT_FOUND');
@@ -183,21 +202,51 @@ describe('generated reads on the fast routes answer and log as the routed reques
   test('REST writes on a draft: create, update, patch, delete, refusals and writes on HEAD', async () => {
     const draft = '/endpoint/rest/acme/shop/dev/draft/tables/items/rows';
     const json = { ...auth(), 'content-type': 'application/json' };
-    const created = await sameWrite((id) => ({ method: 'POST', path: draft, headers: json, body: JSON.stringify({ id: `w-${id}`, data: { name: 'new', n: 1 } }) }));
+    const created = await sameWrite((id) => ({
+      method: 'POST',
+      path: draft,
+      headers: json,
+      body: JSON.stringify({ id: `w-${id}`, data: { name: 'new', n: 1 } }),
+    }));
     assert.equal(created.status, 201);
     assert.equal(created.headers['x-strata-consistency'], 'projected');
     assert.equal(JSON.parse(created.body).id, 'w-fast');
-    const updated = await sameWrite((id) => ({ method: 'PUT', path: `${draft}/w-${id}`, headers: json, body: JSON.stringify({ data: { name: 'put', n: 2 } }) }));
+    const updated = await sameWrite((id) => ({
+      method: 'PUT',
+      path: `${draft}/w-${id}`,
+      headers: json,
+      body: JSON.stringify({ data: { name: 'put', n: 2 } }),
+    }));
     assert.equal(JSON.parse(updated.body).data.name, 'put');
-    const patched = await sameWrite((id) => ({ method: 'PATCH', path: `${draft}/w-${id}`, headers: json, body: JSON.stringify({ patches: [{ op: 'replace', path: '/n', value: 3 }] }) }));
+    const patched = await sameWrite((id) => ({
+      method: 'PATCH',
+      path: `${draft}/w-${id}`,
+      headers: json,
+      body: JSON.stringify({ patches: [{ op: 'replace', path: '/n', value: 3 }] }),
+    }));
     assert.equal(JSON.parse(patched.body).data.n, 3);
-    const duplicate = await sameWrite((id) => ({ method: 'POST', path: draft, headers: json, body: JSON.stringify({ id: `w-${id}`, data: { name: 'again', n: 0 } }) }));
+    const duplicate = await sameWrite((id) => ({
+      method: 'POST',
+      path: draft,
+      headers: json,
+      body: JSON.stringify({ id: `w-${id}`, data: { name: 'again', n: 0 } }),
+    }));
     assert.equal(JSON.parse(duplicate.body).code, 'ROW_ALREADY_EXISTS');
-    const invalid = await sameWrite((id) => ({ method: 'POST', path: draft, headers: json, body: JSON.stringify({ id: `x-${id}`, data: { name: 1 } }) }));
+    const invalid = await sameWrite((id) => ({
+      method: 'POST',
+      path: draft,
+      headers: json,
+      body: JSON.stringify({ id: `x-${id}`, data: { name: 1 } }),
+    }));
     assert.equal(invalid.status, 400);
     assert.equal((await sameWrite(() => ({ method: 'POST', path: draft, headers: json, body: '{"id":' }))).status, 400);
     assert.equal((await sameWrite(() => ({ method: 'POST', path: draft, headers: { 'content-type': 'application/json' }, body: '{}' }))).status, 401);
-    const onHead = await sameWrite((id) => ({ method: 'POST', path: `${rest}/tables/items/rows`, headers: json, body: JSON.stringify({ id: `h-${id}`, data: {} }) }));
+    const onHead = await sameWrite((id) => ({
+      method: 'POST',
+      path: `${rest}/tables/items/rows`,
+      headers: json,
+      body: JSON.stringify({ id: `h-${id}`, data: {} }),
+    }));
     assert.equal(JSON.parse(onHead.body).code, 'READ_ONLY_ENDPOINT');
     const deleted = await sameWrite((id) => ({ method: 'DELETE', path: `${draft}/w-${id}`, headers: auth() }));
     assert.equal(deleted.status, 200);
@@ -222,7 +271,12 @@ describe('generated reads on the fast routes answer and log as the routed reques
     const badJson = await same({ method: 'POST', path: gql, headers: json, body: '{"query":' });
     assert.equal(badJson.status, 400);
     assert.ok(Array.isArray(JSON.parse(badJson.body).errors));
-    const mutation = await same({ method: 'POST', path: gql, headers: json, body: JSON.stringify({ query: 'mutation { deleteItem(id: "r1") { id } }' }) });
+    const mutation = await same({
+      method: 'POST',
+      path: gql,
+      headers: json,
+      body: JSON.stringify({ query: 'mutation { deleteItem(id: "r1") { id } }' }),
+    });
     assert.ok(JSON.parse(mutation.body).errors.length > 0);
     const anonymous = await same({ method: 'POST', path: gql, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
     assert.equal(anonymous.status, 401);
@@ -230,9 +284,20 @@ describe('generated reads on the fast routes answer and log as the routed reques
 
   test('kept committed rows, pages and GraphQL results follow HEAD to the next commit', async () => {
     const json = { ...auth(), 'content-type': 'application/json' };
-    const query = JSON.stringify({ query: '{ item(id: "r5") { data { name } } items(data: { first: 1, orderBy: [{ data: { path: "n", direction: desc, type: int } }] }) { edges { node { id } } } }' });
+    const query = JSON.stringify({
+      query:
+        '{ item(id: "r5") { data { name } } items(data: { first: 1, orderBy: [{ data: { path: "n", direction: desc, type: int } }] }) { edges { node { id } } } }',
+    });
     const row = async () => JSON.parse((await same({ path: `${rest}/tables/items/rows/r5`, headers: auth() })).body).data.name as string;
-    const top = async () => JSON.parse((await same({ path: `${rest}/tables/items/rows?first=1&orderBy=${encodeURIComponent('[{"data":{"path":"n","direction":"desc","type":"int"}}]')}`, headers: auth() })).body).edges[0].node.id as string;
+    const top = async () =>
+      JSON.parse(
+        (
+          await same({
+            path: `${rest}/tables/items/rows?first=1&orderBy=${encodeURIComponent('[{"data":{"path":"n","direction":"desc","type":"int"}}]')}`,
+            headers: auth(),
+          })
+        ).body,
+      ).edges[0].node.id as string;
     const graph = async () => JSON.parse((await same({ method: 'POST', path: gql, headers: json, body: query })).body).data;
     for (let i = 0; i < 2; i++) {
       assert.equal(await row(), 'row 5');

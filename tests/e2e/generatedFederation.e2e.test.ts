@@ -40,19 +40,36 @@ const featured = buildSubgraphSchema({
 describe('federation', () => {
   test('two projects compose; a gateway serves both and resolves an entity through a generated endpoint', async () => {
     const services = [
-      { name: 'blog', url: `${sys.url}/endpoint/graphql/acme/blog/master/head`, typeDefs: parse(await sdlOf(sys, admin, '/endpoint/graphql/acme/blog/master/head')) },
-      { name: 'shop', url: `${sys.url}/endpoint/graphql/acme/shop/master/draft`, typeDefs: parse(await sdlOf(sys, admin, '/endpoint/graphql/acme/shop/master/draft')) },
+      {
+        name: 'blog',
+        url: `${sys.url}/endpoint/graphql/acme/blog/master/head`,
+        typeDefs: parse(await sdlOf(sys, admin, '/endpoint/graphql/acme/blog/master/head')),
+      },
+      {
+        name: 'shop',
+        url: `${sys.url}/endpoint/graphql/acme/shop/master/draft`,
+        typeDefs: parse(await sdlOf(sys, admin, '/endpoint/graphql/acme/shop/master/draft')),
+      },
     ];
-    assert.deepEqual((composeServices(services).errors ?? []).map((e) => e.message), []);
+    assert.deepEqual(
+      (composeServices(services).errors ?? []).map((e) => e.message),
+      [],
+    );
     const composed = composeServices([...services, { name: 'featured', url: 'local:featured', typeDefs: parse(FEATURED_SDL) }]);
-    assert.deepEqual((composed.errors ?? []).map((e) => e.message), []);
+    assert.deepEqual(
+      (composed.errors ?? []).map((e) => e.message),
+      [],
+    );
 
     const gateway = new ApolloGateway({
       supergraphSdl: composed.supergraphSdl as string,
       buildService: ({ url }) =>
         url === 'local:featured'
           ? new LocalGraphQLDataSource(featured)
-          : new RemoteGraphQLDataSource({ url: url as string, willSendRequest: ({ request }) => void request.http?.headers.set('authorization', `Bearer ${admin}`) }),
+          : new RemoteGraphQLDataSource({
+              url: url as string,
+              willSendRequest: ({ request }) => void request.http?.headers.set('authorization', `Bearer ${admin}`),
+            }),
     });
     const server = new ApolloServer({ gateway });
     await server.start();
@@ -90,7 +107,10 @@ describe('federation', () => {
           return { name: project, url: `${prefixed.url}${path}`, typeDefs: parse(await sdlOf(prefixed, token, path)) };
         }),
       );
-      assert.deepEqual((composeServices(services).errors ?? []).map((e) => e.message), []);
+      assert.deepEqual(
+        (composeServices(services).errors ?? []).map((e) => e.message),
+        [],
+      );
     } finally {
       await prefixed.close();
     }

@@ -41,8 +41,14 @@ test('GraphiQL runs a query against a generated endpoint, same-origin only', { s
     // A locator, not waitForFunction: a string predicate is evaluated with eval in the page, which the page's CSP
     // (no 'unsafe-eval') refuses whenever the first check does not already pass.
     await page.locator('.graphiql-response', { hasText: 'totalCount' }).first().waitFor({ timeout: 20_000 });
-    assert.ok(answers.some((text) => text.includes('__schema')), 'the schema was introspected');
-    assert.ok(answers.some((text) => text.includes('"totalCount":7')), answers.join('\n'));
+    assert.ok(
+      answers.some((text) => text.includes('__schema')),
+      'the schema was introspected',
+    );
+    assert.ok(
+      answers.some((text) => text.includes('"totalCount":7')),
+      answers.join('\n'),
+    );
     assert.deepEqual(outside, []);
     assert.deepEqual(problems, []);
   } finally {

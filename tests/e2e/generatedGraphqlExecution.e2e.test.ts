@@ -56,7 +56,11 @@ async function send(sent: Sent): Promise<Answer> {
   const requestId = `exec-${sequence}`;
   const headers: Record<string, string> = { 'x-request-id': requestId };
   if (sent.key === true) headers['X-Api-Key'] = scopedKey;
-  const body = { query: sent.query, ...(sent.variables ? { variables: sent.variables } : {}), ...(sent.operationName ? { operationName: sent.operationName } : {}) };
+  const body = {
+    query: sent.query,
+    ...(sent.variables ? { variables: sent.variables } : {}),
+    ...(sent.operationName ? { operationName: sent.operationName } : {}),
+  };
   const reply = await sys.call('POST', endpointUrl('graphql', blog, 'draft'), { body, headers, token: sent.key === true ? null : admin });
   // The request line is written when the response is finished.
   await new Promise((resolve) => setTimeout(resolve, 5));
@@ -64,7 +68,8 @@ async function send(sent: Sent): Promise<Answer> {
 }
 
 const NODE = 'id createdAt updatedAt readonly json data { name age active joined address { city } tags }';
-const LIST = 'query List($d: BlogGetAuthorsInput) { authors(data: $d) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id data { name } } } } }';
+const LIST =
+  'query List($d: BlogGetAuthorsInput) { authors(data: $d) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id data { name } } } } }';
 // graphql-jit declines variables of recursive input types (the `where` inputs): those documents stay on graphql-js.
 const DOCUMENTS: readonly (Sent & { readonly name: string; readonly declined?: true })[] = [
   { name: 'get by id, inline literal', query: `{ author(id: "a1") { ${NODE} } }` },
@@ -73,24 +78,43 @@ const DOCUMENTS: readonly (Sent & { readonly name: string; readonly declined?: t
   { name: 'row not found beside a found one', query: '{ a: author(id: "a1") { id } b: authorFlat(id: "zz") { name } }' },
   { name: 'variable of the wrong type', query: 'query One($id: String!) { author(id: $id) { id } }', variables: { id: 5 } },
   { name: 'missing required variable', query: 'query One($id: String!) { author(id: $id) { id readonly } }', variables: {} },
-  { name: 'list: where, orderBy, first', query: LIST, variables: { d: { where: { data: { path: 'age', gte: 26 } }, orderBy: [{ data: { path: 'name', direction: 'asc' } }], first: 2 } }, declined: true },
-  { name: 'list: unknown JSON path (resolver error with details)', query: LIST, variables: { d: { where: { data: { path: 'nope', equals: 1 } } } }, declined: true },
+  {
+    name: 'list: where, orderBy, first',
+    query: LIST,
+    variables: { d: { where: { data: { path: 'age', gte: 26 } }, orderBy: [{ data: { path: 'name', direction: 'asc' } }], first: 2 } },
+    declined: true,
+  },
+  {
+    name: 'list: unknown JSON path (resolver error with details)',
+    query: LIST,
+    variables: { d: { where: { data: { path: 'nope', equals: 1 } } } },
+    declined: true,
+  },
   { name: 'list: bad cursor', query: LIST, variables: { d: { first: 1, after: 'not-a-cursor' } }, declined: true },
   { name: 'list: DateTime filter of a bad value', query: LIST, variables: { d: { where: { updatedAt: { equals: 'yesterday' } } } }, declined: true },
   { name: 'list: cost over the limit from a variable', query: LIST, variables: { d: { first: 100_000 } }, declined: true },
   {
     name: 'list: inline where, orderBy, first',
-    query: '{ authors(data: { where: { data: { path: "age", gte: 26 } }, orderBy: [{ data: { path: "name", direction: asc } }], first: 2 }) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id data { name } } } } }',
+    query:
+      '{ authors(data: { where: { data: { path: "age", gte: 26 } }, orderBy: [{ data: { path: "name", direction: asc } }], first: 2 }) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id data { name } } } } }',
   },
   { name: 'list: inline unknown JSON path', query: '{ authors(data: { where: { data: { path: "nope", equals: 1 } } }) { totalCount } }' },
   { name: 'list: inline bad cursor', query: '{ authors(data: { first: 1, after: "not-a-cursor" }) { edges { cursor } } }' },
-  { name: 'list: inline DateTime filter of a bad value', query: '{ authors(data: { where: { updatedAt: { equals: "yesterday" } } }) { totalCount } }' },
+  {
+    name: 'list: inline DateTime filter of a bad value',
+    query: '{ authors(data: { where: { updatedAt: { equals: "yesterday" } } }) { totalCount } }',
+  },
   { name: 'list: inline cost over the limit', query: '{ authors(data: { first: 100000 }) { edges { node { id data { name age } } } } }' },
   {
     name: 'foreign keys, entity and flat types',
-    query: '{ posts(data: { first: 7 }) { edges { node { id data { title author { name } reviewers { name address { city } } } } } } postsFlat(data: { first: 2 }) { edges { node { title author { name tags } } } } }',
+    query:
+      '{ posts(data: { first: 7 }) { edges { node { id data { title author { name } reviewers { name address { city } } } } } } postsFlat(data: { first: 2 }) { edges { node { title author { name tags } } } } }',
   },
-  { name: 'foreign key outside the API key scope', query: '{ postsFlat(data: { first: 2 }) { edges { node { title author { name } } } } }', key: true },
+  {
+    name: 'foreign key outside the API key scope',
+    query: '{ postsFlat(data: { first: 2 }) { edges { node { title author { name } } } } }',
+    key: true,
+  },
   { name: 'table outside the API key scope', query: '{ authors { totalCount } }', key: true },
   {
     name: 'fragments, aliases, directives, __typename',
@@ -98,8 +122,16 @@ const DOCUMENTS: readonly (Sent & { readonly name: string; readonly declined?: t
       fragment A on BlogAuthorNode { id data { name @include(if: $skip) age } }`,
     variables: { skip: true, id: 'a3' },
   },
-  { name: 'operation chosen by name', query: 'query A { author(id: "a1") { id } } query B { author(id: "a4") { id data { name } } }', operationName: 'B' },
-  { name: '_entities', query: '{ _entities(representations: [{ __typename: "BlogPostNode", id: "p1" }, { __typename: "BlogAuthorNode", id: "a9" }]) { ... on BlogPostNode { id data { title } } } }' },
+  {
+    name: 'operation chosen by name',
+    query: 'query A { author(id: "a1") { id } } query B { author(id: "a4") { id data { name } } }',
+    operationName: 'B',
+  },
+  {
+    name: '_entities',
+    query:
+      '{ _entities(representations: [{ __typename: "BlogPostNode", id: "p1" }, { __typename: "BlogAuthorNode", id: "a9" }]) { ... on BlogPostNode { id data { title } } } }',
+  },
   { name: 'introspection', query: '{ __type(name: "BlogAuthorNode") { name fields { name type { kind name ofType { name } } } } }' },
 ];
 
@@ -112,7 +144,9 @@ describe('interpreted and compiled execution', () => {
       const interpreted = await send(doc);
       assert.deepEqual({ compiles, declined }, before, `${doc.name}: compiled on its first execution`);
       const compiled = await send(doc);
-      const expected = doc.declined ? { compiles: before.compiles, declined: before.declined + 1 } : { compiles: before.compiles + 1, declined: before.declined };
+      const expected = doc.declined
+        ? { compiles: before.compiles, declined: before.declined + 1 }
+        : { compiles: before.compiles + 1, declined: before.declined };
       if (interpreted.status === 200) assert.deepEqual({ compiles, declined }, expected, `${doc.name}: not compiled on its second execution`);
       assert.deepEqual(compiled, interpreted, doc.name);
       assert.ok(interpreted.logs.length > 0, `${doc.name}: no log line`);
@@ -130,9 +164,21 @@ describe('documents that differ only in literal values', () => {
   const PAIRS: readonly (readonly [name: string, good: string, bad: string])[] = [
     ['Int out of range', '{ authors(data: { first: 2 }) { totalCount } }', '{ authors(data: { first: 3000000000 }) { totalCount } }'],
     ['String where an Int goes', '{ a: authors(data: { first: 1 }) { totalCount } }', '{ a: authors(data: { first: "1" }) { totalCount } }'],
-    ['DateTime literal', '{ authors(data: { where: { updatedAt: { lt: "2999-01-01T00:00:00.000Z" } } }) { totalCount } }', '{ authors(data: { where: { updatedAt: { lt: "yesterday" } } }) { totalCount } }'],
-    ['one response name, other arguments', '{ a: author(id: "a1") { id } a: author(id: "a1") { id } }', '{ a: author(id: "a1") { id } a: author(id: "a2") { id } }'],
-    ['cost of a literal first', '{ authors(data: { first: 2 }) { edges { node { id } } } }', '{ authors(data: { first: 90000 }) { edges { node { id } } } }'],
+    [
+      'DateTime literal',
+      '{ authors(data: { where: { updatedAt: { lt: "2999-01-01T00:00:00.000Z" } } }) { totalCount } }',
+      '{ authors(data: { where: { updatedAt: { lt: "yesterday" } } }) { totalCount } }',
+    ],
+    [
+      'one response name, other arguments',
+      '{ a: author(id: "a1") { id } a: author(id: "a1") { id } }',
+      '{ a: author(id: "a1") { id } a: author(id: "a2") { id } }',
+    ],
+    [
+      'cost of a literal first',
+      '{ authors(data: { first: 2 }) { edges { node { id } } } }',
+      '{ authors(data: { first: 90000 }) { edges { node { id } } } }',
+    ],
   ];
 
   test('a bad text answers and logs the same whether its shape is new or passed before', async () => {
@@ -151,7 +197,13 @@ describe('documents that differ only in literal values', () => {
 describe('when documents are compiled', () => {
   test('documents sent once are never compiled; a repeated one is compiled once, on its configured execution', async () => {
     const before = compiles;
-    for (let i = 0; i < 20; i++) ok(await sys.call('POST', endpointUrl('graphql', blog, 'draft'), { body: { query: `{ author(id: "a${(i % 4) + 1}") { id n${i}: updatedAt } }` }, token: admin }));
+    for (let i = 0; i < 20; i++)
+      ok(
+        await sys.call('POST', endpointUrl('graphql', blog, 'draft'), {
+          body: { query: `{ author(id: "a${(i % 4) + 1}") { id n${i}: updatedAt } }` },
+          token: admin,
+        }),
+      );
     assert.equal(compiles, before, 'a single-use document was compiled');
     const repeated = '{ authors(data: { first: 3 }) { edges { node { id } } } } # repeated';
     ok(await sys.call('POST', endpointUrl('graphql', blog, 'draft'), { body: { query: repeated }, token: admin }));
@@ -163,12 +215,14 @@ describe('when documents are compiled', () => {
   test('mutations stay on graphql-js however often they run', async () => {
     const before = compiles;
     const mutation = 'mutation D($id: String!) { deleteAuthor(id: $id) { id } }';
-    for (let i = 0; i < 3; i++) await sys.call('POST', endpointUrl('graphql', blog, 'draft'), { body: { query: mutation, variables: { id: 'missing' } }, token: admin });
+    for (let i = 0; i < 3; i++)
+      await sys.call('POST', endpointUrl('graphql', blog, 'draft'), { body: { query: mutation, variables: { id: 'missing' } }, token: admin });
     assert.equal(compiles, before);
   });
 
   test('compiled operations are bounded: the least recently used one is compiled again when it comes back', async () => {
-    const run = (i: number) => sys.call('POST', endpointUrl('graphql', blog, 'draft'), { body: { query: `{ authors(data: { first: ${i} }) { totalCount } }` }, token: admin });
+    const run = (i: number) =>
+      sys.call('POST', endpointUrl('graphql', blog, 'draft'), { body: { query: `{ authors(data: { first: ${i} }) { totalCount } }` }, token: admin });
     const before = compiles;
     for (let i = 1; i <= MAX_COMPILED + 1; i++) for (let n = 0; n < COMPILE_ON; n++) ok(await run(i));
     assert.equal(compiles, before + MAX_COMPILED + 1);

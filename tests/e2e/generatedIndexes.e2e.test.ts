@@ -23,7 +23,10 @@ async function lastListPlan(): Promise<string[]> {
 
 function assertIndexed(plan: readonly string[], label: string): void {
   const text = plan.join(' | ');
-  assert.ok(plan.some((line) => /^SEARCH v_rows_\d+_rows USING (COVERING )?INDEX/.test(line)), `${label}: ${text}`);
+  assert.ok(
+    plan.some((line) => /^SEARCH v_rows_\d+_rows USING (COVERING )?INDEX/.test(line)),
+    `${label}: ${text}`,
+  );
   assert.ok(!plan.some((line) => /^SCAN v_rows_\d+_rows/.test(line)), `${label}: full scan in ${text}`);
   assert.ok(!plan.some((line) => line.includes('TEMP B-TREE')), `${label}: temporary B-tree in ${text}`);
 }
@@ -38,7 +41,10 @@ describe('generated list queries use an index', () => {
       const first = data(await gql(sys, url, query, admin, { d: { first: 2, where, orderBy } })).posts;
       sys.resetFinds();
       const second = data(await gql(sys, url, query, admin, { d: { first: 2, where, orderBy, after: first.pageInfo.endCursor } })).posts;
-      assert.deepEqual(second.edges.map((e: { node: { id: string } }) => e.node.id), ['p5', 'p2']);
+      assert.deepEqual(
+        second.edges.map((e: { node: { id: string } }) => e.node.id),
+        ['p5', 'p2'],
+      );
       const find = sys.finds.find((f) => f.collection === 'rows' && f.query.orderBy !== undefined);
       assert.ok(JSON.stringify(find?.query.filter).includes('"op":"lt"'), 'the cursor predicate is part of the query');
       assertIndexed(await lastListPlan(), segment);

@@ -5,12 +5,19 @@ import { nameOnlySchema, projectWithTables, schemaNames } from './support/genera
 
 // generated-api.md §2.3: every worked example, read back from the served schemas by introspection.
 const text = { type: 'string', default: '' };
-const object = (properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties });
+const object = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: Object.keys(properties),
+  properties,
+});
 const usersSchema = object({ shipping_address: object({ street: text }), lines: { type: 'array', items: object({ sku: text }) } });
 
 const projects: Record<string, readonly (readonly [string, unknown])[]> = {
   blog: [
-    ...['posts', 'categories', 'sheep', 'order_items', 'userProfiles', 'HTMLPages', 'data', '_2fa_codes', '__'].map((id) => [id, nameOnlySchema] as const),
+    ...['posts', 'categories', 'sheep', 'order_items', 'userProfiles', 'HTMLPages', 'data', '_2fa_codes', '__'].map(
+      (id) => [id, nameOnlySchema] as const,
+    ),
     ['users', usersSchema],
   ],
   // Collisions need their own project: `order-items` is older than `order_items`.
@@ -22,10 +29,26 @@ const projects: Record<string, readonly (readonly [string, unknown])[]> = {
 const expected: Record<string, { types: string[]; queries?: string[]; mutations?: string[] }> = {
   blog: {
     types: [
-      'BlogPost', 'BlogPostNode', 'BlogPostConnection', 'BlogCategoryFlat', 'BlogSheep', 'BlogCreateSheepListInput',
-      'BlogOrderItemNode', 'BlogUserProfile', 'BlogHtmlPage', 'BlogDatum', 'Blog2faCode', 'Blog_', 'Blog_Node',
-      'BlogUserShippingAddress', 'BlogUserShippingAddressFlat', 'BlogUserLinesItem', 'BlogUserLinesItemFlat',
-      'BlogDeleteResult', 'BlogBulkResult', 'PageInfo',
+      'BlogPost',
+      'BlogPostNode',
+      'BlogPostConnection',
+      'BlogCategoryFlat',
+      'BlogSheep',
+      'BlogCreateSheepListInput',
+      'BlogOrderItemNode',
+      'BlogUserProfile',
+      'BlogHtmlPage',
+      'BlogDatum',
+      'Blog2faCode',
+      'Blog_',
+      'Blog_Node',
+      'BlogUserShippingAddress',
+      'BlogUserShippingAddressFlat',
+      'BlogUserLinesItem',
+      'BlogUserLinesItemFlat',
+      'BlogDeleteResult',
+      'BlogBulkResult',
+      'PageInfo',
     ],
     queries: ['posts', 'post', 'postFlat', 'postsFlat', 'categoriesFlat', 'sheepList', '_2faCodes', 'data', 'datum', '_service', '_entities'],
     mutations: ['createPost', 'createPosts', 'createSheepList', 'updateOrderItems', 'create2faCode', 'deletePosts'],

@@ -99,7 +99,12 @@ describe('where', () => {
       [{ path: 'tags[*]', not: 'news' }, ['a2', 'a3']],
     ];
     for (const [filter, expected] of cases) assert.deepEqual(await authors({ data: filter }), expected, JSON.stringify(filter));
-    const lines = await gql(sys, endpointUrl('graphql', blog), '{ posts(data: { where: { data: { path: "lines[*].text", string_contains: "line 3" } } }) { edges { node { id } } } }', admin);
+    const lines = await gql(
+      sys,
+      endpointUrl('graphql', blog),
+      '{ posts(data: { where: { data: { path: "lines[*].text", string_contains: "line 3" } } }) { edges { node { id } } } }',
+      admin,
+    );
     assert.deepEqual(data(lines).posts.edges, [{ node: { id: 'p4' } }]);
   });
 
@@ -128,7 +133,10 @@ describe('orderBy', () => {
       [sort('joined', 'timestamp', 'desc'), ['a3', 'a1', 'a2', 'a4']],
       [[{ id: 'desc' }], ['a4', 'a3', 'a2', 'a1']],
       [[{ createdAt: 'asc' }], ['a1', 'a2', 'a3', 'a4']],
-      [[{ data: { path: 'age', type: 'int' } }, { data: { path: 'name', direction: 'desc' } }], ['a4', 'a2', 'a1', 'a3']],
+      [
+        [{ data: { path: 'age', type: 'int' } }, { data: { path: 'name', direction: 'desc' } }],
+        ['a4', 'a2', 'a1', 'a3'],
+      ],
     ];
     for (const [orderBy, expected] of cases) assert.deepEqual(await authors({}, orderBy), expected, JSON.stringify(orderBy));
     assert.deepEqual(await authors({}, [{ updatedAt: 'desc' }], 'draft'), ['a2', 'a1', 'a3', 'a4']);
@@ -185,10 +193,23 @@ describe('foreign keys', () => {
   test('entity and Flat types resolve FKs with one view query per referenced table', async () => {
     const url = endpointUrl('graphql', blog);
     sys.resetFinds();
-    const entity = data(await gql(sys, url, '{ posts(data: { first: 7 }) { edges { node { id json data { author { name } reviewers { name address { city } } } } } } }', admin));
+    const entity = data(
+      await gql(
+        sys,
+        url,
+        '{ posts(data: { first: 7 }) { edges { node { id json data { author { name } reviewers { name address { city } } } } } } }',
+        admin,
+      ),
+    );
     assert.equal(batchLoads(sys.finds).length, 1);
     const p1 = entity.posts.edges.find((e: { node: { id: string } }) => e.node.id === 'p1').node;
-    assert.deepEqual(p1.data, { author: { name: 'Alice' }, reviewers: [{ name: 'Alice', address: { city: 'Paris' } }, { name: 'bob', address: { city: 'Lyon' } }] });
+    assert.deepEqual(p1.data, {
+      author: { name: 'Alice' },
+      reviewers: [
+        { name: 'Alice', address: { city: 'Paris' } },
+        { name: 'bob', address: { city: 'Lyon' } },
+      ],
+    });
     assert.equal(p1.json.author, 'a1');
     assert.equal(p1.json.self, 'p1');
     sys.resetFinds();
@@ -211,13 +232,21 @@ describe('foreign keys', () => {
     assert.equal(reply.status, 200);
     assert.equal(reply.body.errors[0].extensions.code, 'API_KEY_SCOPE');
     assert.deepEqual(reply.body.errors[0].path, ['postsFlat', 'edges', 0, 'node', 'author']);
-    const scoped = await sys.call('POST', endpointUrl('graphql', blog), { body: { query: '{ authors { totalCount } }' }, headers: { 'X-Api-Key': key } });
+    const scoped = await sys.call('POST', endpointUrl('graphql', blog), {
+      body: { query: '{ authors { totalCount } }' },
+      headers: { 'X-Api-Key': key },
+    });
     assert.equal(scoped.body.errors[0].extensions.code, 'API_KEY_SCOPE');
   });
 
   test('_entities resolves references in the current revision (null when absent)', async () => {
-    const reply = await gql(sys, endpointUrl('graphql', blog), `{ _entities(representations: [
-      { __typename: "BlogPostNode", id: "p1" }, { __typename: "BlogAuthorNode", id: "a9" }]) { ... on BlogPostNode { id data { title } } } }`, admin);
+    const reply = await gql(
+      sys,
+      endpointUrl('graphql', blog),
+      `{ _entities(representations: [
+      { __typename: "BlogPostNode", id: "p1" }, { __typename: "BlogAuthorNode", id: "a9" }]) { ... on BlogPostNode { id data { title } } } }`,
+      admin,
+    );
     assert.deepEqual(data(reply)._entities, [{ id: 'p1', data: { title: 'Post A' } }, null]);
   });
 });

@@ -21,7 +21,13 @@ before(async () => {
 after(() => sys.close());
 
 /** Calls `B{path}` and checks the answer against the document's (method, template, status) response schema. */
-async function rest(segment: string, method: string, path: string, template: string, options: { body?: unknown; token?: string | null } = {}): Promise<Reply> {
+async function rest(
+  segment: string,
+  method: string,
+  path: string,
+  template: string,
+  options: { body?: unknown; token?: string | null } = {},
+): Promise<Reply> {
   let check = checkers.get(segment);
   if (check === undefined) {
     const document = ok(await sys.call('GET', `${endpointUrl('rest', blog, segment)}/openapi.json`, { token: admin })).body;
@@ -58,10 +64,23 @@ describe('OpenAPI documents', () => {
 describe('read routes', () => {
   test('endpoint info, tables, schema; HTTP HEAD wherever GET works', async () => {
     const info = await rest('head', 'GET', '', '/');
-    assert.deepEqual(info.body, { organizationId: 'acme', projectName: 'blog', branchName: 'master', mode: 'head', revisionId: blog.headRevisionId, readOnly: true });
+    assert.deepEqual(info.body, {
+      organizationId: 'acme',
+      projectName: 'blog',
+      branchName: 'master',
+      mode: 'head',
+      revisionId: blog.headRevisionId,
+      readOnly: true,
+    });
     assert.deepEqual((await rest('draft', 'GET', '/', '/')).body.readOnly, false);
     const tables = await rest('head', 'GET', '/tables', '/tables');
-    assert.deepEqual(tables.body.tables.map((t: { id: string; count: number; readonly: boolean }) => [t.id, t.count, t.readonly]), [['authors', 4, true], ['posts', 7, true]]);
+    assert.deepEqual(
+      tables.body.tables.map((t: { id: string; count: number; readonly: boolean }) => [t.id, t.count, t.readonly]),
+      [
+        ['authors', 4, true],
+        ['posts', 7, true],
+      ],
+    );
     const schema = ok(await sys.call('GET', `${endpointUrl('rest', blog)}/tables/posts/schema`));
     assert.equal(schema.body.properties.author.foreignKey, 'authors');
     for (const path of ['', '/tables', '/tables/posts/schema', '/tables/posts/rows?first=1', '/tables/posts/rows/p1', '/openapi.json', '/docs']) {
@@ -84,7 +103,9 @@ describe('read routes', () => {
       after = `&after=${encodeURIComponent(page.body.pageInfo.endCursor)}`;
     }
     assert.deepEqual(seen, ['p6', 'p3', 'p5', 'p2', 'p7', 'p4']);
-    const queried = await rest('head', 'POST', '/tables/posts/rows/query', '/tables/posts/rows/query', { body: { first: 1, where: { id: { equals: 'p2' } } } });
+    const queried = await rest('head', 'POST', '/tables/posts/rows/query', '/tables/posts/rows/query', {
+      body: { first: 1, where: { id: { equals: 'p2' } } },
+    });
     assert.deepEqual([queried.body.totalCount, queried.body.edges[0].node.data.self], [1, 'p2']);
     const row = await rest('head', 'GET', '/tables/posts/rows/p1', '/tables/posts/rows/{rowId}');
     assert.deepEqual([row.body.readonly, row.body.data.author, row.body.data.self], [true, 'a1', 'p1']);
@@ -109,27 +130,38 @@ describe('write routes (draft)', () => {
     assert.equal(created.status, 201);
     assert.equal((await rest('draft', 'PUT', '/tables/authors/rows/w1', '/tables/authors/rows/{rowId}', { body: { data } })).status, 200);
     const patch = { patches: [{ op: 'replace', path: 'address.city', value: 'Y' }] };
-    assert.equal((await rest('draft', 'PATCH', '/tables/authors/rows/w1', '/tables/authors/rows/{rowId}', { body: patch })).body.data.address.city, 'Y');
-    const badPatch = await rest('draft', 'PATCH', '/tables/authors/rows/w1', '/tables/authors/rows/{rowId}', { body: { patches: [{ op: 'move', path: '/a', value: 1 }] } });
+    assert.equal(
+      (await rest('draft', 'PATCH', '/tables/authors/rows/w1', '/tables/authors/rows/{rowId}', { body: patch })).body.data.address.city,
+      'Y',
+    );
+    const badPatch = await rest('draft', 'PATCH', '/tables/authors/rows/w1', '/tables/authors/rows/{rowId}', {
+      body: { patches: [{ op: 'move', path: '/a', value: 1 }] },
+    });
     assert.deepEqual([badPatch.status, badPatch.body.code], [400, 'INVALID_PATCH']);
     const exists = await rest('draft', 'POST', '/tables/authors/rows', '/tables/authors/rows', { body: { id: 'w1', data } });
     assert.deepEqual([exists.status, exists.body.code], [409, 'ROW_ALREADY_EXISTS']);
     assert.equal((await rest('draft', 'DELETE', '/tables/authors/rows/w1', '/tables/authors/rows/{rowId}')).status, 200);
-    const rows = [{ id: 'w2', data }, { id: 'w3', data }];
+    const rows = [
+      { id: 'w2', data },
+      { id: 'w3', data },
+    ];
     assert.equal((await rest('draft', 'POST', '/tables/authors/rows/bulk', '/tables/authors/rows/bulk', { body: { rows } })).status, 201);
     assert.equal((await rest('draft', 'PUT', '/tables/authors/rows/bulk', '/tables/authors/rows/bulk', { body: { rows } })).body.count, 2);
     const patches = rows.map((r) => ({ id: r.id, patches: [{ op: 'replace', path: '/age', value: 2 }] }));
     assert.equal((await rest('draft', 'PATCH', '/tables/authors/rows/bulk', '/tables/authors/rows/bulk', { body: { rows: patches } })).body.count, 2);
     const missing = await rest('draft', 'DELETE', '/tables/authors/rows/bulk', '/tables/authors/rows/bulk', { body: { ids: ['w2', 'nope'] } });
     assert.deepEqual([missing.status, missing.body.code], [404, 'ROW_NOT_FOUND']);
-    assert.deepEqual((await rest('draft', 'DELETE', '/tables/authors/rows/bulk', '/tables/authors/rows/bulk', { body: { ids: ['w2', 'w3'] } })).body, { success: true, count: 2 });
+    assert.deepEqual(
+      (await rest('draft', 'DELETE', '/tables/authors/rows/bulk', '/tables/authors/rows/bulk', { body: { ids: ['w2', 'w3'] } })).body,
+      { success: true, count: 2 },
+    );
     const anonymous = await rest('draft', 'POST', '/tables/authors/rows', '/tables/authors/rows', { body: { id: 'w4', data }, token: null });
     assert.deepEqual([anonymous.status, anonymous.headers.get('www-authenticate')], [401, 'Bearer realm="strata"']);
   });
 });
 
 describe('methods, routes and documentation pages', () => {
-  test('405 with the path\'s Allow list; unknown paths 404', async () => {
+  test("405 with the path's Allow list; unknown paths 404", async () => {
     const cases: [string, string, string, string][] = [
       ['head', 'POST', '', 'GET, HEAD'],
       ['head', 'DELETE', '/tables', 'GET, HEAD'],

@@ -20,14 +20,30 @@ const POSITION = /^s:\d{20}$/;
 
 describe('GraphQL draft mutations', () => {
   test('single-row create, update, patch and delete return the row; extensions.position', async () => {
-    const created = await gql(sys, draftGql(), `mutation($d: BlogCreateAuthorInput!) { createAuthor(data: $d) { id readonly data { name age } } }`, admin, {
-      d: { id: 'g1', data: author('Gina') },
-    });
+    const created = await gql(
+      sys,
+      draftGql(),
+      `mutation($d: BlogCreateAuthorInput!) { createAuthor(data: $d) { id readonly data { name age } } }`,
+      admin,
+      {
+        d: { id: 'g1', data: author('Gina') },
+      },
+    );
     assert.deepEqual(data(created).createAuthor, { id: 'g1', readonly: false, data: { name: 'Gina', age: 30 } });
     assert.match(created.body.extensions.position, POSITION);
-    const updated = await gql(sys, draftGql(), `mutation { updateAuthor(data: { id: "g1", data: ${JSON.stringify(author('Gin', 31)).replace(/"(\w+)":/g, '$1:')} }) { data { name age } } }`, admin);
+    const updated = await gql(
+      sys,
+      draftGql(),
+      `mutation { updateAuthor(data: { id: "g1", data: ${JSON.stringify(author('Gin', 31)).replace(/"(\w+)":/g, '$1:')} }) { data { name age } } }`,
+      admin,
+    );
     assert.deepEqual(data(updated).updateAuthor.data, { name: 'Gin', age: 31 });
-    const patched = await gql(sys, draftGql(), 'mutation { patchAuthor(data: { id: "g1", patches: [{ op: replace, path: "/age", value: 32 }] }) { data { age } } }', admin);
+    const patched = await gql(
+      sys,
+      draftGql(),
+      'mutation { patchAuthor(data: { id: "g1", patches: [{ op: replace, path: "/age", value: 32 }] }) { data { age } } }',
+      admin,
+    );
     assert.equal(data(patched).patchAuthor.data.age, 32);
     const read = await gql(sys, draftGql(), '{ author(id: "g1") { data { name age } } }', admin, undefined);
     assert.deepEqual(data(read).author.data, { name: 'Gin', age: 32 });
@@ -37,8 +53,13 @@ describe('GraphQL draft mutations', () => {
   });
 
   test('bulk mutations are atomic and count the rows', async () => {
-    const rows = [{ id: 'b1', data: author('B1') }, { id: 'b2', data: author('B2') }];
-    const created = await gql(sys, draftGql(), 'mutation($d: BlogCreateAuthorsInput!) { createAuthors(data: $d) { success count } }', admin, { d: { rows } });
+    const rows = [
+      { id: 'b1', data: author('B1') },
+      { id: 'b2', data: author('B2') },
+    ];
+    const created = await gql(sys, draftGql(), 'mutation($d: BlogCreateAuthorsInput!) { createAuthors(data: $d) { success count } }', admin, {
+      d: { rows },
+    });
     assert.deepEqual(data(created).createAuthors, { success: true, count: 2 });
     const updated = await gql(sys, draftGql(), 'mutation($d: BlogUpdateAuthorsInput!) { updateAuthors(data: $d) { count } }', admin, {
       d: { rows: rows.map((r) => ({ ...r, data: { ...r.data, age: 40 } })) },
@@ -50,7 +71,12 @@ describe('GraphQL draft mutations', () => {
     assert.equal(data(patched).patchAuthors.count, 1);
     // One invalid row: nothing is created.
     const refused = await gql(sys, draftGql(), 'mutation($d: BlogCreateAuthorsInput!) { createAuthors(data: $d) { count } }', admin, {
-      d: { rows: [{ id: 'b3', data: author('B3') }, { id: 'b4', data: { name: 4 } }] },
+      d: {
+        rows: [
+          { id: 'b3', data: author('B3') },
+          { id: 'b4', data: { name: 4 } },
+        ],
+      },
     });
     assert.equal(refused.status, 200);
     assert.equal(refused.body.errors[0].extensions.code, 'INVALID_DATA');
@@ -65,10 +91,14 @@ describe('GraphQL draft mutations', () => {
   });
 
   test('domain errors: existing id, unknown foreign key, referenced row', async () => {
-    const exists = await gql(sys, draftGql(), `mutation($d: BlogCreateAuthorInput!) { createAuthor(data: $d) { id } }`, admin, { d: { id: 'a1', data: author('X') } });
+    const exists = await gql(sys, draftGql(), `mutation($d: BlogCreateAuthorInput!) { createAuthor(data: $d) { id } }`, admin, {
+      d: { id: 'a1', data: author('X') },
+    });
     assert.deepEqual([exists.body.errors[0].extensions.code, exists.body.errors[0].extensions.statusCode], ['ROW_ALREADY_EXISTS', 409]);
     const post = { title: 't', views: 1, author: 'nobody', reviewers: [], lines: [], self: '' };
-    const fk = await gql(sys, draftGql(), `mutation($d: BlogCreatePostInput!) { createPost(data: $d) { id } }`, admin, { d: { id: 'px', data: post } });
+    const fk = await gql(sys, draftGql(), `mutation($d: BlogCreatePostInput!) { createPost(data: $d) { id } }`, admin, {
+      d: { id: 'px', data: post },
+    });
     assert.equal(fk.body.errors[0].extensions.code, 'FOREIGN_KEY_NOT_FOUND');
     const inUse = await gql(sys, draftGql(), 'mutation { deleteAuthor(id: "a1") { success } }', admin);
     assert.equal(inUse.body.errors[0].extensions.code, 'FOREIGN_KEY_IN_USE');
@@ -93,7 +123,10 @@ describe('REST draft writes', () => {
 
   test('bulk routes; rows/query and rows/bulk precedence', async () => {
     const bulk = `${draftRest()}/tables/authors/rows/bulk`;
-    const rows = [{ id: 'bulk', data: author('Bulk') }, { id: 'query', data: author('Query') }];
+    const rows = [
+      { id: 'bulk', data: author('Bulk') },
+      { id: 'query', data: author('Query') },
+    ];
     assert.deepEqual(ok(await sys.call('POST', bulk, { body: { rows }, token: admin }), 201).body, { success: true, count: 2 });
     assert.deepEqual(ok(await sys.call('PUT', bulk, { body: { rows }, token: admin })).body, { success: true, count: 2 });
     const patches = [{ id: 'bulk', patches: [{ op: 'replace', path: '/age', value: 1 }] }];
@@ -101,7 +134,9 @@ describe('REST draft writes', () => {
     // GET rows/bulk reads the row "bulk"; PUT rows/query replaces the row "query"; POST rows/query queries.
     assert.equal(ok(await sys.call('GET', bulk, { token: admin })).body.data.age, 1);
     ok(await sys.call('PUT', `${draftRest()}/tables/authors/rows/query`, { body: { data: author('Q2') }, token: admin }));
-    const queried = ok(await sys.call('POST', `${draftRest()}/tables/authors/rows/query`, { body: { where: { id: { in: ['query'] } } }, token: admin }));
+    const queried = ok(
+      await sys.call('POST', `${draftRest()}/tables/authors/rows/query`, { body: { where: { id: { in: ['query'] } } }, token: admin }),
+    );
     assert.equal(queried.body.edges[0].node.data.name, 'Q2');
     assert.deepEqual(ok(await sys.call('DELETE', bulk, { body: { ids: ['bulk', 'query'] }, token: admin })).body, { success: true, count: 2 });
   });
@@ -127,7 +162,11 @@ describe('REST draft writes', () => {
     ok(await sys.call('GET', `${draftRest()}/tables/authors/rows/ryw`, { headers, token: admin }));
     const viaGql = await sys.call('POST', draftGql(), { body: { query: '{ author(id: "ryw") { id } }' }, headers, token: admin });
     assert.equal(data(viaGql).author.id, 'ryw');
-    const bad = await sys.call('POST', draftGql(), { body: { query: '{ authors { totalCount } }' }, headers: { 'X-Strata-Min-Position': 'later' }, token: admin });
+    const bad = await sys.call('POST', draftGql(), {
+      body: { query: '{ authors { totalCount } }' },
+      headers: { 'X-Strata-Min-Position': 'later' },
+      token: admin,
+    });
     assert.deepEqual([bad.status, bad.body.errors[0].extensions.code, bad.body.data], [400, 'BAD_REQUEST', undefined]);
   });
 });
@@ -138,7 +177,9 @@ describe('HEAD endpoints are read-only', () => {
     assert.equal(reply.status, 400);
     assert.equal(reply.body.errors[0].extensions.code, 'GRAPHQL_VALIDATION_FAILED');
     assert.equal(reply.body.data, undefined);
-    const overGet = await sys.call('GET', `${draftGql()}?query=${encodeURIComponent('mutation { deleteAuthor(id: "a1") { id } }')}`, { token: admin });
+    const overGet = await sys.call('GET', `${draftGql()}?query=${encodeURIComponent('mutation { deleteAuthor(id: "a1") { id } }')}`, {
+      token: admin,
+    });
     assert.deepEqual([overGet.status, overGet.body.errors[0].extensions.code], [405, 'METHOD_NOT_ALLOWED']);
   });
 

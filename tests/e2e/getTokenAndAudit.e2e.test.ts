@@ -77,13 +77,19 @@ describe('strata audit api-keys', () => {
     const admin = (await server.login('admin', ADMIN_PASSWORD)).accessToken;
     const adminId = expectStatus(await server.call('GET', '/api/me', { token: admin }), 200).body.id;
     const started = Date.now();
-    const created = expectStatus(await server.call('POST', '/api/api-keys/personal', { token: admin, body: { name: 'audited', readOnly: true } }), 201).body;
+    const created = expectStatus(
+      await server.call('POST', '/api/api-keys/personal', { token: admin, body: { name: 'audited', readOnly: true } }),
+      201,
+    ).body;
     const rotated = expectStatus(await server.call('POST', `/api/api-key/${created.apiKey.id}/rotate`, { token: admin }), 201).body;
     expectStatus(await server.call('POST', `/api/api-key/${rotated.apiKey.id}/revoke`, { token: admin }), 200);
 
     const json = await runCli(['audit', 'api-keys', '--json', '--user', adminId]);
     assert.equal(json.code, 0, json.stderr);
-    const entries = json.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const entries = json.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const mine = entries.filter((e) => e.keyId === created.apiKey.id || e.keyId === rotated.apiKey.id);
     assert.deepEqual(
       mine.map((e) => [e.event, e.keyId, e.actorId, e.userId, e.type]),
@@ -107,7 +113,10 @@ describe('strata audit api-keys', () => {
     assert.equal(table.code, 0, table.stderr);
     const lines = table.stdout.trimEnd().split('\n');
     assert.match(lines[0] ?? '', /^TIME +EVENT +KEY ID +PREFIX +TYPE +OWNER +ACTOR +DETAILS$/);
-    assert.deepEqual(lines.slice(1).map((line) => line.split(/ +/)[1]), ['created', 'revoked']);
+    assert.deepEqual(
+      lines.slice(1).map((line) => line.split(/ +/)[1]),
+      ['created', 'revoked'],
+    );
     for (const output of [json.stdout, table.stdout]) {
       for (const secret of [created.secret, rotated.secret]) assert.ok(!output.includes(secret));
     }

@@ -38,7 +38,13 @@ function forged(cursor: string, values: readonly unknown[]): string {
 
 describe('GraphQL and paging input limits', () => {
   test('the standard introspection query of GraphQL IDEs (depth 15) is answered', async () => {
-    const query = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+    const query = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+    });
     const data = gqlData(await admin.gql(query));
     assert.ok(data.__schema.types.length > 10);
     assert.ok(gqlData(await admin.gql(ofTypeChain(20))).__type);
@@ -64,27 +70,46 @@ describe('GraphQL and paging input limits', () => {
     const cursor = first.body.pageInfo.endCursor as string;
     assert.equal((await admin.rest('GET', `${rowsPath()}?first=2&after=${cursor}`)).body.edges.length, 2);
     // Default order: createdAt (a timestamp), then the row id (a string).
-    for (const values of [[42, 'r1'], ['not a time', 'r1'], ['2025-01-01T00:00:00.000Z', 7], [null, 'r1']]) {
+    for (const values of [
+      [42, 'r1'],
+      ['not a time', 'r1'],
+      ['2025-01-01T00:00:00.000Z', 7],
+      [null, 'r1'],
+    ]) {
       assertRestError(await admin.rest('GET', `${rowsPath()}?first=2&after=${forged(cursor, values)}`), 400, 'BAD_USER_INPUT');
       const after = forged(cursor, values);
-      const reply = await admin.gql(`{ rows(data: { revisionId: "${ids.draftRevisionId}", tableId: "items", first: 2, after: "${after}" }) { totalCount } }`);
+      const reply = await admin.gql(
+        `{ rows(data: { revisionId: "${ids.draftRevisionId}", tableId: "items", first: 2, after: "${after}" }) { totalCount } }`,
+      );
       assertGqlError(reply, 'BAD_USER_INPUT', 400);
     }
     // Sorted by a number field: the cursor's value must be a number (or null for rows without one).
     const orderBy = encodeURIComponent(JSON.stringify([{ data: { path: 'rank', type: 'float' } }]));
     const byRank = await admin.rest('GET', `${rowsPath()}?first=2&orderBy=${orderBy}`);
-    assert.deepEqual(byRank.body.edges.map((e: { node: { id: string } }) => e.node.id), ['r0', 'r1']);
+    assert.deepEqual(
+      byRank.body.edges.map((e: { node: { id: string } }) => e.node.id),
+      ['r0', 'r1'],
+    );
     const rankCursor = byRank.body.pageInfo.endCursor as string;
     const next = await admin.rest('GET', `${rowsPath()}?first=2&orderBy=${orderBy}&after=${forged(rankCursor, [3, 'r3'])}`);
-    assert.deepEqual(next.body.edges.map((e: { node: { id: string } }) => e.node.id), ['r4']);
-    for (const values of [['zzz', 'r1'], [true, 'r1']]) {
+    assert.deepEqual(
+      next.body.edges.map((e: { node: { id: string } }) => e.node.id),
+      ['r4'],
+    );
+    for (const values of [
+      ['zzz', 'r1'],
+      [true, 'r1'],
+    ]) {
       assertRestError(await admin.rest('GET', `${rowsPath()}?first=2&orderBy=${orderBy}&after=${forged(rankCursor, values)}`), 400, 'BAD_USER_INPUT');
     }
   });
 
   test('20,000 unknown keys in a typed variable: 400 BAD_USER_INPUT, at most 100 details, a short body', async () => {
     const wide = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i]));
-    for (const query of ['query($d: GetRowsInput!) { rows(data: $d) { totalCount } }', 'mutation($d: CreateRowInput!) { createRow(data: $d) { id } }']) {
+    for (const query of [
+      'query($d: GetRowsInput!) { rows(data: $d) { totalCount } }',
+      'mutation($d: CreateRowInput!) { createRow(data: $d) { id } }',
+    ]) {
       const reply = await admin.gql(query, { d: wide });
       assert.equal(reply.status, 400);
       const text = JSON.stringify(reply.body);

@@ -134,10 +134,16 @@ describe('host validation (auth.md §6.4)', () => {
       // The untrusted server ignores X-Forwarded-Host: its Host is what counts.
       assert.equal((await raw(server, 'GET', '/health/live', forwarded('evil.example'))).status, 200);
       // Login through the allowed forwarded host with its own origin passes the CSRF gate.
-      const login = await raw(proxied, 'POST', '/api/auth/login', { ...forwarded('data.example.com'), Origin: 'https://data.example.com' }, {
-        username: 'admin',
-        password: ADMIN_PASSWORD,
-      });
+      const login = await raw(
+        proxied,
+        'POST',
+        '/api/auth/login',
+        { ...forwarded('data.example.com'), Origin: 'https://data.example.com' },
+        {
+          username: 'admin',
+          password: ADMIN_PASSWORD,
+        },
+      );
       assert.equal(login.status, 200, JSON.stringify(login.body));
     } finally {
       await proxied.close();
@@ -149,8 +155,7 @@ describe('exact origin comparison (auth.md §6.2)', () => {
   const SPELLINGS = ['https://app.example.com/', 'https://APP.example.com', 'https://app.example.com:443'];
 
   test('CORS: only the byte-identical origin gets CORS headers', async () => {
-    const preflight = (origin: string) =>
-      server.call('OPTIONS', '/api/me', { headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' } });
+    const preflight = (origin: string) => server.call('OPTIONS', '/api/me', { headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' } });
     assert.equal((await preflight('https://app.example.com')).headers.get('access-control-allow-origin'), 'https://app.example.com');
     for (const origin of SPELLINGS) {
       const reply = await preflight(origin);

@@ -7,7 +7,12 @@ import { ADMIN_PASSWORD, startAuthServer, type AuthServer, type HttpReply } from
 // MCP_ANONYMOUS_SESSION_IDLE_MS; a session that binds a principal leaves the anonymous budget.
 
 const ACCEPT = { Accept: 'application/json, text/event-stream' };
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'anon', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'anon', version: '1' } },
+};
 
 let server: AuthServer;
 let token: string;
@@ -51,7 +56,12 @@ test('anonymous sessions are capped per IP; bound, ended and idle sessions leave
   expectLimited(await initialize());
 
   // Binding by the login tool leaves the budget.
-  const login = await send(anonymous[0] as string, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'login', arguments: { username: 'admin', password: ADMIN_PASSWORD } } });
+  const login = await send(anonymous[0] as string, {
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'tools/call',
+    params: { name: 'login', arguments: { username: 'admin', password: ADMIN_PASSWORD } },
+  });
   assert.equal(login.body?.result?.isError, undefined, login.text);
   const afterLogin = await initialize();
   assert.equal(afterLogin.status, 200, afterLogin.text);

@@ -45,7 +45,12 @@ after(() => system.close());
 
 describe('transport', () => {
   test('initialize answers the client version when supported, else 2025-11-25', async () => {
-    for (const [asked, answered] of [['2025-03-26', '2025-03-26'], ['2025-06-18', '2025-06-18'], ['2025-11-25', '2025-11-25'], ['2099-01-01', '2025-11-25']]) {
+    for (const [asked, answered] of [
+      ['2025-03-26', '2025-03-26'],
+      ['2025-06-18', '2025-06-18'],
+      ['2025-11-25', '2025-11-25'],
+      ['2099-01-01', '2025-11-25'],
+    ]) {
       const reply = await system.raw('POST', { ...INIT, params: { ...INIT.params, protocolVersion: asked } });
       assert.equal(reply.status, 200);
       assert.equal(reply.body.result.protocolVersion, answered);

@@ -11,7 +11,12 @@ import { startStrataProcess, until, type StrataProcess } from '../support/strata
 
 const ADMIN_PASSWORD = 'mcp-redis-down-1';
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 let dir = '';
 let redis: RedisServer;
 let server: StrataProcess;
@@ -21,7 +26,11 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'strata-mcp-redis-'));
   redis = await startRedisServer();
   server = await startStrataProcess({ DATA_DIR: dir, REDIS_URL: redis.url, ADMIN_PASSWORD });
-  const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+  });
   auth = { authorization: `Bearer ${((await login.json()) as { accessToken: string }).accessToken}` };
 });
 after(async () => {

@@ -20,7 +20,10 @@ let client: Client;
 let draft = '';
 const target = { organizationId: 'acme', projectName: 'shop', branchName: '$default' };
 
-const { call: rest, ok } = strataApi(() => strata.url, () => token);
+const { call: rest, ok } = strataApi(
+  () => strata.url,
+  () => token,
+);
 
 async function updateTable(args: Record<string, unknown>): Promise<{ isError: boolean; body: Json }> {
   const result = (await client.callTool({ name: 'update_table', arguments: { ...target, tableId: 'items', ...args } })) as {
@@ -74,7 +77,9 @@ before(async () => {
   await ok('POST', `/revision/${draft}/tables`, { tableId: 'items', schema }, 201);
   await ok('POST', `/revision/${draft}/table/items/rows/bulk`, { rows }, 201);
   client = new Client({ name: 'strata-e2e', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${strata.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${strata.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
 });
 after(async () => {
   await client?.close().catch(() => undefined);
@@ -110,7 +115,10 @@ describe('MCP update_table dryRun', () => {
     });
     assert.deepEqual(viaMcp.body.migration.sample[1].after, { name: 'Desk', price: 0, tags: 'home', size: false });
     // The same revision, by revisionId instead of the branch form.
-    const byRevision = await client.callTool({ name: 'update_table', arguments: { revisionId: draft, tableId: 'items', patches: lossy, dryRun: true } });
+    const byRevision = await client.callTool({
+      name: 'update_table',
+      arguments: { revisionId: draft, tableId: 'items', patches: lossy, dryRun: true },
+    });
     assert.deepEqual(withoutRunTime(byRevision.structuredContent), withoutRunTime(viaRest));
     assert.equal(await logHead(), head);
     assert.deepEqual(await ok('GET', `/revision/${draft}/table/items`), before);

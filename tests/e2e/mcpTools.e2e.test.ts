@@ -8,13 +8,52 @@ let system: McpSystem;
 let agent: McpClient;
 
 const EXPECTED_TOOLS = [
-  'login', 'logout', 'me', 'get_organization', 'get_projects', 'get_project', 'create_project', 'update_project',
-  'delete_project', 'get_branches', 'get_branch', 'create_branch', 'delete_branch', 'get_revisions', 'get_revision',
-  'create_revision', 'revert_changes', 'preview_merge', 'merge_revision', 'restore_revision', 'get_tables', 'get_table', 'get_table_schema', 'create_table', 'update_table',
-  'rename_table', 'delete_table', 'get_rows', 'get_row', 'create_row', 'create_rows', 'update_row', 'update_rows',
-  'patch_row', 'patch_rows', 'rename_row', 'delete_row', 'delete_rows', 'get_revision_changes', 'get_row_changes',
-  'get_row_history', 'get_project_endpoints', 'create_endpoint',
-  'delete_endpoint', 'get_graphql_schema', 'get_openapi_spec',
+  'login',
+  'logout',
+  'me',
+  'get_organization',
+  'get_projects',
+  'get_project',
+  'create_project',
+  'update_project',
+  'delete_project',
+  'get_branches',
+  'get_branch',
+  'create_branch',
+  'delete_branch',
+  'get_revisions',
+  'get_revision',
+  'create_revision',
+  'revert_changes',
+  'preview_merge',
+  'merge_revision',
+  'restore_revision',
+  'get_tables',
+  'get_table',
+  'get_table_schema',
+  'create_table',
+  'update_table',
+  'rename_table',
+  'delete_table',
+  'get_rows',
+  'get_row',
+  'create_row',
+  'create_rows',
+  'update_row',
+  'update_rows',
+  'patch_row',
+  'patch_rows',
+  'rename_row',
+  'delete_row',
+  'delete_rows',
+  'get_revision_changes',
+  'get_row_changes',
+  'get_row_history',
+  'get_project_endpoints',
+  'create_endpoint',
+  'delete_endpoint',
+  'get_graphql_schema',
+  'get_openapi_spec',
 ];
 const target = { organizationId: 'admin', projectName: 'blog', branchName: '$default' };
 const postSchema = {
@@ -49,7 +88,10 @@ describe('initialize and tools/list', () => {
 
   test('lists exactly the tools of mcp.md §5 with closed input schemas and annotations', async () => {
     const { tools } = await agent.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), EXPECTED_TOOLS);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      EXPECTED_TOOLS,
+    );
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, 'object', tool.name);
       assert.equal((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties, false, tool.name);
@@ -58,9 +100,26 @@ describe('initialize and tools/list', () => {
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
     const rows = byName.get('get_rows');
-    assert.deepEqual(rows?.annotations, { title: 'List rows', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    assert.deepEqual(rows?.annotations, {
+      title: 'List rows',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     assert.deepEqual(rows?.inputSchema.required, ['tableId']);
-    assert.deepEqual(Object.keys(rows?.inputSchema.properties ?? {}).sort(), ['after', 'branchName', 'first', 'orderBy', 'organizationId', 'projectName', 'revision', 'revisionId', 'tableId', 'where']);
+    assert.deepEqual(Object.keys(rows?.inputSchema.properties ?? {}).sort(), [
+      'after',
+      'branchName',
+      'first',
+      'orderBy',
+      'organizationId',
+      'projectName',
+      'revision',
+      'revisionId',
+      'tableId',
+      'where',
+    ]);
     assert.equal(byName.get('delete_row')?.annotations?.destructiveHint, true);
     assert.equal(byName.get('delete_row')?.annotations?.readOnlyHint, false);
     assert.equal(byName.get('update_row')?.annotations?.idempotentHint, true);
@@ -101,7 +160,10 @@ describe('working with data', () => {
         ],
       }),
     );
-    assert.deepEqual(created.rows.map((r: { id: string }) => r.id), ['p1', 'p2', 'p3']);
+    assert.deepEqual(
+      created.rows.map((r: { id: string }) => r.id),
+      ['p1', 'p2', 'p3'],
+    );
     const one = ok(await call(agent, 'create_row', { ...target, tableId: 'posts', rowId: 'p4', data: { title: 'Draft', views: 1 } }));
     assert.equal(one.id, 'p4');
     assert.deepEqual(ok(await call(agent, 'delete_row', { ...target, tableId: 'posts', rowId: 'p4' })), { success: true });
@@ -117,7 +179,10 @@ describe('working with data', () => {
         orderBy: '[{"data": {"path": "views", "direction": "desc", "type": "float"}}]',
       }),
     );
-    assert.deepEqual(page.edges.map((e: { node: { id: string } }) => e.node.id), ['p2', 'p3']);
+    assert.deepEqual(
+      page.edges.map((e: { node: { id: string } }) => e.node.id),
+      ['p2', 'p3'],
+    );
     assert.equal(page.totalCount, 2);
     assert.equal(page.pageInfo.hasNextPage, false);
 
@@ -136,7 +201,10 @@ describe('working with data', () => {
     const rest = ok(await call(agent, 'create_endpoint', { ...target, type: 'REST_API' }));
     assert.equal(rest.mode, 'draft');
     const listed = ok(await call(agent, 'get_project_endpoints', { organizationId: 'admin', projectName: 'blog', type: 'GRAPHQL' }));
-    assert.deepEqual(listed.edges.map((e: { node: { id: string } }) => e.node.id), [graphql.id]);
+    assert.deepEqual(
+      listed.edges.map((e: { node: { id: string } }) => e.node.id),
+      [graphql.id],
+    );
     const { sdl } = ok(await call(agent, 'get_graphql_schema', { endpointId: graphql.id }));
     assert.match(sdl, /type Query/);
     assert.match(sdl, /views: Float/);

@@ -26,7 +26,16 @@ async function freshProject(): Promise<{ name: string; c1: string; B: string }> 
   const master = await (project === 1 ? organizationWithProject(admin, 'acme', name) : createProject(name));
   const draft = master.draftRevisionId;
   await ok(admin.rest('POST', `/revision/${draft}/tables`, { tableId: 'authors', schema: authorsSchema }), 201);
-  await ok(admin.rest('POST', `/revision/${draft}/table/authors/rows/bulk`, { rows: [{ rowId: 'alice', data: alice }, { rowId: 'bob', data: bob }, { rowId: 'carol', data: carol }] }), 201);
+  await ok(
+    admin.rest('POST', `/revision/${draft}/table/authors/rows/bulk`, {
+      rows: [
+        { rowId: 'alice', data: alice },
+        { rowId: 'bob', data: bob },
+        { rowId: 'carol', data: carol },
+      ],
+    }),
+    201,
+  );
   const B = `/organization/acme/project/${name}/branch`;
   const c1 = (await ok(admin.rest('POST', `${B}/master/revisions`, { comment: 'c1' }), 201)).id;
   return { name, c1, B };
@@ -82,7 +91,13 @@ describe('merge (merge.md §2-§3)', () => {
     assert.equal(preview.targetRevisionId, mDraft);
     assert.deepEqual(preview.conflicts, []);
     assert.deepEqual(preview.tables, [
-      { tableId: 'authors', previousTableId: null, change: 'MODIFIED', schemaChanged: false, rowChanges: { added: 1, updated: 1, removed: 1, renamed: 0, total: 3 } },
+      {
+        tableId: 'authors',
+        previousTableId: null,
+        change: 'MODIFIED',
+        schemaChanged: false,
+        rowChanges: { added: 1, updated: 1, removed: 1, renamed: 0, total: 3 },
+      },
     ]);
     assert.deepEqual(await c.rows(mDraft), { alice: { ...alice, tags: ['staff', 'lead'] }, bob, caroline: carol }, 'a preview changes nothing');
 
@@ -100,7 +115,9 @@ describe('merge (merge.md §2-§3)', () => {
     assert.equal((await ok(c.merge('master', { sourceRevisionId: f1 }, true))).status, 'UP_TO_DATE', 'pending merges count as ancestors');
 
     const m2 = await c.commit('master');
-    const committed = gqlData(await admin.gql(`query($id: ID!) { revision(data: {revisionId: $id}) { mergedRevisionIds pendingMergeRevisionIds } }`, { id: m2 }));
+    const committed = gqlData(
+      await admin.gql(`query($id: ID!) { revision(data: {revisionId: $id}) { mergedRevisionIds pendingMergeRevisionIds } }`, { id: m2 }),
+    );
     assert.deepEqual(committed.revision, { mergedRevisionIds: [f1], pendingMergeRevisionIds: [] });
     const again = await ok(c.merge('master', { sourceRevisionId: f1 }));
     assert.deepEqual([again.status, again.baseRevisionId, again.totalRowChanges], ['UP_TO_DATE', f1, 0]);
@@ -155,7 +172,10 @@ describe('conflicts, resolutions and strategies (merge.md §2.2, §2.4)', () => 
     assert.deepEqual([rename.base, rename.ours, rename.theirs], ['carol', 'erin', 'caroline']);
     // Ids are stable: the same preview again names the same conflicts.
     const again = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
-    assert.deepEqual(again.conflicts.map((k: Json) => k.id), preview.conflicts.map((k: Json) => k.id));
+    assert.deepEqual(
+      again.conflicts.map((k: Json) => k.id),
+      preview.conflicts.map((k: Json) => k.id),
+    );
 
     const before = await c.rows(await c.draft());
     const refused = await c.merge('master', { sourceRevisionId: f1 });
@@ -206,13 +226,19 @@ describe('conflicts, resolutions and strategies (merge.md §2.2, §2.4)', () => 
     ];
     const partial = gqlData(await admin.gql(previewQuery, { d: { ...input, resolutions } })).previewMerge;
     assert.deepEqual([partial.status, partial.conflictCount], ['CONFLICTS', 2]);
-    const all = [...resolutions, { conflictId: byKey('ROW_RENAME'), take: 'OURS' }, { conflictId: byKey('ROW_ID_TAKEN'), take: 'VALUE', value: { ...dave, name: 'Erin' } }];
+    const all = [
+      ...resolutions,
+      { conflictId: byKey('ROW_RENAME'), take: 'OURS' },
+      { conflictId: byKey('ROW_ID_TAKEN'), take: 'VALUE', value: { ...dave, name: 'Erin' } },
+    ];
     const clean = gqlData(await admin.gql(previewQuery, { d: { ...input, resolutions: all } })).previewMerge;
     assert.deepEqual([clean.status, clean.conflictCount], ['CLEAN', 0]);
-    const applied = gqlData(await admin.gql(
-      `mutation($d: MergeInput!) { mergeRevision(data: $d) { status baseRevisionId totalRowChanges branch { name draft { pendingMergeRevisionIds } } } }`,
-      { d: { ...input, resolutions: all } },
-    )).mergeRevision;
+    const applied = gqlData(
+      await admin.gql(
+        `mutation($d: MergeInput!) { mergeRevision(data: $d) { status baseRevisionId totalRowChanges branch { name draft { pendingMergeRevisionIds } } } }`,
+        { d: { ...input, resolutions: all } },
+      ),
+    ).mergeRevision;
     assert.deepEqual([applied.status, applied.baseRevisionId, applied.branch.draft.pendingMergeRevisionIds], ['CLEAN', p.c1, [f1]]);
     const rows = await c.rows(await c.draft());
     assert.deepEqual(rows.alice, { ...alice, address: { city: 'Nantes', zip: 75001 }, tags: ['a', 'b'] });
@@ -226,7 +252,11 @@ describe('conflicts, resolutions and strategies (merge.md §2.2, §2.4)', () => 
     const g1 = await conflictingSides(d, q);
     const listed = await ok(d.merge('master', { sourceRevisionId: g1 }, true));
     const leaf = listed.conflicts.find((k: Json) => k.kind === 'ROW_UPDATE').id;
-    assertRestError(await d.merge('master', { sourceRevisionId: g1, resolutions: [{ conflictId: leaf, take: 'REMOVE' }] }, true), 400, 'BAD_USER_INPUT');
+    assertRestError(
+      await d.merge('master', { sourceRevisionId: g1, resolutions: [{ conflictId: leaf, take: 'REMOVE' }] }, true),
+      400,
+      'BAD_USER_INPUT',
+    );
   });
 });
 
@@ -235,13 +265,28 @@ describe('tables (merge.md §2.1) and the result checks (§2.3)', () => {
     const p = await freshProject();
     const c = ctx(p);
     const m0 = await c.draft();
-    await ok(admin.rest('POST', `/revision/${m0}/tables`, { tableId: 'tags', schema: { type: 'object', additionalProperties: false, required: ['label'], properties: { label: { type: 'string', default: '' } } } }), 201);
-    await ok(admin.rest('POST', `/revision/${m0}/tables`, { tableId: 'old', schema: { type: 'object', additionalProperties: false, required: ['x'], properties: { x: { type: 'number', default: 0 } } } }), 201);
+    await ok(
+      admin.rest('POST', `/revision/${m0}/tables`, {
+        tableId: 'tags',
+        schema: { type: 'object', additionalProperties: false, required: ['label'], properties: { label: { type: 'string', default: '' } } },
+      }),
+      201,
+    );
+    await ok(
+      admin.rest('POST', `/revision/${m0}/tables`, {
+        tableId: 'old',
+        schema: { type: 'object', additionalProperties: false, required: ['x'], properties: { x: { type: 'number', default: 0 } } },
+      }),
+      201,
+    );
     const c2 = await c.commit('master');
     await c.branch(c2, 'feature');
     const f = await c.draft('feature');
     await ok(admin.rest('POST', `/revision/${f}/tables`, { tableId: 'posts', schema: postsSchema }), 201);
-    await ok(admin.rest('POST', `${c.T(f, 'posts')}/rows`, { rowId: 'p1', data: { title: 'Hi', views: 1, author: 'alice', lines: [], self: '' } }), 201);
+    await ok(
+      admin.rest('POST', `${c.T(f, 'posts')}/rows`, { rowId: 'p1', data: { title: 'Hi', views: 1, author: 'alice', lines: [], self: '' } }),
+      201,
+    );
     await ok(admin.rest('DELETE', c.T(f, 'old')));
     await ok(admin.rest('POST', `${c.T(f, 'tags')}/rename`, { nextTableId: 'labels' }));
     await ok(admin.rest('PATCH', c.T(f, 'authors'), { patches: [{ op: 'add', path: '/properties/rank', value: { type: 'number', default: 7 } }] }));
@@ -272,7 +317,12 @@ describe('tables (merge.md §2.1) and the result checks (§2.3)', () => {
     const p = await freshProject();
     const c = ctx(p);
     const m0 = await c.draft();
-    const simple = (field: string) => ({ type: 'object', additionalProperties: false, required: [field], properties: { [field]: { type: 'string', default: '' } } });
+    const simple = (field: string) => ({
+      type: 'object',
+      additionalProperties: false,
+      required: [field],
+      properties: { [field]: { type: 'string', default: '' } },
+    });
     for (const id of ['t1', 't2', 't3', 't4']) await ok(admin.rest('POST', `/revision/${m0}/tables`, { tableId: id, schema: simple('v') }), 201);
     const c2 = await c.commit('master');
     await c.branch(c2, 'feature');
@@ -289,17 +339,24 @@ describe('tables (merge.md §2.1) and the result checks (§2.3)', () => {
     await ok(admin.rest('POST', `/revision/${m}/tables`, { tableId: 'x4', schema: simple('z') }), 201);
     const preview = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
     const kinds = preview.conflicts.map((k: Json) => [k.kind, k.tableId]);
-    assert.deepEqual(kinds, [['TABLE_RENAME', 'b1'], ['TABLE_REMOVED_CHANGED', 't2'], ['TABLE_SCHEMA', 't3'], ['TABLE_ID_TAKEN', 't4']]);
+    assert.deepEqual(kinds, [
+      ['TABLE_RENAME', 'b1'],
+      ['TABLE_REMOVED_CHANGED', 't2'],
+      ['TABLE_SCHEMA', 't3'],
+      ['TABLE_ID_TAKEN', 't4'],
+    ]);
     const id = (kind: string) => preview.conflicts.find((k: Json) => k.kind === kind).id;
-    await ok(c.merge('master', {
-      sourceRevisionId: f1,
-      resolutions: [
-        { conflictId: id('TABLE_RENAME'), take: 'THEIRS' },
-        { conflictId: id('TABLE_REMOVED_CHANGED'), take: 'OURS' },
-        { conflictId: id('TABLE_SCHEMA'), take: 'THEIRS' },
-        { conflictId: id('TABLE_ID_TAKEN'), take: 'OURS' },
-      ],
-    }));
+    await ok(
+      c.merge('master', {
+        sourceRevisionId: f1,
+        resolutions: [
+          { conflictId: id('TABLE_RENAME'), take: 'THEIRS' },
+          { conflictId: id('TABLE_REMOVED_CHANGED'), take: 'OURS' },
+          { conflictId: id('TABLE_SCHEMA'), take: 'THEIRS' },
+          { conflictId: id('TABLE_ID_TAKEN'), take: 'OURS' },
+        ],
+      }),
+    );
     const tables = (await ok(admin.rest('GET', `/revision/${m}/tables?first=100&includeSchema=true`))).edges.map((e: Json) => e.node);
     assert.deepEqual(tables.map((t: Json) => t.id).sort(), ['a1', 'authors', 't2', 't3', 't4', 'x4']);
     assert.equal(tables.find((t: Json) => t.id === 't3').schema.properties.w.type, 'string');
@@ -315,9 +372,15 @@ describe('tables (merge.md §2.1) and the result checks (§2.3)', () => {
     await ok(admin.rest('DELETE', `${c.T(await c.draft('feature'))}/row/bob`));
     const f1 = await c.commit('feature');
     const m = await c.draft();
-    await ok(admin.rest('POST', `${c.T(m, 'posts')}/rows`, { rowId: 'p1', data: { title: 'By Bob', views: 0, author: 'bob', lines: [], self: '' } }), 201);
+    await ok(
+      admin.rest('POST', `${c.T(m, 'posts')}/rows`, { rowId: 'p1', data: { title: 'By Bob', views: 0, author: 'bob', lines: [], self: '' } }),
+      201,
+    );
     const preview = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
-    assert.deepEqual(preview.conflicts.map((k: Json) => [k.kind, k.tableId, k.rowId]), [['FOREIGN_KEY', 'posts', 'p1']]);
+    assert.deepEqual(
+      preview.conflicts.map((k: Json) => [k.kind, k.tableId, k.rowId]),
+      [['FOREIGN_KEY', 'posts', 'p1']],
+    );
     assertRestError(await c.merge('master', { sourceRevisionId: f1, strategy: 'THEIRS' }), 409, 'MERGE_CONFLICT');
     await ok(c.merge('master', { sourceRevisionId: f1, resolutions: [{ conflictId: preview.conflicts[0].id, take: 'REMOVE' }] }));
     const rows = await c.rows(m);
@@ -389,10 +452,11 @@ describe('restore (merge.md §4)', () => {
     await c.branch(p.c1, 'feature');
     await ok(admin.rest('POST', `${c.T(await c.draft('feature'))}/rows`, { rowId: 'dave', data: dave }), 201);
     const f1 = await c.commit('feature');
-    const gql = gqlData(await admin.gql(
-      `mutation($d: RestoreRevisionInput!) { restoreRevision(data: $d) { name draftRevisionId } }`,
-      { d: { organizationId: 'acme', projectName: p.name, branchName: 'master', revisionId: f1 } },
-    ));
+    const gql = gqlData(
+      await admin.gql(`mutation($d: RestoreRevisionInput!) { restoreRevision(data: $d) { name draftRevisionId } }`, {
+        d: { organizationId: 'acme', projectName: p.name, branchName: 'master', revisionId: f1 },
+      }),
+    );
     assert.equal(gql.restoreRevision.draftRevisionId, draft);
     assert.deepEqual(await c.rows(draft), { alice, bob, carol, dave });
     assert.deepEqual((await ok(admin.rest('GET', `/revision/${draft}`))).pendingMergeRevisionIds, [], 'a restore records no merge edge');
@@ -405,7 +469,12 @@ describe('concurrency, scopes and MCP', () => {
     const c = ctx(p);
     await c.branch(p.c1, 'feature');
     const f = await c.draft('feature');
-    await ok(admin.rest('POST', `${c.T(f)}/rows/bulk`, { rows: Array.from({ length: 50 }, (_, i) => ({ rowId: `f${i}`, data: { ...dave, name: `F${i}` } })) }), 201);
+    await ok(
+      admin.rest('POST', `${c.T(f)}/rows/bulk`, {
+        rows: Array.from({ length: 50 }, (_, i) => ({ rowId: `f${i}`, data: { ...dave, name: `F${i}` } })),
+      }),
+      201,
+    );
     const f1 = await c.commit('feature');
     const m = await c.draft();
     const writes = Array.from({ length: 10 }, (_, i) => admin.rest('POST', `${c.T(m)}/rows`, { rowId: `w${i}`, data: { ...dave, name: `W${i}` } }));
@@ -420,7 +489,13 @@ describe('concurrency, scopes and MCP', () => {
     const p = await freshProject();
     const c = ctx(p);
     const m0 = await c.draft();
-    await ok(admin.rest('POST', `/revision/${m0}/tables`, { tableId: 'secret', schema: { type: 'object', additionalProperties: false, required: ['v'], properties: { v: { type: 'string', default: '' } } } }), 201);
+    await ok(
+      admin.rest('POST', `/revision/${m0}/tables`, {
+        tableId: 'secret',
+        schema: { type: 'object', additionalProperties: false, required: ['v'], properties: { v: { type: 'string', default: '' } } },
+      }),
+      201,
+    );
     const c2 = await c.commit('master');
     await c.branch(c2, 'feature');
     await ok(admin.rest('POST', `${c.T(await c.draft('feature'), 'secret')}/rows`, { rowId: 's', data: { v: 'x' } }), 201);
@@ -437,7 +512,10 @@ describe('concurrency, scopes and MCP', () => {
     await c.branch(p.c1, 'feature');
     await ok(admin.rest('POST', `${c.T(await c.draft('feature'))}/rows`, { rowId: 'dave', data: dave }), 201);
     const f1 = await c.commit('feature');
-    const users = { reader: await createUser(admin, `reader${project}`, 'reader-password-1234'), editor: await createUser(admin, `editor${project}`, 'editor-password-1234') };
+    const users = {
+      reader: await createUser(admin, `reader${project}`, 'reader-password-1234'),
+      editor: await createUser(admin, `editor${project}`, 'editor-password-1234'),
+    };
     for (const [role, userId] of Object.entries(users)) await ok(admin.rest('POST', `/organization/acme/project/${p.name}/users`, { userId, role }));
     const reader = system.as(await system.login(`reader${project}`, 'reader-password-1234'));
     assertRestError(await reader.rest('POST', `${p.B}/master/merge`, { sourceRevisionId: f1 }), 403, 'FORBIDDEN');
@@ -453,10 +531,15 @@ describe('concurrency, scopes and MCP', () => {
     const c = ctx(p);
     const f1 = await conflictingSides(c, p);
     const client = new McpSdkClient({ name: 'merge-e2e', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${system.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${adminToken}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${system.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${adminToken}` } } }),
+    );
     try {
       const call = async (name: string, args: Json) => {
-        const result = (await client.callTool({ name, arguments: { organizationId: 'acme', projectName: p.name, branchName: 'master', ...args } })) as Json;
+        const result = (await client.callTool({
+          name,
+          arguments: { organizationId: 'acme', projectName: p.name, branchName: 'master', ...args },
+        })) as Json;
         return { isError: result.isError === true, body: result.structuredContent ?? JSON.parse(result.content?.[0]?.text ?? 'null') };
       };
       const preview = await call('preview_merge', { sourceRevisionId: f1 });
@@ -492,14 +575,21 @@ describe('THEIRS on taken ids keeps every row (issue 26 item 5, versioned-storag
     await ok(admin.rest('PUT', `${c.T(m)}/row/ann`, { data: { ...alice, name: 'Ann' } }));
 
     const preview = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
-    assert.deepEqual(preview.conflicts.map((k: Json) => [k.kind, k.rowId]), [['ROW_ID_TAKEN', 'bob']]);
+    assert.deepEqual(
+      preview.conflicts.map((k: Json) => [k.kind, k.rowId]),
+      [['ROW_ID_TAKEN', 'bob']],
+    );
     const merged = await ok(c.merge('master', { sourceRevisionId: f1, strategy: 'THEIRS' }));
     assert.equal(merged.status, 'CLEAN');
-    assert.deepEqual(await c.rows(m), {
-      alice: { ...alice, name: 'Ann', address: { city: 'Lille', zip: 75001 } },
-      ann: bob,
-      carol,
-    }, 'theirs row takes the id, the holder is back under its id on theirs with both sides changes');
+    assert.deepEqual(
+      await c.rows(m),
+      {
+        alice: { ...alice, name: 'Ann', address: { city: 'Lille', zip: 75001 } },
+        ann: bob,
+        carol,
+      },
+      'theirs row takes the id, the holder is back under its id on theirs with both sides changes',
+    );
 
     const q = await freshProject();
     const d = ctx(q);

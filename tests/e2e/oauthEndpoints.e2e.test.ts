@@ -28,14 +28,19 @@ let clientId: string;
 let staleCode: { code: string; verifier: string } | null = null;
 let staleIssuedAt = 0;
 
-async function codeFor(options: Partial<AuthorizeOptions> = {}, choices: { readOnly?: boolean; organization?: string } = {}): Promise<{ code: string; verifier: string }> {
+async function codeFor(
+  options: Partial<AuthorizeOptions> = {},
+  choices: { readOnly?: boolean; organization?: string } = {},
+): Promise<{ code: string; verifier: string }> {
   const { verifier, challenge } = pkce();
   const landed = await approve(server, jar, { clientId, redirectUri: REDIRECT, challenge, ...options }, choices);
   assert.equal(landed.searchParams.get('iss'), server.url);
   return { code: landed.searchParams.get('code') ?? '', verifier };
 }
 
-async function tokensFor(choices: { readOnly?: boolean; organization?: string } = {}): Promise<{ access_token: string; refresh_token: string; scope: string }> {
+async function tokensFor(
+  choices: { readOnly?: boolean; organization?: string } = {},
+): Promise<{ access_token: string; refresh_token: string; scope: string }> {
   const { code, verifier } = await codeFor({}, choices);
   const reply = await exchange(server, { code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId });
   assert.equal(reply.status, 200, reply.text);
@@ -109,7 +114,10 @@ describe('dynamic client registration', () => {
     }
     const badScope = await registerClient(server, { redirect_uris: [REDIRECT], scope: 'admin' });
     assert.equal(badScope.body.error, 'invalid_client_metadata');
-    const privateUse = await registerClient(server, { redirect_uris: ['com.example.app:/cb', 'http://[::1]/cb'], token_endpoint_auth_method: 'client_secret_basic' });
+    const privateUse = await registerClient(server, {
+      redirect_uris: ['com.example.app:/cb', 'http://[::1]/cb'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
     assert.equal(privateUse.status, 201, privateUse.text);
     assert.equal(typeof privateUse.body.client_secret, 'string');
     assert.equal(privateUse.body.client_secret_expires_at, 0);
@@ -122,7 +130,10 @@ describe('dynamic client registration', () => {
 describe('authorization request', () => {
   test('an unregistered redirect URI or unknown client is an error page, never a redirect', async () => {
     const { challenge } = pkce();
-    for (const query of [authorizeQuery({ clientId, redirectUri: 'http://127.0.0.1:9/other', challenge }), authorizeQuery({ clientId: 'nope', redirectUri: REDIRECT, challenge })]) {
+    for (const query of [
+      authorizeQuery({ clientId, redirectUri: 'http://127.0.0.1:9/other', challenge }),
+      authorizeQuery({ clientId: 'nope', redirectUri: REDIRECT, challenge }),
+    ]) {
       const reply = await raw(server, 'GET', `/oauth/authorize?${query}`, { jar });
       assert.equal(reply.status, 400);
       assert.equal(reply.headers.get('location'), null);
@@ -132,13 +143,22 @@ describe('authorization request', () => {
 
   test('plain PKCE, wrong resource and unknown scope redirect with the error, state and iss', async () => {
     const { challenge } = pkce();
-    const cases: [Partial<AuthorizeOptions>, string][] = [[{ method: 'plain' }, 'invalid_request'], [{ resource: 'https://evil.example/mcp' }, 'invalid_target'], [{ scope: 'strata:admin' }, 'invalid_scope']];
+    const cases: [Partial<AuthorizeOptions>, string][] = [
+      [{ method: 'plain' }, 'invalid_request'],
+      [{ resource: 'https://evil.example/mcp' }, 'invalid_target'],
+      [{ scope: 'strata:admin' }, 'invalid_scope'],
+    ];
     for (const [options, error] of cases) {
-      const reply = await raw(server, 'GET', `/oauth/authorize?${authorizeQuery({ clientId, redirectUri: REDIRECT, challenge, ...options })}`, { jar });
+      const reply = await raw(server, 'GET', `/oauth/authorize?${authorizeQuery({ clientId, redirectUri: REDIRECT, challenge, ...options })}`, {
+        jar,
+      });
       assert.equal(reply.status, 302);
       const location = new URL(reply.headers.get('location') ?? '');
       assert.equal(location.origin + location.pathname, REDIRECT);
-      assert.deepEqual([location.searchParams.get('error'), location.searchParams.get('state'), location.searchParams.get('iss')], [error, 'st-1', server.url]);
+      assert.deepEqual(
+        [location.searchParams.get('error'), location.searchParams.get('state'), location.searchParams.get('iss')],
+        [error, 'st-1', server.url],
+      );
     }
   });
 
@@ -154,9 +174,16 @@ describe('authorization request', () => {
     const missing = await raw(server, 'POST', '/oauth/authorize', { ...form({ ...withoutToken, decision: 'allow' }), jar });
     assert.equal(missing.status, 403);
     assert.equal(missing.headers.get('location'), null);
-    const forged = await raw(server, 'POST', '/oauth/authorize', { ...form({ ...fields, form_token: `${token.slice(0, -2)}AA`, decision: 'allow' }), jar });
+    const forged = await raw(server, 'POST', '/oauth/authorize', {
+      ...form({ ...fields, form_token: `${token.slice(0, -2)}AA`, decision: 'allow' }),
+      jar,
+    });
     assert.equal(forged.status, 403);
-    const crossSite = await raw(server, 'POST', '/oauth/authorize', { ...form({ ...fields, decision: 'allow' }), jar, headers: { ...form({}).headers, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' } });
+    const crossSite = await raw(server, 'POST', '/oauth/authorize', {
+      ...form({ ...fields, decision: 'allow' }),
+      jar,
+      headers: { ...form({}).headers, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    });
     assert.equal(crossSite.status, 403);
     const denied = await raw(server, 'POST', '/oauth/authorize', { ...form({ ...fields, decision: 'deny' }), jar });
     assert.equal(new URL(denied.headers.get('location') ?? '').searchParams.get('error'), 'access_denied');
@@ -168,9 +195,18 @@ describe('token endpoint', () => {
     const { code, verifier } = await codeFor();
     const mismatch = await exchange(server, { code, code_verifier: pkce().verifier, redirect_uri: REDIRECT, client_id: clientId });
     assert.deepEqual([mismatch.status, mismatch.body.error], [400, 'invalid_grant']);
-    const target = await exchange(server, { code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId, resource: 'https://evil.example/mcp' });
+    const target = await exchange(server, {
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      resource: 'https://evil.example/mcp',
+    });
     assert.deepEqual([target.status, target.body.error], [400, 'invalid_target']);
-    const json = await raw(server, 'POST', '/oauth/token', { body: JSON.stringify({ grant_type: 'authorization_code' }), headers: { 'Content-Type': 'application/json' } });
+    const json = await raw(server, 'POST', '/oauth/token', {
+      body: JSON.stringify({ grant_type: 'authorization_code' }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.deepEqual([json.status, json.body.error], [400, 'invalid_request']);
     const unknownClient = await exchange(server, { code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: 'nobody' });
     assert.deepEqual([unknownClient.status, unknownClient.body.error], [401, 'invalid_client']);
@@ -185,28 +221,55 @@ describe('token endpoint', () => {
     const second = await exchange(server, values);
     assert.deepEqual([second.status, second.body.error], [400, 'invalid_grant']);
     assert.equal((await mcpInitialize(server, first.body.access_token)).status, 401);
-    const refresh = await raw(server, 'POST', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: clientId }));
+    const refresh = await raw(
+      server,
+      'POST',
+      '/oauth/token',
+      form({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: clientId }),
+    );
     assert.equal(refresh.body.error, 'invalid_grant');
     assert.ok(server.logLines().some((line) => line.includes('"event":"oauth.code_reuse"')));
   });
 
   test('refresh rotates; reuse after the grace period revokes the family', async () => {
     const tokens = await tokensFor();
-    const rotated = await raw(server, 'POST', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId }));
+    const rotated = await raw(
+      server,
+      'POST',
+      '/oauth/token',
+      form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId }),
+    );
     assert.equal(rotated.status, 200, rotated.text);
     assert.notEqual(rotated.body.refresh_token, tokens.refresh_token);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const reused = await raw(server, 'POST', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId }));
+    const reused = await raw(
+      server,
+      'POST',
+      '/oauth/token',
+      form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId }),
+    );
     assert.deepEqual([reused.status, reused.body.error], [400, 'invalid_grant']);
-    const successor = await raw(server, 'POST', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token, client_id: clientId }));
+    const successor = await raw(
+      server,
+      'POST',
+      '/oauth/token',
+      form({ grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token, client_id: clientId }),
+    );
     assert.equal(successor.body.error, 'invalid_grant', 'the whole family is revoked');
     assert.equal((await mcpInitialize(server, rotated.body.access_token)).status, 401);
   });
 
   test('an OAuth token is accepted only on /mcp: /graphql, /api and /endpoint answer 401 TOKEN_INVALID', async () => {
     const { access_token: token } = await tokensFor();
-    for (const [method, path, body] of [['POST', '/graphql', '{"query":"{ me { id } }"}'], ['GET', '/api/me', undefined], ['GET', '/endpoint/rest/admin/p/master/draft/tables', undefined]] as const) {
-      const reply = await raw(server, method, path, { headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, ...(body ? { body } : {}) });
+    for (const [method, path, body] of [
+      ['POST', '/graphql', '{"query":"{ me { id } }"}'],
+      ['GET', '/api/me', undefined],
+      ['GET', '/endpoint/rest/admin/p/master/draft/tables', undefined],
+    ] as const) {
+      const reply = await raw(server, method, path, {
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        ...(body ? { body } : {}),
+      });
       assert.equal(reply.status, path === '/graphql' ? 401 : 401, `${path}: ${reply.text}`);
       assert.ok(reply.text.includes('TOKEN_INVALID'), `${path}: ${reply.text}`);
     }
@@ -268,23 +331,36 @@ describe('revocation and grants', () => {
     assert.ok(!after.body.some((g: { id: string }) => g.id === grant.id));
   });
 
-  test('a password change and a deactivation end the user\'s grants', async () => {
+  test("a password change and a deactivation end the user's grants", async () => {
     const patId = await server.createUser(adminToken, 'pat', 'pat-password-1');
     const grantTokens = async (password: string) => {
       const { jar: patJar } = await server.login('pat', password);
       const { verifier, challenge } = pkce();
       const landed = await approve(server, patJar, { clientId, redirectUri: REDIRECT, challenge });
-      const reply = await exchange(server, { code: landed.searchParams.get('code') ?? '', code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId });
+      const reply = await exchange(server, {
+        code: landed.searchParams.get('code') ?? '',
+        code_verifier: verifier,
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+      });
       assert.equal(reply.status, 200, reply.text);
       assert.equal((await mcpInitialize(server, reply.body.access_token)).status, 200);
       return reply.body as { access_token: string; refresh_token: string };
     };
     const before = await grantTokens('pat-password-1');
     const { accessToken: patToken } = await server.login('pat', 'pat-password-1');
-    const changed = await server.call('PUT', '/api/me/password', { token: patToken, body: { oldPassword: 'pat-password-1', newPassword: 'pat-password-2' } });
+    const changed = await server.call('PUT', '/api/me/password', {
+      token: patToken,
+      body: { oldPassword: 'pat-password-1', newPassword: 'pat-password-2' },
+    });
     assert.equal(changed.status, 200, changed.text);
     assert.equal((await mcpInitialize(server, before.access_token)).status, 401);
-    const refreshed = await raw(server, 'POST', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: before.refresh_token, client_id: clientId }));
+    const refreshed = await raw(
+      server,
+      'POST',
+      '/oauth/token',
+      form({ grant_type: 'refresh_token', refresh_token: before.refresh_token, client_id: clientId }),
+    );
     assert.equal(refreshed.body.error, 'invalid_grant');
     const { accessToken: newToken } = await server.login('pat', 'pat-password-2');
     assert.deepEqual((await server.call('GET', '/api/oauth/grants', { token: newToken })).body, [], 'the grant ended with the password');
@@ -306,11 +382,21 @@ describe('revocation and grants', () => {
   test('strata audit oauth prints every OAuth event from the log, filters, and never a code or token', async () => {
     const out: string[] = [];
     const err: string[] = [];
-    const cli = (args: string[]) => runCli(['audit', 'oauth', ...args], { env: { DATA_DIR: server.dataDir, LOG_LEVEL: 'silent' }, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) });
+    const cli = (args: string[]) =>
+      runCli(['audit', 'oauth', ...args], {
+        env: { DATA_DIR: server.dataDir, LOG_LEVEL: 'silent' },
+        stdout: (t) => void out.push(t),
+        stderr: (t) => void err.push(t),
+      });
     assert.equal(await cli(['--json']), 0, err.join(''));
-    const entries = out.join('').trim().split('\n').map((line) => JSON.parse(line) as { event: string; clientId: string; userId: string | null; details: Record<string, unknown> });
+    const entries = out
+      .join('')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; clientId: string; userId: string | null; details: Record<string, unknown> });
     const events = new Set(entries.map((e) => e.event));
-    for (const event of ['client-registered', 'grant-approved', 'grant-revoked', 'code-reuse-detected', 'token-reuse-detected']) assert.ok(events.has(event), event);
+    for (const event of ['client-registered', 'grant-approved', 'grant-revoked', 'code-reuse-detected', 'token-reuse-detected'])
+      assert.ok(events.has(event), event);
     const approval = entries.find((e) => e.event === 'grant-approved' && e.clientId === clientId);
     assert.deepEqual(approval?.details.redirectHost, '127.0.0.1:9');
     assert.ok(!out.join('').includes('codeHash') && !out.join('').includes('secretHash'));

@@ -56,28 +56,32 @@ after(async () => {
 });
 
 describe('a real server against hostile hosts', { concurrency: false }, () => {
-  test('anonymous /oauth/authorize naming each hostile document answers the 400 error page and the server lives on', { timeout: 120_000 }, async () => {
-    for (const hostileCase of hostileCases) {
-      const clientId = kit.urlOf(hostileCase, 'https');
-      const query = new URLSearchParams({
-        response_type: 'code',
-        client_id: clientId,
-        redirect_uri: 'http://127.0.0.1:9/cb',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-        state: 'st',
-      });
-      const res = await fetch(`${strata.url}/oauth/authorize?${query}`, { redirect: 'manual' });
-      const page = await res.text();
-      assert.equal(res.status, 400, `${hostileCase}: ${page.slice(0, 300)}`);
-      assert.match(res.headers.get('content-type') ?? '', /text\/html/, hostileCase);
-      assert.equal(res.headers.get('location'), null, `${hostileCase}: never a redirect`);
-      assert.match(page, /metadata document/, hostileCase);
-      await assertAlive(hostileCase);
-    }
-    // The server let go of every connection to the hosts (the webhook test below opens its own).
-    await waitUntil(() => kit.openConnections() === 0, 'the server to close every connection to the kit', 10_000);
-  });
+  test(
+    'anonymous /oauth/authorize naming each hostile document answers the 400 error page and the server lives on',
+    { timeout: 120_000 },
+    async () => {
+      for (const hostileCase of hostileCases) {
+        const clientId = kit.urlOf(hostileCase, 'https');
+        const query = new URLSearchParams({
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: 'http://127.0.0.1:9/cb',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+          state: 'st',
+        });
+        const res = await fetch(`${strata.url}/oauth/authorize?${query}`, { redirect: 'manual' });
+        const page = await res.text();
+        assert.equal(res.status, 400, `${hostileCase}: ${page.slice(0, 300)}`);
+        assert.match(res.headers.get('content-type') ?? '', /text\/html/, hostileCase);
+        assert.equal(res.headers.get('location'), null, `${hostileCase}: never a redirect`);
+        assert.match(page, /metadata document/, hostileCase);
+        await assertAlive(hostileCase);
+      }
+      // The server let go of every connection to the hosts (the webhook test below opens its own).
+      await waitUntil(() => kit.openConnections() === 0, 'the server to close every connection to the kit', 10_000);
+    },
+  );
 
   test('a webhook to each hostile receiver records its attempt and the server lives on', { timeout: 120_000 }, async () => {
     token = (await api('POST', '/auth/login', { username: 'admin', password: PASSWORD })).body.accessToken;
@@ -101,7 +105,8 @@ describe('a real server against hostile hosts', { concurrency: false }, () => {
     for (const [hostileCase, outcome] of outcomes) {
       if (['oversize-one-chunk', 'oversize-stream', 'invalid-json', 'gzip-bomb'].includes(hostileCase)) assert.equal(outcome, 'ok 200', hostileCase);
       else if (hostileCase === 'redirect-loop') assert.equal(outcome, 'redirect not followed', hostileCase);
-      else if (['oversize-declared', 'drip', 'never-answer', 'headers-then-silence'].includes(hostileCase)) assert.equal(outcome, 'timeout', hostileCase);
+      else if (['oversize-declared', 'drip', 'never-answer', 'headers-then-silence'].includes(hostileCase))
+        assert.equal(outcome, 'timeout', hostileCase);
       else assert.ok(outcome !== '' && !outcome.startsWith('ok'), `${hostileCase}: ${outcome}`);
     }
     await assertAlive('the webhook attempts');

@@ -28,7 +28,27 @@ async function startDocumentServer(): Promise<{ url: string; certPath: string; f
   const dir = await mkdtemp(join(tmpdir(), 'strata-cimd-'));
   const certPath = join(dir, 'cert.pem');
   const keyPath = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   let count = 0;
   let documentUrl = '';
   const https: HttpsServer = createHttpsServer({ key: await readFile(keyPath), cert: await readFile(certPath) }, (req, res) => {
@@ -123,7 +143,10 @@ describe('OAuth with the MCP SDK client', { concurrency: false }, () => {
     assert.equal(listed.isError, undefined, JSON.stringify(listed));
     assert.equal((listed.structuredContent as { totalCount?: number }).totalCount, 1);
     const refreshes = log.slice(before).filter((e) => e.path === '/oauth/token');
-    assert.deepEqual(refreshes.map((e) => [e.grantType, e.status]), [['refresh_token', 200]]);
+    assert.deepEqual(
+      refreshes.map((e) => [e.grantType, e.status]),
+      [['refresh_token', 200]],
+    );
     assert.notEqual(provider.saved?.access_token, firstAccess, 'a new access token was minted');
     const secrets = [code, firstAccess, provider.saved?.access_token ?? '', provider.saved?.refresh_token ?? ''];
     assert.ok(secrets.every((secret) => secret.length > 20));
@@ -141,12 +164,16 @@ describe('OAuth with the MCP SDK client', { concurrency: false }, () => {
     const redirectsBefore = provider.authorizationUrls.length;
     await assert.rejects(client.callTool({ name: 'get_projects', arguments: { organizationId: 'admin' } }), UnauthorizedError);
     assert.equal(provider.authorizationUrls.length, redirectsBefore + 1, 'the SDK starts a new authorization');
-    assert.deepEqual(s.problems.splice(0).filter((p) => !p.includes('127.0.0.1:47913')), []);
+    assert.deepEqual(
+      s.problems.splice(0).filter((p) => !p.includes('127.0.0.1:47913')),
+      [],
+    );
     await client.close().catch(() => undefined);
 
     // Audit lines for the registration and the grant, and no token or code in any log line.
     const output = server.output();
-    for (const event of ['oauth.client_registered', 'oauth.grant_approved', 'oauth.grant_revoked']) assert.ok(output.includes(`"event":"${event}"`), event);
+    for (const event of ['oauth.client_registered', 'oauth.grant_approved', 'oauth.grant_revoked'])
+      assert.ok(output.includes(`"event":"${event}"`), event);
     for (const secret of secrets) assert.ok(!output.includes(secret), 'a secret reached the log');
   });
 
@@ -175,7 +202,10 @@ describe('OAuth with the MCP SDK client', { concurrency: false }, () => {
     // Read-only grant: a write tool is the 403 insufficient_scope step-up; the SDK asks for more (a new authorization).
     const steps = provider.authorizationUrls.length;
     await assert.rejects(client.callTool({ name: 'create_project', arguments: { organizationId: 'admin', projectName: 'nope' } }));
-    assert.ok(log.some((e) => e.path === '/mcp' && e.status === 403), 'the write tool was refused with 403');
+    assert.ok(
+      log.some((e) => e.path === '/mcp' && e.status === 403),
+      'the write tool was refused with 403',
+    );
     assert.ok(provider.authorizationUrls.length >= steps);
     assert.equal(documents.fetches(), 1, 'the document is cached per Cache-Control');
     await client.close().catch(() => undefined);

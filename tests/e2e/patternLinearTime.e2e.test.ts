@@ -94,14 +94,27 @@ describe('schema patterns run in linear time', () => {
   test('an MCP row write against a pathological pattern is answered with INVALID_DATA', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` };
     const post = (body: unknown, extra: Record<string, string> = {}): Promise<Response> =>
-      fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body), signal: AbortSignal.timeout(WRITE_TIMEOUT_MS) });
-    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pattern', version: '1.0.0' } } });
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { ...headers, ...extra },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(WRITE_TIMEOUT_MS),
+      });
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pattern', version: '1.0.0' } },
+    });
     assert.equal(init.status, 200, await init.text());
     const session = { 'mcp-session-id': init.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': '2025-06-18' };
     assert.equal((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status, 202);
     const revisionId = table.split('/')[2] ?? '';
     const data = { nested: `${LONG}!`, alternation: LONG, star: LONG };
-    const call = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_row', arguments: { revisionId, tableId: 't', rowId: 'mcp', data } } }, session);
+    const call = await post(
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_row', arguments: { revisionId, tableId: 't', rowId: 'mcp', data } } },
+      session,
+    );
     assert.equal(call.status, 200);
     const body = (await call.json()) as { result: { isError?: boolean; content: { text: string }[] } };
     assert.equal(body.result.isError, true);

@@ -37,7 +37,11 @@ async function ok(at: Instance, method: string, path: string, body?: unknown): P
 async function start(name: string): Promise<Instance> {
   const dataDir = join(dir, name);
   const server = await startStrataProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD });
-  const res = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+  const res = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+  });
   const token = ((await res.json()) as { accessToken: string }).accessToken;
   return { server, token, dataDir };
 }
@@ -50,7 +54,8 @@ async function cli(at: Instance | null, args: readonly string[]): Promise<{ code
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
-const branch = (at: Instance): Promise<{ headRevisionId: string; draftRevisionId: string }> => ok(at, 'GET', '/organization/acme/project/blog/branch/master');
+const branch = (at: Instance): Promise<{ headRevisionId: string; draftRevisionId: string }> =>
+  ok(at, 'GET', '/organization/acme/project/blog/branch/master');
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'strata-portability-'));
@@ -60,7 +65,10 @@ before(async () => {
     await ok(at, 'POST', '/organization/acme/projects', { projectName: 'blog' });
   }
   const draft = (await branch(a)).draftRevisionId;
-  await ok(a, 'POST', `/revision/${draft}/tables`, { tableId: 'posts_later', schema: { type: 'object', additionalProperties: false, required: ['x'], properties: { x: { type: 'string', default: '' } } } });
+  await ok(a, 'POST', `/revision/${draft}/tables`, {
+    tableId: 'posts_later',
+    schema: { type: 'object', additionalProperties: false, required: ['x'], properties: { x: { type: 'string', default: '' } } },
+  });
   await ok(a, 'POST', `/revision/${draft}/tables`, { tableId: 'authors', schema: authorsSchema });
   await ok(a, 'POST', `/revision/${draft}/tables`, { tableId: 'posts', schema: postsSchema });
   for (const start of [0, 600]) {
@@ -72,7 +80,13 @@ before(async () => {
   }
   const posts = Array.from({ length: 50 }, (_, i) => ({
     rowId: `p${i}`,
-    data: { title: `post ${i}`, views: i * 1e21, author: `au${String(i).padStart(4, '0')}`, lines: [{ text: 'l', reviewers: ['au0001', 'au0002'] }], self: '' },
+    data: {
+      title: `post ${i}`,
+      views: i * 1e21,
+      author: `au${String(i).padStart(4, '0')}`,
+      lines: [{ text: 'l', reviewers: ['au0001', 'au0002'] }],
+      self: '',
+    },
   }));
   await ok(a, 'POST', `/revision/${draft}/table/posts/rows/bulk`, { rows: posts });
   await ok(a, 'POST', '/organization/acme/project/blog/branch/master/revisions', { comment: 'content' });
@@ -85,7 +99,10 @@ after(async () => {
 
 /** A bundle's lines without what names its source (revision id, export time). */
 function contentOf(bundle: string): unknown[] {
-  const [header, ...rows] = bundle.trimEnd().split('\n').map((line) => JSON.parse(line));
+  const [header, ...rows] = bundle
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   const { sourceRevisionId, exportedAt, ...rest } = header;
   assert.equal(typeof sourceRevisionId, 'string');
   assert.equal(typeof exportedAt, 'string');
@@ -99,14 +116,25 @@ describe('bundles between two instances through the CLI (portability.md §3-§4)
     assert.equal(exported.code, 0, exported.stderr);
     const bundleA = await readFile(fromA, 'utf8');
     const header = JSON.parse(bundleA.split('\n')[0] ?? '');
-    assert.deepEqual(header.tables.map((t: { id: string }) => t.id), ['authors', 'posts', 'posts_later'], 'a table comes after the tables it references');
+    assert.deepEqual(
+      header.tables.map((t: { id: string }) => t.id),
+      ['authors', 'posts', 'posts_later'],
+      'a table comes after the tables it references',
+    );
     assert.equal(bundleA.trimEnd().split('\n').length, 1 + 1200 + 50);
 
     const dry = await cli(b, ['bundle', 'import', '--org', 'acme', '--project', 'blog', '--dry-run', '--file', fromA]);
     assert.equal(dry.code, 0, dry.stderr);
     const preview = JSON.parse(dry.stdout);
     assert.equal(preview.dryRun, true);
-    assert.deepEqual(preview.tables.map((t: Json) => [t.tableId, t.change, t.rowChanges.added]), [['authors', 'ADDED', 1200], ['posts', 'ADDED', 50], ['posts_later', 'ADDED', 0]]);
+    assert.deepEqual(
+      preview.tables.map((t: Json) => [t.tableId, t.change, t.rowChanges.added]),
+      [
+        ['authors', 'ADDED', 1200],
+        ['posts', 'ADDED', 50],
+        ['posts_later', 'ADDED', 0],
+      ],
+    );
     assert.equal(preview.totalRowChanges, 1250);
     assert.deepEqual((await ok(b, 'GET', `/revision/${(await branch(b)).draftRevisionId}/tables`)).edges, []);
 
@@ -129,13 +157,19 @@ describe('bundles between two instances through the CLI (portability.md §3-§4)
 
   test('merge keeps what the bundle lacks; replace removes it; an invalid line refuses the whole bundle', async () => {
     const draft = (await branch(b)).draftRevisionId;
-    await ok(b, 'POST', `/revision/${draft}/tables`, { tableId: 'extra', schema: { type: 'object', additionalProperties: false, required: ['x'], properties: { x: { type: 'string', default: '' } } } });
+    await ok(b, 'POST', `/revision/${draft}/tables`, {
+      tableId: 'extra',
+      schema: { type: 'object', additionalProperties: false, required: ['x'], properties: { x: { type: 'string', default: '' } } },
+    });
     const fromA = join(dir, 'a.bundle.jsonl');
     const merged = await cli(b, ['bundle', 'import', '--org', 'acme', '--project', 'blog', '--mode', 'merge', '--file', fromA]);
     assert.equal(merged.code, 0, merged.stderr);
     assert.deepEqual(JSON.parse(merged.stdout).tables, []);
     const replaced = await cli(b, ['bundle', 'import', '--org', 'acme', '--project', 'blog', '--mode', 'replace', '--dry-run', '--file', fromA]);
-    assert.deepEqual(JSON.parse(replaced.stdout).tables.map((t: Json) => [t.tableId, t.change]), [['extra', 'REMOVED']]);
+    assert.deepEqual(
+      JSON.parse(replaced.stdout).tables.map((t: Json) => [t.tableId, t.change]),
+      [['extra', 'REMOVED']],
+    );
 
     const broken = (await readFile(fromA, 'utf8')).replace('"author":"au0003"', '"author":"nobody"');
     const brokenFile = join(dir, 'broken.bundle.jsonl');
@@ -157,7 +191,16 @@ describe('table transfer through the CLI (portability.md §4)', () => {
     assert.match(await readFile(csv, 'utf8'), /^id,name,address\/city,address\/zip,tags\r\n/);
     const imported = await cli(b, ['import', '--org', 'acme', '--project', 'blog', '--table', 'authors', '--mode', 'replace', '--file', csv]);
     assert.equal(imported.code, 0, imported.stderr);
-    assert.deepEqual(JSON.parse(imported.stdout), { processed: 1200, created: 0, updated: 0, unchanged: 1200, removed: 0, invalid: 0, errors: [], dryRun: false });
+    assert.deepEqual(JSON.parse(imported.stdout), {
+      processed: 1200,
+      created: 0,
+      updated: 0,
+      unchanged: 1200,
+      removed: 0,
+      invalid: 0,
+      errors: [],
+      dryRun: false,
+    });
 
     const refused = await cli(b, ['import', '--org', 'acme', '--project', 'blog', '--table', 'nope', '--file', csv]);
     assert.equal(refused.code, 1);

@@ -39,14 +39,20 @@ after(() => system.close());
 describe('projection operations API (operations.md §5.1)', () => {
   test('status rows of every projection over REST and GraphQL', async () => {
     const rows = await statuses();
-    assert.deepEqual(rows.map((r) => r.name), NAMES);
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      NAMES,
+    );
     for (const row of rows) {
       assert.deepEqual(Object.keys(row).sort(), ['error', 'head', 'lag', 'name', 'position', 'rebuild', 'status', 'updatedAt', 'version']);
       assert.ok(['running', 'idle', 'stalled', 'failed', 'building'].includes(row.status));
       assert.equal(row.rebuild, null);
     }
     const gql = gqlData(await admin.gql('{ projections { name version status position head lag updatedAt error rebuild { targetVersion } } }'));
-    assert.deepEqual(gql.projections.map((p: Status) => p.name), NAMES);
+    assert.deepEqual(
+      gql.projections.map((p: Status) => p.name),
+      NAMES,
+    );
   });
 
   test('systemAdmin only: 403 for other users, 401 for anonymous callers', async () => {

@@ -104,9 +104,14 @@ test('while five clients loop on reads past the budget, reads by id keep answeri
   latencies.sort((a, b) => a - b);
   const p99 = latencies[Math.floor(latencies.length * 0.99)] ?? Infinity;
   const max = latencies.at(-1) ?? Infinity;
-  t.diagnostic(`get-by-id while heavy lists loop: n=${latencies.length} p50=${latencies[Math.floor(latencies.length / 2)]?.toFixed(1)} ms p99=${p99.toFixed(1)} ms max=${max.toFixed(1)} ms; heavy list statuses ${JSON.stringify([...statuses])}`);
+  t.diagnostic(
+    `get-by-id while heavy lists loop: n=${latencies.length} p50=${latencies[Math.floor(latencies.length / 2)]?.toFixed(1)} ms p99=${p99.toFixed(1)} ms max=${max.toFixed(1)} ms; heavy list statuses ${JSON.stringify([...statuses])}`,
+  );
   assert.ok((statuses.get(503) ?? 0) > 0, `the heavy lists timed out: ${JSON.stringify([...statuses])}`);
-  assert.deepEqual([...statuses.keys()].filter((status) => status !== 503 && status !== 200), []);
+  assert.deepEqual(
+    [...statuses.keys()].filter((status) => status !== 503 && status !== 200),
+    [],
+  );
   // Shared, loaded 2-core machines: generous, but far below what five such reads cost when they run to their end on
   // the event loop (issue 30: get-by-id p99 7.3 s).
   assert.ok(p99 < 1000, `get-by-id p99 ${p99.toFixed(1)} ms`);

@@ -33,7 +33,13 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'strata-heap-'));
   const dataDir = join(dir, 'data');
   await seedRows({ dataDir, adminPassword: ADMIN_PASSWORD, projectName: 'open', rows: ROWS });
-  server = await startStrataProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD, METRICS_ENABLED: 'true', CONSISTENCY_TIMEOUT_MS: '60000', NODE_OPTIONS: `--max-old-space-size=${OLD_SPACE_MIB}` });
+  server = await startStrataProcess({
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD,
+    METRICS_ENABLED: 'true',
+    CONSISTENCY_TIMEOUT_MS: '60000',
+    NODE_OPTIONS: `--max-old-space-size=${OLD_SPACE_MIB}`,
+  });
 });
 
 after(async () => {
@@ -41,7 +47,8 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function call(method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
+async function call(method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; body: any }> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
   const res = await fetch(`${server.url}${path}`, {
     method,
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -72,7 +79,11 @@ async function hammer(count: number, job: (i: number) => Promise<void>): Promise
     await new Promise((resolve) => setTimeout(resolve, 500));
     const { exitCode, signalCode } = server.child;
     if (exitCode === null && signalCode === null) throw err;
-    const fatal = server.stderr().split('\n').find((line) => line.includes('FATAL ERROR')) ?? server.stderr().slice(-600);
+    const fatal =
+      server
+        .stderr()
+        .split('\n')
+        .find((line) => line.includes('FATAL ERROR')) ?? server.stderr().slice(-600);
     assert.fail(`the server died after ${next} requests (exit ${String(exitCode ?? signalCode)}): ${fatal}`);
   }
 }

@@ -102,7 +102,10 @@ test(`rebuilding rows (${ROWS.toLocaleString('en-US')} rows) while a reader list
   const views = createSqliteViewStore({ file: join(dataDir, 'views.db') });
   try {
     const rows = (await views.projectionStatuses()).filter((s) => s.name === 'rows');
-    assert.deepEqual(rows.map((s) => [s.version, s.active]), [[rowViews.version + 1, true]]);
+    assert.deepEqual(
+      rows.map((s) => [s.version, s.active]),
+      [[rowViews.version + 1, true]],
+    );
     assert.equal(await views.count('rows', 'rows'), ROWS);
   } finally {
     await views.close();

@@ -37,9 +37,17 @@ before(async () => {
   const draft = master.draftRevisionId;
   await ok(admin.rest('POST', `/revision/${draft}/tables`, { tableId: 'authors', schema: authorsSchema }), 201);
   const dave = { name: 'Dave', address: { city: 'Oslo', zip: 1 }, tags: [] };
-  await ok(admin.rest('POST', `${T(draft, 'authors')}/rows/bulk`, { rows: [
-    { rowId: 'alice', data: alice }, { rowId: 'bob', data: bob }, { rowId: 'carol', data: carol }, { rowId: 'dave', data: dave },
-  ] }), 201);
+  await ok(
+    admin.rest('POST', `${T(draft, 'authors')}/rows/bulk`, {
+      rows: [
+        { rowId: 'alice', data: alice },
+        { rowId: 'bob', data: bob },
+        { rowId: 'carol', data: carol },
+        { rowId: 'dave', data: dave },
+      ],
+    }),
+    201,
+  );
   revs.c1 = await commit('master', 'c1');
 });
 after(() => system.close());
@@ -47,10 +55,15 @@ after(() => system.close());
 describe('revision changes (changes.md §1)', () => {
   test('a draft against HEAD: added, updated, removed, renamed rows; a row changed back is not listed', async () => {
     const draft = await draftOf();
-    await ok(admin.rest('PUT', `${T(draft, 'authors')}/row/alice`, { data: { ...alice, address: { city: 'Lille', zip: 75001 }, tags: ['staff', 'new'] } }));
+    await ok(
+      admin.rest('PUT', `${T(draft, 'authors')}/row/alice`, { data: { ...alice, address: { city: 'Lille', zip: 75001 }, tags: ['staff', 'new'] } }),
+    );
     await ok(admin.rest('DELETE', `${T(draft, 'authors')}/row/bob`));
     await ok(admin.rest('POST', `${T(draft, 'authors')}/row/carol/rename`, { nextRowId: 'caroline' }));
-    await ok(admin.rest('POST', `${T(draft, 'authors')}/rows`, { rowId: 'erin', data: { name: 'Erin', address: { city: 'Rome', zip: 2 }, tags: [] } }), 201);
+    await ok(
+      admin.rest('POST', `${T(draft, 'authors')}/rows`, { rowId: 'erin', data: { name: 'Erin', address: { city: 'Rome', zip: 2 }, tags: [] } }),
+      201,
+    );
     await ok(admin.rest('PATCH', `${T(draft, 'authors')}/row/dave`, { patches: [{ op: 'replace', path: '/name', value: 'D.' }] }));
     await ok(admin.rest('PATCH', `${T(draft, 'authors')}/row/dave`, { patches: [{ op: 'replace', path: '/name', value: 'Dave' }] }));
 
@@ -59,7 +72,15 @@ describe('revision changes (changes.md §1)', () => {
     assert.deepEqual(changes, {
       revisionId: draft,
       compareWith: head,
-      tables: [{ tableId: 'authors', previousTableId: null, change: 'MODIFIED', schemaChanged: false, rowChanges: { added: 1, updated: 1, removed: 1, renamed: 1, total: 4 } }],
+      tables: [
+        {
+          tableId: 'authors',
+          previousTableId: null,
+          change: 'MODIFIED',
+          schemaChanged: false,
+          rowChanges: { added: 1, updated: 1, removed: 1, renamed: 1, total: 4 },
+        },
+      ],
       totalRowChanges: 4,
     });
     const rows = await ok(admin.rest('GET', `${T(draft, 'authors')}/changes`));
@@ -75,13 +96,22 @@ describe('revision changes (changes.md §1)', () => {
     assert.deepEqual([renamed.previousRowId, renamed.before, renamed.after, renamed.fieldChanges], ['carol', carol, carol, []]);
     assert.deepEqual([added.before, added.after.name], [null, 'Erin']);
 
-    const gql = gqlData(await admin.gql(
-      `query($r: ID!) { revisionChanges(data: {revisionId: $r}) { compareWith totalRowChanges tables { tableId change rowChanges { renamed total } } }
+    const gql = gqlData(
+      await admin.gql(
+        `query($r: ID!) { revisionChanges(data: {revisionId: $r}) { compareWith totalRowChanges tables { tableId change rowChanges { renamed total } } }
         rowChanges(data: {revisionId: $r, tableId: "authors", changes: [RENAMED, UPDATED]}) { totalCount edges { node { rowId previousRowId change fieldChanges { path before after } } } } }`,
-      { r: draft },
-    ));
-    assert.deepEqual(gql.revisionChanges, { compareWith: head, totalRowChanges: 4, tables: [{ tableId: 'authors', change: 'MODIFIED', rowChanges: { renamed: 1, total: 4 } }] });
-    assert.deepEqual(gql.rowChanges.edges.map((e: { node: { rowId: string } }) => e.node.rowId), ['alice', 'caroline']);
+        { r: draft },
+      ),
+    );
+    assert.deepEqual(gql.revisionChanges, {
+      compareWith: head,
+      totalRowChanges: 4,
+      tables: [{ tableId: 'authors', change: 'MODIFIED', rowChanges: { renamed: 1, total: 4 } }],
+    });
+    assert.deepEqual(
+      gql.rowChanges.edges.map((e: { node: { rowId: string } }) => e.node.rowId),
+      ['alice', 'caroline'],
+    );
     assert.equal(gql.rowChanges.edges[1].node.previousRowId, 'carol');
   });
 
@@ -107,11 +137,24 @@ describe('revision changes (changes.md §1)', () => {
     assert.equal(c2.totalRowChanges, 4);
     assert.deepEqual(await ok(admin.rest('GET', `/revision/${revs.c2}/changes?compareWith=${revs.c1}`)), c2);
     const c1 = await ok(admin.rest('GET', `/revision/${revs.c1}/changes`));
-    assert.deepEqual(c1.tables, [{ tableId: 'authors', previousTableId: null, change: 'ADDED', schemaChanged: false, rowChanges: { added: 4, updated: 0, removed: 0, renamed: 0, total: 4 } }]);
+    assert.deepEqual(c1.tables, [
+      {
+        tableId: 'authors',
+        previousTableId: null,
+        change: 'ADDED',
+        schemaChanged: false,
+        rowChanges: { added: 4, updated: 0, removed: 0, renamed: 0, total: 4 },
+      },
+    ]);
     // Backwards: the older revision against the newer one.
     const back = await ok(admin.rest('GET', `${T(revs.c1, 'authors')}/changes?compareWith=${revs.c2}`));
     assert.deepEqual(rowIdsOf(back), ['UPDATED:alice', 'ADDED:bob', 'RENAMED:carol', 'REMOVED:erin']);
-    assert.deepEqual(await ok(admin.rest('GET', `/revision/${revs.start}/changes`)), { revisionId: revs.start, compareWith: null, tables: [], totalRowChanges: 0 });
+    assert.deepEqual(await ok(admin.rest('GET', `/revision/${revs.start}/changes`)), {
+      revisionId: revs.start,
+      compareWith: null,
+      tables: [],
+      totalRowChanges: 0,
+    });
     const same = await ok(admin.rest('GET', `/revision/${revs.c2}/changes?compareWith=${revs.c2}`));
     assert.deepEqual([same.tables, same.totalRowChanges], [[], 0]);
   });
@@ -119,22 +162,43 @@ describe('revision changes (changes.md §1)', () => {
   test('tables renamed, added and removed; schema changes', async () => {
     let draft = await draftOf();
     await ok(admin.rest('POST', `${T(draft, 'authors')}/rename`, { nextTableId: 'people' }));
-    await ok(admin.rest('POST', `/revision/${draft}/tables`, { tableId: 'tags', schema: { type: 'object', additionalProperties: false, required: ['n'], properties: { n: { type: 'string', default: '' } } } }), 201);
+    await ok(
+      admin.rest('POST', `/revision/${draft}/tables`, {
+        tableId: 'tags',
+        schema: { type: 'object', additionalProperties: false, required: ['n'], properties: { n: { type: 'string', default: '' } } },
+      }),
+      201,
+    );
     await ok(admin.rest('POST', `${T(draft, 'tags')}/rows`, { rowId: 't1', data: { n: 'x' } }), 201);
     const changes = await ok(admin.rest('GET', `/revision/${draft}/changes`));
     assert.deepEqual(changes.tables, [
-      { tableId: 'people', previousTableId: 'authors', change: 'RENAMED', schemaChanged: false, rowChanges: { added: 0, updated: 0, removed: 0, renamed: 0, total: 0 } },
-      { tableId: 'tags', previousTableId: null, change: 'ADDED', schemaChanged: false, rowChanges: { added: 1, updated: 0, removed: 0, renamed: 0, total: 1 } },
+      {
+        tableId: 'people',
+        previousTableId: 'authors',
+        change: 'RENAMED',
+        schemaChanged: false,
+        rowChanges: { added: 0, updated: 0, removed: 0, renamed: 0, total: 0 },
+      },
+      {
+        tableId: 'tags',
+        previousTableId: null,
+        change: 'ADDED',
+        schemaChanged: false,
+        rowChanges: { added: 1, updated: 0, removed: 0, renamed: 0, total: 1 },
+      },
     ]);
     revs.c3 = await commit('master', 'c3');
     draft = await draftOf();
     await ok(admin.rest('DELETE', T(draft, 'tags')));
     await ok(admin.rest('PATCH', T(draft, 'people'), { patches: [{ op: 'add', path: '/properties/nick', value: { type: 'string', default: '' } }] }));
     const next = await ok(admin.rest('GET', `/revision/${draft}/changes`));
-    assert.deepEqual(next.tables.map((t: { tableId: string; change: string; schemaChanged: boolean }) => [t.tableId, t.change, t.schemaChanged]), [
-      ['people', 'MODIFIED', true],
-      ['tags', 'REMOVED', false],
-    ]);
+    assert.deepEqual(
+      next.tables.map((t: { tableId: string; change: string; schemaChanged: boolean }) => [t.tableId, t.change, t.schemaChanged]),
+      [
+        ['people', 'MODIFIED', true],
+        ['tags', 'REMOVED', false],
+      ],
+    );
     const removedRows = await ok(admin.rest('GET', `${T(draft, 'tags')}/changes`));
     assert.deepEqual(rowIdsOf(removedRows), ['REMOVED:t1']);
     await ok(admin.rest('POST', `${B}/master/revert`));
@@ -145,21 +209,29 @@ describe('revision changes (changes.md §1)', () => {
     revs.featureDraft = await draftOf('feature');
     await ok(admin.rest('PATCH', `${T(revs.featureDraft, 'people')}/row/alice`, { patches: [{ op: 'replace', path: '/name', value: 'Al' }] }));
     const cross = await ok(admin.rest('GET', `/revision/${revs.featureDraft}/changes?compareWith=${revs.c2}`));
-    assert.deepEqual(cross.tables.map((t: { tableId: string; change: string; rowChanges: { total: number } }) => [t.tableId, t.change, t.rowChanges.total]), [
-      ['people', 'RENAMED', 1],
-      ['tags', 'ADDED', 1],
-    ]);
+    assert.deepEqual(
+      cross.tables.map((t: { tableId: string; change: string; rowChanges: { total: number } }) => [t.tableId, t.change, t.rowChanges.total]),
+      [
+        ['people', 'RENAMED', 1],
+        ['tags', 'ADDED', 1],
+      ],
+    );
     const rows = await ok(admin.rest('GET', `${T(revs.featureDraft, 'people')}/changes?compareWith=${revs.c2}`));
-    assert.deepEqual(rows.edges.map((e: { node: { rowId: string; fieldChanges: unknown } }) => [e.node.rowId, e.node.fieldChanges]), [
-      ['alice', [{ path: '/name', before: 'Alice', after: 'Al' }]],
-    ]);
+    assert.deepEqual(
+      rows.edges.map((e: { node: { rowId: string; fieldChanges: unknown } }) => [e.node.rowId, e.node.fieldChanges]),
+      [['alice', [{ path: '/name', before: 'Alice', after: 'Al' }]]],
+    );
     // The other way round, from master's HEAD against the feature draft.
     const back = await ok(admin.rest('GET', `${T(revs.c3, 'people')}/changes?compareWith=${revs.featureDraft}`));
     assert.deepEqual(rowIdsOf(back), ['UPDATED:alice']);
     assertRestError(await admin.rest('GET', `/revision/${revs.featureDraft}/changes?compareWith=${revs.otherProject}`), 400, 'BAD_USER_INPUT');
     assertRestError(await admin.rest('GET', `/revision/${revs.featureDraft}/changes?compareWith=nope`), 404, 'REVISION_NOT_FOUND');
     assertRestError(await admin.rest('GET', '/revision/nope/changes'), 404, 'REVISION_NOT_FOUND');
-    assertGqlError(await admin.gql(`{ revisionChanges(data: {revisionId: "${revs.featureDraft}", compareWith: "${revs.otherProject}"}) { compareWith } }`), 'BAD_USER_INPUT', 400);
+    assertGqlError(
+      await admin.gql(`{ revisionChanges(data: {revisionId: "${revs.featureDraft}", compareWith: "${revs.otherProject}"}) { compareWith } }`),
+      'BAD_USER_INPUT',
+      400,
+    );
     assertRestError(await system.as(null).rest('GET', `/revision/${revs.c2}/changes`), 401, 'UNAUTHENTICATED');
   });
 
@@ -168,7 +240,10 @@ describe('revision changes (changes.md §1)', () => {
     const scoped = { 'X-Api-Key': key.secret };
     const anonymous = system.as(null);
     const changes = await ok(anonymous.rest('GET', `/revision/${revs.c3}/changes`, undefined, scoped));
-    assert.deepEqual(changes.tables.map((t: { tableId: string }) => t.tableId), ['people']);
+    assert.deepEqual(
+      changes.tables.map((t: { tableId: string }) => t.tableId),
+      ['people'],
+    );
     assert.equal(changes.totalRowChanges, 0);
     assertRestError(await anonymous.rest('GET', `${T(revs.c3, 'tags')}/changes`, undefined, scoped), 403, 'API_KEY_SCOPE');
   });
@@ -178,7 +253,14 @@ describe('row history (changes.md §2)', () => {
   test('across a branch creation and a table rename, newest first, with the actor', async () => {
     const history = await ok(admin.rest('GET', `${T(revs.featureDraft, 'people')}/row/alice/history`));
     assert.deepEqual(
-      history.edges.map((e: { node: Record<string, unknown> }) => [e.node.revisionId, e.node.branchName, e.node.change, e.node.tableId, e.node.rowId, e.node.comment]),
+      history.edges.map((e: { node: Record<string, unknown> }) => [
+        e.node.revisionId,
+        e.node.branchName,
+        e.node.change,
+        e.node.tableId,
+        e.node.rowId,
+        e.node.comment,
+      ]),
       [
         [revs.featureDraft, 'feature', 'UPDATED', 'people', 'alice', null],
         [revs.c2, 'master', 'UPDATED', 'authors', 'alice', 'c2'],
@@ -194,17 +276,38 @@ describe('row history (changes.md §2)', () => {
 
   test('follows row renames, shows deletions, pages with cursors; a row that never existed is 404', async () => {
     const renamed = await ok(admin.rest('GET', `${T(revs.c3, 'people')}/row/caroline/history`));
-    assert.deepEqual(renamed.edges.map((e: { node: { change: string; rowId: string } }) => `${e.node.change}:${e.node.rowId}`), ['RENAMED:caroline', 'CREATED:carol']);
+    assert.deepEqual(
+      renamed.edges.map((e: { node: { change: string; rowId: string } }) => `${e.node.change}:${e.node.rowId}`),
+      ['RENAMED:caroline', 'CREATED:carol'],
+    );
     const deleted = await ok(admin.rest('GET', `${T(revs.c2, 'authors')}/row/bob/history`));
-    assert.deepEqual(deleted.edges.map((e: { node: { change: string; revisionId: string; data: unknown; actorId: string } }) => [e.node.change, e.node.revisionId, e.node.data === null, e.node.actorId]), [
-      ['DELETED', revs.c2, true, adminId],
-      ['CREATED', revs.c1, false, adminId],
-    ]);
-    const page1 = gqlData(await admin.gql(`{ rowHistory(data: {revisionId: "${revs.featureDraft}", tableId: "people", rowId: "alice", first: 1}) { edges { node { revisionId } } pageInfo { hasNextPage endCursor } } }`)).rowHistory;
-    assert.deepEqual(page1.edges.map((e: { node: { revisionId: string } }) => e.node.revisionId), [revs.featureDraft]);
+    assert.deepEqual(
+      deleted.edges.map((e: { node: { change: string; revisionId: string; data: unknown; actorId: string } }) => [
+        e.node.change,
+        e.node.revisionId,
+        e.node.data === null,
+        e.node.actorId,
+      ]),
+      [
+        ['DELETED', revs.c2, true, adminId],
+        ['CREATED', revs.c1, false, adminId],
+      ],
+    );
+    const page1 = gqlData(
+      await admin.gql(
+        `{ rowHistory(data: {revisionId: "${revs.featureDraft}", tableId: "people", rowId: "alice", first: 1}) { edges { node { revisionId } } pageInfo { hasNextPage endCursor } } }`,
+      ),
+    ).rowHistory;
+    assert.deepEqual(
+      page1.edges.map((e: { node: { revisionId: string } }) => e.node.revisionId),
+      [revs.featureDraft],
+    );
     assert.equal(page1.pageInfo.hasNextPage, true);
     const page2 = await ok(admin.rest('GET', `${T(revs.featureDraft, 'people')}/row/alice/history?first=5&after=${page1.pageInfo.endCursor}`));
-    assert.deepEqual(page2.edges.map((e: { node: { revisionId: string } }) => e.node.revisionId), [revs.c2, revs.c1]);
+    assert.deepEqual(
+      page2.edges.map((e: { node: { revisionId: string } }) => e.node.revisionId),
+      [revs.c2, revs.c1],
+    );
     assert.equal(page2.pageInfo.hasNextPage, false);
     assertRestError(await admin.rest('GET', `${T(revs.c3, 'people')}/row/zed/history`), 404, 'ROW_NOT_FOUND');
     assertRestError(await admin.rest('GET', `${T(revs.c3, 'nope')}/row/alice/history`), 404, 'TABLE_NOT_FOUND');

@@ -57,7 +57,15 @@ before(async () => {
   sys = await startGeneratedSystem();
   admin = await sys.login('admin', ADMIN_PASSWORD);
   draft = await projectWithTables(sys, admin, 'acme', 'shop', [['items', itemsSchema]]);
-  ok(await sys.api(admin, 'POST', `${T()}/rows/bulk`, { rows: [{ rowId: 'i1', data: item('A-100', 1) }, { rowId: 'i2', data: item('B-200', 2) }] }), 201);
+  ok(
+    await sys.api(admin, 'POST', `${T()}/rows/bulk`, {
+      rows: [
+        { rowId: 'i1', data: item('A-100', 1) },
+        { rowId: 'i2', data: item('B-200', 2) },
+      ],
+    }),
+    201,
+  );
   mcp = new Client({ name: 'strata-e2e', version: '1.0.0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${sys.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${admin}` } } }));
 });
@@ -86,7 +94,10 @@ describe('integer and bounds', () => {
       );
     }
     // Eight code points, 16 UTF-16 units: within maxLength 8.
-    const created = ok(await sys.api(admin, 'POST', `${T()}/rows`, { rowId: 'i3', data: item('😀😀😀😀😀😀😀😀', 100, { big: -(2 ** 53 - 1) }) }), 201).body;
+    const created = ok(
+      await sys.api(admin, 'POST', `${T()}/rows`, { rowId: 'i3', data: item('😀😀😀😀😀😀😀😀', 100, { big: -(2 ** 53 - 1) }) }),
+      201,
+    ).body;
     assert.deepEqual([created.data.qty, created.data.big], [100, -(2 ** 53 - 1)]);
     assert.equal((await sys.api(admin, 'GET', `${T()}/row/bad`)).status, 404);
   });
@@ -94,7 +105,10 @@ describe('integer and bounds', () => {
   test('system GraphQL refuses a fraction for an integer with INVALID_DATA', async () => {
     const reply = await sys.call('POST', '/graphql', {
       token: admin,
-      body: { query: `mutation($d: JSON!) { createRow(data: {revisionId: "${draft}", tableId: "items", rowId: "g1", data: $d}) { id } }`, variables: { d: item('G', 0.5) } },
+      body: {
+        query: `mutation($d: JSON!) { createRow(data: {revisionId: "${draft}", tableId: "items", rowId: "g1", data: $d}) { id } }`,
+        variables: { d: item('G', 0.5) },
+      },
     });
     assert.equal(reply.body.errors?.[0]?.extensions?.code, 'INVALID_DATA', JSON.stringify(reply.body));
   });
@@ -104,10 +118,14 @@ describe('integer and bounds', () => {
     const types = Object.fromEntries(type.fields.map((f: Json) => [f.name, f.type.ofType?.name]));
     assert.deepEqual([types.qty, types.big, types.price], ['Int', 'Float', 'Float']);
     const created = data(
-      await gql(sys, draftGql, 'mutation($d: ShopCreateItemInput!) { createItem(data: $d) { data { qty big } } }', admin, { d: { id: 'g2', data: item('G-2', 7) } }),
+      await gql(sys, draftGql, 'mutation($d: ShopCreateItemInput!) { createItem(data: $d) { data { qty big } } }', admin, {
+        d: { id: 'g2', data: item('G-2', 7) },
+      }),
     ).createItem;
     assert.deepEqual(created.data, { qty: 7, big: 2 ** 40 });
-    const bad = await gql(sys, draftGql, 'mutation($d: ShopCreateItemInput!) { createItem(data: $d) { id } }', admin, { d: { id: 'g3', data: item('G-3', 1000) } });
+    const bad = await gql(sys, draftGql, 'mutation($d: ShopCreateItemInput!) { createItem(data: $d) { id } }', admin, {
+      d: { id: 'g3', data: item('G-3', 1000) },
+    });
     assert.equal(bad.body.errors?.[0]?.extensions?.code, 'INVALID_DATA');
   });
 
@@ -151,7 +169,9 @@ describe('x-index and x-unique fields are read through their view index (SQLite 
 
   test('equality on a unique field, and a range with an order on an indexed field', async () => {
     sys.resetFinds();
-    const bySku = data(await gql(sys, draftGql, list, admin, { d: { where: { data: { path: 'sku', equals: 'B-200' } }, orderBy: [{ id: 'asc' }] } })).items;
+    const bySku = data(
+      await gql(sys, draftGql, list, admin, { d: { where: { data: { path: 'sku', equals: 'B-200' } }, orderBy: [{ id: 'asc' }] } }),
+    ).items;
     assert.equal(bySku.totalCount, 1);
     const skuPlan = await lastListPlan();
     assert.match(skuPlan, /SEARCH \S+ USING (COVERING )?INDEX \S+__sort_[0-9a-f]{16} \(branchId=\? AND tableKey=\? AND <expr>=\?\)/, skuPlan);
@@ -160,7 +180,10 @@ describe('x-index and x-unique fields are read through their view index (SQLite 
     const orderBy = [{ data: { path: 'qty', direction: 'asc', type: 'float' } }];
     const byQty = data(await gql(sys, draftGql, list, admin, { d: { first: 3, where: { data: { path: 'qty', gte: 2 } }, orderBy } })).items;
     const qtys = byQty.edges.map((edge: Json) => edge.node.data.qty);
-    assert.deepEqual(qtys, [...qtys].sort((a: number, b: number) => a - b));
+    assert.deepEqual(
+      qtys,
+      [...qtys].sort((a: number, b: number) => a - b),
+    );
     assert.ok(qtys.every((q: number) => q >= 2));
     const qtyPlan = await lastListPlan();
     assert.match(qtyPlan, /INDEX \S+__sort_[0-9a-f]{16} \(branchId=\? AND tableKey=\? AND <expr>>\?\)/, qtyPlan);
@@ -168,13 +191,26 @@ describe('x-index and x-unique fields are read through their view index (SQLite 
   });
 
   test('the system API row list ensures the indexes of a table it reads first', async () => {
-    const schema = { type: 'object', additionalProperties: false, required: ['code'], properties: { code: { type: 'string', default: '', 'x-index': true } } };
+    const schema = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['code'],
+      properties: { code: { type: 'string', default: '', 'x-index': true } },
+    };
     ok(await sys.api(admin, 'POST', `/revision/${draft}/tables`, { tableId: 'parts', schema }), 201);
-    ok(await sys.api(admin, 'POST', `/revision/${draft}/table/parts/rows/bulk`, { rows: [1, 2, 3].map((i) => ({ rowId: `p${i}`, data: { code: `P-${i}` } })) }), 201);
+    ok(
+      await sys.api(admin, 'POST', `/revision/${draft}/table/parts/rows/bulk`, {
+        rows: [1, 2, 3].map((i) => ({ rowId: `p${i}`, data: { code: `P-${i}` } })),
+      }),
+      201,
+    );
     sys.resetFinds();
     const where = encodeURIComponent(JSON.stringify({ data: { path: 'code', equals: 'P-2' } }));
     const page = ok(await sys.api(admin, 'GET', `/revision/${draft}/table/parts/rows?where=${where}`)).body;
-    assert.deepEqual(page.edges.map((edge: Json) => edge.node.id), ['p2']);
+    assert.deepEqual(
+      page.edges.map((edge: Json) => edge.node.id),
+      ['p2'],
+    );
     const plan = await lastListPlan();
     assert.match(plan, /INDEX \S+__sort_[0-9a-f]{16} \(branchId=\? AND tableKey=\? AND <expr>=\?\)/, plan);
   });
@@ -185,23 +221,48 @@ describe('x-unique on every write path (409 UNIQUE_VIOLATION, nothing changes)',
     const before = await skus();
     const single = refused(await sys.api(admin, 'POST', `${T()}/rows`, { rowId: 'u1', data: item('A-100') }), 409, 'UNIQUE_VIOLATION');
     assert.equal(single.message, 'Another row ("i1") already has "/sku" = "A-100" in table "items" (row "u1")');
-    assert.deepEqual(single.details, [{ path: '/sku', message: 'Another row ("i1") already has "/sku" = "A-100"', rowId: 'u1', otherRowId: 'i1', value: 'A-100' }]);
+    assert.deepEqual(single.details, [
+      { path: '/sku', message: 'Another row ("i1") already has "/sku" = "A-100"', rowId: 'u1', otherRowId: 'i1', value: 'A-100' },
+    ]);
     const bulk = refused(
-      await sys.api(admin, 'POST', `${T()}/rows/bulk`, { rows: [{ rowId: 'u1', data: item('NEW') }, { rowId: 'u2', data: item('NEW') }] }),
+      await sys.api(admin, 'POST', `${T()}/rows/bulk`, {
+        rows: [
+          { rowId: 'u1', data: item('NEW') },
+          { rowId: 'u2', data: item('NEW') },
+        ],
+      }),
       409,
       'UNIQUE_VIOLATION',
     );
-    assert.deepEqual(bulk.details.map((d: Json) => [d.rowId, d.otherRowId, d.index]), [['u2', 'u1', 1]]);
+    assert.deepEqual(
+      bulk.details.map((d: Json) => [d.rowId, d.otherRowId, d.index]),
+      [['u2', 'u1', 1]],
+    );
     refused(await sys.api(admin, 'PUT', `${T()}/row/i2`, { data: item('A-100', 2) }), 409, 'UNIQUE_VIOLATION');
     refused(await sys.api(admin, 'PUT', `${T()}/rows/bulk`, { rows: [{ rowId: 'i2', data: item('A-100', 2) }] }), 409, 'UNIQUE_VIOLATION');
     refused(await sys.api(admin, 'PATCH', `${T()}/row/i2`, { patches: [{ op: 'replace', path: '/sku', value: 'A-100' }] }), 409, 'UNIQUE_VIOLATION');
-    refused(await sys.api(admin, 'PATCH', `${T()}/rows/bulk`, { rows: [{ rowId: 'i2', patches: [{ op: 'replace', path: '/sku', value: 'A-100' }] }] }), 409, 'UNIQUE_VIOLATION');
+    refused(
+      await sys.api(admin, 'PATCH', `${T()}/rows/bulk`, { rows: [{ rowId: 'i2', patches: [{ op: 'replace', path: '/sku', value: 'A-100' }] }] }),
+      409,
+      'UNIQUE_VIOLATION',
+    );
     assert.deepEqual(await skus(), before);
 
     // A swap in one bulk replace is allowed; "" is never a clash.
-    const swap = [{ rowId: 'i1', data: item('B-200', 1) }, { rowId: 'i2', data: item('A-100', 2) }];
+    const swap = [
+      { rowId: 'i1', data: item('B-200', 1) },
+      { rowId: 'i2', data: item('A-100', 2) },
+    ];
     ok(await sys.api(admin, 'PUT', `${T()}/rows/bulk`, { rows: swap }));
-    ok(await sys.api(admin, 'POST', `${T()}/rows/bulk`, { rows: [{ rowId: 'e1', data: item('') }, { rowId: 'e2', data: item('') }] }), 201);
+    ok(
+      await sys.api(admin, 'POST', `${T()}/rows/bulk`, {
+        rows: [
+          { rowId: 'e1', data: item('') },
+          { rowId: 'e2', data: item('') },
+        ],
+      }),
+      201,
+    );
 
     // A renamed row keeps holding its value, under its new id.
     ok(await sys.api(admin, 'POST', `${T()}/row/i1/rename`, { nextRowId: 'i9' }));
@@ -225,13 +286,22 @@ describe('x-unique on every write path (409 UNIQUE_VIOLATION, nothing changes)',
   });
 
   test('generated GraphQL and REST, system GraphQL and MCP answer the same code', async () => {
-    const gqlReply = await gql(sys, draftGql, 'mutation($d: ShopCreateItemInput!) { createItem(data: $d) { id } }', admin, { d: { id: 'x1', data: item('A-100') } });
+    const gqlReply = await gql(sys, draftGql, 'mutation($d: ShopCreateItemInput!) { createItem(data: $d) { id } }', admin, {
+      d: { id: 'x1', data: item('A-100') },
+    });
     assert.equal(gqlReply.body.errors?.[0]?.extensions?.code, 'UNIQUE_VIOLATION', JSON.stringify(gqlReply.body));
     assert.equal(gqlReply.body.errors?.[0]?.extensions?.statusCode, 409);
-    refused(await sys.call('POST', `${draftRest}/tables/items/rows`, { body: { id: 'x1', data: item('A-100') }, token: admin }), 409, 'UNIQUE_VIOLATION');
+    refused(
+      await sys.call('POST', `${draftRest}/tables/items/rows`, { body: { id: 'x1', data: item('A-100') }, token: admin }),
+      409,
+      'UNIQUE_VIOLATION',
+    );
     const system = await sys.call('POST', '/graphql', {
       token: admin,
-      body: { query: `mutation($d: JSON!) { createRow(data: {revisionId: "${draft}", tableId: "items", rowId: "x1", data: $d}) { id } }`, variables: { d: item('A-100') } },
+      body: {
+        query: `mutation($d: JSON!) { createRow(data: {revisionId: "${draft}", tableId: "items", rowId: "x1", data: $d}) { id } }`,
+        variables: { d: item('A-100') },
+      },
     });
     assert.equal(system.body.errors?.[0]?.extensions?.code, 'UNIQUE_VIOLATION');
     const viaMcp = await mcpTool('update_row', { tableId: 'items', rowId: 'm1', data: item('A-100') });

@@ -60,7 +60,20 @@ describe('Swagger UI defaults on generated REST endpoints', () => {
     const outcomes = await tryEveryOperation('head');
     assert.deepEqual(
       outcomes.map(({ operation }) => operation.operationId),
-      ['getEndpoint', 'listTables', 'listChanges', 'listTableChanges', 'getAuthorSchema', 'listAuthors', 'queryAuthors', 'getAuthor', 'getPostSchema', 'listPosts', 'queryPosts', 'getPost'],
+      [
+        'getEndpoint',
+        'listTables',
+        'listChanges',
+        'listTableChanges',
+        'getAuthorSchema',
+        'listAuthors',
+        'queryAuthors',
+        'getAuthor',
+        'getPostSchema',
+        'listPosts',
+        'queryPosts',
+        'getPost',
+      ],
     );
     assertAllSucceeded(outcomes);
     // The list of the issue: `where` is the example `{}`, not a sample with every filter; the row read exists.
@@ -75,7 +88,16 @@ describe('Swagger UI defaults on generated REST endpoints', () => {
     const outcomes = await tryEveryOperation('draft');
     assertAllSucceeded(outcomes);
     const ids = outcomes.map(({ operation }) => operation.operationId);
-    for (const write of ['createComment', 'bulkCreateComments', 'bulkUpdateComments', 'bulkPatchComments', 'bulkDeleteComments', 'updateComment', 'patchComment', 'deleteComment']) {
+    for (const write of [
+      'createComment',
+      'bulkCreateComments',
+      'bulkUpdateComments',
+      'bulkPatchComments',
+      'bulkDeleteComments',
+      'updateComment',
+      'patchComment',
+      'deleteComment',
+    ]) {
       assert.ok(ids.includes(write), write);
     }
     // A comment's example names a real post; the empty table's row read found the row its create example made.
@@ -84,6 +106,9 @@ describe('Swagger UI defaults on generated REST endpoints', () => {
     assert.equal((byId(outcomes, 'getComment').body as { id: string }).id, 'example-row');
     assert.equal((byId(outcomes, 'getAuthor').body as { id: string }).id, authors[0]?.id);
     const after = ok(await sys.call('GET', `${endpointUrl('rest', blog, 'draft')}/tables/posts/rows?first=100`, { token: admin })).body;
-    assert.deepEqual(after.edges.map((e: { node: unknown }) => e.node), before.edges.map((e: { node: unknown }) => e.node));
+    assert.deepEqual(
+      after.edges.map((e: { node: unknown }) => e.node),
+      before.edges.map((e: { node: unknown }) => e.node),
+    );
   });
 });

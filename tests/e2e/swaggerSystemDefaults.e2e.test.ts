@@ -104,7 +104,12 @@ const story: readonly Step[] = [
   { page: 'admin', operationId: 'createPersonalApiKey', note: (body) => void (ids.key = body.apiKey.id) },
   { page: 'admin', operationId: 'myApiKeys' },
   { page: 'admin', operationId: 'apiKeyById', input: () => ({ path: { id: ids.key ?? '' } }) },
-  { page: 'admin', operationId: 'rotateApiKey', input: () => ({ path: { id: ids.key ?? '' } }), note: (body) => void (ids.rotatedKey = body.apiKey.id) },
+  {
+    page: 'admin',
+    operationId: 'rotateApiKey',
+    input: () => ({ path: { id: ids.key ?? '' } }),
+    note: (body) => void (ids.rotatedKey = body.apiKey.id),
+  },
   { page: 'admin', operationId: 'revokeApiKey', input: () => ({ path: { id: ids.rotatedKey ?? '' } }) },
   { page: 'admin', operationId: 'createServiceApiKey' },
   { page: 'admin', operationId: 'serviceApiKeys' },
@@ -149,7 +154,12 @@ async function connectAnApp(): Promise<void> {
   const { verifier, challenge } = pkce();
   const clientId = registered.body.client_id as string;
   const landed = await approve(server, jar, { clientId, redirectUri: REDIRECT, challenge });
-  const tokens = await exchange(server, { code: landed.searchParams.get('code') ?? '', code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId });
+  const tokens = await exchange(server, {
+    code: landed.searchParams.get('code') ?? '',
+    code_verifier: verifier,
+    redirect_uri: REDIRECT,
+    client_id: clientId,
+  });
   assert.equal(tokens.status, 200, tokens.text);
 }
 

@@ -24,7 +24,12 @@ async function restRows(revision: string, table: string): Promise<Record<string,
   const reply = await admin.rest('GET', `${T(revision, table)}/rows?orderBy=${encodeURIComponent('[{"id":"asc"}]')}`);
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
   assert.equal(reply.body.totalCount, reply.body.edges.length);
-  return Object.fromEntries(reply.body.edges.map((e: { node: { id: string; readonly: boolean; data: unknown } }) => [e.node.id, { readonly: e.node.readonly, data: e.node.data }]));
+  return Object.fromEntries(
+    reply.body.edges.map((e: { node: { id: string; readonly: boolean; data: unknown } }) => [
+      e.node.id,
+      { readonly: e.node.readonly, data: e.node.data },
+    ]),
+  );
 }
 
 /** The same through GraphQL, with the revision's flags. */
@@ -37,10 +42,18 @@ async function gqlRevision(revision: string) {
     ),
   );
   const tables = Object.fromEntries(
-    data.revision.tables.edges.map((e: { node: { id: string; readonly: boolean; count: number; rows: { edges: { node: { id: string; readonly: boolean; data: unknown } }[] } } }) => [
-      e.node.id,
-      { readonly: e.node.readonly, count: e.node.count, rows: Object.fromEntries(e.node.rows.edges.map((r) => [r.node.id, { readonly: r.node.readonly, data: r.node.data }])) },
-    ]),
+    data.revision.tables.edges.map(
+      (e: {
+        node: { id: string; readonly: boolean; count: number; rows: { edges: { node: { id: string; readonly: boolean; data: unknown } }[] } };
+      }) => [
+        e.node.id,
+        {
+          readonly: e.node.readonly,
+          count: e.node.count,
+          rows: Object.fromEntries(e.node.rows.edges.map((r) => [r.node.id, { readonly: r.node.readonly, data: r.node.data }])),
+        },
+      ],
+    ),
   );
   return { ...data.revision, tables };
 }
@@ -53,7 +66,10 @@ describe('system API: content lifecycle', () => {
     assert.equal(authors.body.readonly, false);
     assert.match(authors.headers.get('x-strata-position') ?? '', /^s:\d{20}$/);
     assert.equal(authors.headers.get('x-strata-consistency'), 'projected');
-    const posts = await admin.gql(`mutation($schema: JSON!) { createTable(data: {revisionId: "${master.draftRevisionId}", tableId: "posts", schema: $schema}) { id count foreignKeysTo } }`, { schema: postsSchema });
+    const posts = await admin.gql(
+      `mutation($schema: JSON!) { createTable(data: {revisionId: "${master.draftRevisionId}", tableId: "posts", schema: $schema}) { id count foreignKeysTo } }`,
+      { schema: postsSchema },
+    );
     assert.deepEqual(gqlData(posts), { createTable: { id: 'posts', count: 0, foreignKeysTo: ['authors'] } });
     assert.match(posts.body.extensions.position, /^s:\d{20}$/);
     const table = await admin.gql(`{ table(data: {revisionId: "${master.draftRevisionId}", tableId: "authors"}) { foreignKeysBy } }`);
@@ -66,11 +82,22 @@ describe('system API: content lifecycle', () => {
     const one = await admin.rest('POST', `${T(draft, 'authors')}/rows`, { rowId: 'alice', data: alice });
     assert.equal(one.status, 201);
     assert.deepEqual(one.body.data, alice);
-    const bulk = await admin.rest('POST', `${T(draft, 'authors')}/rows/bulk`, { rows: [{ rowId: 'bob', data: bob }, { rowId: 'carol', data: carol }] });
+    const bulk = await admin.rest('POST', `${T(draft, 'authors')}/rows/bulk`, {
+      rows: [
+        { rowId: 'bob', data: bob },
+        { rowId: 'carol', data: carol },
+      ],
+    });
     assert.equal(bulk.status, 201);
-    assert.deepEqual(bulk.body.rows.map((r: { id: string }) => r.id), ['bob', 'carol']);
+    assert.deepEqual(
+      bulk.body.rows.map((r: { id: string }) => r.id),
+      ['bob', 'carol'],
+    );
     const post = { title: 'Hi', views: 1, author: 'alice', lines: [{ text: 'l1', reviewers: ['bob'] }], self: 'ignored' };
-    const created = await admin.gql(`mutation($data: JSON!) { createRow(data: {revisionId: "${draft}", tableId: "posts", rowId: "p1", data: $data}) { id readonly data } }`, { data: post });
+    const created = await admin.gql(
+      `mutation($data: JSON!) { createRow(data: {revisionId: "${draft}", tableId: "posts", rowId: "p1", data: $data}) { id readonly data } }`,
+      { data: post },
+    );
     assert.deepEqual(gqlData(created).createRow, { id: 'p1', readonly: false, data: { ...post, self: 'p1' } });
   });
 
@@ -83,10 +110,15 @@ describe('system API: content lifecycle', () => {
     assertRestError(bad, 400, 'INVALID_DATA');
     const details = bad.body.details.map((d: { path: string; keyword: string }) => `${d.path} ${d.keyword}`).sort();
     assert.deepEqual(details, ['/lines/0/extra additionalProperties', '/title type', '/views type']);
-    const missingFk = await admin.rest('POST', `${T(draft, 'posts')}/rows`, { rowId: 'p2', data: { title: '', views: 0, author: 'zed', lines: [], self: '' } });
+    const missingFk = await admin.rest('POST', `${T(draft, 'posts')}/rows`, {
+      rowId: 'p2',
+      data: { title: '', views: 0, author: 'zed', lines: [], self: '' },
+    });
     assertRestError(missingFk, 400, 'FOREIGN_KEY_NOT_FOUND');
     assert.equal(missingFk.body.details[0].path, '/author');
-    const gqlBad = await admin.gql(`mutation { createRow(data: {revisionId: "${draft}", tableId: "authors", rowId: "dan", data: {name: 1}}) { id } }`);
+    const gqlBad = await admin.gql(
+      `mutation { createRow(data: {revisionId: "${draft}", tableId: "authors", rowId: "dan", data: {name: 1}}) { id } }`,
+    );
     assertGqlError(gqlBad, 'INVALID_DATA', 400);
     assert.ok(gqlBad.body.errors[0].extensions.details.some((d: { path: string }) => d.path === '/name'));
     assert.equal(gqlBad.body.data, null);
@@ -134,7 +166,9 @@ describe('system API: content lifecycle', () => {
     const updated = await admin.rest('PUT', `${T(draft, 'authors')}/row/alice`, { data: { ...alice, name: 'Alicia' } });
     assert.equal(updated.status, 200);
     assert.equal(updated.body.readonly, false);
-    const patched = await admin.rest('PATCH', `${T(draft, 'authors')}/row/bob`, { patches: [{ op: 'replace', path: '/address/city', value: 'Lille' }] });
+    const patched = await admin.rest('PATCH', `${T(draft, 'authors')}/row/bob`, {
+      patches: [{ op: 'replace', path: '/address/city', value: 'Lille' }],
+    });
     assert.equal(patched.body.data.address.city, 'Lille');
     assert.deepEqual((await admin.rest('DELETE', `${T(draft, 'authors')}/row/carol`)).body, { success: true });
     assertRestError(await admin.rest('DELETE', `${T(draft, 'authors')}/row/alice`), 409, 'FOREIGN_KEY_IN_USE');
@@ -181,21 +215,46 @@ describe('system API: content lifecycle', () => {
     await admin.rest('DELETE', `${T(featureDraft, 'posts')}/row/p1`);
     assert.deepEqual(Object.keys(await restRows(firstCommit, 'posts')), ['p1']);
     const branches = await admin.rest('GET', '/organization/acme/project/blog/branches');
-    assert.deepEqual(branches.body.edges.map((e: { node: { name: string } }) => e.node.name), ['master', 'feature']);
+    assert.deepEqual(
+      branches.body.edges.map((e: { node: { name: string } }) => e.node.name),
+      ['master', 'feature'],
+    );
   });
 
   test('row queries: where/orderBy as URL-encoded JSON, as a body, and in GraphQL', async () => {
     const draft = master.draftRevisionId;
     const where = { data: { path: 'address.city', in: ['Paris', 'Nice'] } };
     const orderBy = [{ data: { path: ['name'], direction: 'desc' } }];
-    const viaGet = await admin.rest('GET', `${T(draft, 'authors')}/rows?where=${encodeURIComponent(JSON.stringify(where))}&orderBy=${encodeURIComponent(JSON.stringify(orderBy))}&first=1`);
-    assert.deepEqual(viaGet.body.edges.map((e: { node: { id: string } }) => e.node.id), ['carol']);
+    const viaGet = await admin.rest(
+      'GET',
+      `${T(draft, 'authors')}/rows?where=${encodeURIComponent(JSON.stringify(where))}&orderBy=${encodeURIComponent(JSON.stringify(orderBy))}&first=1`,
+    );
+    assert.deepEqual(
+      viaGet.body.edges.map((e: { node: { id: string } }) => e.node.id),
+      ['carol'],
+    );
     assert.equal(viaGet.body.totalCount, 2);
     assert.equal(viaGet.body.pageInfo.hasNextPage, true);
-    const viaBody = await admin.rest('POST', `${T(draft, 'authors')}/rows/query`, { where, orderBy, first: 1, after: viaGet.body.pageInfo.endCursor });
-    assert.deepEqual(viaBody.body.edges.map((e: { node: { id: string } }) => e.node.id), ['alice']);
-    const viaGql = gqlData(await admin.gql(`{ rows(data: {revisionId: "${draft}", tableId: "authors", where: {data: {path: "tags", array_contains: "x"}}}) { totalCount edges { node { id } } } }`));
+    const viaBody = await admin.rest('POST', `${T(draft, 'authors')}/rows/query`, {
+      where,
+      orderBy,
+      first: 1,
+      after: viaGet.body.pageInfo.endCursor,
+    });
+    assert.deepEqual(
+      viaBody.body.edges.map((e: { node: { id: string } }) => e.node.id),
+      ['alice'],
+    );
+    const viaGql = gqlData(
+      await admin.gql(
+        `{ rows(data: {revisionId: "${draft}", tableId: "authors", where: {data: {path: "tags", array_contains: "x"}}}) { totalCount edges { node { id } } } }`,
+      ),
+    );
     assert.deepEqual(viaGql.rows, { totalCount: 1, edges: [{ node: { id: 'carol' } }] });
-    assertRestError(await admin.rest('GET', `${T(draft, 'authors')}/rows?where=${encodeURIComponent('{"data":{"path":"nope","equals":1}}')}`), 400, 'BAD_USER_INPUT');
+    assertRestError(
+      await admin.rest('GET', `${T(draft, 'authors')}/rows?where=${encodeURIComponent('{"data":{"path":"nope","equals":1}}')}`),
+      400,
+      'BAD_USER_INPUT',
+    );
   });
 });

@@ -67,9 +67,17 @@ describe('system API errors, routes and headers', () => {
     const cases: [string, string, string][] = [
       ['/organization/ghost', 'organization(data: {organizationId: "ghost"}) { id }', 'ORGANIZATION_NOT_FOUND'],
       ['/organization/acme/project/ghost', 'project(data: {organizationId: "acme", projectName: "ghost"}) { id }', 'PROJECT_NOT_FOUND'],
-      ['/organization/acme/project/blog/branch/ghost', 'branch(data: {organizationId: "acme", projectName: "blog", branchName: "ghost"}) { id }', 'BRANCH_NOT_FOUND'],
+      [
+        '/organization/acme/project/blog/branch/ghost',
+        'branch(data: {organizationId: "acme", projectName: "blog", branchName: "ghost"}) { id }',
+        'BRANCH_NOT_FOUND',
+      ],
       ['/revision/ghost', 'revision(data: {revisionId: "ghost"}) { id }', 'REVISION_NOT_FOUND'],
-      [`/revision/${ids.draftRevisionId}/table/ghost`, `table(data: {revisionId: "${ids.draftRevisionId}", tableId: "ghost"}) { id }`, 'TABLE_NOT_FOUND'],
+      [
+        `/revision/${ids.draftRevisionId}/table/ghost`,
+        `table(data: {revisionId: "${ids.draftRevisionId}", tableId: "ghost"}) { id }`,
+        'TABLE_NOT_FOUND',
+      ],
       [`${T()}/row/ghost`, `row(data: {revisionId: "${ids.draftRevisionId}", tableId: "authors", rowId: "ghost"}) { id }`, 'ROW_NOT_FOUND'],
       ['/user/ghost', 'user(data: {userId: "ghost"}) { id }', 'USER_NOT_FOUND'],
       ['/endpoint/ghost', 'endpoint(data: {endpointId: "ghost"}) { id }', 'ENDPOINT_NOT_FOUND'],
@@ -94,7 +102,10 @@ describe('system API errors, routes and headers', () => {
     assertRestError(duplicate, 409, 'ROW_ALREADY_EXISTS');
     assert.deepEqual(duplicate.body.details, [{ rowId: 'alice' }]);
     assertRestError(await admin.rest('DELETE', '/organization/acme/project/blog/branch/master'), 409, 'CANNOT_DELETE_ROOT_BRANCH');
-    const again = await admin.gql(`mutation($s: JSON!) { createTable(data: {revisionId: "${ids.draftRevisionId}", tableId: "authors", schema: $s}) { id } }`, { s: authorsSchema });
+    const again = await admin.gql(
+      `mutation($s: JSON!) { createTable(data: {revisionId: "${ids.draftRevisionId}", tableId: "authors", schema: $s}) { id } }`,
+      { s: authorsSchema },
+    );
     assertGqlError(again, 'TABLE_ALREADY_EXISTS', 409);
     const page = await admin.rest('GET', `${T()}/rows?first=5000`);
     assertRestError(page, 400, 'BAD_USER_INPUT');
@@ -107,7 +118,11 @@ describe('system API errors, routes and headers', () => {
     assert.equal(invalid.headers.get('www-authenticate'), 'Bearer realm="strata", error="invalid_token"');
     assertRestError(await system.rest('GET', '/organization/acme', undefined, { 'X-Api-Key': 'svc_short' }), 401, 'API_KEY_INVALID');
     assertRestError(await system.rest('GET', '/organization/acme', undefined, { Authorization: 'Basic eDp5' }), 401, 'TOKEN_INVALID');
-    assertRestError(await system.rest('GET', '/me', undefined, { Authorization: `Bearer ${token}`, 'X-Api-Key': 'svc_aaaaaaaaaaaaaaaaaaaaaa' }), 400, 'AMBIGUOUS_CREDENTIALS');
+    assertRestError(
+      await system.rest('GET', '/me', undefined, { Authorization: `Bearer ${token}`, 'X-Api-Key': 'svc_aaaaaaaaaaaaaaaaaaaaaa' }),
+      400,
+      'AMBIGUOUS_CREDENTIALS',
+    );
     assertRestError(await system.rest('GET', '/me', undefined, { Cookie: `svc_at=${token}; svc_at=${token}` }), 401, 'TOKEN_INVALID');
     assert.equal((await system.rest('GET', '/me', undefined, { Cookie: `svc_at=${token}` })).status, 200);
     const gql = await system.gql('{ organization(data: {organizationId: "acme"}) { id } }', undefined, { Authorization: 'Bearer not-a-jwt' });
@@ -121,10 +136,18 @@ describe('system API errors, routes and headers', () => {
   });
 
   test('bodies: wrong media type 415, broken JSON 400, unknown fields 400 with pointers', async () => {
-    const res = await fetch(`${system.url}/api/organizations`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/plain' }, body: 'x' });
+    const res = await fetch(`${system.url}/api/organizations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/plain' },
+      body: 'x',
+    });
     assert.equal(res.status, 415);
     assert.equal(((await res.json()) as { code: string }).code, 'UNSUPPORTED_MEDIA_TYPE');
-    const broken = await fetch(`${system.url}/api/organizations`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{' });
+    const broken = await fetch(`${system.url}/api/organizations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: '{',
+    });
     assert.equal(((await broken.json()) as { code: string }).code, 'BAD_REQUEST');
     const unknown = await admin.rest('PATCH', '/organization/acme/project/blog', { isPublic: true, name: 'x' });
     assertRestError(unknown, 400, 'BAD_USER_INPUT');
@@ -172,9 +195,12 @@ describe('system API errors, routes and headers', () => {
     const ide = await fetch(`${system.url}/graphql`);
     assert.equal(ide.status, 200);
     assert.match(await ide.text(), /\/graphql\/ide\.js/);
-    const mutationOverGet = await fetch(`${system.url}/graphql?query=${encodeURIComponent('mutation { deleteProject(data: {organizationId: "acme", projectName: "blog"}) }')}`, {
-      headers: { Authorization: `Bearer ${token}` },
-    });
+    const mutationOverGet = await fetch(
+      `${system.url}/graphql?query=${encodeURIComponent('mutation { deleteProject(data: {organizationId: "acme", projectName: "blog"}) }')}`,
+      {
+        headers: { Authorization: `Bearer ${token}` },
+      },
+    );
     assert.equal(mutationOverGet.status, 405);
     assert.equal((await admin.rest('GET', '/organization/acme/project/blog')).status, 200, 'nothing was deleted');
   });

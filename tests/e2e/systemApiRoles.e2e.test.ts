@@ -67,10 +67,16 @@ describe('role matrix (domain.md §8.2)', () => {
 
   test('editor: writes rows and commits; may not create tables or branches', async () => {
     assert.equal((await as.editor!.rest('POST', rows(priv.draftRevisionId), { rowId: 'i2', data: { name: 'two' } })).status, 201);
-    const commit = await as.editor!.gql('mutation { createRevision(data: {organizationId: "corp", projectName: "priv", branchName: "master", comment: "by editor"}) { id isHead } }');
+    const commit = await as.editor!.gql(
+      'mutation { createRevision(data: {organizationId: "corp", projectName: "priv", branchName: "master", comment: "by editor"}) { id isHead } }',
+    );
     assert.equal(gqlData(commit).createRevision.isHead, true);
     priv = await branchIds(admin, 'corp', 'priv');
-    assertRestError(await as.editor!.rest('POST', `/revision/${priv.draftRevisionId}/tables`, { tableId: 'nope', schema: itemSchema }), 403, 'FORBIDDEN');
+    assertRestError(
+      await as.editor!.rest('POST', `/revision/${priv.draftRevisionId}/tables`, { tableId: 'nope', schema: itemSchema }),
+      403,
+      'FORBIDDEN',
+    );
     assertRestError(await as.editor!.rest('POST', `/revision/${priv.headRevisionId}/branches`, { branchName: 'ed' }), 403, 'FORBIDDEN');
   });
 
@@ -80,7 +86,11 @@ describe('role matrix (domain.md §8.2)', () => {
     assert.deepEqual(read.body.edges.map((e: { node: { id: string } }) => e.node.id).sort(), ['i1', 'i2']);
     assert.equal((await as.reader!.rest('GET', '/organization/corp/users')).status, 200);
     assertRestError(await as.reader!.rest('POST', rows(priv.draftRevisionId), { rowId: 'r', data: { name: 'r' } }), 403, 'FORBIDDEN');
-    assertGqlError(await as.reader!.gql(`mutation { deleteRow(data: {revisionId: "${priv.draftRevisionId}", tableId: "items", rowId: "i1"}) }`), 'FORBIDDEN', 403);
+    assertGqlError(
+      await as.reader!.gql(`mutation { deleteRow(data: {revisionId: "${priv.draftRevisionId}", tableId: "items", rowId: "i1"}) }`),
+      'FORBIDDEN',
+      403,
+    );
   });
 
   test('project role editor: writes rows of its project only', async () => {
@@ -92,7 +102,10 @@ describe('role matrix (domain.md §8.2)', () => {
     assert.equal((await as.outsider!.rest('GET', '/organization/corp')).status, 200);
     assert.equal((await as.outsider!.rest('GET', rows(pub.draftRevisionId))).status, 200);
     const list = await as.outsider!.rest('GET', '/organization/corp/projects');
-    assert.deepEqual(list.body.edges.map((e: { node: { name: string } }) => e.node.name), ['owned', 'pub']);
+    assert.deepEqual(
+      list.body.edges.map((e: { node: { name: string } }) => e.node.name),
+      ['owned', 'pub'],
+    );
     assert.equal(list.body.totalCount, 2);
     assertRestError(await as.outsider!.rest('GET', P('priv')), 403, 'FORBIDDEN');
     assertRestError(await as.outsider!.rest('POST', rows(pub.draftRevisionId), { rowId: 'g', data: { name: 'g' } }), 403, 'FORBIDDEN');
@@ -111,9 +124,22 @@ describe('role matrix (domain.md §8.2)', () => {
   });
 
   test('the caller’s role shows as myRole; members are listed by username', async () => {
-    const data = gqlData(await as.dev!.gql('{ myOrganizations { edges { node { id myRole } } } usersOrganization(data: {organizationId: "corp", first: 3}) { totalCount edges { node { user { username } role } } } }'));
-    assert.deepEqual(data.myOrganizations.edges.map((e: { node: unknown }) => e.node), [{ id: 'corp', myRole: 'developer' }, { id: 'dev', myRole: 'organizationOwner' }]);
+    const data = gqlData(
+      await as.dev!.gql(
+        '{ myOrganizations { edges { node { id myRole } } } usersOrganization(data: {organizationId: "corp", first: 3}) { totalCount edges { node { user { username } role } } } }',
+      ),
+    );
+    assert.deepEqual(
+      data.myOrganizations.edges.map((e: { node: unknown }) => e.node),
+      [
+        { id: 'corp', myRole: 'developer' },
+        { id: 'dev', myRole: 'organizationOwner' },
+      ],
+    );
     assert.equal(data.usersOrganization.totalCount, 7);
-    assert.deepEqual(data.usersOrganization.edges.map((e: { node: { user: { username: string } } }) => e.node.user.username), ['admin', 'dev', 'editor']);
+    assert.deepEqual(
+      data.usersOrganization.edges.map((e: { node: { user: { username: string } } }) => e.node.user.username),
+      ['admin', 'dev', 'editor'],
+    );
   });
 });

@@ -71,7 +71,10 @@ describe('updateTable dry run', () => {
     assert.equal(preview.table.schema.properties.address.properties.zip.type, 'string');
     assert.equal(preview.table.rows.totalCount, 3);
     assert.equal(preview.migration.rowsChanged, 3);
-    assert.deepEqual(preview.migration.sample.map((s: { rowId: string }) => s.rowId), ['a1', 'a2', 'a3']);
+    assert.deepEqual(
+      preview.migration.sample.map((s: { rowId: string }) => s.rowId),
+      ['a1', 'a2', 'a3'],
+    );
     assert.equal(preview.migration.sample[2].after.address.zip, '0');
     assert.equal(await system.headPosition(), head);
   });
@@ -91,7 +94,10 @@ describe('updateTable dry run', () => {
       assert.deepEqual(dry.body, real.body);
     }
     const invalid = await admin.rest('PATCH', `${T()}?dryRun=true`, { patches: cases[2]?.[0] });
-    assert.deepEqual(invalid.body.details.map((d: { rowId: string }) => d.rowId), ['a2', 'a3']);
+    assert.deepEqual(
+      invalid.body.details.map((d: { rowId: string }) => d.rowId),
+      ['a2', 'a3'],
+    );
     assert.equal(await system.headPosition(), head);
     const graphql = await admin.gql(`query($d: UpdateTableInput!) { previewUpdateTable(data: $d) { migration { rowsChanged } } }`, {
       d: { revisionId: draft, tableId: 'authors', patches: cases[2]?.[0] },
@@ -148,7 +154,11 @@ describe('lossy migrations in the dry run (rowsLossy, lossySample)', () => {
     );
     // p2 lost two values ("forty" -> 0 and the tail of its tags); the sample shows the first of them.
     assert.deepEqual(migration.lossySample, [{ rowId: 'p2', path: '/age', before: 'forty', after: 0 }]);
-    assert.deepEqual(migration.sample[1], { rowId: 'p2', before: people[1]?.data, after: { name: 'Ben', age: 0, tags: 'a', address: { city: 'Lyon' } } });
+    assert.deepEqual(migration.sample[1], {
+      rowId: 'p2',
+      before: people[1]?.data,
+      after: { name: 'Ben', age: 0, tags: 'a', address: { city: 'Lyon' } },
+    });
     assert.equal(await system.headPosition(), head);
   });
 

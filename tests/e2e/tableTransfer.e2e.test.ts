@@ -32,7 +32,10 @@ const docsSchema = {
         deep: { type: 'object', additionalProperties: false, required: ['x'], properties: { x: { type: 'number', default: 0 } } },
       },
     },
-    tags: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['k'], properties: { k: { type: 'string', default: '' } } } },
+    tags: {
+      type: 'array',
+      items: { type: 'object', additionalProperties: false, required: ['k'], properties: { k: { type: 'string', default: '' } } },
+    },
   },
 };
 const awkward: Record<string, unknown> = {
@@ -41,8 +44,13 @@ const awkward: Record<string, unknown> = {
   a3: { title: '', n: 123456789012345680000, ok: true, meta: { city: '=1+1', deep: { x: 5e-324 } }, tags: [{ k: '"q"' }] },
 };
 
-async function upload(path: string, body: string, contentType: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
-  const res = await fetch(`${system.url}/api${path}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType }, body });
+async function upload(path: string, body: string, contentType: string): Promise<{ status: number; body: any }> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
+  const res = await fetch(`${system.url}/api${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType },
+    body,
+  });
   return { status: res.status, body: parseBody(await res.text()) };
 }
 
@@ -92,8 +100,14 @@ describe('export (portability.md §1)', () => {
     assert.equal(reply.status, 200, reply.text);
     assert.equal(reply.headers.get('content-type'), 'application/x-ndjson');
     assert.equal(reply.headers.get('content-disposition'), 'attachment; filename="docs.jsonl"');
-    const lines = reply.text.trimEnd().split('\n').map((line) => JSON.parse(line));
-    assert.deepEqual(lines.map((line) => line.id), ['a1', 'a2', 'a3']);
+    const lines = reply.text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      lines.map((line) => line.id),
+      ['a1', 'a2', 'a3'],
+    );
     assert.deepEqual(Object.keys(lines[0]), ['id', 'data']);
     const meta = await download(`${T(master.draftRevisionId, 'docs')}/export?format=jsonl&meta=true`);
     assert.deepEqual(Object.keys(JSON.parse(meta.text.split('\n')[0] ?? '')), ['id', 'data', 'createdAt', 'updatedAt']);
@@ -134,14 +148,29 @@ describe('import modes and errors (portability.md §2)', () => {
   const path = () => `${T(master.draftRevisionId, 'authors')}/import`;
 
   test('insert, then insert again → line errors ROW_ALREADY_EXISTS; upsert counts updated and unchanged; replace removes the rest', async () => {
-    const first = await upload(path(), authors([['alice', alice], ['bob', bob]]), 'application/x-ndjson');
+    const first = await upload(
+      path(),
+      authors([
+        ['alice', alice],
+        ['bob', bob],
+      ]),
+      'application/x-ndjson',
+    );
     assert.equal(first.body.created, 2, JSON.stringify(first.body));
     const again = await upload(path(), authors([['alice', alice]]), 'application/x-ndjson');
     assertRestError({ ...again, headers: new Headers() }, 400, 'IMPORT_INVALID');
     assert.equal(again.body.details[0].path, '/line/1');
     assert.match(again.body.details[0].message, /ROW_ALREADY_EXISTS/);
 
-    const upsert = await upload(`${path()}?mode=upsert`, authors([['alice', alice], ['bob', { ...bob, name: 'Bobby' }], ['carol', carol]]), 'application/x-ndjson');
+    const upsert = await upload(
+      `${path()}?mode=upsert`,
+      authors([
+        ['alice', alice],
+        ['bob', { ...bob, name: 'Bobby' }],
+        ['carol', carol],
+      ]),
+      'application/x-ndjson',
+    );
     assert.deepEqual(upsert.body, { processed: 3, created: 1, updated: 1, unchanged: 1, removed: 0, invalid: 0, errors: [], dryRun: false });
 
     const dry = await upload(`${path()}?mode=replace&dryRun=true`, authors([['carol', carol]]), 'application/x-ndjson');
@@ -167,7 +196,10 @@ describe('import modes and errors (portability.md §2)', () => {
     assert.equal(refused.status, 400, JSON.stringify(refused.body));
     assert.equal(refused.body.code, 'IMPORT_INVALID');
     assert.equal(refused.body.message, '3 of 5 lines are invalid; nothing was imported');
-    assert.deepEqual(refused.body.details.map((d: { path: string }) => d.path), ['/line/2', '/line/3', '/line/4']);
+    assert.deepEqual(
+      refused.body.details.map((d: { path: string }) => d.path),
+      ['/line/2', '/line/3', '/line/4'],
+    );
     assert.match(refused.body.details[0].message, /FOREIGN_KEY_NOT_FOUND/);
     assert.deepEqual(await rowsOf(master.draftRevisionId, 'posts'), {});
 
@@ -175,7 +207,14 @@ describe('import modes and errors (portability.md §2)', () => {
     assert.equal(skipped.status, 200, JSON.stringify(skipped.body));
     assert.equal(skipped.body.created, 2);
     assert.equal(skipped.body.invalid, 3);
-    assert.deepEqual(skipped.body.errors.map((e: { line: number; rowId: string | null }) => [e.line, e.rowId]), [[2, 'p2'], [3, null], [4, 'p3']]);
+    assert.deepEqual(
+      skipped.body.errors.map((e: { line: number; rowId: string | null }) => [e.line, e.rowId]),
+      [
+        [2, 'p2'],
+        [3, null],
+        [4, 'p3'],
+      ],
+    );
     assert.deepEqual(Object.keys(await rowsOf(master.draftRevisionId, 'posts')).sort(), ['p1', 'p4']);
   });
 
@@ -185,7 +224,13 @@ describe('import modes and errors (portability.md §2)', () => {
     assert.equal(unknown.body.code, 'IMPORT_INVALID', JSON.stringify(unknown.body));
     assert.equal(unknown.body.details[0].path, '/line/1');
     const cells = await upload(`${path}&onError=skip&dryRun=true`, 'id,title,n\r\nx,y\r\nz,w,abc\r\n', 'text/csv');
-    assert.deepEqual(cells.body.errors.map((e: { line: number; code: string }) => [e.line, e.code]), [[2, 'BAD_USER_INPUT'], [3, 'INVALID_DATA']]);
+    assert.deepEqual(
+      cells.body.errors.map((e: { line: number; code: string }) => [e.line, e.code]),
+      [
+        [2, 'BAD_USER_INPUT'],
+        [3, 'INVALID_DATA'],
+      ],
+    );
     assert.equal(cells.body.dryRun, true);
     assertRestError({ ...(await upload(path, 'id\r\n', 'application/json')), headers: new Headers() }, 415, 'UNSUPPORTED_MEDIA_TYPE');
     const committed = await admin.rest('POST', '/organization/acme/project/blog/branch/master/revisions', { comment: 'tables' });
@@ -265,10 +310,18 @@ describe('generated REST endpoints and key scopes (portability.md §1-§2)', () 
     assert.equal(head.headers.get('content-disposition'), 'attachment; filename="docs.csv"');
     assert.equal((await head.text()).split('\r\n')[0], 'id,title,n,ok,meta/city,meta/deep/x,tags');
     const file = `${JSON.stringify({ id: 'g1', data: awkward.a1 })}\n`;
-    const readOnly = await fetch(`${B('head')}/docs/import`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/x-ndjson' }, body: file });
+    const readOnly = await fetch(`${B('head')}/docs/import`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/x-ndjson' },
+      body: file,
+    });
     assert.equal(readOnly.status, 405);
     assert.equal(((await readOnly.json()) as { code: string }).code, 'READ_ONLY_ENDPOINT');
-    const draft = await fetch(`${B('draft')}/docs/import?mode=upsert`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/x-ndjson' }, body: file });
+    const draft = await fetch(`${B('draft')}/docs/import?mode=upsert`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/x-ndjson' },
+      body: file,
+    });
     assert.equal(draft.status, 200);
     assert.equal(((await draft.json()) as { created: number }).created, 1);
     const exported = await fetch(`${B('draft')}/docs/export`, { headers: auth });
@@ -285,7 +338,11 @@ describe('generated REST endpoints and key scopes (portability.md §1-§2)', () 
     const refused = await fetch(`${system.url}/api${T(draft, 'authors')}/export`, { headers: key });
     assert.equal(refused.status, 403);
     assert.equal(((await refused.json()) as { code: string }).code, 'API_KEY_SCOPE');
-    const importRefused = await fetch(`${system.url}/api${T(draft, 'authors')}/import`, { method: 'POST', headers: { ...key, 'Content-Type': 'text/csv' }, body: 'id\r\n' });
+    const importRefused = await fetch(`${system.url}/api${T(draft, 'authors')}/import`, {
+      method: 'POST',
+      headers: { ...key, 'Content-Type': 'text/csv' },
+      body: 'id\r\n',
+    });
     assert.equal(importRefused.status, 403);
   });
 });

@@ -33,8 +33,14 @@ before(async () => {
   // The first process runs every role (projections included); the second one decides and serves only.
   first = await startStrataProcess(shared);
   second = await startStrataProcess({ ...shared, ROLES: 'command,query' });
-  apiA = strataApi(() => first.url, () => token);
-  apiB = strataApi(() => second.url, () => token);
+  apiA = strataApi(
+    () => first.url,
+    () => token,
+  );
+  apiB = strataApi(
+    () => second.url,
+    () => token,
+  );
 });
 
 after(async () => {

@@ -44,7 +44,8 @@ test('SIGKILL with pending deliveries and a receiver down: after restart every e
   });
   // One delivery id per event; a retried or repeated event keeps its id.
   const idsByRow = new Map<string, Set<string>>();
-  for (const r of receiver.on('/crash')) for (const rowId of r.body.data.rowIds as string[]) idsByRow.set(rowId, (idsByRow.get(rowId) ?? new Set()).add(r.id));
+  for (const r of receiver.on('/crash'))
+    for (const rowId of r.body.data.rowIds as string[]) idsByRow.set(rowId, (idsByRow.get(rowId) ?? new Set()).add(r.id));
   assert.ok([...idsByRow.values()].every((ids) => ids.size === 1));
   assert.equal(new Set(delivered.map((r) => r.id)).size, 20);
   assert.ok(receiver.on('/crash').every((r) => r.verifiedBy.length === 1));

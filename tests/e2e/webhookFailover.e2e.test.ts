@@ -67,7 +67,12 @@ test('SIGKILL of the webhooks leader with pending deliveries and a receiver down
   try {
     // Every row event is dispatched into a pending delivery and has failed at least once.
     await until('every event failed at least once', 30_000, async () => {
-      const failed = new Set(receiver?.on('/failover').filter((r) => r.answered === 503).flatMap((r) => r.body.data.rowIds as string[]));
+      const failed = new Set(
+        receiver
+          ?.on('/failover')
+          .filter((r) => r.answered === 503)
+          .flatMap((r) => r.body.data.rowIds as string[]),
+      );
       return rowIds.every((id) => failed.has(id)) ? true : undefined;
     });
     const leader = await until('a webhooks lease holder', 20_000, () => webhooksLeader(views, projectors));
@@ -83,7 +88,12 @@ test('SIGKILL of the webhooks leader with pending deliveries and a receiver down
       const rows = new Set(accepted.flatMap((r) => r.body.data.rowIds as string[]));
       return rowIds.every((id) => rows.has(id)) ? accepted : undefined;
     });
-    assert.ok(receiver.on('/failover').slice(heardBefore).every((r) => r.answered === 204));
+    assert.ok(
+      receiver
+        .on('/failover')
+        .slice(heardBefore)
+        .every((r) => r.answered === 204),
+    );
     assert.equal(await webhooksLeader(views, projectors), standBy, 'the stand-by holds the webhooks lease');
 
     // Against the log: one delivered position per row event, each under one stable webhook-id.
@@ -91,8 +101,12 @@ test('SIGKILL of the webhooks leader with pending deliveries and a receiver down
     assert.equal(logged.length, rowIds.length);
     assert.deepEqual(new Set(delivered.map((r) => r.body.position)), new Set(logged.map((e) => e.position)));
     const idsByPosition = new Map<string, Set<string>>();
-    for (const r of receiver.on('/failover')) idsByPosition.set(r.body.position ?? '', (idsByPosition.get(r.body.position ?? '') ?? new Set()).add(r.id));
-    assert.ok([...idsByPosition.values()].every((ids) => ids.size === 1), 'webhook-id stable across attempts and processes');
+    for (const r of receiver.on('/failover'))
+      idsByPosition.set(r.body.position ?? '', (idsByPosition.get(r.body.position ?? '') ?? new Set()).add(r.id));
+    assert.ok(
+      [...idsByPosition.values()].every((ids) => ids.size === 1),
+      'webhook-id stable across attempts and processes',
+    );
     assert.equal(new Set(delivered.map((r) => r.id)).size, rowIds.length);
     assert.ok(receiver.on('/failover').every((r) => r.verifiedBy.length === 1));
   } finally {

@@ -120,7 +120,8 @@ describe('webhook resource (changes.md §6.1)', () => {
 describe('webhook limit (changes.md §6.1)', () => {
   test('the 51st webhook of an organization is 409 LIMIT_EXCEEDED', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 50; i++) ids.push((await ok('POST', '/organization/acme/webhooks', { url: `https://hooks.example.com/${i}`, types: ['rows.changed'] }, 201)).webhook.id);
+    for (let i = 0; i < 50; i++)
+      ids.push((await ok('POST', '/organization/acme/webhooks', { url: `https://hooks.example.com/${i}`, types: ['rows.changed'] }, 201)).webhook.id);
     const over = await api('POST', '/organization/acme/webhooks', { url: 'https://hooks.example.com/51', types: ['rows.changed'] });
     assert.equal(over.status, 409);
     assert.equal(over.body.code, 'LIMIT_EXCEEDED');
@@ -130,10 +131,36 @@ describe('webhook limit (changes.md §6.1)', () => {
 
 describe('delivery (changes.md §6.2, §6.3)', () => {
   test('commit, row writes, table changes, revert, branch events and ping arrive signed, in log order', async () => {
-    const hook = await createWebhook('/all', ['revision.committed', 'draft.reverted', 'rows.changed', 'table.changed', 'branch.created', 'branch.deleted', 'webhook.ping']);
+    const hook = await createWebhook('/all', [
+      'revision.committed',
+      'draft.reverted',
+      'rows.changed',
+      'table.changed',
+      'branch.created',
+      'branch.deleted',
+      'webhook.ping',
+    ]);
     const d = await draft();
-    await ok('POST', `/revision/${d}/tables`, { tableId: 'posts', schema: { type: 'object', properties: { title: { type: 'string', default: '' } }, additionalProperties: false, required: ['title'] } }, 201);
-    await ok('POST', `/revision/${d}/table/posts/rows/bulk`, { rows: [{ rowId: 'a', data: { title: 'A' } }, { rowId: 'b', data: { title: 'B' } }] }, 201);
+    await ok(
+      'POST',
+      `/revision/${d}/tables`,
+      {
+        tableId: 'posts',
+        schema: { type: 'object', properties: { title: { type: 'string', default: '' } }, additionalProperties: false, required: ['title'] },
+      },
+      201,
+    );
+    await ok(
+      'POST',
+      `/revision/${d}/table/posts/rows/bulk`,
+      {
+        rows: [
+          { rowId: 'a', data: { title: 'A' } },
+          { rowId: 'b', data: { title: 'B' } },
+        ],
+      },
+      201,
+    );
     await ok('PATCH', `/revision/${d}/table/posts/row/a`, { patches: [{ op: 'replace', path: '/title', value: 'A2' }] });
     await ok('POST', `/revision/${d}/table/posts/row/b/rename`, { nextRowId: 'c' });
     const commit = await ok('POST', '/organization/acme/project/blog/branch/master/revisions', { comment: 'first' }, 201);
@@ -149,15 +176,28 @@ describe('delivery (changes.md §6.2, §6.3)', () => {
     assert.ok(got.every((r) => r.verifiedBy.length === 1 && r.answered === 204));
     assert.deepEqual(
       got.map((r) => `${r.body.type}${r.body.data.change ? `:${r.body.data.change}` : ''}`),
-      ['table.changed:ADDED', 'rows.changed:ADDED', 'rows.changed:UPDATED', 'rows.changed:RENAMED', 'revision.committed', 'rows.changed:REMOVED',
-        'draft.reverted', 'branch.created', 'branch.deleted', 'webhook.ping'],
+      [
+        'table.changed:ADDED',
+        'rows.changed:ADDED',
+        'rows.changed:UPDATED',
+        'rows.changed:RENAMED',
+        'revision.committed',
+        'rows.changed:REMOVED',
+        'draft.reverted',
+        'branch.created',
+        'branch.deleted',
+        'webhook.ping',
+      ],
     );
     const committed = got.find((r) => r.body.type === 'revision.committed')?.body as Json;
     assert.equal(committed.data.revisionId, commit.id);
     assert.equal(committed.data.comment, 'first');
     assert.equal(committed.data.branchName, 'master');
     assert.equal(committed.data.projectName, 'blog');
-    assert.deepEqual(committed.data.changes.tables.map((t: Json) => [t.tableId, t.change, t.rowChanges.added]), [['posts', 'ADDED', 2]]);
+    assert.deepEqual(
+      committed.data.changes.tables.map((t: Json) => [t.tableId, t.change, t.rowChanges.added]),
+      [['posts', 'ADDED', 2]],
+    );
     const renamed = got.find((r) => r.body.data.change === 'RENAMED')?.body as Json;
     assert.deepEqual([renamed.data.rowIds, renamed.data.previousRowIds, renamed.data.tableId], [['c'], ['b'], 'posts']);
     assert.deepEqual(got.find((r) => r.body.type === 'branch.created')?.body.data.parentBranchName, 'master');
@@ -182,7 +222,14 @@ describe('delivery (changes.md §6.2, §6.3)', () => {
       return page.edges[0]?.node.status === 'succeeded' ? page.edges[0].node : undefined;
     });
     assert.equal(delivery.id, ping.id);
-    assert.deepEqual(delivery.attempts.map((a: Json) => [a.responseStatus, a.error]), [[500, 'HTTP 500'], [null, 'timeout'], [200, null]]);
+    assert.deepEqual(
+      delivery.attempts.map((a: Json) => [a.responseStatus, a.error]),
+      [
+        [500, 'HTTP 500'],
+        [null, 'timeout'],
+        [200, null],
+      ],
+    );
     const gaps = delivery.attempts.slice(1).map((a: Json, i: number) => Date.parse(a.at) - Date.parse(delivery.attempts[i].at));
     assert.ok((gaps[0] as number) >= 200 && (gaps[1] as number) >= 700 + 300, `gaps ${gaps.join(',')}`);
     assert.deepEqual(new Set(receiver.on('/flaky').map((r) => r.id)), new Set([ping.id]));
@@ -197,7 +244,10 @@ describe('delivery (changes.md §6.2, §6.3)', () => {
       const node = (await ok('GET', `/webhook/${hook.id}/deliveries`)).edges[0]?.node;
       return node?.status === 'failed' ? node : undefined;
     });
-    assert.deepEqual(delivery.attempts.map((a: Json) => a.error), Array(3).fill('redirect not followed'));
+    assert.deepEqual(
+      delivery.attempts.map((a: Json) => a.error),
+      Array(3).fill('redirect not followed'),
+    );
     assert.equal(receiver.on('/elsewhere').length, 0);
     await ok('DELETE', `/webhook/${hook.id}`);
   });
@@ -218,7 +268,11 @@ describe('delivery (changes.md §6.2, §6.3)', () => {
     const failed = (await ok('GET', `/webhook/${hook.id}/deliveries`)).edges[0].node;
     const again = await ok('POST', `/webhook-delivery/${failed.id}/redeliver`);
     assert.equal(again.status, 'pending');
-    await waitFor('the redelivery', async () => ((await ok('GET', `/webhook/${hook.id}/deliveries`)).edges.find((e: Json) => e.node.id === failed.id)?.node.status === 'succeeded' ? true : undefined));
+    await waitFor('the redelivery', async () =>
+      (await ok('GET', `/webhook/${hook.id}/deliveries`)).edges.find((e: Json) => e.node.id === failed.id)?.node.status === 'succeeded'
+        ? true
+        : undefined,
+    );
     assert.equal((await api('POST', '/webhook-delivery/nope.x/redeliver')).body.code, 'WEBHOOK_NOT_FOUND');
     const enabled = await ok('PATCH', `/webhook/${hook.id}`, { active: true });
     assert.deepEqual([enabled.active, enabled.disabledAt], [true, null]);
@@ -256,10 +310,17 @@ describe('metrics (changes.md §7)', () => {
 
 describe('strata audit webhooks (operations.md §5)', () => {
   test('lists the webhook events of the log in order, never a secret', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [join(import.meta.dirname, '../../deploy/bin/strata.mjs'), 'audit', 'webhooks', '--json'], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
-    });
-    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Json);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(import.meta.dirname, '../../deploy/bin/strata.mjs'), 'audit', 'webhooks', '--json'],
+      {
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      },
+    );
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Json);
     const events = new Set(lines.map((l) => l.event));
     for (const event of ['created', 'updated', 'rotated', 'deleted', 'disabled', 'pinged', 'redelivered']) assert.ok(events.has(event), event);
     assert.ok(lines.every((l) => /^whsec_/.test(l.secretPrefix ?? 'whsec_') && l.details.sealedSecret === undefined));
@@ -271,7 +332,10 @@ describe('address rules (changes.md §6.1)', () => {
   test('without WEBHOOK_ALLOW_PRIVATE_ADDRESSES a non-public IP literal is refused at creation and update; a name that resolves to loopback fails at delivery: disallowed address', async () => {
     const other = await startStrataProcess({ DATA_DIR: join(dir, 'private'), ADMIN_PASSWORD: PASSWORD, WEBHOOK_RETRY_SCHEDULE_MS: '100' });
     let bearer = '';
-    const privateApi = strataApi(() => other.url, () => bearer);
+    const privateApi = strataApi(
+      () => other.url,
+      () => bearer,
+    );
     const graphql = async (query: string, variables: Record<string, unknown>): Promise<Json> => {
       const res = await fetch(`${other.url}/graphql`, {
         method: 'POST',
@@ -283,7 +347,10 @@ describe('address rules (changes.md §6.1)', () => {
     const assertRefusedUrl = (reply: { status: number; body: Json }, url: string): void => {
       assert.equal(reply.status, 400, `${url}: ${JSON.stringify(reply.body)}`);
       assert.equal(reply.body.code, 'BAD_USER_INPUT');
-      assert.deepEqual(reply.body.details.map((d: Json) => d.path), ['/url']);
+      assert.deepEqual(
+        reply.body.details.map((d: Json) => d.path),
+        ['/url'],
+      );
       assert.match(reply.body.message, /disallowed address.*WEBHOOK_ALLOW_PRIVATE_ADDRESSES/);
     };
     try {
@@ -309,7 +376,10 @@ describe('address rules (changes.md §6.1)', () => {
         const node = (await privateApi.ok('GET', `/webhook/${created.webhook.id}/deliveries`)).edges[0]?.node;
         return node?.status === 'failed' ? node : undefined;
       });
-      assert.deepEqual(delivery.attempts.map((a: Json) => a.error), ['disallowed address', 'disallowed address']);
+      assert.deepEqual(
+        delivery.attempts.map((a: Json) => a.error),
+        ['disallowed address', 'disallowed address'],
+      );
 
       // Changing the URL to a literal is refused the same way and changes nothing.
       for (const url of literals) assertRefusedUrl(await privateApi.call('PATCH', `/webhook/${created.webhook.id}`, { url }), url);

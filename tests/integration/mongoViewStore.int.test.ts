@@ -87,10 +87,22 @@ for (const target of targets) {
       withDatabase(async (open) => {
         const store = open();
         await store.ensureProjection(spec(1));
-        const docs = [{ id: 'a', uses: 2 }, { id: 'b', uses: null }, { id: 'c', uses: 1 }, { id: 'd', uses: 3 }];
+        const docs = [
+          { id: 'a', uses: 2 },
+          { id: 'b', uses: null },
+          { id: 'c', uses: 1 },
+          { id: 'd', uses: 3 },
+        ];
         assert.ok(await store.applyBatch(v(1), null, sqlitePosition(1), docs.map(keyDoc)));
         const byUses = async (direction: 'asc' | 'desc') =>
-          ids(await store.find('api-keys', 'keys', { orderBy: [{ ref: { field: 'uses' }, direction }, { ref: { field: 'id' }, direction: 'asc' }] }));
+          ids(
+            await store.find('api-keys', 'keys', {
+              orderBy: [
+                { ref: { field: 'uses' }, direction },
+                { ref: { field: 'id' }, direction: 'asc' },
+              ],
+            }),
+          );
         assert.deepEqual(await byUses('asc'), ['c', 'a', 'd', 'b']);
         assert.deepEqual(await byUses('desc'), ['d', 'a', 'c', 'b']);
         const idIs = (value: string) => ({ kind: 'compare', ref: { field: 'id' }, op: 'eq', value }) as const;
@@ -149,8 +161,7 @@ for (const target of targets) {
           const readIndex = { fields: ['uses'], readersOnly: true };
           return { ...base, collections: base.collections.map((c) => ({ ...c, indexes: [...(c.indexes ?? []), readIndex] })) };
         };
-        const names = async (collection: string) =>
-          (await client.db(database).collection(collection).indexes()).map((i) => i.name).sort();
+        const names = async (collection: string) => (await client.db(database).collection(collection).indexes()).map((i) => i.name).sort();
         await store.ensureProjection(readersOnly(1), { deferReadIndexes: true });
         assert.deepEqual(await names('v_api_keys_1_keys'), ['_id_', 'key', 'owner', 'owner__uses__u', 'uses'], 'a first version gets all');
         await store.ensureIndex('api-keys', 'keys', { equal: ['owner'], sort: [{ ref: { field: 'uses' }, direction: 'desc' }] });

@@ -44,7 +44,9 @@ const outcome = (result: OutboundResult): string => (result.ok ? `ok ${result.st
 /** Sockets, TLS wraps and timers of this process that are not in `baseline`. */
 function leaked(baseline: Map<string, number>): string[] {
   const now = activeResources();
-  return [...now].filter(([kind, count]) => count > (baseline.get(kind) ?? 0)).map(([kind, count]) => `${kind} +${count - (baseline.get(kind) ?? 0)}`);
+  return [...now]
+    .filter(([kind, count]) => count > (baseline.get(kind) ?? 0))
+    .map(([kind, count]) => `${kind} +${count - (baseline.get(kind) ?? 0)}`);
 }
 
 async function settledWithoutLeaks(kit: HostileServer, baseline: Map<string, number>): Promise<void> {
@@ -95,45 +97,68 @@ describe('outbound HTTP against hostile hosts', { concurrency: false }, () => {
   test('a non-public host is refused before any connection unless private addresses are allowed', async () => {
     const client = createOutboundHttp({ ca: [kit.ca] });
     const before = kit.hits('invalid-json');
-    const refused = await client.send({ url: kit.urlOf('invalid-json', 'http'), method: 'GET', timeoutMs: TIMEOUT_MS, bodyHandling: 'keep', maxBodyBytes: MAX_BYTES, allowPrivateAddresses: false });
+    const refused = await client.send({
+      url: kit.urlOf('invalid-json', 'http'),
+      method: 'GET',
+      timeoutMs: TIMEOUT_MS,
+      bodyHandling: 'keep',
+      maxBodyBytes: MAX_BYTES,
+      allowPrivateAddresses: false,
+    });
     assert.equal(outcome(refused), 'disallowed_address');
     // A name that resolves to loopback is refused at connect time (no rebinding gap).
-    const byName = await client.send({ url: kit.urlOf('invalid-json', 'http').replace('127.0.0.1', 'localhost'), method: 'GET', timeoutMs: TIMEOUT_MS, bodyHandling: 'keep', maxBodyBytes: MAX_BYTES, allowPrivateAddresses: false });
+    const byName = await client.send({
+      url: kit.urlOf('invalid-json', 'http').replace('127.0.0.1', 'localhost'),
+      method: 'GET',
+      timeoutMs: TIMEOUT_MS,
+      bodyHandling: 'keep',
+      maxBodyBytes: MAX_BYTES,
+      allowPrivateAddresses: false,
+    });
     assert.equal(outcome(byName), 'disallowed_address');
     assert.equal(kit.hits('invalid-json'), before, 'the host never saw a request');
     await settledWithoutLeaks(kit, baseline);
   });
 
-  test('the metadata-document lookup answers every case with a reason for the error page, and the process lives on', { timeout: 60_000 }, async () => {
-    const log = pino({ level: 'silent' });
-    const eventStore = createSqliteEventStore({ file: ':memory:' });
-    const systemState = createSystemStateSource({ eventStore });
-    const service = createCommandService({
-      eventStore,
-      systemState,
-      clock: systemClock,
-      log,
-      branchHandlers: createBranchCommandHandlers,
-      outboundHttp: createOutboundHttp({ ca: [kit.ca] }),
-      config: { ...TEST_COMMAND_CONFIG, oauthCimdAllowPrivateAddresses: true },
-    });
-    try {
-      const reasons = await Promise.all(
-        hostileCases.map(async (hostileCase) => {
-          const found = await service.oauth.findClient(kit.urlOf(hostileCase, 'https'));
-          assert.equal(found.client, null, hostileCase);
-          return `${hostileCase}: ${'reason' in found ? found.reason : ''}`;
-        }),
-      );
-      for (const line of reasons) assert.match(line, /: its metadata document (could not be fetched|answered HTTP 302|is not JSON)/);
-      assert.ok(reasons.includes('redirect-loop: its metadata document answered HTTP 302'), reasons.join('\n'));
-      assert.ok(reasons.includes('invalid-json: its metadata document is not JSON'), reasons.join('\n'));
-      assert.ok(reasons.some((line) => line.startsWith('oversize-one-chunk: its metadata document could not be fetched (the answer is larger than 5120 bytes)')), reasons.join('\n'));
-      await settledWithoutLeaks(kit, baseline);
-    } finally {
-      await eventStore.close();
-    }
-  });
+  test(
+    'the metadata-document lookup answers every case with a reason for the error page, and the process lives on',
+    { timeout: 60_000 },
+    async () => {
+      const log = pino({ level: 'silent' });
+      const eventStore = createSqliteEventStore({ file: ':memory:' });
+      const systemState = createSystemStateSource({ eventStore });
+      const service = createCommandService({
+        eventStore,
+        systemState,
+        clock: systemClock,
+        log,
+        branchHandlers: createBranchCommandHandlers,
+        outboundHttp: createOutboundHttp({ ca: [kit.ca] }),
+        config: { ...TEST_COMMAND_CONFIG, oauthCimdAllowPrivateAddresses: true },
+      });
+      try {
+        const reasons = await Promise.all(
+          hostileCases.map(async (hostileCase) => {
+            const found = await service.oauth.findClient(kit.urlOf(hostileCase, 'https'));
+            assert.equal(found.client, null, hostileCase);
+            return `${hostileCase}: ${'reason' in found ? found.reason : ''}`;
+          }),
+        );
+        for (const line of reasons) assert.match(line, /: its metadata document (could not be fetched|answered HTTP 302|is not JSON)/);
+        assert.ok(reasons.includes('redirect-loop: its metadata document answered HTTP 302'), reasons.join('\n'));
+        assert.ok(reasons.includes('invalid-json: its metadata document is not JSON'), reasons.join('\n'));
+        assert.ok(
+          reasons.some((line) =>
+            line.startsWith('oversize-one-chunk: its metadata document could not be fetched (the answer is larger than 5120 bytes)'),
+          ),
+          reasons.join('\n'),
+        );
+        await settledWithoutLeaks(kit, baseline);
+      } finally {
+        await eventStore.close();
+      }
+    },
+  );
 
   test('concurrent lookups of one document share a fetch', async () => {
     const eventStore = createSqliteEventStore({ file: ':memory:' });

@@ -9,7 +9,13 @@ import { createSqliteEventStore } from '../../command-service/index.ts';
 import { systemClock } from '../../contracts/index.ts';
 import type { EventStore, NewEvent, ViewStore } from '../../contracts/index.ts';
 import type { ProjectionRunnerDeps } from '../../projection-worker/index.ts';
-import { createCheckpointWaiter, createInProcessQueue, createProjectionRunner, createProjectionWorker, createSqliteViewStore } from '../../projection-worker/index.ts';
+import {
+  createCheckpointWaiter,
+  createInProcessQueue,
+  createProjectionRunner,
+  createProjectionWorker,
+  createSqliteViewStore,
+} from '../../projection-worker/index.ts';
 // Test-only projector shared with the runner's unit tests beside the code.
 import { countedEvents as events, createCountingProjector, eventually, SETUP_EVENT } from '../../projection-worker/testing/testProjector.ts';
 
@@ -38,10 +44,7 @@ async function sqliteStores() {
 
 type Stores = Awaited<ReturnType<typeof sqliteStores>>;
 
-function runnerOn(
-  stores: { eventStore: EventStore; viewStore: ViewStore },
-  overrides: Partial<ProjectionRunnerDeps> = {},
-) {
+function runnerOn(stores: { eventStore: EventStore; viewStore: ViewStore }, overrides: Partial<ProjectionRunnerDeps> = {}) {
   return createProjectionRunner({
     projector: createCountingProjector(),
     eventStore: stores.eventStore,
@@ -98,10 +101,7 @@ describe('projection runner on SQLite', () => {
     await stores.eventStore.append('user-x', events(2), 'any');
     await stores.eventStore.append('branch-1', events(30), 'any');
     await runnerOn(stores, { batchSize: 7 }).runOnce();
-    assert.equal(
-      await stores.viewStore.checkpoint({ name: 'counting', version: 1 }),
-      await stores.eventStore.headPosition(),
-    );
+    assert.equal(await stores.viewStore.checkpoint({ name: 'counting', version: 1 }), await stores.eventStore.headPosition());
     assert.deepEqual(await totals(stores.viewStore), { events: 2502, seen: 2502 });
   });
 });

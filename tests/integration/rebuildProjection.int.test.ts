@@ -114,10 +114,7 @@ describe('rebuild on SQLite', () => {
       while ((await totals(reader)) !== expected && Date.now() < deadline) await sleep(10);
       assert.equal(await totals(reader), expected);
       assert.equal(await reader.count('counting', 'seen'), expected);
-      assert.equal(
-        await reader.checkpoint({ name: 'counting', version: 2 }),
-        await live.eventStore.headPosition(),
-      );
+      assert.equal(await reader.checkpoint({ name: 'counting', version: 2 }), await live.eventStore.headPosition());
     } finally {
       await runner.stop();
       for (const store of [live.eventStore, live.viewStore, reader, cli.eventStore, cli.viewStore]) {

@@ -5,11 +5,7 @@ import { pino } from 'pino';
 import { isAppError } from '../../contracts/index.ts';
 import { startRedisServer, type RedisServer } from '../support/redisServer.ts';
 import { redisTestClients } from '../support/redisClients.ts';
-import {
-  createInMemoryLoginThrottleStore,
-  createRedisApiKeyUsageStore,
-  createRedisLoginThrottleStore,
-} from '../../command-service/index.ts';
+import { createInMemoryLoginThrottleStore, createRedisApiKeyUsageStore, createRedisLoginThrottleStore } from '../../command-service/index.ts';
 import type { LoginThrottleStore } from '../../command-service/index.ts';
 
 const log = pino({ level: 'silent' });
@@ -89,7 +85,13 @@ describe('redis api key usage store', () => {
     assert.deepEqual(await b.lastUsedAt(['k1', 'k2']), new Map([['k1', 1000]]));
     assert.equal(await b.touch('k1', 61_000, 60_000), true);
     assert.equal(await a.touch('k2', 5, 60_000), true);
-    assert.deepEqual(await a.lastUsedAt(['k2', 'k1', 'nope']), new Map([['k2', 5], ['k1', 61_000]]));
+    assert.deepEqual(
+      await a.lastUsedAt(['k2', 'k1', 'nope']),
+      new Map([
+        ['k2', 5],
+        ['k1', 61_000],
+      ]),
+    );
     const results = await Promise.all(Array.from({ length: 20 }, () => a.touch('k3', 10, 60_000)));
     assert.equal(results.filter(Boolean).length, 1);
   });

@@ -29,7 +29,9 @@ after(async () => {
 describe('mcp session store (redis only)', () => {
   test('concurrent creates on several replicas never exceed the capacity', async () => {
     const prefix = 'cap';
-    const replicas = Array.from({ length: 4 }, () => createRedisMcpSessionStore({ redis: client(), limits: { ...limits, maxSessions: 7 }, prefix, log }));
+    const replicas = Array.from({ length: 4 }, () =>
+      createRedisMcpSessionStore({ redis: client(), limits: { ...limits, maxSessions: 7 }, prefix, log }),
+    );
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => replicas[i % 4]?.create(record(`s${i}`, 0))));
     assert.equal(results.filter((result) => result === 'created').length, 7);
     assert.equal(await replicas[0]?.count(1), 7);

@@ -44,7 +44,11 @@ before(async () => {
   await world.run('CreateOrganization', { organizationId: 'acme', ownerId: aliceUser.id }, admin);
   alice = world.user('alice');
   bob = world.user('bob');
-  for (const [projectName, isPublic] of [['zeta', false], ['blog', false], ['pub', true]] as const) {
+  for (const [projectName, isPublic] of [
+    ['zeta', false],
+    ['blog', false],
+    ['pub', true],
+  ] as const) {
     await world.run('CreateProject', { organizationId: 'acme', projectName, isPublic }, alice);
   }
   const master = await world.run('RevertChanges', { ...blogRef, branchName: '$default' }, alice).catch(() => null);
@@ -67,7 +71,11 @@ before(async () => {
   assert.ok(after1);
   blog = { draft: after1.draftRevisionId, head: committed.id, start: root.startRevisionId };
   const on = { revisionId: blog.draft, tableId: 'posts' };
-  await world.run('UpdateRows', { ...on, rows: [{ rowId: 'p2', data: { title: 'Post 2', views: 20, tags: ['even'], self: '' } }], bulk: false }, alice);
+  await world.run(
+    'UpdateRows',
+    { ...on, rows: [{ rowId: 'p2', data: { title: 'Post 2', views: 20, tags: ['even'], self: '' } }], bulk: false },
+    alice,
+  );
   await world.run('CreateRows', { ...on, rows: [{ rowId: 'p8', data: { title: 'post eight', views: 8, tags: [], self: '' } }], bulk: false }, alice);
   await world.run('DeleteRows', { ...on, rowIds: ['p7'], bulk: false }, alice);
   await world.run('RenameTable', { revisionId: blog.draft, tableId: 'notes', nextTableId: 'memo' }, alice);
@@ -81,7 +89,13 @@ describe('directory', () => {
   test('me and my organizations', async () => {
     assert.equal((await ops.me(as(alice))).username, 'alice');
     await refused(ops.me(as(anonymousPrincipal)), 'UNAUTHENTICATED');
-    const service: Principal = { kind: 'service', keyId: 's1', organizationId: 'acme', rules: [{ action: 'read', subject: 'all' }], key: keyScope({ organizationId: 'acme' }) };
+    const service: Principal = {
+      kind: 'service',
+      keyId: 's1',
+      organizationId: 'acme',
+      rules: [{ action: 'read', subject: 'all' }],
+      key: keyScope({ organizationId: 'acme' }),
+    };
     await refused(ops.me(as(service)), 'FORBIDDEN');
     const orgs = await ops.myOrganizations(as(alice), {});
     assert.deepEqual(ids(orgs), ['acme', 'alice']);
@@ -98,17 +112,26 @@ describe('directory', () => {
     await refused(ops.usersOrganization(as(bob), { organizationId: 'acme' }), 'FORBIDDEN');
     await refused(ops.usersProject(as(bob), { organizationId: 'acme', projectName: 'pub' }), 'FORBIDDEN');
     const members = await ops.usersOrganization(as(alice), { organizationId: 'acme' });
-    assert.deepEqual(members.edges.map((e) => [e.node.user.username, e.node.role]), [['alice', 'organizationOwner']]);
+    assert.deepEqual(
+      members.edges.map((e) => [e.node.user.username, e.node.role]),
+      [['alice', 'organizationOwner']],
+    );
     await refused(ops.usersOrganization(as(alice), { organizationId: 'nope' }), 'ORGANIZATION_NOT_FOUND');
   });
 
   test('users (systemAdmin) and searchUsers (any user)', async () => {
     const all = await ops.users(as(world.admin), { search: 'A' });
-    assert.deepEqual(all.edges.map((e) => e.node.username), ['admin', 'alice']);
+    assert.deepEqual(
+      all.edges.map((e) => e.node.username),
+      ['admin', 'alice'],
+    );
     await refused(ops.users(as(alice), {}), 'FORBIDDEN');
     await refused(ops.user(as(world.admin), { userId: 'nope' }), 'USER_NOT_FOUND');
     const found = await ops.searchUsers(as(bob), { search: 'al' });
-    assert.deepEqual(found.edges.map((e) => e.node.username), ['alice']);
+    assert.deepEqual(
+      found.edges.map((e) => e.node.username),
+      ['alice'],
+    );
     await refused(ops.searchUsers(as(bob), { search: 'a' }), 'BAD_USER_INPUT');
     await refused(ops.searchUsers(as(anonymousPrincipal), { search: 'al' }), 'UNAUTHENTICATED');
   });
@@ -153,7 +176,10 @@ describe('projects, branches, revisions', () => {
 
   test('branches and revisions', async () => {
     const branches = await ops.branches(as(alice), blogRef);
-    assert.deepEqual(branches.edges.map((e) => [e.node.name, e.node.touched]), [['master', true]]);
+    assert.deepEqual(
+      branches.edges.map((e) => [e.node.name, e.node.touched]),
+      [['master', true]],
+    );
     const branch = await ops.branch(as(alice), { ...blogRef, branchName: '$default' });
     assert.equal(branch.draftRevisionId, blog.draft);
     await refused(ops.branch(as(alice), { ...blogRef, branchName: 'dev' }), 'BRANCH_NOT_FOUND');
@@ -174,14 +200,18 @@ describe('projects, branches, revisions', () => {
 
   test('endpoints', async () => {
     const list = await ops.projectEndpoints(as(alice), blogRef);
-    assert.deepEqual(list.edges.map((e) => [e.node.type, e.node.mode, e.node.revisionId]), [
-      ['GRAPHQL', 'head', blog.head],
-      ['REST_API', 'draft', blog.draft],
-    ]);
+    assert.deepEqual(
+      list.edges.map((e) => [e.node.type, e.node.mode, e.node.revisionId]),
+      [
+        ['GRAPHQL', 'head', blog.head],
+        ['REST_API', 'draft', blog.draft],
+      ],
+    );
     const rest = await ops.revisionEndpoints(as(alice), { revisionId: blog.draft });
-    assert.deepEqual(rest.map((e) => [e.path, e.openApiPath]), [
-      ['/endpoint/rest/acme/blog/master/draft', '/endpoint/rest/acme/blog/master/draft/openapi.json'],
-    ]);
+    assert.deepEqual(
+      rest.map((e) => [e.path, e.openApiPath]),
+      [['/endpoint/rest/acme/blog/master/draft', '/endpoint/rest/acme/blog/master/draft/openapi.json']],
+    );
     const one = await ops.endpoint(as(alice), { endpointId: rest[0]?.id ?? '' });
     assert.equal(one.docsPath, '/endpoint/rest/acme/blog/master/draft/docs');
     const graphql = await ops.projectEndpoints(as(alice), { ...blogRef, type: 'GRAPHQL' });
@@ -197,9 +227,21 @@ describe('tables and rows', () => {
 
   test('tables: readonly per revision, renamed tables, key table scope', async () => {
     const draft = await ops.tables(as(alice), { revisionId: blog.draft });
-    assert.deepEqual(draft.edges.map((e) => [e.node.id, e.node.readonly, e.node.count]), [['memo', false, 1], ['posts', false, 7]]);
+    assert.deepEqual(
+      draft.edges.map((e) => [e.node.id, e.node.readonly, e.node.count]),
+      [
+        ['memo', false, 1],
+        ['posts', false, 7],
+      ],
+    );
     const head = await ops.tables(as(alice), { revisionId: blog.head });
-    assert.deepEqual(head.edges.map((e) => [e.node.id, e.node.readonly, e.node.count]), [['notes', true, 1], ['posts', true, 7]]);
+    assert.deepEqual(
+      head.edges.map((e) => [e.node.id, e.node.readonly, e.node.count]),
+      [
+        ['notes', true, 1],
+        ['posts', true, 7],
+      ],
+    );
     assert.equal(await (await ops.tables(as(alice), { revisionId: blog.start })).totalCount(), 0);
     const scoped = await ops.tables(as(world.user('alice', { tableIds: ['posts'] })), { revisionId: blog.draft });
     assert.deepEqual([ids(scoped), await scoped.totalCount()], [['posts'], 1]);
@@ -218,7 +260,10 @@ describe('tables and rows', () => {
     assert.equal((await ops.row(as(alice), { revisionId: blog.head, tableId: 'posts', rowId: 'p7' })).readonly, true);
     await refused(ops.row(as(alice), { ...posts(), rowId: 'p7' }), 'ROW_NOT_FOUND', 'Row "p7" not found in table "posts"');
     const memo = await ops.rows(as(alice), { revisionId: blog.draft, tableId: 'memo' });
-    assert.deepEqual(memo.edges.map((e) => [e.node.id, e.node.tableId, e.node.readonly]), [['n1', 'memo', false]]);
+    assert.deepEqual(
+      memo.edges.map((e) => [e.node.id, e.node.tableId, e.node.readonly]),
+      [['n1', 'memo', false]],
+    );
   });
 
   test('rows: three pages in the default order, totalCount, cursors bound to the query', async () => {
@@ -239,13 +284,29 @@ describe('tables and rows', () => {
 
   test('rows: where and orderBy', async () => {
     const rowIds = async (args: { where?: unknown; orderBy?: unknown; first?: number }) => ids(await ops.rows(as(alice), { ...posts(), ...args }));
-    assert.deepEqual(await rowIds({ where: { data: { path: 'views', gte: 5 } }, orderBy: [{ data: { path: 'views', direction: 'desc', type: 'float' } }] }), ['p2', 'p8', 'p6', 'p5']);
+    assert.deepEqual(
+      await rowIds({ where: { data: { path: 'views', gte: 5 } }, orderBy: [{ data: { path: 'views', direction: 'desc', type: 'float' } }] }),
+      ['p2', 'p8', 'p6', 'p5'],
+    );
     assert.deepEqual(await rowIds({ where: { data: { path: ['tags'], array_contains: 'news' } }, orderBy: { id: 'asc' } }), ['p4', 'p6']);
-    assert.deepEqual(await rowIds({ where: { data: { path: 'tags[*]', equals: 'EVEN', mode: 'insensitive' } }, orderBy: { id: 'asc' } }), ['p2', 'p4', 'p6']);
+    assert.deepEqual(await rowIds({ where: { data: { path: 'tags[*]', equals: 'EVEN', mode: 'insensitive' } }, orderBy: { id: 'asc' } }), [
+      'p2',
+      'p4',
+      'p6',
+    ]);
     assert.deepEqual(await rowIds({ where: { data: { path: 'title', string_starts_with: 'POST E', mode: 'insensitive' } } }), ['p8']);
     assert.deepEqual(await rowIds({ where: { readonly: { equals: false } }, orderBy: { id: 'asc' } }), ['p2', 'p8']);
-    assert.deepEqual(await rowIds({ where: { OR: [{ id: { equals: 'P1', mode: 'insensitive' } }, { id: { endsWith: '3' } }] }, orderBy: { id: 'asc' } }), ['p1', 'p3']);
-    assert.deepEqual(await rowIds({ where: { NOT: { id: { in: ['p1', 'p2'] } } }, orderBy: [{ data: { path: 'title', direction: 'asc' } }] }), ['p3', 'p4', 'p5', 'p6', 'p8']);
+    assert.deepEqual(
+      await rowIds({ where: { OR: [{ id: { equals: 'P1', mode: 'insensitive' } }, { id: { endsWith: '3' } }] }, orderBy: { id: 'asc' } }),
+      ['p1', 'p3'],
+    );
+    assert.deepEqual(await rowIds({ where: { NOT: { id: { in: ['p1', 'p2'] } } }, orderBy: [{ data: { path: 'title', direction: 'asc' } }] }), [
+      'p3',
+      'p4',
+      'p5',
+      'p6',
+      'p8',
+    ]);
     assert.deepEqual(await rowIds({ orderBy: [{ data: { path: 'views', type: 'text' } }] }), ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p8']);
     const filtered = await ops.rows(as(alice), { ...posts(), where: { data: { path: 'views', lt: 4 } }, first: 0 });
     assert.deepEqual([filtered.edges.length, await filtered.totalCount(), filtered.pageInfo.hasNextPage], [0, 2, true]);

@@ -140,7 +140,11 @@ export function createFakeKurrentServer(options: { systemEventEvery?: number } =
 
   async function* readStream(
     streamName: string,
-    { fromRevision = START, direction = 'forwards', maxCount = Number.MAX_SAFE_INTEGER }: { fromRevision?: ReadRevision; direction?: string; maxCount?: number | bigint } = {},
+    {
+      fromRevision = START,
+      direction = 'forwards',
+      maxCount = Number.MAX_SAFE_INTEGER,
+    }: { fromRevision?: ReadRevision; direction?: string; maxCount?: number | bigint } = {},
   ): AsyncGenerator<{ event: AllStreamJSONRecordedEvent }> {
     await Promise.resolve();
     const stream = streams.get(streamName);

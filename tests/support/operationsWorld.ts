@@ -2,16 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import type {
-  CommandInput,
-  CommandResult,
-  CommandType,
-  KeyScope,
-  Position,
-  Principal,
-  SystemState,
-  ViewStore,
-} from '../../contracts/index.ts';
+import type { CommandInput, CommandResult, CommandType, KeyScope, Position, Principal, SystemState, ViewStore } from '../../contracts/index.ts';
 import { createBranchCommandHandlers, createCommandService, createSqliteEventStore, createSystemStateSource } from '../../command-service/index.ts';
 import type { CommandService } from '../../command-service/index.ts';
 import { allProjectors, createSqliteViewStore } from '../../projection-worker/index.ts';

@@ -43,11 +43,9 @@ export async function startRedisServer(): Promise<RedisServer> {
 type RedisChild = { stop(signal?: NodeJS.Signals): Promise<void> };
 
 async function spawnRedis(port: number, dir: string): Promise<RedisChild> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -55,11 +53,7 @@ async function spawnRedis(port: number, dir: string): Promise<RedisChild> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const failed = new Promise<never>((_resolve, reject) => {
     child.once('error', (err: NodeJS.ErrnoException) => {
-      reject(
-        err.code === 'ENOENT'
-          ? new Error('redis-server is not installed: install the Debian package (apt-get install redis-server)')
-          : err,
-      );
+      reject(err.code === 'ENOENT' ? new Error('redis-server is not installed: install the Debian package (apt-get install redis-server)') : err);
     });
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${String(code)}: ${stderr}`)));
   });
@@ -85,7 +79,6 @@ async function spawnRedis(port: number, dir: string): Promise<RedisChild> {
   }
   return { stop };
 }
-
 
 async function waitForPong(port: number): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;

@@ -3,12 +3,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { systemClock } from '../../contracts/index.ts';
 import type { CommandInput, CommandType, Position, Principal } from '../../contracts/index.ts';
-import {
-  createBranchCommandHandlers,
-  createCommandService,
-  createSqliteEventStore,
-  createSystemStateSource,
-} from '../../command-service/index.ts';
+import { createBranchCommandHandlers, createCommandService, createSqliteEventStore, createSystemStateSource } from '../../command-service/index.ts';
 import { TEST_COMMAND_CONFIG } from '../../command-service/testing/commandConfig.ts';
 
 export type SeededTable = {

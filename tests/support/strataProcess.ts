@@ -80,7 +80,9 @@ export async function startStrataProcess(env: Record<string, string>, options: {
   } catch (startError) {
     child.kill('SIGKILL');
     await exited;
-    throw new Error(`${(startError as Error).message}\n--- stderr ---\n${stderr().slice(-2000)}\n--- stdout ---\n${stdout().slice(-2000)}`, { cause: startError });
+    throw new Error(`${(startError as Error).message}\n--- stderr ---\n${stderr().slice(-2000)}\n--- stdout ---\n${stdout().slice(-2000)}`, {
+      cause: startError,
+    });
   }
   return {
     url,

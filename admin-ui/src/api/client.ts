@@ -152,7 +152,12 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     let res: Response;
     try {
       res = upload
-        ? await deps.fetch(url, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': upload.contentType, Accept: 'application/json' }, body: upload.body })
+        ? await deps.fetch(url, {
+            method: 'POST',
+            credentials: 'same-origin',
+            headers: { 'Content-Type': upload.contentType, Accept: 'application/json' },
+            body: upload.body,
+          })
         : await post(url);
     } catch {
       throw new ApiError('NETWORK_ERROR', 'The server could not be reached', 0);

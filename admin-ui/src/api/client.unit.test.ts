@@ -15,7 +15,8 @@ function fakeServer(options: { refreshStatus: number; expired?: 'anonymous' | 'e
   let fresh = false;
   let releaseRefresh: () => void = () => {};
   const refreshGate = new Promise<void>((resolve) => (releaseRefresh = resolve));
-  const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = (status: number, body: unknown): Response =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     calls.push({ url, body: typeof init?.body === 'string' ? init.body : undefined });
@@ -26,7 +27,8 @@ function fakeServer(options: { refreshStatus: number; expired?: 'anonymous' | 'e
     }
     if (url === '/graphql') {
       if (fresh) return json(200, { data: { me: { username: 'admin' } } });
-      if (options.expired === 'expired') return json(401, { errors: [{ message: 'Access token has expired', extensions: { code: 'TOKEN_EXPIRED', statusCode: 401 } }] });
+      if (options.expired === 'expired')
+        return json(401, { errors: [{ message: 'Access token has expired', extensions: { code: 'TOKEN_EXPIRED', statusCode: 401 } }] });
       return json(200, { data: null, errors: [{ message: 'Authentication required', extensions: { code: 'UNAUTHENTICATED', statusCode: 401 } }] });
     }
     return json(404, {});
@@ -105,14 +107,21 @@ describe('api client', () => {
     const REVISION: Operation<{ revision: { sequence: number } }, { data: { revisionId: string } }> = {
       name: 'RevisionSequence',
       source: '',
-      batch: { kind: 'query', variables: ['data'], definitions: '$data__I__:GetRevisionInput!', selections: 'b__I___revision:revision(data:$data__I__){sequence}', fragments: '' },
+      batch: {
+        kind: 'query',
+        variables: ['data'],
+        definitions: '$data__I__:GetRevisionInput!',
+        selections: 'b__I___revision:revision(data:$data__I__){sequence}',
+        fragments: '',
+      },
     };
     const api = createApiClient({ fetch: fetchFn, hasSessionFlag: () => true, onSessionLost: () => {} });
     const answers = await api.batch(REVISION, [{ data: { revisionId: 'r1' } }, { data: { revisionId: 'r2' } }]);
     assert.deepEqual(answers, [{ revision: { sequence: 3 } }, { revision: { sequence: 7 } }]);
     assert.deepEqual(sent, [
       {
-        query: 'query RevisionSequence($data_0:GetRevisionInput!,$data_1:GetRevisionInput!){b_0_revision:revision(data:$data_0){sequence} b_1_revision:revision(data:$data_1){sequence}}',
+        query:
+          'query RevisionSequence($data_0:GetRevisionInput!,$data_1:GetRevisionInput!){b_0_revision:revision(data:$data_0){sequence} b_1_revision:revision(data:$data_1){sequence}}',
         variables: { data_0: { revisionId: 'r1' }, data_1: { revisionId: 'r2' } },
       },
     ]);
@@ -122,7 +131,8 @@ describe('api client', () => {
   test('upload sends the file with its content type, refreshes once on a 401, and rejects with the code and details', async () => {
     const sent: { url: string; type: string | null; body: string }[] = [];
     let fresh = false;
-    const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const json = (status: number, body: unknown): Response =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
     const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
       if (url === '/api/auth/refresh') {
@@ -132,15 +142,22 @@ describe('api client', () => {
       sent.push({ url, type: new Headers(init?.headers).get('content-type'), body: init?.body instanceof Blob ? await init.body.text() : '' });
       if (!fresh) return json(401, { code: 'TOKEN_EXPIRED', message: 'expired' });
       if (url.includes('dryRun=true')) return json(200, { processed: 2, invalid: 0 });
-      return json(400, { code: 'IMPORT_INVALID', message: '1 of 2 lines are invalid', details: [{ path: '/line/2', message: 'INVALID_DATA at /n' }] });
+      return json(400, {
+        code: 'IMPORT_INVALID',
+        message: '1 of 2 lines are invalid',
+        details: [{ path: '/line/2', message: 'INVALID_DATA at /n' }],
+      });
     }) as typeof fetch;
     const api = createApiClient({ fetch: fetchFn, hasSessionFlag: () => true, onSessionLost: () => assert.fail('session lost') });
     const file = new Blob(['{"id":"a","data":{}}\n{"id":"b","data":1}\n']);
     assert.deepEqual(await api.upload('/api/x/import?dryRun=true', file, 'application/x-ndjson'), { processed: 2, invalid: 0 });
-    assert.deepEqual(sent.map((c) => [c.url, c.type]), [
-      ['/api/x/import?dryRun=true', 'application/x-ndjson'],
-      ['/api/x/import?dryRun=true', 'application/x-ndjson'],
-    ]);
+    assert.deepEqual(
+      sent.map((c) => [c.url, c.type]),
+      [
+        ['/api/x/import?dryRun=true', 'application/x-ndjson'],
+        ['/api/x/import?dryRun=true', 'application/x-ndjson'],
+      ],
+    );
     assert.equal(sent[1]?.body, '{"id":"a","data":{}}\n{"id":"b","data":1}\n', 'the retry sends the whole file again');
     await assert.rejects(api.upload('/api/x/import', file, 'application/x-ndjson'), (err) => {
       assert.ok(isApiError(err, 'IMPORT_INVALID'));

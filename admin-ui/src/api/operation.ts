@@ -48,5 +48,9 @@ export function batchRequest<V>(
 /** The answer of copy `index` of a batched request, under the keys of one copy. */
 export function batchPart(data: Readonly<Record<string, unknown>>, index: number): Record<string, unknown> {
   const prefix = `b_${index}_`;
-  return Object.fromEntries(Object.entries(data).filter(([key]) => key.startsWith(prefix)).map(([key, value]) => [key.slice(prefix.length), value]));
+  return Object.fromEntries(
+    Object.entries(data)
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([key, value]) => [key.slice(prefix.length), value]),
+  );
 }

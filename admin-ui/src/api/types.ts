@@ -9,7 +9,15 @@ export type OrganizationRole = 'organizationOwner' | 'organizationAdmin' | 'deve
 export type SystemRole = 'systemAdmin' | 'systemUser';
 
 /** A user as the Users screen shows it (system-api.md §3.1 `User`). */
-export type User = { id: string; username: string; email: string | null; role: SystemRole; isActive: boolean; organizationId: string; createdAt: string };
+export type User = {
+  id: string;
+  username: string;
+  email: string | null;
+  role: SystemRole;
+  isActive: boolean;
+  organizationId: string;
+  createdAt: string;
+};
 
 export type Organization = { id: string; isPersonal: boolean; createdAt: string; myRole: OrganizationRole | null };
 

@@ -13,9 +13,7 @@ import { NavigationProvider } from './router.tsx';
 import { hasSessionFlag, SessionProvider, type Session } from './session.tsx';
 
 type AuthState =
-  | { readonly status: 'checking' }
-  | { readonly status: 'signedOut'; readonly notice?: string }
-  | { readonly status: 'signedIn'; readonly user: User };
+  { readonly status: 'checking' } | { readonly status: 'signedOut'; readonly notice?: string } | { readonly status: 'signedIn'; readonly user: User };
 
 /** The application: resolves the cookie session, then shows either the login page or the signed-in screens. */
 export function App({ navigation }: { readonly navigation: Navigation }) {

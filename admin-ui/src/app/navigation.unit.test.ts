@@ -16,9 +16,18 @@ test('breadcrumbs follow organization → project → branch → table → row',
     crumbsOf('/org/acme/project/blog/branch/master/draft/table/posts/row/p1').map((c) => c.label),
     ['Organizations', 'acme', 'blog', 'master (draft)', 'posts', 'p1'],
   );
-  assert.deepEqual(crumbsOf('/org/acme/keys').map((c) => c.label), ['Organizations', 'acme', 'Service keys']);
+  assert.deepEqual(
+    crumbsOf('/org/acme/keys').map((c) => c.label),
+    ['Organizations', 'acme', 'Service keys'],
+  );
   assert.deepEqual(crumbsOf('/keys'), []);
-  assert.deepEqual(crumbsOf('/users/u1').map((c) => [c.label, c.to]), [['Users', '/users'], ['User', '/users/u1']]);
+  assert.deepEqual(
+    crumbsOf('/users/u1').map((c) => [c.label, c.to]),
+    [
+      ['Users', '/users'],
+      ['User', '/users/u1'],
+    ],
+  );
   assert.deepEqual(crumbsOf('/users'), []);
 });
 
@@ -29,6 +38,12 @@ test('breadcrumbs end in the screen a path names: changes, compare, history; a p
   assert.deepEqual(labels('/org/acme/project/compare'), ['Organizations', 'acme', 'compare']);
   assert.deepEqual(labels('/org/acme/project/endpoints'), ['Organizations', 'acme', 'endpoints']);
   assert.deepEqual(labels('/org/acme/project/blog/branch/dev/head/table/posts/row/p1/history'), [
-    'Organizations', 'acme', 'blog', 'dev (HEAD)', 'posts', 'p1', 'History',
+    'Organizations',
+    'acme',
+    'blog',
+    'dev (HEAD)',
+    'posts',
+    'p1',
+    'History',
   ]);
 });

@@ -14,7 +14,12 @@ export function createQueryClient(): QueryClient {
 }
 
 /** What a screen shows of a query: loading, an error (with a retry), or the data. */
-export type Loadable<T> = { readonly status: 'pending' | 'error' | 'success'; readonly data: T | undefined; readonly error: unknown; refetch?(): unknown };
+export type Loadable<T> = {
+  readonly status: 'pending' | 'error' | 'success';
+  readonly data: T | undefined;
+  readonly error: unknown;
+  refetch?(): unknown;
+};
 
 type OperationOptions<R, T> = {
   /** What the screen keeps of the result (e.g. the connection inside `data`). */
@@ -28,7 +33,12 @@ type OperationOptions<R, T> = {
 };
 
 /** One generated operation as a cached query under `key` (which must start with a key of queryKeys.ts). */
-export function useOperation<R, V, T = R>(key: QueryKey, operation: Operation<R, V>, variables: V, options: OperationOptions<R, T> = {}): UseQueryResult<T> {
+export function useOperation<R, V, T = R>(
+  key: QueryKey,
+  operation: Operation<R, V>,
+  variables: V,
+  options: OperationOptions<R, T> = {},
+): UseQueryResult<T> {
   const api = useApi();
   return useQuery({
     queryKey: [...key, operation.name, variables],
@@ -41,7 +51,11 @@ export function useOperation<R, V, T = R>(key: QueryKey, operation: Operation<R,
 }
 
 /** A read made of several calls (or a best-effort composite) as a cached query under `key`. */
-export function useLoaded<T>(key: QueryKey, load: () => Promise<T>, options: { readonly enabled?: boolean; readonly gcTime?: number } = {}): UseQueryResult<T> {
+export function useLoaded<T>(
+  key: QueryKey,
+  load: () => Promise<T>,
+  options: { readonly enabled?: boolean; readonly gcTime?: number } = {},
+): UseQueryResult<T> {
   return useQuery({
     queryKey: key,
     queryFn: load,

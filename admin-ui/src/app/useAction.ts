@@ -12,7 +12,7 @@ export type Action = {
 export function useAction(): Action {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const run = useCallback(async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
+  const run = useCallback(async <T>(work: () => Promise<T>): Promise<T | undefined> => {
     setBusy(true);
     setError(null);
     try {

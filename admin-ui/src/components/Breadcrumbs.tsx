@@ -28,7 +28,11 @@ const PATTERNS = [
 export function crumbsOf(path: string): Crumb[] {
   const crumbs: Crumb[] = [];
   // A user's page sits below the Users list (system administrators).
-  if (matchPath('/users/:user', path)) return [{ to: '/users', label: 'Users' }, { to: path, label: 'User' }];
+  if (matchPath('/users/:user', path))
+    return [
+      { to: '/users', label: 'Users' },
+      { to: path, label: 'User' },
+    ];
   const pattern = PATTERNS.find((candidate) => matchPath(candidate, path));
   const params = pattern === undefined ? null : matchPath(pattern, path);
   if (!params || pattern === undefined) return crumbs;

@@ -18,12 +18,12 @@ export function LabelText({ label, labelContext }: { readonly label: ReactNode }
 
 type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> &
   LabelContext & {
-  readonly label: string;
-  readonly value: string;
-  readonly onChange: (value: string) => void;
-  readonly hint?: string;
-  readonly error?: string | null;
-};
+    readonly label: string;
+    readonly value: string;
+    readonly onChange: (value: string) => void;
+    readonly hint?: string;
+    readonly error?: string | null;
+  };
 
 /** A labelled text input with an optional hint and error, both tied to it for screen readers. */
 export function TextField({ label, labelContext, value, onChange, hint, error, ...rest }: TextFieldProps) {
@@ -56,7 +56,12 @@ export function TextField({ label, labelContext, value, onChange, hint, error, .
   );
 }
 
-type CheckboxProps = LabelContext & { readonly label: ReactNode; readonly checked: boolean; readonly onChange: (checked: boolean) => void; readonly disabled?: boolean };
+type CheckboxProps = LabelContext & {
+  readonly label: ReactNode;
+  readonly checked: boolean;
+  readonly onChange: (checked: boolean) => void;
+  readonly disabled?: boolean;
+};
 
 export function Checkbox({ label, labelContext, checked, onChange, disabled }: CheckboxProps) {
   const id = useId();
@@ -72,11 +77,11 @@ export function Checkbox({ label, labelContext, checked, onChange, disabled }: C
 
 type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'onChange' | 'value'> &
   LabelContext & {
-  readonly label: string;
-  readonly value: string;
-  readonly onChange: (value: string) => void;
-  readonly options: readonly { readonly value: string; readonly label: string }[];
-};
+    readonly label: string;
+    readonly value: string;
+    readonly onChange: (value: string) => void;
+    readonly options: readonly { readonly value: string; readonly label: string }[];
+  };
 
 export function Select({ label, labelContext, value, onChange, options, ...rest }: SelectProps) {
   const id = useId();

@@ -90,8 +90,7 @@ export function JsonEditor(props: JsonEditorProps) {
             <li key={index}>
               <code>{detail.path || '/'}</code>
               {detail.rowId !== undefined && <span> (row {detail.rowId})</span>}
-              {detail.index !== undefined && detail.rowId === undefined && <span> (operation {detail.index + 1})</span>}
-              : {describe(detail)}{' '}
+              {detail.index !== undefined && detail.rowId === undefined && <span> (operation {detail.index + 1})</span>}: {describe(detail)}{' '}
               {at && (
                 <button type="button" className="link-button" onClick={() => jumpTo(at.offset)}>
                   line {at.line}

@@ -25,7 +25,18 @@ type PagedTableProps<T extends { readonly id: string }> = {
 };
 
 /** One page of a connection as a grid table with its pager, or a note when the connection is empty. */
-export function PagedTable<T extends { readonly id: string }>({ connection, empty, caption, head, row, pager, pageSize, noun, scrollLabel, rowProps }: PagedTableProps<T>) {
+export function PagedTable<T extends { readonly id: string }>({
+  connection,
+  empty,
+  caption,
+  head,
+  row,
+  pager,
+  pageSize,
+  noun,
+  scrollLabel,
+  rowProps,
+}: PagedTableProps<T>) {
   if (connection.totalCount === 0) return <Empty>{empty}</Empty>;
   const items = connection.edges.map(({ node }) => node);
   return (
@@ -39,7 +50,14 @@ export function PagedTable<T extends { readonly id: string }>({ connection, empt
         {...(scrollLabel === undefined ? {} : { scrollLabel })}
         {...(rowProps === undefined ? {} : { rowProps })}
       />
-      <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={pageSize} shown={connection.edges.length} totalCount={connection.totalCount} noun={noun} />
+      <Pager
+        pager={pager}
+        pageInfo={connection.pageInfo}
+        pageSize={pageSize}
+        shown={connection.edges.length}
+        totalCount={connection.totalCount}
+        noun={noun}
+      />
     </>
   );
 }

@@ -39,9 +39,7 @@ export function Pager({ pager, pageInfo, pageSize, shown, totalCount, noun }: Pa
   const to = pager.page * pageSize + shown;
   return (
     <nav className="pager" aria-label={`${noun} pages`}>
-      <span role="status">
-        {totalCount === 0 ? `No ${noun}` : `${from}–${to} of ${totalCount} ${noun}`}
-      </span>
+      <span role="status">{totalCount === 0 ? `No ${noun}` : `${from}–${to} of ${totalCount} ${noun}`}</span>
       <button type="button" onClick={pager.previous} disabled={pager.page === 0}>
         Previous<span className="visually-hidden"> page of {noun}</span>
       </button>

@@ -1,7 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonSchema } from '../api/types.ts';
-import { extraProperties, fromDateTimeInput, isFormPointer, kindOf, labelField, moveItem, setIn, stringControlKind, toDateTimeInput, valueMismatch, withoutProperty } from './formValue.ts';
+import {
+  extraProperties,
+  fromDateTimeInput,
+  isFormPointer,
+  kindOf,
+  labelField,
+  moveItem,
+  setIn,
+  stringControlKind,
+  toDateTimeInput,
+  valueMismatch,
+  withoutProperty,
+} from './formValue.ts';
 
 const schema: JsonSchema = {
   type: 'object',

@@ -32,5 +32,7 @@ export function effectiveTake(kind: MergeConflictKind, choice: MergeChoice | und
 export function resolutionsOf(choices: ReadonlyMap<string, MergeChoice>): { conflictId: string; take: MergeTake; value?: unknown }[] {
   return [...choices]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([conflictId, choice]) => (choice.take === 'VALUE' ? { conflictId, take: 'VALUE', value: choice.value ?? null } : { conflictId, take: choice.take }));
+    .map(([conflictId, choice]) =>
+      choice.take === 'VALUE' ? { conflictId, take: 'VALUE', value: choice.value ?? null } : { conflictId, take: choice.take },
+    );
 }

@@ -58,20 +58,37 @@ describe('row queries', () => {
   test('the grid view lives in the address: filter, sort and page cursors round-trip; unknown parts are dropped', () => {
     const views = columns.find((c) => c.label === 'views');
     assert.ok(views);
-    const view = { filter: { column: views, op: 'gte', value: '5', insensitive: false }, sort: { key: 'data:views', direction: 'desc' as const }, cursors: ['c1', 'c2'] };
+    const view = {
+      filter: { column: views, op: 'gte', value: '5', insensitive: false },
+      sort: { key: 'data:views', direction: 'desc' as const },
+      cursors: ['c1', 'c2'],
+    };
     const search = rowViewSearch(view);
     assert.equal(search, '?field=views&op=gte&value=5&sort=data%3Aviews&dir=desc&after=c1&after=c2');
     assert.deepEqual(rowViewOf(new URLSearchParams(search), columns), view);
     assert.equal(rowViewSearch({ filter: null, sort: null, cursors: [] }), '');
     const title = rowViewOf(new URLSearchParams('?field=title&op=string_contains&value=Hi&case=insensitive&sort=updatedAt'), columns);
-    assert.deepEqual([title.filter?.column.label, title.filter?.op, title.filter?.insensitive, title.sort], ['title', 'string_contains', true, { key: 'updatedAt', direction: 'asc' }]);
+    assert.deepEqual(
+      [title.filter?.column.label, title.filter?.op, title.filter?.insensitive, title.sort],
+      ['title', 'string_contains', true, { key: 'updatedAt', direction: 'asc' }],
+    );
     const stale = rowViewOf(new URLSearchParams('?field=gone&op=gte&value=1&sort=data:gone&after='), columns);
     assert.deepEqual(stale, { filter: null, sort: null, cursors: [] });
-    assert.equal(rowViewOf(new URLSearchParams('?field=views&op=string_contains&value=1'), columns).filter?.op, 'equals', 'an operator the field has not');
+    assert.equal(
+      rowViewOf(new URLSearchParams('?field=views&op=string_contains&value=1'), columns).filter?.op,
+      'equals',
+      'an operator the field has not',
+    );
   });
 
   test('foreign-key columns name the table they refer to', () => {
-    const fk = leafColumns({ type: 'object', properties: { author: { type: 'string', default: '', foreignKey: 'authors' }, title: { type: 'string', default: '' } } });
-    assert.deepEqual(fk.map((c) => c.foreignKey ?? null), ['authors', null]);
+    const fk = leafColumns({
+      type: 'object',
+      properties: { author: { type: 'string', default: '', foreignKey: 'authors' }, title: { type: 'string', default: '' } },
+    });
+    assert.deepEqual(
+      fk.map((c) => c.foreignKey ?? null),
+      ['authors', null],
+    );
   });
 });

@@ -36,7 +36,10 @@ export function kindOf(node: JsonSchema): NodeKind {
 export function toDraft(node: JsonSchema): NodeDraft {
   const kind = kindOf(node);
   const keywords = Object.fromEntries(Object.entries(node).filter(([key]) => !STRUCTURE.has(key)));
-  const fields = kind === 'object' ? Object.entries(node.properties ?? {}).map(([name, child]) => ({ key: nextKey++, origin: name, name, node: toDraft(child) })) : [];
+  const fields =
+    kind === 'object'
+      ? Object.entries(node.properties ?? {}).map(([name, child]) => ({ key: nextKey++, origin: name, name, node: toDraft(child) }))
+      : [];
   return { kind, keywords, fields, items: kind === 'array' && node.items ? toDraft(node.items) : null };
 }
 

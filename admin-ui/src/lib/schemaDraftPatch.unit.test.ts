@@ -56,13 +56,22 @@ test('a rename is a move, a type change a node replace', () => {
 });
 
 test('a swap of names goes through temporary names; reorder and add keep the edited order', () => {
-  const [, swap] = edit((d) => ({ ...d, fields: d.fields.map((f) => (f.name === 'a' ? { ...f, name: 'b' } : f.name === 'b' ? { ...f, name: 'a' } : f)) }));
+  const [, swap] = edit((d) => ({
+    ...d,
+    fields: d.fields.map((f) => (f.name === 'a' ? { ...f, name: 'b' } : f.name === 'b' ? { ...f, name: 'a' } : f)),
+  }));
   const swapped = apply(schema, swap);
   assert.deepEqual(names(swapped), ['b', 'a', 'c']);
   assert.equal(swapped.properties?.a?.type, 'number');
   const [draft, reorder] = edit((d) => ({ ...d, fields: [d.fields[2], newField('d'), d.fields[0], d.fields[1]] as NodeDraft['fields'] }));
-  assert.deepEqual(names(apply(schema, reorder)), draft.fields.map((f) => f.name));
-  assert.ok(reorder.every((op) => op.op !== 'remove'), 'no value is lost by reordering');
+  assert.deepEqual(
+    names(apply(schema, reorder)),
+    draft.fields.map((f) => f.name),
+  );
+  assert.ok(
+    reorder.every((op) => op.op !== 'remove'),
+    'no value is lost by reordering',
+  );
 });
 
 test('nested arrays of objects are added whole; a field inside a nested object is patched in place', () => {
@@ -72,6 +81,15 @@ test('nested arrays of objects are added whole; a field inside a nested object i
   assert.deepEqual(add, [{ op: 'add', path: '/properties/lines', value: toSchema(arr.node) }]);
   const nested = apply(schema, add);
   const inner = toDraft(nested);
-  const changed = { ...inner, fields: inner.fields.map((f) => (f.name === 'lines' && f.node.items ? { ...f, node: { ...f.node, items: { ...f.node.items, fields: [{ ...f.node.items.fields[0]!, name: 'sku' }] } } } : f)) };
-  assert.deepEqual(draftPatch(nested, changed), [{ op: 'move', from: '/properties/lines/items/properties/items', path: '/properties/lines/items/properties/sku' }]);
+  const changed = {
+    ...inner,
+    fields: inner.fields.map((f) =>
+      f.name === 'lines' && f.node.items
+        ? { ...f, node: { ...f.node, items: { ...f.node.items, fields: [{ ...f.node.items.fields[0]!, name: 'sku' }] } } }
+        : f,
+    ),
+  };
+  assert.deepEqual(draftPatch(nested, changed), [
+    { op: 'move', from: '/properties/lines/items/properties/items', path: '/properties/lines/items/properties/sku' },
+  ]);
 });

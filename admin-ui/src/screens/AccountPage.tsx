@@ -114,7 +114,14 @@ function LogOutEverywhere() {
       <p className="meta">For a lost device or a shared computer:</p>
       <SessionsEnd who="you" />
       {action.error !== null && <ErrorBox error={action.error} />}
-      <ConfirmButton label="Log out everywhere…" title="Log out everywhere?" confirmLabel="Log out everywhere" danger disabled={action.busy} onConfirm={logOutAll}>
+      <ConfirmButton
+        label="Log out everywhere…"
+        title="Log out everywhere?"
+        confirmLabel="Log out everywhere"
+        danger
+        disabled={action.busy}
+        onConfirm={logOutAll}
+      >
         <SessionsEnd who="you" />
       </ConfirmButton>
     </section>

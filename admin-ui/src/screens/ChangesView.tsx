@@ -57,13 +57,7 @@ export function ChangesView({ revisionId, compareWith, selectedTable, tableLink,
               )}
             </section>
             {selected && (
-              <RowChangesSection
-                key={selected.tableId}
-                revisionId={revisionId}
-                compareWith={data.compareWith}
-                table={selected}
-                rowLinks={rowLinks}
-              />
+              <RowChangesSection key={selected.tableId} revisionId={revisionId} compareWith={data.compareWith} table={selected} rowLinks={rowLinks} />
             )}
             {selectedTable !== null && !selected && data.tables.length > 0 && <Empty>Table {selectedTable} has no changes here.</Empty>}
           </>
@@ -87,7 +81,8 @@ export function TableChangesGrid({ changes, selectedTable, tableLink, caption = 
   return (
     <>
       <p className="meta" role="status">
-        {tableCount} {tableCount === 1 ? 'table' : 'tables'} changed · {changes.totalRowChanges} row {changes.totalRowChanges === 1 ? 'change' : 'changes'}
+        {tableCount} {tableCount === 1 ? 'table' : 'tables'} changed · {changes.totalRowChanges} row{' '}
+        {changes.totalRowChanges === 1 ? 'change' : 'changes'}
       </p>
       <GridTable
         items={changes.tables}
@@ -111,7 +106,11 @@ export function TableChangesGrid({ changes, selectedTable, tableLink, caption = 
           <>
             <th scope="row">
               {tableLink ? (
-                <Link to={tableLink(table.tableId)} aria-current={table.tableId === selectedTable ? 'true' : undefined} aria-label={`Row changes of ${table.tableId}`}>
+                <Link
+                  to={tableLink(table.tableId)}
+                  aria-current={table.tableId === selectedTable ? 'true' : undefined}
+                  aria-label={`Row changes of ${table.tableId}`}
+                >
                   {table.tableId}
                 </Link>
               ) : (

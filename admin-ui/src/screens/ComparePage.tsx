@@ -61,7 +61,19 @@ export function ComparePage({ params }: ScreenProps) {
           rowLinks={(table, change) => {
             // A row removed here may never have existed in the compared revision (it can be older than the base).
             if (change.change === 'REMOVED') return { row: null, history: null };
-            const row = pathOf('org', org, 'project', project, 'branch', target.branch, target.revisionId, 'table', table.tableId, 'row', change.rowId);
+            const row = pathOf(
+              'org',
+              org,
+              'project',
+              project,
+              'branch',
+              target.branch,
+              target.revisionId,
+              'table',
+              table.tableId,
+              'row',
+              change.rowId,
+            );
             return { row, history: `${row}/history` };
           }}
         />
@@ -99,8 +111,24 @@ function CompareForm({ org, project, branches, initial, onCompare }: CompareForm
   return (
     <form className="card form compare-form" onSubmit={submit} aria-label="Revisions to compare">
       <div className="compare-pickers">
-        <RevisionPicker legend="Base (before)" labelContext="(before)" org={org} project={project} branches={branches} value={base} onChange={setBase} />
-        <RevisionPicker legend="Compared (after)" labelContext="(after)" org={org} project={project} branches={branches} value={target} onChange={setTarget} />
+        <RevisionPicker
+          legend="Base (before)"
+          labelContext="(before)"
+          org={org}
+          project={project}
+          branches={branches}
+          value={base}
+          onChange={setBase}
+        />
+        <RevisionPicker
+          legend="Compared (after)"
+          labelContext="(after)"
+          org={org}
+          project={project}
+          branches={branches}
+          value={target}
+          onChange={setTarget}
+        />
       </div>
       <div className="actions">
         <button type="submit" className="primary" disabled={base.revisionId === '' || target.revisionId === ''}>

@@ -53,7 +53,9 @@ export function ConnectedAppsPage(_props: ScreenProps) {
   return (
     <>
       <PageTitle title="Connected apps" />
-      <p className="meta">Apps you allowed to act as you through OAuth, such as AI agents using the MCP endpoint. Revoking ends every token of the app at once.</p>
+      <p className="meta">
+        Apps you allowed to act as you through OAuth, such as AI agents using the MCP endpoint. Revoking ends every token of the app at once.
+      </p>
       {notice && <Notice kind="success">{notice}</Notice>}
       {action.error !== null && <ErrorBox error={action.error} />}
       <Async value={grants} what="connected apps">
@@ -92,7 +94,15 @@ export function ConnectedAppsPage(_props: ScreenProps) {
                     <Time value={grant.lastUsedAt} />
                   </td>
                   <td>
-                    <ConfirmButton label="Revoke" labelContext={`${nameOf(grant)}, ${grant.organizationId ?? "all organizations"}`} title={`Disconnect “${nameOf(grant)}”?`} confirmLabel="Revoke" danger disabled={action.busy} onConfirm={() => revoke(grant)}>
+                    <ConfirmButton
+                      label="Revoke"
+                      labelContext={`${nameOf(grant)}, ${grant.organizationId ?? 'all organizations'}`}
+                      title={`Disconnect “${nameOf(grant)}”?`}
+                      confirmLabel="Revoke"
+                      danger
+                      disabled={action.busy}
+                      onConfirm={() => revoke(grant)}
+                    >
                       <p>The app loses access immediately and must ask you again to reconnect.</p>
                     </ConfirmButton>
                   </td>

@@ -70,7 +70,14 @@ export function EndpointsPage({ params }: ScreenProps) {
                   <Time value={node.createdAt} />
                 </td>
                 <td>
-                  <ConfirmButton label="Delete" labelContext={`endpoint ${node.path}`} title="Delete this endpoint?" confirmLabel="Delete endpoint" danger onConfirm={() => remove(node.id)}>
+                  <ConfirmButton
+                    label="Delete"
+                    labelContext={`endpoint ${node.path}`}
+                    title="Delete this endpoint?"
+                    confirmLabel="Delete endpoint"
+                    danger
+                    onConfirm={() => remove(node.id)}
+                  >
                     <p>
                       <code>{node.path}</code> stops answering. The data itself is not changed.
                     </p>

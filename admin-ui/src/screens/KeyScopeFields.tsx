@@ -17,7 +17,15 @@ export type ScopeState = {
   readonly expiresInDays: string;
 };
 
-export const EMPTY_SCOPE: ScopeState = { name: '', organizationId: '', projectIds: [], branches: '', tables: '', readOnly: false, expiresInDays: '90' };
+export const EMPTY_SCOPE: ScopeState = {
+  name: '',
+  organizationId: '',
+  projectIds: [],
+  branches: '',
+  tables: '',
+  readOnly: false,
+  expiresInDays: '90',
+};
 
 function names(text: string): string[] | undefined {
   const values = text
@@ -54,14 +62,24 @@ type KeyScopeFieldsProps = {
 export function KeyScopeFields({ state, onChange, fixedOrganization, maxDays }: KeyScopeFieldsProps) {
   const set = (patch: Partial<ScopeState>): void => onChange({ ...state, ...patch });
   const organizationId = fixedOrganization ?? state.organizationId;
-  const organizations = useOperation(queryKeys.organizations(), KeyOrganizationsDocument, { data: { first: 100 } }, {
-    enabled: fixedOrganization === undefined,
-    select: (d) => d.myOrganizations.edges.map((e) => e.node.id),
-  });
-  const projects = useOperation(queryKeys.organization(organizationId), KeyProjectsDocument, { data: { organizationId, first: 100 } }, {
-    enabled: organizationId !== '',
-    select: (d) => d.projects.edges.map((e) => e.node),
-  });
+  const organizations = useOperation(
+    queryKeys.organizations(),
+    KeyOrganizationsDocument,
+    { data: { first: 100 } },
+    {
+      enabled: fixedOrganization === undefined,
+      select: (d) => d.myOrganizations.edges.map((e) => e.node.id),
+    },
+  );
+  const projects = useOperation(
+    queryKeys.organization(organizationId),
+    KeyProjectsDocument,
+    { data: { organizationId, first: 100 } },
+    {
+      enabled: organizationId !== '',
+      select: (d) => d.projects.edges.map((e) => e.node),
+    },
+  );
   const dayOptions = [7, 30, 90, 180, 365, 730].filter((d) => d <= maxDays).map((d) => ({ value: String(d), label: `${d} days` }));
   return (
     <>
@@ -105,7 +123,12 @@ export function KeyScopeFields({ state, onChange, fixedOrganization, maxDays }: 
         </fieldset>
       )}
       <div className="form-row">
-        <TextField label="Branches" hint="Comma-separated names or $default; empty = all" value={state.branches} onChange={(branches) => set({ branches })} />
+        <TextField
+          label="Branches"
+          hint="Comma-separated names or $default; empty = all"
+          value={state.branches}
+          onChange={(branches) => set({ branches })}
+        />
         <TextField label="Tables" hint="Comma-separated table ids; empty = all" value={state.tables} onChange={(tables) => set({ tables })} />
       </div>
       <Checkbox label="Read-only (no writes of any kind)" checked={state.readOnly} onChange={(readOnly) => set({ readOnly })} />

@@ -69,10 +69,25 @@ export function KeyTable({ keys, busy, onRotate, onRevoke }: KeyTableProps) {
             <div className="actions">
               {key.status === 'active' && (
                 <>
-                  <ConfirmButton label="Rotate" labelContext={`${key.name} (${key.prefix})`} title={`Rotate “${key.name}”?`} confirmLabel="Rotate key" disabled={busy} onConfirm={() => onRotate(key)}>
+                  <ConfirmButton
+                    label="Rotate"
+                    labelContext={`${key.name} (${key.prefix})`}
+                    title={`Rotate “${key.name}”?`}
+                    confirmLabel="Rotate key"
+                    disabled={busy}
+                    onConfirm={() => onRotate(key)}
+                  >
                     <p>A new secret is created and the current one stops working immediately.</p>
                   </ConfirmButton>
-                  <ConfirmButton label="Revoke" labelContext={`${key.name} (${key.prefix})`} title={`Revoke “${key.name}”?`} confirmLabel="Revoke key" danger disabled={busy} onConfirm={() => onRevoke(key)}>
+                  <ConfirmButton
+                    label="Revoke"
+                    labelContext={`${key.name} (${key.prefix})`}
+                    title={`Revoke “${key.name}”?`}
+                    confirmLabel="Revoke key"
+                    danger
+                    disabled={busy}
+                    onConfirm={() => onRevoke(key)}
+                  >
                     <p>Every request with this key fails from now on. This cannot be undone.</p>
                   </ConfirmButton>
                 </>

@@ -7,7 +7,6 @@ import { Notice } from '../components/Status.tsx';
 import { useDocumentTitle } from '../components/PageTitle.tsx';
 import { LoginDocument } from '../api/generated/operations.ts';
 
-
 type LoginPageProps = {
   readonly api: ApiClient;
   readonly notice?: string;

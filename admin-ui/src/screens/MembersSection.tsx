@@ -121,8 +121,8 @@ export function MembersSection({ org, isPersonal, canManage, isOwner }: MembersP
                               onConfirm={() => remove(node)}
                             >
                               <p>
-                                {node.user.username} loses their role in {org} and every role in its projects, from their next request. Their personal API
-                                keys limited to {org} stop working; their other keys lose the access this membership gave.
+                                {node.user.username} loses their role in {org} and every role in its projects, from their next request. Their personal
+                                API keys limited to {org} stop working; their other keys lose the access this membership gave.
                               </p>
                             </ConfirmButton>
                           )}
@@ -133,7 +133,14 @@ export function MembersSection({ org, isPersonal, canManage, isOwner }: MembersP
                   );
                 }}
               />
-              <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="members" />
+              <Pager
+                pager={pager}
+                pageInfo={connection.pageInfo}
+                pageSize={PAGE_SIZE}
+                shown={connection.edges.length}
+                totalCount={connection.totalCount}
+                noun="members"
+              />
             </>
           );
         }}
@@ -194,7 +201,13 @@ function AddMemberForm({ org, roleOptions, onAdded }: AddMemberProps) {
           }}
           hint="Type the start of a username, then pick the user from the list."
         />
-        <Select label="Role" labelContext="of the new member" value={role} onChange={(value) => setRole(value as OrganizationRole)} options={roleOptions} />
+        <Select
+          label="Role"
+          labelContext="of the new member"
+          value={role}
+          onChange={(value) => setRole(value as OrganizationRole)}
+          options={roleOptions}
+        />
       </div>
       {action.error !== null && <ErrorBox error={action.error} />}
       <button type="submit" disabled={action.busy || username.trim().length < 2}>

@@ -21,11 +21,16 @@ export function OperationsPage(_props: ScreenProps) {
   const { user } = useSession();
   const action = useAction();
   const [started, setStarted] = useState<string | null>(null);
-  const projections = useOperation(queryKeys.projections(), ProjectionsDocument, {}, {
-    enabled: user.role === 'systemAdmin',
-    refetchInterval: REFRESH_MS,
-    select: (d) => d.projections,
-  });
+  const projections = useOperation(
+    queryKeys.projections(),
+    ProjectionsDocument,
+    {},
+    {
+      enabled: user.role === 'systemAdmin',
+      refetchInterval: REFRESH_MS,
+      select: (d) => d.projections,
+    },
+  );
 
   if (user.role !== 'systemAdmin') {
     return (
@@ -48,7 +53,13 @@ export function OperationsPage(_props: ScreenProps) {
   return (
     <>
       <PageTitle title="Operations">
-        <ConfirmButton label="Rebuild all" title="Rebuild every projection?" confirmLabel="Start rebuilds" disabled={action.busy || running} onConfirm={() => rebuild('all')}>
+        <ConfirmButton
+          label="Rebuild all"
+          title="Rebuild every projection?"
+          confirmLabel="Start rebuilds"
+          disabled={action.busy || running}
+          onConfirm={() => rebuild('all')}
+        >
           <p>Every projection is replayed from the whole log, one after another, while the live copies keep serving.</p>
         </ConfirmButton>
       </PageTitle>
@@ -60,7 +71,9 @@ export function OperationsPage(_props: ScreenProps) {
         </Notice>
       )}
       <Async value={projections} what="projections">
-        {(rows) => (rows.length === 0 ? <Empty>No projections.</Empty> : <ProjectionRows projections={rows} busy={action.busy} onRebuild={rebuild} />)}
+        {(rows) =>
+          rows.length === 0 ? <Empty>No projections.</Empty> : <ProjectionRows projections={rows} busy={action.busy} onRebuild={rebuild} />
+        }
       </Async>
     </>
   );

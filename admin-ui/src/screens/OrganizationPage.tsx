@@ -21,7 +21,12 @@ const PAGE_SIZE = 20;
 export function OrganizationPage({ params }: ScreenProps) {
   const org = params.org as string;
   const { user } = useSession();
-  const organization = useOperation(queryKeys.organization(org), OrganizationDocument, { data: { organizationId: org } }, { select: (d) => d.organization });
+  const organization = useOperation(
+    queryKeys.organization(org),
+    OrganizationDocument,
+    { data: { organizationId: org } },
+    { select: (d) => d.organization },
+  );
   const manager = organization.status === 'success' && isOrganizationManager(organization.data.myRole, user.role);
   return (
     <>

@@ -20,7 +20,12 @@ const PAGE_SIZE = 25;
 export function OrganizationsPage(_props: ScreenProps) {
   const { user } = useSession();
   const pager = useCursorPager();
-  const organizations = useOperation(queryKeys.organizations(), MyOrganizationsDocument, { data: { first: PAGE_SIZE, after: pager.after ?? null } }, { select: (d) => d.myOrganizations });
+  const organizations = useOperation(
+    queryKeys.organizations(),
+    MyOrganizationsDocument,
+    { data: { first: PAGE_SIZE, after: pager.after ?? null } },
+    { select: (d) => d.myOrganizations },
+  );
   return (
     <>
       <PageTitle title="Organizations" />
@@ -58,9 +63,7 @@ export function OrganizationsPage(_props: ScreenProps) {
       {user.role === 'systemAdmin' ? (
         <CreateOrganizationForm />
       ) : (
-        <p className="meta card">
-          To start a new organization, ask a system administrator: they create it and make you its owner.
-        </p>
+        <p className="meta card">To start a new organization, ask a system administrator: they create it and make you its owner.</p>
       )}
     </>
   );

@@ -24,7 +24,12 @@ export function ProjectPage({ params }: ScreenProps) {
   const navigation = useNavigation();
   const invalidate = useInvalidate();
   const action = useAction();
-  const project = useOperation(queryKeys.project(org, projectName), ProjectDocument, { data: { organizationId: org, projectName } }, { select: (d) => d.project });
+  const project = useOperation(
+    queryKeys.project(org, projectName),
+    ProjectDocument,
+    { data: { organizationId: org, projectName } },
+    { select: (d) => d.project },
+  );
 
   const deleteProject = async (): Promise<void> => {
     const done = await action.run(() => api.request(DeleteProjectDocument, { data: { organizationId: org, projectName } }));
@@ -119,8 +124,8 @@ function BranchesSection({ org, project }: { readonly org: string; readonly proj
                   {node.parent && <span className="hint"> from {node.parent.branchName}</span>}
                 </td>
                 <td>
-                  <Link to={base(node.name, 'head')}>#{node.head.sequence}</Link> {node.head.comment && <span className="hint">{node.head.comment}</span>}{' '}
-                  <Time value={node.head.committedAt} empty="" />
+                  <Link to={base(node.name, 'head')}>#{node.head.sequence}</Link>{' '}
+                  {node.head.comment && <span className="hint">{node.head.comment}</span>} <Time value={node.head.committedAt} empty="" />
                 </td>
                 <td>
                   <Link to={base(node.name, 'draft')}>draft</Link>{' '}
@@ -128,7 +133,14 @@ function BranchesSection({ org, project }: { readonly org: string; readonly proj
                 </td>
                 <td>
                   {!node.isRoot && (
-                    <ConfirmButton label="Delete" labelContext={`branch ${node.name}`} title={`Delete branch ${node.name}?`} confirmLabel="Delete branch" danger onConfirm={() => remove(node.name)}>
+                    <ConfirmButton
+                      label="Delete"
+                      labelContext={`branch ${node.name}`}
+                      title={`Delete branch ${node.name}?`}
+                      confirmLabel="Delete branch"
+                      danger
+                      onConfirm={() => remove(node.name)}
+                    >
                       <p>The branch, its draft and its revisions are removed.</p>
                     </ConfirmButton>
                   )}

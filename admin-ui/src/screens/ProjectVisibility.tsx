@@ -50,7 +50,11 @@ export function ProjectVisibility({ org, project, isPublic }: ProjectVisibilityP
           ? 'Anyone may read this project, without signing in. Writing needs a role on it.'
           : 'Only members of the organization and of this project (and system administrators) may read it.'}
       </p>
-      {changed !== null && <Notice kind="success">Project {project} is now {changed ? 'public' : 'private'}.</Notice>}
+      {changed !== null && (
+        <Notice kind="success">
+          Project {project} is now {changed ? 'public' : 'private'}.
+        </Notice>
+      )}
       {action.error !== null && <ErrorBox error={action.error} />}
       {isPublic ? (
         <ConfirmButton
@@ -65,7 +69,9 @@ export function ProjectVisibility({ org, project, isPublic }: ProjectVisibilityP
             401 and signed-in users without a role get 403 from:
           </p>
           <ul>
-            <li>these endpoints of {project}, with their GraphiQL, openapi.json and docs: {endpointList}</li>
+            <li>
+              these endpoints of {project}, with their GraphiQL, openapi.json and docs: {endpointList}
+            </li>
             <li>
               the system API (GraphQL <code>/graphql</code>, REST <code>/api/…</code>) and MCP reads of its branches, revisions, tables, rows and
               endpoints.
@@ -82,13 +88,13 @@ export function ProjectVisibility({ org, project, isPublic }: ProjectVisibilityP
           onConfirm={() => setVisibility(true)}
         >
           <p>
-            <strong>Anyone will be able to read all data of {project} without signing in</strong>: anonymous visitors and every signed-in user
-            without a role on it. From the next request they can read:
+            <strong>Anyone will be able to read all data of {project} without signing in</strong>: anonymous visitors and every signed-in user without
+            a role on it. From the next request they can read:
           </p>
           <ul>
             <li>
-              every branch, revision, table and row of {project}, including each branch&apos;s uncommitted draft, and its list of endpoints, through the
-              system API (GraphQL <code>/graphql</code>, REST <code>/api/…</code>) and MCP read tools;
+              every branch, revision, table and row of {project}, including each branch&apos;s uncommitted draft, and its list of endpoints, through
+              the system API (GraphQL <code>/graphql</code>, REST <code>/api/…</code>) and MCP read tools;
             </li>
             <li>
               every endpoint of {project}, serving HEAD, the draft or a pinned revision: GraphQL queries and GraphiQL, REST reads and{' '}

@@ -20,7 +20,12 @@ function RebuildCell({ p }: { readonly p: ProjectionStatus }) {
       </span>
       <progress aria-label={`Rebuild of ${p.name}`} />
       <span className="meta">
-        {Math.round(r.eventsPerSecond)} events/s{r.startedAt && <>, started <Time value={r.startedAt} /></>}
+        {Math.round(r.eventsPerSecond)} events/s
+        {r.startedAt && (
+          <>
+            , started <Time value={r.startedAt} />
+          </>
+        )}
       </span>
     </div>
   );
@@ -74,7 +79,9 @@ export function ProjectionRows({ projections, busy, onRebuild }: Props) {
               disabled={busy || p.rebuild !== null}
               onConfirm={() => onRebuild(p.name)}
             >
-              <p>The whole log is replayed into version {p.version + 1} while version {p.version} keeps serving; readers switch when it has caught up.</p>
+              <p>
+                The whole log is replayed into version {p.version + 1} while version {p.version} keeps serving; readers switch when it has caught up.
+              </p>
             </ConfirmButton>
           </td>
         </>

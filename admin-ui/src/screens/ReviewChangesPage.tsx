@@ -55,7 +55,15 @@ export function ReviewChangesPage({ params }: ScreenProps) {
   );
 }
 
-function BaseLine({ address, context, changes }: { readonly address: RevisionAddress; readonly context: RevisionContext; readonly changes: RevisionChanges }) {
+function BaseLine({
+  address,
+  context,
+  changes,
+}: {
+  readonly address: RevisionAddress;
+  readonly context: RevisionContext;
+  readonly changes: RevisionChanges;
+}) {
   const { branch, revision } = context;
   const name = revision.isDraft ? `The draft of ${branch.name}` : `Revision #${revision.sequence} of ${branch.name}`;
   let base = 'nothing (the project’s first revision)';
@@ -65,10 +73,12 @@ function BaseLine({ address, context, changes }: { readonly address: RevisionAdd
     <p className="meta">
       {name} compared with {base}.{' '}
       {changes.compareWith && (
-        <Link to={compareLink(address.org, address.project, {
+        <Link
+          to={compareLink(address.org, address.project, {
             target: { branch: branch.name, revisionId: revision.id },
             base: { branch: revision.isStart && branch.parent ? branch.parent.branchName : branch.name, revisionId: changes.compareWith },
-          })}>
+          })}
+        >
           Compare with another revision
         </Link>
       )}

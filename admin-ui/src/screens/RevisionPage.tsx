@@ -50,7 +50,11 @@ export function RevisionPage({ params }: ScreenProps) {
                   Restore this revision…
                 </Link>
               )}
-              <a className="button-link" href={transferPaths.bundleExport(ctx.revision.id)} download={`${address.project}-${revisionName(ctx)}.bundle.jsonl`}>
+              <a
+                className="button-link"
+                href={transferPaths.bundleExport(ctx.revision.id)}
+                download={`${address.project}-${revisionName(ctx)}.bundle.jsonl`}
+              >
                 Download bundle
               </a>
             </p>
@@ -112,7 +116,14 @@ function DraftActions({ address, context }: { readonly address: RevisionAddress;
         <button type="submit" className="primary" disabled={action.busy || !hasChanges}>
           Commit
         </button>
-        <ConfirmButton label="Revert draft" title="Revert the draft?" confirmLabel="Revert changes" danger disabled={action.busy || !hasChanges} onConfirm={revert}>
+        <ConfirmButton
+          label="Revert draft"
+          title="Revert the draft?"
+          confirmLabel="Revert changes"
+          danger
+          disabled={action.busy || !hasChanges}
+          onConfirm={revert}
+        >
           <p>Every uncommitted change of {address.branch} is discarded and the draft equals HEAD again.</p>
         </ConfirmButton>
       </div>
@@ -126,7 +137,12 @@ function TablesSection({ address, context }: SectionProps) {
   const invalidate = useInvalidate();
   const pager = useCursorPager();
   const revisionId = context.revision.id;
-  const tables = useOperation(queryKeys.revision(revisionId), TablesDocument, { data: { revisionId, first: PAGE_SIZE, after: pager.after ?? null } }, { select: (d) => d.tables });
+  const tables = useOperation(
+    queryKeys.revision(revisionId),
+    TablesDocument,
+    { data: { revisionId, first: PAGE_SIZE, after: pager.after ?? null } },
+    { select: (d) => d.tables },
+  );
   return (
     <section aria-labelledby="tables-title">
       <h2 id="tables-title">Tables</h2>
@@ -153,7 +169,9 @@ function TablesSection({ address, context }: SectionProps) {
                 <td>
                   <Time value={node.updatedAt} />
                 </td>
-                {context.editable && <td>{node.readonly ? <span className="hint">unchanged</span> : <span className="badge badge-warn">changed</span>}</td>}
+                {context.editable && (
+                  <td>{node.readonly ? <span className="hint">unchanged</span> : <span className="badge badge-warn">changed</span>}</td>
+                )}
               </>
             )}
             pager={pager}
@@ -163,7 +181,11 @@ function TablesSection({ address, context }: SectionProps) {
         )}
       </Async>
       {context.editable && (
-        <CreateTableForm address={address} revisionId={revisionId} onCreated={() => invalidate(...projectContentKeys(address.org, address.project))} />
+        <CreateTableForm
+          address={address}
+          revisionId={revisionId}
+          onCreated={() => invalidate(...projectContentKeys(address.org, address.project))}
+        />
       )}
     </section>
   );
@@ -178,8 +200,15 @@ function HistorySection({ address, context }: SectionProps) {
     { data: { organizationId: address.org, projectName: address.project, branchName: address.branch, first: PAGE_SIZE, after: pager.after ?? null } },
     { select: (d) => d.revisions },
   );
-  const mergedIds = history.status === 'success' ? [...new Set(history.data.edges.flatMap(({ node }) => [...node.mergedRevisionIds, ...node.pendingMergeRevisionIds]))] : [];
-  const sources = useLoaded([...queryKeys.project(address.org, address.project), 'mergedSources', mergedIds], () => loadMergedSources(api, mergedIds), { enabled: mergedIds.length > 0 });
+  const mergedIds =
+    history.status === 'success'
+      ? [...new Set(history.data.edges.flatMap(({ node }) => [...node.mergedRevisionIds, ...node.pendingMergeRevisionIds]))]
+      : [];
+  const sources = useLoaded(
+    [...queryKeys.project(address.org, address.project), 'mergedSources', mergedIds],
+    () => loadMergedSources(api, mergedIds),
+    { enabled: mergedIds.length > 0 },
+  );
   const sourceName = (id: string): string => sources.data?.get(id) ?? `revision ${id.slice(0, 8)}`;
   return (
     <section aria-labelledby="history-title">
@@ -208,7 +237,10 @@ function HistorySection({ address, context }: SectionProps) {
                       </span>
                     )}
                     {!node.isStart && (
-                      <Link to={revisionPath({ ...address, rev: segment }, 'changes')} aria-label={`Changes in ${node.isDraft ? 'the draft' : `#${node.sequence}`}`}>
+                      <Link
+                        to={revisionPath({ ...address, rev: segment }, 'changes')}
+                        aria-label={`Changes in ${node.isDraft ? 'the draft' : `#${node.sequence}`}`}
+                      >
                         changes
                       </Link>
                     )}
@@ -222,7 +254,14 @@ function HistorySection({ address, context }: SectionProps) {
                 );
               })}
             </ol>
-            <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="revisions" />
+            <Pager
+              pager={pager}
+              pageInfo={connection.pageInfo}
+              pageSize={PAGE_SIZE}
+              shown={connection.edges.length}
+              totalCount={connection.totalCount}
+              noun="revisions"
+            />
           </>
         )}
       </Async>
@@ -233,7 +272,10 @@ function HistorySection({ address, context }: SectionProps) {
 /** "feature #3" for each merged source revision (best effort: an unreadable one shows by id). */
 async function loadMergedSources(api: ApiClient, ids: readonly string[]): Promise<Map<string, string>> {
   try {
-    const answers = await api.batch(MergedSourceDocument, ids.map((revisionId) => ({ data: { revisionId } })));
+    const answers = await api.batch(
+      MergedSourceDocument,
+      ids.map((revisionId) => ({ data: { revisionId } })),
+    );
     return new Map(answers.map(({ revision }) => [revision.id, `${revision.branch.name} #${revision.sequence}`]));
   } catch {
     return new Map();

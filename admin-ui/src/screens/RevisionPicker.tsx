@@ -52,13 +52,23 @@ export function RevisionPicker({ legend, labelContext, org, project, branches, v
   return (
     <fieldset className="revision-picker" aria-labelledby={legendId}>
       <legend id={legendId}>{legend}</legend>
-      <Select label="Branch" labelContext={labelContext} value={value.branch} onChange={pickBranch} options={branches.map((b) => ({ value: b.name, label: b.name }))} />
+      <Select
+        label="Branch"
+        labelContext={labelContext}
+        value={value.branch}
+        onChange={pickBranch}
+        options={branches.map((b) => ({ value: b.name, label: b.name }))}
+      />
       <Select
         label="Revision"
         labelContext={labelContext}
         value={value.revisionId}
         onChange={(revisionId) => onChange({ ...value, revisionId })}
-        options={revisions.status === 'pending' ? [{ value: value.revisionId, label: value.branch === '' ? 'Pick a branch' : 'Loading revisions…' }] : options}
+        options={
+          revisions.status === 'pending'
+            ? [{ value: value.revisionId, label: value.branch === '' ? 'Pick a branch' : 'Loading revisions…' }]
+            : options
+        }
         disabled={revisions.status !== 'success'}
       />
       {revisions.status === 'error' && <ErrorBox error={revisions.error} onRetry={() => void revisions.refetch()} />}

@@ -73,7 +73,14 @@ export function RowChangesSection({ revisionId, compareWith, table, rowLinks }: 
                   </li>
                 ))}
               </ol>
-              <Pager pager={pager} pageInfo={connection.pageInfo} pageSize={PAGE_SIZE} shown={connection.edges.length} totalCount={connection.totalCount} noun="row changes" />
+              <Pager
+                pager={pager}
+                pageInfo={connection.pageInfo}
+                pageSize={PAGE_SIZE}
+                shown={connection.edges.length}
+                totalCount={connection.totalCount}
+                noun="row changes"
+              />
             </>
           )
         }

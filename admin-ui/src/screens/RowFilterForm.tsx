@@ -65,7 +65,8 @@ export function RowFilterForm({ columns, filter, onApply, error }: RowFilterForm
       )}
       {filter && !error && (
         <p className="meta" role="status">
-          Showing rows where {filter.column.label} {OPERATORS[filter.column.kind].find((o) => o.op === filter.op)?.label ?? filter.op} “{filter.value}”
+          Showing rows where {filter.column.label} {OPERATORS[filter.column.kind].find((o) => o.op === filter.op)?.label ?? filter.op} “{filter.value}
+          ”
         </p>
       )}
     </form>

@@ -18,7 +18,12 @@ import { addressOf, loadRevisionContext, revisionPath, revisionScreenKey } from 
 import { loadHistoryPage, type HistoryPage } from './rowHistoryLoad.ts';
 
 const PAGE_SIZE = 20;
-const CHANGE_LABELS: Readonly<Record<RowVersion['change'], string>> = { CREATED: 'Created', UPDATED: 'Updated', RENAMED: 'Renamed', DELETED: 'Deleted' };
+const CHANGE_LABELS: Readonly<Record<RowVersion['change'], string>> = {
+  CREATED: 'Created',
+  UPDATED: 'Updated',
+  RENAMED: 'Renamed',
+  DELETED: 'Deleted',
+};
 
 /**
  * A row's versions along the revision's ancestry, newest first (`rowHistory`, admin-ui.md §3.1), each with its
@@ -51,7 +56,10 @@ export function RowHistoryPage({ params }: ScreenProps) {
       </p>
       <Async value={loaded} what="the history">
         {({ page, draftRevisionId }) => {
-          const restore = draftRevisionId === null ? null : { revisionId: draftRevisionId, tableId, rowId, changed: () => invalidate(...projectContentKeys(address.org, address.project)) };
+          const restore =
+            draftRevisionId === null
+              ? null
+              : { revisionId: draftRevisionId, tableId, rowId, changed: () => invalidate(...projectContentKeys(address.org, address.project)) };
           return <Versions page={page} org={address.org} project={address.project} pager={pager} restore={restore} />;
         }}
       </Async>
@@ -81,7 +89,14 @@ function Versions({ page, org, project, pager, restore }: VersionsProps) {
       <ol className="row-history">
         {shown.map(({ node }, i) => (
           <li key={`${node.revisionId}:${node.rowId}`}>
-            <VersionCard version={node} previous={edges[i + 1]?.node ?? null} page={page} org={org} project={project} restore={i === 0 && !pager.after ? null : restore} />
+            <VersionCard
+              version={node}
+              previous={edges[i + 1]?.node ?? null}
+              page={page}
+              org={org}
+              project={project}
+              restore={i === 0 && !pager.after ? null : restore}
+            />
           </li>
         ))}
       </ol>
@@ -103,7 +118,8 @@ type VersionCardProps = {
 function VersionCard({ version, previous, page, org, project, restore }: VersionCardProps) {
   const titleId = useId();
   const sequence = page.sequences.get(version.revisionId);
-  const revision = version.committedAt === null ? 'Draft' : sequence === undefined ? `Revision ${version.revisionId.slice(0, 8)}` : `Revision #${sequence}`;
+  const revision =
+    version.committedAt === null ? 'Draft' : sequence === undefined ? `Revision ${version.revisionId.slice(0, 8)}` : `Revision #${sequence}`;
   const actor = version.actorId === null ? 'unknown' : (page.actors.get(version.actorId) ?? version.actorId);
   const at = pathOf('org', org, 'project', project, 'branch', version.branchName, version.revisionId, 'table', version.tableId, 'row', version.rowId);
   return (
@@ -124,7 +140,9 @@ function VersionCard({ version, previous, page, org, project, restore }: Version
         )}
       </p>
       <VersionDiff version={version} previous={previous} />
-      {restore && version.change !== 'DELETED' && <RestoreVersion version={version} label={`${revision} of ${version.branchName}`} target={restore} />}
+      {restore && version.change !== 'DELETED' && (
+        <RestoreVersion version={version} label={`${revision} of ${version.branchName}`} target={restore} />
+      )}
     </article>
   );
 }
@@ -160,7 +178,15 @@ function VersionDiff({ version, previous }: { readonly version: RowVersion; read
  * *Restore this version* (merge.md §7): one row write of that version's data into the draft, under the row's id
  * there; a row deleted in the draft is created again.
  */
-function RestoreVersion({ version, label, target }: { readonly version: RowVersion; readonly label: string; readonly target: NonNullable<RestoreTarget> }) {
+function RestoreVersion({
+  version,
+  label,
+  target,
+}: {
+  readonly version: RowVersion;
+  readonly label: string;
+  readonly target: NonNullable<RestoreTarget>;
+}) {
   const api = useApi();
   const action = useAction();
   const [done, setDone] = useState(false);
@@ -185,7 +211,11 @@ function RestoreVersion({ version, label, target }: { readonly version: RowVersi
       <button type="button" disabled={action.busy} onClick={() => void restore()}>
         Restore this version<span className="visually-hidden"> from {label}</span>
       </button>
-      {done && <Notice kind="success">Row {target.rowId} in the draft now holds the data of {label}.</Notice>}
+      {done && (
+        <Notice kind="success">
+          Row {target.rowId} in the draft now holds the data of {label}.
+        </Notice>
+      )}
       {action.error !== null && <ErrorBox error={action.error} />}
     </div>
   );

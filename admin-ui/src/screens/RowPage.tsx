@@ -44,14 +44,7 @@ export function RowPage({ params }: ScreenProps) {
               Table {tableId} · created <Time value={row.createdAt} /> · updated <Time value={row.updatedAt} />
               {context.editable && (row.readonly ? ' · unchanged since HEAD' : ' · changed in the draft')}
             </p>
-            <RowEditor
-              address={address}
-              revisionId={context.revision.id}
-              tableId={tableId}
-              row={row}
-              schema={schema}
-              editable={context.editable}
-            />
+            <RowEditor address={address} revisionId={context.revision.id} tableId={tableId} row={row} schema={schema} editable={context.editable} />
           </>
         )}
       </Async>

@@ -125,7 +125,11 @@ export function RowsSection({ address, revisionId, table, editable }: RowsSectio
           </ConfirmButton>
         </div>
       )}
-      {deleted !== null && <Notice kind="success">Deleted {deleted} {deleted === 1 ? 'row' : 'rows'}.</Notice>}
+      {deleted !== null && (
+        <Notice kind="success">
+          Deleted {deleted} {deleted === 1 ? 'row' : 'rows'}.
+        </Notice>
+      )}
       {action.error !== null && <ErrorBox error={action.error} />}
       {where && 'error' in where ? null : (
         <Async value={rows} what="rows">
@@ -142,7 +146,12 @@ export function RowsSection({ address, revisionId, table, editable }: RowsSectio
                         type="checkbox"
                         aria-label="Select all rows on this page"
                         checked={pageRows.length > 0 && selectedHere.length === pageRows.length}
-                        onChange={(event) => selection.set(pageRows.map((row) => row.id), event.target.checked)}
+                        onChange={(event) =>
+                          selection.set(
+                            pageRows.map((row) => row.id),
+                            event.target.checked,
+                          )
+                        }
                       />
                     </th>
                   )}
@@ -159,7 +168,12 @@ export function RowsSection({ address, revisionId, table, editable }: RowsSectio
                 <>
                   {editable && (
                     <td className="select-cell">
-                      <input type="checkbox" aria-label={`Select row ${node.id}`} checked={selection.has(node.id)} onChange={(event) => selection.set([node.id], event.target.checked)} />
+                      <input
+                        type="checkbox"
+                        aria-label={`Select row ${node.id}`}
+                        checked={selection.has(node.id)}
+                        onChange={(event) => selection.set([node.id], event.target.checked)}
+                      />
                     </td>
                   )}
                   <td>
@@ -184,7 +198,9 @@ export function RowsSection({ address, revisionId, table, editable }: RowsSectio
           )}
         </Async>
       )}
-      {editable && <CreateRowForm revisionId={revisionId} table={table} onCreated={() => invalidate(...projectContentKeys(address.org, address.project))} />}
+      {editable && (
+        <CreateRowForm revisionId={revisionId} table={table} onCreated={() => invalidate(...projectContentKeys(address.org, address.project))} />
+      )}
     </section>
   );
 }

@@ -39,16 +39,33 @@ export function RuleEditor({ rules, onChange }: { readonly rules: readonly RuleD
           <fieldset className="choices">
             <legend>Actions</legend>
             {ACTIONS.map((action) => (
-              <Checkbox key={action} label={action} labelContext={`in rule ${index + 1}`} checked={rule.actions.includes(action)} onChange={(on) => update(index, { actions: toggle(rule.actions, action, on) })} />
+              <Checkbox
+                key={action}
+                label={action}
+                labelContext={`in rule ${index + 1}`}
+                checked={rule.actions.includes(action)}
+                onChange={(on) => update(index, { actions: toggle(rule.actions, action, on) })}
+              />
             ))}
           </fieldset>
           <fieldset className="choices">
             <legend>Subjects</legend>
             {SUBJECTS.map((subject) => (
-              <Checkbox key={subject} label={subject} labelContext={`in rule ${index + 1}`} checked={rule.subjects.includes(subject)} onChange={(on) => update(index, { subjects: toggle(rule.subjects, subject, on) })} />
+              <Checkbox
+                key={subject}
+                label={subject}
+                labelContext={`in rule ${index + 1}`}
+                checked={rule.subjects.includes(subject)}
+                onChange={(on) => update(index, { subjects: toggle(rule.subjects, subject, on) })}
+              />
             ))}
           </fieldset>
-          <Checkbox label="Deny instead of allow (inverted)" labelContext={`in rule ${index + 1}`} checked={rule.inverted} onChange={(inverted) => update(index, { inverted })} />
+          <Checkbox
+            label="Deny instead of allow (inverted)"
+            labelContext={`in rule ${index + 1}`}
+            checked={rule.inverted}
+            onChange={(inverted) => update(index, { inverted })}
+          />
           <button type="button" disabled={rules.length === 1} onClick={() => onChange(rules.filter((_, i) => i !== index))}>
             Remove rule {index + 1}
           </button>

@@ -15,10 +15,15 @@ type SchemaSectionProps = { readonly revisionId: string; readonly table: Table; 
 
 /** The table ids of a revision, as a foreign key may name them. */
 export function useTableIds(revisionId: string, wanted: boolean): readonly string[] {
-  const ids = useOperation(queryKeys.revision(revisionId), TableIdsDocument, { data: { revisionId, first: 1000 } }, {
-    enabled: wanted,
-    select: (d) => d.tables.edges.map((e) => e.node.id),
-  });
+  const ids = useOperation(
+    queryKeys.revision(revisionId),
+    TableIdsDocument,
+    { data: { revisionId, first: 1000 } },
+    {
+      enabled: wanted,
+      select: (d) => d.tables.edges.map((e) => e.node.id),
+    },
+  );
   return ids.data ?? [];
 }
 
@@ -39,7 +44,8 @@ export function SchemaSection({ revisionId, table, editable, onSaved }: SchemaSe
     if (schema.mode === 'visual') return schema.problems.size > 0 ? null : draftPatch(table.schema, schema.draft);
     return schema.parsed ? diffSchema(table.schema, schema.parsed) : null;
   }, [schema.mode, schema.problems, schema.draft, schema.parsed, table.schema]);
-  const details = action.error instanceof ApiError && (action.error.code === 'INVALID_SCHEMA' || action.error.code === 'INVALID_PATCH') ? action.error.details : [];
+  const details =
+    action.error instanceof ApiError && (action.error.code === 'INVALID_SCHEMA' || action.error.code === 'INVALID_PATCH') ? action.error.details : [];
   const jsonDetails = action.error instanceof ApiError && action.error.code === 'INVALID_SCHEMA' ? action.error.details : [];
 
   if (!editable) {

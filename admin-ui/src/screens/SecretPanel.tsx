@@ -12,7 +12,8 @@ export function SecretPanel({ created, onDone }: { readonly created: ApiKeyWithS
       onDone={onDone}
     >
       <p className="meta">
-        Send it as <code>X-Api-Key: {created.apiKey.prefix}…</code>. Prefix {created.apiKey.prefix}, expires {new Date(created.apiKey.expiresAt).toLocaleString()}.
+        Send it as <code>X-Api-Key: {created.apiKey.prefix}…</code>. Prefix {created.apiKey.prefix}, expires{' '}
+        {new Date(created.apiKey.expiresAt).toLocaleString()}.
       </p>
     </OneTimeSecret>
   );

@@ -54,7 +54,15 @@ export function TablePage({ params }: ScreenProps) {
   );
 }
 
-function TableActions({ address, revisionId, tableId }: { readonly address: RevisionAddress; readonly revisionId: string; readonly tableId: string }) {
+function TableActions({
+  address,
+  revisionId,
+  tableId,
+}: {
+  readonly address: RevisionAddress;
+  readonly revisionId: string;
+  readonly tableId: string;
+}) {
   const api = useApi();
   const navigation = useNavigation();
   const invalidate = useInvalidate();
@@ -87,7 +95,14 @@ function TableActions({ address, revisionId, tableId }: { readonly address: Revi
         </button>
       </form>
       {action.error !== null && <ErrorBox error={action.error} />}
-      <ConfirmButton label="Delete table" title={`Delete table ${tableId}?`} confirmLabel="Delete table" danger disabled={action.busy} onConfirm={remove}>
+      <ConfirmButton
+        label="Delete table"
+        title={`Delete table ${tableId}?`}
+        confirmLabel="Delete table"
+        danger
+        disabled={action.busy}
+        onConfirm={remove}
+      >
         <p>The table and all its rows are removed from the draft (HEAD keeps them until the next commit).</p>
       </ConfirmButton>
     </section>

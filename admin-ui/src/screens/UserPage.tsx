@@ -1,5 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { DeactivateUserDocument, ReactivateUserDocument, ResetPasswordDocument, SetUserRoleDocument, UserDocument, type SystemRole } from '../api/generated/operations.ts';
+import {
+  DeactivateUserDocument,
+  ReactivateUserDocument,
+  ResetPasswordDocument,
+  SetUserRoleDocument,
+  UserDocument,
+  type SystemRole,
+} from '../api/generated/operations.ts';
 import type { User } from '../api/types.ts';
 import { pathOf, type ScreenProps } from '../app/navigation.ts';
 import { useInvalidate, useOperation } from '../app/queries.ts';
@@ -83,7 +90,12 @@ function UserDetails({ user, self }: { readonly user: User; readonly self: boole
               confirmLabel="Deactivate"
               danger
               disabled={action.busy}
-              onConfirm={() => run(() => api.request(DeactivateUserDocument, { data: { userId: user.id } }), `${user.username} was deactivated; their sessions have ended.`)}
+              onConfirm={() =>
+                run(
+                  () => api.request(DeactivateUserDocument, { data: { userId: user.id } }),
+                  `${user.username} was deactivated; their sessions have ended.`,
+                )
+              }
             >
               <DeactivationEffects username={user.username} />
             </ConfirmButton>
@@ -129,7 +141,13 @@ function RoleSection({ user, self, action, run }: RoleSectionProps) {
         <p className="meta">You are a system administrator. Another administrator can change your role; you cannot change your own.</p>
       ) : (
         <>
-          <Select label="System role" labelContext={`of ${user.username}`} value={role} onChange={(value) => setRole(value as SystemRole)} options={SYSTEM_ROLE_OPTIONS} />
+          <Select
+            label="System role"
+            labelContext={`of ${user.username}`}
+            value={role}
+            onChange={(value) => setRole(value as SystemRole)}
+            options={SYSTEM_ROLE_OPTIONS}
+          />
           <ConfirmButton
             label="Change role…"
             title={promote ? `Make ${user.username} a system administrator?` : `Make ${user.username} a user?`}

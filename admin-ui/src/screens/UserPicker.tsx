@@ -32,11 +32,16 @@ export function UserPicker({ label, labelContext, text, onText, onPick, hint }: 
     return () => clearTimeout(timer);
   }, [text]);
   const searchable = search.length >= MIN_SEARCH && search.length <= 64;
-  const users = useOperation(queryKeys.users(), SearchUsersDocument, { data: { search, first: SHOWN } }, {
-    enabled: open && searchable,
-    keepPrevious: true,
-    select: (d) => d.searchUsers.edges.map(({ node }) => node),
-  });
+  const users = useOperation(
+    queryKeys.users(),
+    SearchUsersDocument,
+    { data: { search, first: SHOWN } },
+    {
+      enabled: open && searchable,
+      keepPrevious: true,
+      select: (d) => d.searchUsers.edges.map(({ node }) => node),
+    },
+  );
   const options = searchable && users.status === 'success' ? users.data.map((user) => ({ value: user.id, label: user.username })) : [];
   let note: string | null = null;
   if (!searchable) note = `Type at least ${MIN_SEARCH} letters of a username.`;

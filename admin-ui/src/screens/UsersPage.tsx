@@ -82,7 +82,9 @@ function UsersList() {
                 </td>
                 <td>{node.email ?? <span className="hint">none</span>}</td>
                 <td>{roleLabel(node.role)}</td>
-                <td>{node.isActive ? <span className="status status-active">active</span> : <span className="status status-failed">deactivated</span>}</td>
+                <td>
+                  {node.isActive ? <span className="status status-active">active</span> : <span className="status status-failed">deactivated</span>}
+                </td>
                 <td>
                   <Time value={node.createdAt} />
                 </td>
@@ -153,8 +155,22 @@ function CreateUserForm() {
             autoComplete="off"
             hint="Letters, digits, hyphens and underscores, starting with a letter or underscore."
           />
-          <TextField label="Email" labelContext="of the new user" type="email" value={email} onChange={setEmail} autoComplete="off" hint="Optional, for your records." />
-          <Select label="System role" labelContext="of the new user" value={role} onChange={(value) => setRole(value as SystemRole)} options={SYSTEM_ROLE_OPTIONS} />
+          <TextField
+            label="Email"
+            labelContext="of the new user"
+            type="email"
+            value={email}
+            onChange={setEmail}
+            autoComplete="off"
+            hint="Optional, for your records."
+          />
+          <Select
+            label="System role"
+            labelContext="of the new user"
+            value={role}
+            onChange={(value) => setRole(value as SystemRole)}
+            options={SYSTEM_ROLE_OPTIONS}
+          />
         </div>
         <PasswordChoice state={password} onChange={setPassword} who="the new user" />
         {action.error !== null && <ErrorBox error={action.error} />}

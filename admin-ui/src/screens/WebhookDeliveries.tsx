@@ -26,7 +26,9 @@ export function WebhookDeliveries({ webhookId }: { readonly webhookId: string })
   const invalidate = useInvalidate();
   const action = useAction();
   const pager = useCursorPager();
-  const deliveries = useLoaded([...queryKeys.webhook(webhookId), 'deliveries', pager.after ?? null], () => listDeliveries(api, webhookId, PAGE_SIZE, pager.after));
+  const deliveries = useLoaded([...queryKeys.webhook(webhookId), 'deliveries', pager.after ?? null], () =>
+    listDeliveries(api, webhookId, PAGE_SIZE, pager.after),
+  );
   const pending = deliveries.status === 'success' && deliveries.data.edges.some(({ node }) => node.status === 'pending');
   const reload = (): void => void deliveries.refetch();
   // While a delivery is pending its outcome is read again every POLL_MS.
@@ -81,7 +83,11 @@ export function WebhookDeliveries({ webhookId }: { readonly webhookId: string })
   );
 }
 
-type DeliveryRowProps = { readonly delivery: WebhookDelivery; readonly busy: boolean; readonly onRedeliver: (delivery: WebhookDelivery) => Promise<void> };
+type DeliveryRowProps = {
+  readonly delivery: WebhookDelivery;
+  readonly busy: boolean;
+  readonly onRedeliver: (delivery: WebhookDelivery) => Promise<void>;
+};
 
 /** The cells of one delivery's row. */
 function DeliveryCells({ delivery, busy, onRedeliver }: DeliveryRowProps) {
@@ -95,7 +101,9 @@ function DeliveryCells({ delivery, busy, onRedeliver }: DeliveryRowProps) {
         </div>
       </th>
       <td>
-        <span className={`status status-${delivery.status === 'succeeded' ? 'active' : delivery.status === 'failed' ? 'failed' : 'building'}`}>{delivery.status}</span>
+        <span className={`status status-${delivery.status === 'succeeded' ? 'active' : delivery.status === 'failed' ? 'failed' : 'building'}`}>
+          {delivery.status}
+        </span>
       </td>
       <td>
         <Attempts attempts={delivery.attempts} />

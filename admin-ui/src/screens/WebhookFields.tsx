@@ -47,10 +47,25 @@ export function WebhookFields({ state, onChange }: { readonly state: WebhookForm
   const toggle = (type: string, on: boolean): void => set({ types: on ? [...state.types, type] : state.types.filter((t) => t !== type) });
   return (
     <>
-      <TextField label="Payload URL" type="url" value={state.url} onChange={(url) => set({ url })} className="url-input" required maxLength={2000} placeholder="https://example.com/hooks/strata" />
+      <TextField
+        label="Payload URL"
+        type="url"
+        value={state.url}
+        onChange={(url) => set({ url })}
+        className="url-input"
+        required
+        maxLength={2000}
+        placeholder="https://example.com/hooks/strata"
+      />
       <TextField label="Description" value={state.description} onChange={(description) => set({ description })} maxLength={500} />
       <div className="form-row">
-        <TextField label="Project" value={state.projectName} onChange={(projectName) => set({ projectName })} hint="Blank: every project of the organization." maxLength={64} />
+        <TextField
+          label="Project"
+          value={state.projectName}
+          onChange={(projectName) => set({ projectName })}
+          hint="Blank: every project of the organization."
+          maxLength={64}
+        />
         <TextField
           label="Branches"
           value={state.branchNames}

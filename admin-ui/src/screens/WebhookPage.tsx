@@ -10,7 +10,15 @@ import { Checkbox } from '../components/Fields.tsx';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { Async, ErrorBox, Notice } from '../components/Status.tsx';
 import { Time } from '../components/Time.tsx';
-import { deleteWebhook, getWebhook, pingWebhook, rotateWebhookSecret, updateWebhook, type Webhook, type WebhookWithSecret } from './webhookQueries.ts';
+import {
+  deleteWebhook,
+  getWebhook,
+  pingWebhook,
+  rotateWebhookSecret,
+  updateWebhook,
+  type Webhook,
+  type WebhookWithSecret,
+} from './webhookQueries.ts';
 import { WebhookDeliveries } from './WebhookDeliveries.tsx';
 import { isWebhookFormValid, WebhookFields, webhookFormOf, webhookSettingsOf, type WebhookFormState } from './WebhookFields.tsx';
 import { WebhookSecret, webhookState } from './WebhooksPage.tsx';
@@ -84,10 +92,23 @@ export function WebhookPage({ params }: ScreenProps) {
                 <button type="button" className="primary" disabled={action.busy} onClick={() => void ping()}>
                   Ping
                 </button>
-                <ConfirmButton label="Rotate secret" title="Rotate the signing secret?" confirmLabel="Rotate secret" disabled={action.busy} onConfirm={rotate}>
+                <ConfirmButton
+                  label="Rotate secret"
+                  title="Rotate the signing secret?"
+                  confirmLabel="Rotate secret"
+                  disabled={action.busy}
+                  onConfirm={rotate}
+                >
                   <p>A new secret is created and shown once. For 24 hours requests carry a second signature made with the current secret.</p>
                 </ConfirmButton>
-                <ConfirmButton label="Delete" title="Delete this webhook?" confirmLabel="Delete webhook" danger disabled={action.busy} onConfirm={remove}>
+                <ConfirmButton
+                  label="Delete"
+                  title="Delete this webhook?"
+                  confirmLabel="Delete webhook"
+                  danger
+                  disabled={action.busy}
+                  onConfirm={remove}
+                >
                   <p>No more events are sent to {hook.url}. This cannot be undone.</p>
                 </ConfirmButton>
               </div>

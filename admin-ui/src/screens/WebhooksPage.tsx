@@ -54,7 +54,9 @@ export function WebhookSecret({ created, onDone }: { readonly created: WebhookWi
       lost="if it is lost, rotate the secret."
       onDone={onDone}
     >
-      <p className="meta">Verify the <code>webhook-signature</code> header of every request with it (any Standard Webhooks library does).</p>
+      <p className="meta">
+        Verify the <code>webhook-signature</code> header of every request with it (any Standard Webhooks library does).
+      </p>
     </OneTimeSecret>
   );
 }

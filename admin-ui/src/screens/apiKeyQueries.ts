@@ -32,9 +32,13 @@ export async function createPersonalKey(api: ApiClient, input: KeyInput): Promis
   return (await api.request(CreatePersonalApiKeyDocument, { data: input })).createPersonalApiKey;
 }
 
-export async function createServiceKey(api: ApiClient, input: KeyInput & { readonly organizationId: string; readonly rules: readonly PermissionRule[] }): Promise<ApiKeyWithSecret> {
+export async function createServiceKey(
+  api: ApiClient,
+  input: KeyInput & { readonly organizationId: string; readonly rules: readonly PermissionRule[] },
+): Promise<ApiKeyWithSecret> {
   const { rules, ...rest } = input;
-  return (await api.request(CreateServiceApiKeyDocument, { data: { ...rest, organizationId: input.organizationId, permissions: { rules } } })).createServiceApiKey;
+  return (await api.request(CreateServiceApiKeyDocument, { data: { ...rest, organizationId: input.organizationId, permissions: { rules } } }))
+    .createServiceApiKey;
 }
 
 export async function rotateKey(api: ApiClient, id: string): Promise<ApiKeyWithSecret> {

@@ -13,7 +13,14 @@ export type HistoryPage = {
   readonly actors: ReadonlyMap<string, string>;
 };
 
-type HistoryArgs = { readonly org: string; readonly revisionId: string; readonly tableId: string; readonly rowId: string; readonly first: number; readonly after: string | undefined };
+type HistoryArgs = {
+  readonly org: string;
+  readonly revisionId: string;
+  readonly tableId: string;
+  readonly rowId: string;
+  readonly first: number;
+  readonly after: string | undefined;
+};
 
 /**
  * One page of a row's history (`rowHistory`) with what makes it readable: the revision numbers of its entries
@@ -30,7 +37,10 @@ export async function loadHistoryPage(api: ApiClient, me: { id: string; username
 
 async function sequencesOf(api: ApiClient, revisionIds: readonly string[]): Promise<Map<string, number>> {
   try {
-    const answers = await api.batch(RevisionSequenceDocument, revisionIds.map((revisionId) => ({ data: { revisionId } })));
+    const answers = await api.batch(
+      RevisionSequenceDocument,
+      revisionIds.map((revisionId) => ({ data: { revisionId } })),
+    );
     return new Map(answers.map(({ revision }) => [revision.id, revision.sequence]));
   } catch {
     return new Map();

@@ -8,8 +8,8 @@ export function SessionsEnd({ who }: { readonly who: 'you' | string }) {
   return (
     <ul className="effects">
       <li>
-        Every sign-in session of {you ? 'yours' : who} ends at once, {you ? 'this one included' : 'in every browser'}: refresh and access tokens stop working
-        and {you ? 'you sign' : 'they sign'} in again{you ? '' : ' with the new password'}.
+        Every sign-in session of {you ? 'yours' : who} ends at once, {you ? 'this one included' : 'in every browser'}: refresh and access tokens stop
+        working and {you ? 'you sign' : 'they sign'} in again{you ? '' : ' with the new password'}.
       </li>
       <li>MCP sessions signed in with {you ? 'your' : 'their'} password end.</li>
       <li>Connected apps (OAuth) lose access and need {you ? 'your' : 'their'} approval again.</li>

@@ -89,7 +89,12 @@ export async function pingWebhook(api: ApiClient, id: string): Promise<WebhookDe
   return (await api.request(PingWebhookDocument, { id })).pingWebhook;
 }
 
-export async function listDeliveries(api: ApiClient, webhookId: string, first: number, after: string | undefined): Promise<Connection<WebhookDelivery>> {
+export async function listDeliveries(
+  api: ApiClient,
+  webhookId: string,
+  first: number,
+  after: string | undefined,
+): Promise<Connection<WebhookDelivery>> {
   return (await api.request(WebhookDeliveriesDocument, { id: webhookId, first, after: after ?? null })).webhookDeliveries;
 }
 

@@ -90,11 +90,18 @@ describe('applyRowPatches', () => {
       path: 'specs.height',
       message: 'Path not found: specs.height',
     });
-    fails([{ op: 'replace', path: 'name', value: 'ok' }, { op: 'replace', path: '/specs/height', value: 1 }], 'INVALID_PATCH', {
-      index: 1,
-      path: '/specs/height',
-      message: 'Path not found: /specs/height',
-    });
+    fails(
+      [
+        { op: 'replace', path: 'name', value: 'ok' },
+        { op: 'replace', path: '/specs/height', value: 1 },
+      ],
+      'INVALID_PATCH',
+      {
+        index: 1,
+        path: '/specs/height',
+        message: 'Path not found: /specs/height',
+      },
+    );
     fails([{ op: 'replace', path: 'items[2].name', value: 1 }], 'INVALID_PATCH', { index: 0, path: 'items[2].name' });
     fails([{ op: 'replace', path: '/items/-', value: 1 }], 'INVALID_PATCH', { index: 0, path: '/items/-' });
     fails([{ op: 'replace', path: '/items/01', value: 1 }], 'INVALID_PATCH', { index: 0, path: '/items/01' });
@@ -125,7 +132,18 @@ describe('applyRowPatches', () => {
     fails('replace', 'BAD_USER_INPUT');
     fails(undefined, 'BAD_USER_INPUT');
     const op = { op: 'replace', path: 'name', value: 'n' };
-    fails(Array.from({ length: 1001 }, () => op), 'BAD_USER_INPUT');
-    assert.deepEqual((applyRowPatches(data, Array.from({ length: 1000 }, () => op)) as { name: string }).name, 'n');
+    fails(
+      Array.from({ length: 1001 }, () => op),
+      'BAD_USER_INPUT',
+    );
+    assert.deepEqual(
+      (
+        applyRowPatches(
+          data,
+          Array.from({ length: 1000 }, () => op),
+        ) as { name: string }
+      ).name,
+      'n',
+    );
   });
 });

@@ -30,16 +30,30 @@ describe('uniqueClashes (domain.md §5.5)', () => {
     assert.deepEqual(uniqueClashes(factsOf(table, [{ rowId: 'p3', data: row('A', 3), index: 0 }])), [
       { rowId: 'p3', index: 0, path: '/sku', value: 'A', otherRowId: 'p1' },
     ]);
-    assert.deepEqual(uniqueClashes(factsOf(table, [{ rowId: 'p3', data: row('C', 3) }, { rowId: 'p4', data: row('D', 3) }])), [
-      { rowId: 'p4', path: '/meta/n', value: 3, otherRowId: 'p3' },
-    ]);
+    assert.deepEqual(
+      uniqueClashes(
+        factsOf(table, [
+          { rowId: 'p3', data: row('C', 3) },
+          { rowId: 'p4', data: row('D', 3) },
+        ]),
+      ),
+      [{ rowId: 'p4', path: '/meta/n', value: 3, otherRowId: 'p3' }],
+    );
   });
 
   test('"" is exempt; a row keeps its own value; a swap inside one write is no clash; numbers compare by value', () => {
     const table = { p1: row('A', 1), p2: row('B', 2) };
     assert.deepEqual(uniqueClashes(factsOf({ p1: row('', 1) }, [{ rowId: 'p2', data: row('', 2) }])), []);
     assert.deepEqual(uniqueClashes(factsOf(table, [{ rowId: 'p1', data: row('A', 5) }])), []);
-    assert.deepEqual(uniqueClashes(factsOf(table, [{ rowId: 'p1', data: row('B', 2) }, { rowId: 'p2', data: row('A', 1) }])), []);
+    assert.deepEqual(
+      uniqueClashes(
+        factsOf(table, [
+          { rowId: 'p1', data: row('B', 2) },
+          { rowId: 'p2', data: row('A', 1) },
+        ]),
+      ),
+      [],
+    );
     assert.equal(uniqueClashes(factsOf({ p1: row('x', 0) }, [{ rowId: 'p2', data: row('y', -0) }])).length, 1);
     assert.deepEqual(uniqueClashes(factsOf({ p1: { sku: '1' } }, [{ rowId: 'p2', data: { sku: 1 } }], [sku])), []);
   });
@@ -79,7 +93,9 @@ describe('uniqueClashes (domain.md §5.5)', () => {
           const clashes = uniqueClashes(factsOf(table, candidates, [sku]));
           const after: Record<string, unknown> = { ...table };
           for (const c of candidates) after[c.rowId] = c.data;
-          const values = Object.values(after).map((d) => uniqueValueAt(d, ['sku'])).filter((v) => v !== null);
+          const values = Object.values(after)
+            .map((d) => uniqueValueAt(d, ['sku']))
+            .filter((v) => v !== null);
           assert.equal(clashes.length === 0, new Set(values).size === values.length);
           for (const clash of clashes) {
             assert.notEqual(clash.otherRowId, clash.rowId);

@@ -1,13 +1,7 @@
 import { parseJsonPointer, type JsonObject, type TableSchema } from '../../../contracts/index.ts';
 import type { LossListener } from './convertValue.ts';
 import { addAt, getAt, removeAt, replaceAt, setOwn } from './jsonPatchValue.ts';
-import {
-  addDefaultStep,
-  convertStep,
-  removeStep,
-  transferStep,
-  type MigrationStep,
-} from './migrationSteps.ts';
+import { addDefaultStep, convertStep, removeStep, transferStep, type MigrationStep } from './migrationSteps.ts';
 import { assertPatchList, invalidPatch, readPatchOperation, type PatchOperation } from './patchOperations.ts';
 import { isObjectNode, locateInSchema, splitArrayContext, type NodeLocation, type SchemaLocation } from './schemaLocation.ts';
 

@@ -86,7 +86,18 @@ describe('applySchemaPatch: operation list', () => {
   });
 
   test('forbidden targets', () => {
-    for (const path of ['', '/type', '/required', '/required/0', '/additionalProperties', '/properties', '/properties/address/required', '/properties/address/additionalProperties', '/properties/address/properties', '/properties/lines/items/required']) {
+    for (const path of [
+      '',
+      '/type',
+      '/required',
+      '/required/0',
+      '/additionalProperties',
+      '/properties',
+      '/properties/address/required',
+      '/properties/address/additionalProperties',
+      '/properties/address/properties',
+      '/properties/lines/items/required',
+    ]) {
       for (const op of ['add', 'replace', 'remove']) fails([{ op, path, value: 'x' }], 'INVALID_PATCH', { index: 0, path });
     }
     fails([{ op: 'copy', from: '/required', path: '/description' }], 'INVALID_PATCH', { index: 0, path: '/required' });

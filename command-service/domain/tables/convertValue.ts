@@ -123,7 +123,12 @@ function toInteger(value: Primitive, node: Record<string, unknown>, tracker: Tra
   return result;
 }
 
-function convertPrimitive(value: Primitive, to: 'string' | 'number' | 'integer' | 'boolean', tracker: Tracker, node: Record<string, unknown>): Primitive {
+function convertPrimitive(
+  value: Primitive,
+  to: 'string' | 'number' | 'integer' | 'boolean',
+  tracker: Tracker,
+  node: Record<string, unknown>,
+): Primitive {
   switch (to) {
     case 'integer':
       return toInteger(value, node, tracker);

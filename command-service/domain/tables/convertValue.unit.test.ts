@@ -191,7 +191,10 @@ describe('lossy conversions (domain.md §6 rule 6)', () => {
   });
   test('without a listener the conversion is the same', () => {
     const result = applySchemaPatch(obj({ p: str() }), [{ op: 'replace', path: '/properties/p', value: num() }]);
-    assert.deepEqual(result.migrate({ p: 'x' }), result.migrate({ p: 'x' }, () => undefined));
+    assert.deepEqual(
+      result.migrate({ p: 'x' }),
+      result.migrate({ p: 'x' }, () => undefined),
+    );
   });
 });
 

@@ -3,9 +3,7 @@ import { RE2JS } from 're2js';
 /** A compiled schema `pattern`: `test` searches like `RegExp.prototype.test`, in time linear in the input. */
 export type LinearPattern = { readonly test: (value: string) => boolean };
 
-export type LinearPatternResult =
-  | { readonly ok: true; readonly pattern: LinearPattern }
-  | { readonly ok: false; readonly message: string };
+export type LinearPatternResult = { readonly ok: true; readonly pattern: LinearPattern } | { readonly ok: false; readonly message: string };
 
 const ANY = '\\x{0}-\\x{10FFFF}';
 
@@ -28,8 +26,7 @@ function whitespaceRanges(): { readonly space: string; readonly nonSpace: string
     next = to + 1;
   }
   nonSpace.push([next, 0x10ffff]);
-  const text = (ranges: [number, number][]): string =>
-    ranges.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join('');
+  const text = (ranges: [number, number][]): string => ranges.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join('');
   return { space: text(space), nonSpace: text(nonSpace) };
 }
 
@@ -62,9 +59,18 @@ function unicodeEscape(source: string, at: number): Escape {
 function escape(source: string, at: number, inClass: boolean): Escape {
   const c = source[at + 1] ?? '';
   switch (c) {
-    case 'd': case 'D': case 'w': case 'W': case 't': case 'n': case 'r': case 'f': case 'v':
+    case 'd':
+    case 'D':
+    case 'w':
+    case 'W':
+    case 't':
+    case 'n':
+    case 'r':
+    case 'f':
+    case 'v':
       return { text: `\\${c}`, length: 2 };
-    case 'b': case 'B':
+    case 'b':
+    case 'B':
       // Inside a class ECMAScript's `\b` is a backspace.
       return { text: inClass ? hex(8) : `\\${c}`, length: 2 };
     case 's':
@@ -79,7 +85,8 @@ function escape(source: string, at: number, inClass: boolean): Escape {
       return { text: `\\x{${source.slice(at + 2, at + 4)}}`, length: 4 };
     case 'u':
       return unicodeEscape(source, at);
-    case 'p': case 'P': {
+    case 'p':
+    case 'P': {
       const end = source.indexOf('}', at + 3);
       return { text: source.slice(at, end + 1), length: end + 1 - at };
     }

@@ -118,7 +118,11 @@ describe('createRowValidatorCache', () => {
       const s = { type: 'object', additionalProperties: false, required: ['v'], properties: { v: { type: 'string', default: '', format } } };
       cache.validate(s, { v: '' }, ctx);
       cache.validate(s, { v: good }, ctx);
-      assert.throws(() => cache.validate(s, { v: bad }, ctx), (err: unknown) => isAppError(err, 'INVALID_DATA'), format);
+      assert.throws(
+        () => cache.validate(s, { v: bad }, ctx),
+        (err: unknown) => isAppError(err, 'INVALID_DATA'),
+        format,
+      );
     }
   });
 

@@ -16,7 +16,14 @@ export const isLength = (value: unknown): boolean => isSafeInteger(value) && val
  * A pair of bounds (`minimum`/`maximum`, `minLength`/`maxLength`, `minItems`/`maxItems`): each must pass `valid`,
  * and the lower one may not exceed the upper one.
  */
-export function checkBounds(report: Report, node: Node, path: string, [low, high]: readonly [string, string], valid: (v: unknown) => boolean, what: string): void {
+export function checkBounds(
+  report: Report,
+  node: Node,
+  path: string,
+  [low, high]: readonly [string, string],
+  valid: (v: unknown) => boolean,
+  what: string,
+): void {
   let ok = true;
   for (const key of [low, high]) {
     if (hasOwn(node, key) && !valid(node[key])) {

@@ -34,7 +34,18 @@ const ANNOTATIONS = ['title', 'description', 'deprecated'];
 const KEYS: Readonly<Record<Kind | 'systemRef', { required: readonly string[]; optional: readonly string[] }>> = {
   string: {
     required: ['type', 'default'],
-    optional: ['readOnly', 'minLength', 'maxLength', 'pattern', 'enum', 'format', 'contentMediaType', 'foreignKey', ...INDEX_KEYWORDS, ...ANNOTATIONS],
+    optional: [
+      'readOnly',
+      'minLength',
+      'maxLength',
+      'pattern',
+      'enum',
+      'format',
+      'contentMediaType',
+      'foreignKey',
+      ...INDEX_KEYWORDS,
+      ...ANNOTATIONS,
+    ],
   },
   number: { required: ['type', 'default'], optional: ['readOnly', 'minimum', 'maximum', ...INDEX_KEYWORDS, ...ANNOTATIONS] },
   integer: { required: ['type', 'default'], optional: ['readOnly', 'minimum', 'maximum', ...INDEX_KEYWORDS, ...ANNOTATIONS] },
@@ -64,7 +75,10 @@ function report(w: Walker, path: string, message: string): void {
   if (w.details.length < MAX_ERROR_DETAILS) w.details.push({ path, message });
 }
 
-const reporter = (w: Walker): Report => (path, message) => report(w, path, message);
+const reporter =
+  (w: Walker): Report =>
+  (path, message) =>
+    report(w, path, message);
 
 function checkKeys(w: Walker, node: Node, path: string, kind: Kind | 'systemRef'): void {
   const { required, optional } = KEYS[kind];
@@ -246,9 +260,7 @@ function tooDeepNodePath(schema: unknown): string | undefined {
 function fail(details: readonly { path: string; message: string }[], count: number): never {
   const [first] = details;
   const message =
-    count === 1 && first !== undefined
-      ? `Invalid table schema at "${first.path}": ${first.message}`
-      : `Invalid table schema: ${count} errors`;
+    count === 1 && first !== undefined ? `Invalid table schema at "${first.path}": ${first.message}` : `Invalid table schema: ${count} errors`;
   throw new AppError('INVALID_SCHEMA', message, details);
 }
 

@@ -265,10 +265,7 @@ describe('assertValidTableSchema: refused schemas', () => {
 
   test('collects all violations (at most 100) with a summary message', () => {
     try {
-      assertValidTableSchema(
-        obj({ a: { type: 'string', default: 1 }, b: { type: 'number', default: 'x' }, c: { type: 'boolean' } }),
-        ctx,
-      );
+      assertValidTableSchema(obj({ a: { type: 'string', default: 1 }, b: { type: 'number', default: 'x' }, c: { type: 'boolean' } }), ctx);
       assert.fail('expected a failure');
     } catch (err) {
       assert.ok(isAppError(err, 'INVALID_SCHEMA'));
@@ -349,7 +346,9 @@ describe('assertValidTableSchema: integer, bounds, lengths, unique and index key
 
   test('at most 10 indexed fields per table, unique ones included', () => {
     const fields = (n: number): Record<string, unknown> =>
-      Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, { type: 'string', default: '', [i % 2 === 0 ? 'x-index' : 'x-unique']: true }]));
+      Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [`f${i}`, { type: 'string', default: '', [i % 2 === 0 ? 'x-index' : 'x-unique']: true }]),
+      );
     accepted(obj({ ...fields(10), off: { type: 'string', default: '', 'x-index': false } }));
     refused(obj(fields(11)), '/properties/f10');
   });

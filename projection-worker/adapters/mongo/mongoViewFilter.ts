@@ -68,9 +68,7 @@ function testAlt(t: JsonTest): Alt {
       return ops === null ? [] : [ops];
     }
     case 'in': {
-      const plain = t.values.filter(
-        (v) => typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && t.insensitive !== true),
-      );
+      const plain = t.values.filter((v) => typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && t.insensitive !== true));
       const others = t.values.filter((v) => !plain.includes(v));
       const alt = others.map((v) => equalsOps(v, t.insensitive)).filter((ops): ops is Ops => ops !== null);
       const finite = plain.filter((v) => typeof v !== 'number' || Number.isFinite(v));
@@ -168,8 +166,7 @@ function jsonTest(layout: CollectionLayout, field: string, path: readonly JsonPa
       level = place(base, run, i === 0, testAlt(t));
     } else {
       const inner: Level = level;
-      const alt =
-        inner.kind === 'element' ? inner.alt.map((ops) => ({ $elemMatch: ops })) : inner.queries.map((q) => ({ $elemMatch: q }));
+      const alt = inner.kind === 'element' ? inner.alt.map((ops) => ({ $elemMatch: ops })) : inner.queries.map((q) => ({ $elemMatch: q }));
       level = place(base, run, i === 0, alt);
     }
   }

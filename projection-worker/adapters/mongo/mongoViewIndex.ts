@@ -22,7 +22,9 @@ export function sortIndexOf(layout: CollectionLayout, index: SortIndex): IndexDe
   const key: Record<string, 1 | -1> = {};
   for (const field of index.equal) key[field] = 1;
   if (plan !== null && plan.kind !== 'find') {
-    const onPaths = index.sort.every((k) => k.ref.cast === undefined && (k.ref.path ?? []).every((segment) => typeof segment === 'string' && segment !== '*'));
+    const onPaths = index.sort.every(
+      (k) => k.ref.cast === undefined && (k.ref.path ?? []).every((segment) => typeof segment === 'string' && segment !== '*'),
+    );
     if (!onPaths) return null;
     for (const k of index.sort) {
       const path = builder.typeOf(k.ref.field) === 'json' ? documentPath(k.ref.field, k.ref.path ?? []) : k.ref.field;

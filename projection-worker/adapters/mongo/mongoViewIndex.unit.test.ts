@@ -21,19 +21,34 @@ test('an index over the equality fields, then the find sort (null flags before n
   });
   assert.deepEqual(index?.key, { branchId: 1, '_nulls.createdAt': 1, createdAt: -1, rowId: 1 });
   assert.match(String(index?.name), /^sort_[0-9a-f]{16}$/);
-  const again = sortIndexOf(layout, { equal: ['branchId'], sort: [{ ref: { field: 'createdAt' }, direction: 'desc' }, { ref: { field: 'rowId' }, direction: 'asc' }] });
+  const again = sortIndexOf(layout, {
+    equal: ['branchId'],
+    sort: [
+      { ref: { field: 'createdAt' }, direction: 'desc' },
+      { ref: { field: 'rowId' }, direction: 'asc' },
+    ],
+  });
   assert.equal(again?.name, index?.name);
 });
 
 test('sorts on casts run as aggregations: no index', () => {
-  assert.equal(sortIndexOf(layout, { equal: ['branchId'], sort: [{ ref: { field: 'data', path: ['views'], cast: 'float' }, direction: 'asc' }] }), null);
+  assert.equal(
+    sortIndexOf(layout, { equal: ['branchId'], sort: [{ ref: { field: 'data', path: ['views'], cast: 'float' }, direction: 'asc' }] }),
+    null,
+  );
   assert.equal(sortIndexOf(layout, { equal: ['branchId'], sort: [{ ref: { field: 'createdAt', cast: 'timestamp' }, direction: 'asc' }] }), null);
   assert.equal(sortIndexOf(layout, { equal: ['branchId'], sort: [{ ref: { field: 'data', path: ['tags', '*'] }, direction: 'asc' }] }), null);
 });
 
 test('a field index (domain.md §5.5) is on the document path, which the filters on that path query', () => {
   const fieldIndex = (path: string[]) =>
-    sortIndexOf(layout, { equal: ['branchId'], sort: [{ ref: { field: 'data', path }, direction: 'asc' }, { ref: { field: 'rowId' }, direction: 'asc' }] });
+    sortIndexOf(layout, {
+      equal: ['branchId'],
+      sort: [
+        { ref: { field: 'data', path }, direction: 'asc' },
+        { ref: { field: 'rowId' }, direction: 'asc' },
+      ],
+    });
   assert.deepEqual(fieldIndex(['sku'])?.key, { branchId: 1, 'data.sku': 1, rowId: 1 });
   assert.deepEqual(fieldIndex(['address', 'zip'])?.key, { branchId: 1, 'data.address.zip': 1, rowId: 1 });
   assert.match(String(fieldIndex(['sku'])?.name), /^sort_[0-9a-f]{16}$/);

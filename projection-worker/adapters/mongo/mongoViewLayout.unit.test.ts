@@ -24,7 +24,14 @@ test('object keys are made safe for MongoDB paths and decode back', () => {
 test('documents: collection name, `_id` from the key, nulls flagged, json normalised like JSON text', () => {
   assert.equal(layout.name, 'v_api_keys_3_pairs');
   const stored = encodeDoc(layout, { branch: 'main', row: 'r1', n: -0, flag: null, body: { 'a.b': [1, undefined], u: undefined }, extra: 1 });
-  assert.deepEqual(stored, { _id: { branch: 'main', row: 'r1' }, branch: 'main', row: 'r1', n: 0, body: { 'a%2Eb': [1, null] }, _nulls: { flag: true } });
+  assert.deepEqual(stored, {
+    _id: { branch: 'main', row: 'r1' },
+    branch: 'main',
+    row: 'r1',
+    n: 0,
+    body: { 'a%2Eb': [1, null] },
+    _nulls: { flag: true },
+  });
   assert.deepEqual(decodeDoc(layout, stored), { branch: 'main', row: 'r1', n: 0, flag: null, body: { 'a.b': [1, null] } });
   assert.throws(() => encodeDoc(layout, { branch: 'main', row: null }), /key field "row" is missing/);
   assert.throws(() => encodeDoc(layout, { branch: 'main', row: 'r', n: 1.5 }), /expected integer/);

@@ -46,11 +46,7 @@ function layoutsOf(spec: ProjectionSpec): CollectionLayout[] {
 }
 
 /** The indexes of a collection; with `deferReadIndexes`, not its `readersOnly` ones (completeVersion adds them). */
-export function indexesOf(
-  layout: CollectionLayout,
-  spec: ProjectionSpec['collections'][number],
-  deferReadIndexes = false,
-): IndexDescription[] {
+export function indexesOf(layout: CollectionLayout, spec: ProjectionSpec['collections'][number], deferReadIndexes = false): IndexDescription[] {
   for (const index of spec.indexes ?? []) {
     if (index.unique === true && index.readersOnly === true) {
       throw new Error(`collection "${spec.name}": a unique index cannot be readersOnly (${index.fields.join(', ')})`);
@@ -61,9 +57,7 @@ export function indexesOf(
     key: Object.fromEntries(index.fields.map((f) => [f, 1 as const])),
     name: `${index.fields.join('__')}${index.unique === true ? '__u' : ''}`,
     // Null fields are not stored; like SQLite, a unique index ignores documents with a null indexed field.
-    ...(index.unique === true
-      ? { unique: true, partialFilterExpression: Object.fromEntries(index.fields.map((f) => [f, { $exists: true }])) }
-      : {}),
+    ...(index.unique === true ? { unique: true, partialFilterExpression: Object.fromEntries(index.fields.map((f) => [f, { $exists: true }])) } : {}),
   }));
   // `_id` encodes the whole key; this index serves filters on a prefix of it (the SQLite primary key does both).
   const keyPattern = layout.key.join(',');
@@ -223,11 +217,7 @@ export function createMongoViewMeta(client: MongoClient, db: Db, clock: Clock, l
       await leases.deleteOne({ _id: name, owner });
     },
     async statuses(): Promise<ProjectionStatus[]> {
-      const [versionDocs, leaseDocs, activeDocs] = await Promise.all([
-        versions.find().toArray(),
-        leases.find().toArray(),
-        active.find().toArray(),
-      ]);
+      const [versionDocs, leaseDocs, activeDocs] = await Promise.all([versions.find().toArray(), leases.find().toArray(), active.find().toArray()]);
       const now = clock.now();
       const leaseOf = new Map(leaseDocs.filter((l) => l.expiresAt > now).map((l) => [l._id, l]));
       const activeOf = new Map(activeDocs.map((a) => [a._id, a.version]));

@@ -15,11 +15,7 @@ export type SortPlan =
   | { readonly kind: 'find'; readonly sort: SortSpec }
   | { readonly kind: 'aggregate'; readonly values: Record<string, Expr>; readonly flags: Record<string, Expr>; readonly sort: SortSpec };
 
-export function sortPlan(
-  layout: CollectionLayout,
-  builder: ReturnType<typeof createQueryBuilder>,
-  keys: readonly SortKey[],
-): SortPlan {
+export function sortPlan(layout: CollectionLayout, builder: ReturnType<typeof createQueryBuilder>, keys: readonly SortKey[]): SortPlan {
   for (const k of keys) {
     if (k.direction !== 'asc' && k.direction !== 'desc') throw new Error(`bad sort direction "${String(k.direction)}"`);
   }

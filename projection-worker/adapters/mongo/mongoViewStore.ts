@@ -111,7 +111,15 @@ export function createMongoViewStore(options: MongoViewStoreOptions): MongoViewS
     if (query.versions !== undefined) {
       const collection = db.collection<StoredDoc>(layout.name);
       const layered = { ...query, versions: query.versions };
-      const docs = await layeredFind(collection, layout, layered, limit, offset, (where, armKeys, armLimit) => readStored(layout, where, armKeys, armLimit, 0), budget);
+      const docs = await layeredFind(
+        collection,
+        layout,
+        layered,
+        limit,
+        offset,
+        (where, armKeys, armLimit) => readStored(layout, where, armKeys, armLimit, 0),
+        budget,
+      );
       return docs.map((doc) => decodeDoc(layout, doc));
     }
     const where: Query = createQueryBuilder(layout).where(query.filter ?? { kind: 'all' });

@@ -56,7 +56,9 @@ export async function applyChanges(
   }
 
   async function matchingIds(layout: CollectionLayout, query: Query): Promise<unknown[]> {
-    const docs = await collection(layout).find(query, { session, projection: { _id: 1 } }).toArray();
+    const docs = await collection(layout)
+      .find(query, { session, projection: { _id: 1 } })
+      .toArray();
     return docs.map((d) => d._id);
   }
 

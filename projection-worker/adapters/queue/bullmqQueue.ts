@@ -38,8 +38,7 @@ export function createBullmqQueue(deps: BullmqQueueDeps): Queue {
   const prefix = deps.prefix ?? 'strata';
   let closed = false;
   // Reconnect while open; once closing, give up so that no connection outlives close() when Redis is gone.
-  const reconnectDelay = (stopped: () => boolean) => (attempt: number) =>
-    stopped() ? null : Math.max(Math.min(Math.exp(attempt), 20_000), 1000);
+  const reconnectDelay = (stopped: () => boolean) => (attempt: number) => (stopped() ? null : Math.max(Math.min(Math.exp(attempt), 20_000), 1000));
   // Producers share one connection; a notify fails fast while Redis is down (the projectors' poll covers it).
   const client = new Redis(url, { maxRetriesPerRequest: 2, retryStrategy: reconnectDelay(() => closed) });
   client.on('error', (err: unknown) => log.warn({ err }, 'redis connection error'));

@@ -60,7 +60,8 @@ test('a statement past its budget that calls a strata_* function stops when canc
   try {
     assert.equal(await threads.value('SELECT 1', {}), 1);
     // Seconds of work, each row through strata_lower (as case-insensitive filters do).
-    const slow = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 50000000) SELECT count(*) FROM c WHERE strata_lower('A' || x) = 'b'";
+    const slow =
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 50000000) SELECT count(*) FROM c WHERE strata_lower('A' || x) = 'b'";
     const started = Date.now();
     await assert.rejects(threads.value(slow, {}), (err: unknown) => isAppError(err, 'QUERY_TIMEOUT'));
     assert.ok(Date.now() - started < 1500, `answered after ${Date.now() - started} ms`);

@@ -42,8 +42,7 @@ test('sqlite completeVersion: deferred read indexes and the active sort indexes 
     (inspect.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name").pluck().all(table) as string[])
       .filter((name) => name.startsWith(`${table}__`))
       .map((name) => name.slice(table.length));
-  const analyzed = (table: string): boolean =>
-    inspect.prepare('SELECT 1 FROM sqlite_stat1 WHERE tbl = ?').get(table) !== undefined;
+  const analyzed = (table: string): boolean => inspect.prepare('SELECT 1 FROM sqlite_stat1 WHERE tbl = ?').get(table) !== undefined;
   try {
     // A first version becomes active at once: nothing is deferred.
     await store.ensureProjection(spec(1), { deferReadIndexes: true });
@@ -66,7 +65,10 @@ test('sqlite completeVersion: deferred read indexes and the active sort indexes 
     const before = await store.find('items', 'items', sortedQuery);
     await store.activate('items', 2);
     const plan = await store.explainFind('items', 'items', sortedQuery);
-    assert.ok(plan.some((line) => line.includes(`v_items_2_items${sortIndex}`)), plan.join(' | '));
+    assert.ok(
+      plan.some((line) => line.includes(`v_items_2_items${sortIndex}`)),
+      plan.join(' | '),
+    );
     assert.ok(!plan.some((line) => line.includes('TEMP B-TREE')), plan.join(' | '));
     assert.deepEqual(await store.find('items', 'items', sortedQuery), before);
   } finally {

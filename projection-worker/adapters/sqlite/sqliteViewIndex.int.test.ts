@@ -73,7 +73,10 @@ describe('sqlite ensureIndex', () => {
         await store.ensureIndex('items', 'items', index);
         await store.ensureIndex('items', 'items', index);
         const plan = await store.explainFind('items', 'items', query);
-        assert.ok(plan.some((line) => line.includes('USING INDEX') && line.includes('__sort_')), plan.join(' | '));
+        assert.ok(
+          plan.some((line) => line.includes('USING INDEX') && line.includes('__sort_')),
+          plan.join(' | '),
+        );
         assert.ok(!plan.some((line) => line.includes('TEMP B-TREE')), plan.join(' | '));
         assert.deepEqual(await store.find('items', 'items', query), before);
       }

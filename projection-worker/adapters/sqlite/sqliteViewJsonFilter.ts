@@ -105,9 +105,7 @@ export function jsonTestSql(
     if (path.length > 0) throw new Error('a path needs a json field');
     // A plain column behaves as the JSON scalar it holds.
     const typeSql =
-      type === 'boolean'
-        ? `(CASE ${column} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)`
-        : `(CASE WHEN ${column} IS NOT NULL THEN '${type}' END)`;
+      type === 'boolean' ? `(CASE ${column} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)` : `(CASE WHEN ${column} IS NOT NULL THEN '${type}' END)`;
     return test({ type: typeSql, value: column }, t, () => '0', param);
   }
   const runs: JsonPathSegment[][] = [[]];

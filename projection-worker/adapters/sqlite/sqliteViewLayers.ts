@@ -97,6 +97,9 @@ export function byIdSql(table: TableInfo, filter: Filter | undefined, versions: 
 export function topRow<R extends readonly unknown[]>(table: TableInfo, rows: readonly R[], layers: readonly VersionLayer[]): R | null {
   const branch = table.fields.findIndex(([name]) => name === 'branchId');
   const tombstone = table.fields.findIndex(([name]) => name === 'tombstone');
-  const top = topmost(rows.map((row) => ({ branchId: row[branch], tombstone: row[tombstone] === 1, row })), layers);
+  const top = topmost(
+    rows.map((row) => ({ branchId: row[branch], tombstone: row[tombstone] === 1, row })),
+    layers,
+  );
   return top === null ? null : top.row;
 }

@@ -139,9 +139,7 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
     spec.collections.forEach((collection, i) => {
       const info = infos[i] as TableInfo;
       db.exec(createTableSql(info));
-      const existing = new Set(
-        (db.prepare(`PRAGMA table_info(${info.table})`).all() as { name: string }[]).map((c) => c.name),
-      );
+      const existing = new Set((db.prepare(`PRAGMA table_info(${info.table})`).all() as { name: string }[]).map((c) => c.name));
       for (const [field, type] of info.fields) if (!existing.has(field)) db.exec(addColumnSql(info, field, type));
       for (const sql of createIndexSqls(info, collection, defer)) db.exec(sql);
     });
@@ -196,8 +194,7 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
     },
     activate: (name: string, version: number): void => activate.immediate(name, version),
     dropVersion: (ref: ProjectionRef): void => dropVersion.immediate(ref),
-    checkpoint: (ref: ProjectionRef): Position | null =>
-      (q.checkpoint.get(ref.name, ref.version) as Position | undefined) ?? null,
+    checkpoint: (ref: ProjectionRef): Position | null => (q.checkpoint.get(ref.name, ref.version) as Position | undefined) ?? null,
     /** Compare-and-set of the checkpoint; call inside the batch transaction. False on a mismatch. */
     moveCheckpoint(ref: ProjectionRef, expected: Position | null, next: Position): boolean {
       const params = { name: ref.name, version: ref.version, expected, next, now: clock.now() };

@@ -23,9 +23,7 @@ export type GeneratedRequest = {
   readonly afterWrite: (outcome: WriteOutcome) => Promise<void>;
 };
 
-export function createGeneratedRequest(
-  fields: Omit<GeneratedRequest, 'readonlyRules'>,
-): GeneratedRequest {
+export function createGeneratedRequest(fields: Omit<GeneratedRequest, 'readonlyRules'>): GeneratedRequest {
   // Named fields, not `{ ...fields, readonlyRules }`: see the spread-first rule in eslint.config.js.
   const { principal, requestId, state, served, tables, afterWrite } = fields;
   return { principal, requestId, state, served, tables, readonlyRules: new Map(), afterWrite };

@@ -44,8 +44,16 @@ type CachedTables = { readonly version: number; readonly checkpoint: string; rea
  * against (which knows the commit).
  */
 export function createServedTablesLoader(store: ViewStore, schemas: SchemaReader, models: TableModels, isFinal: Finality) {
-  const revisions = createBoundedCache<string, CachedTables>({ maxEntries: SERVED_TABLES_CACHE.maxEntries, maxBytes: SERVED_TABLES_CACHE.maxBytes, sizeOf: (cached) => servedTablesBytes(cached.tables) });
-  const committed = createBoundedCache<string, ServedTables>({ maxEntries: SERVED_TABLES_CACHE.maxEntries, maxBytes: SERVED_TABLES_CACHE.maxBytes, sizeOf: servedTablesBytes });
+  const revisions = createBoundedCache<string, CachedTables>({
+    maxEntries: SERVED_TABLES_CACHE.maxEntries,
+    maxBytes: SERVED_TABLES_CACHE.maxBytes,
+    sizeOf: (cached) => servedTablesBytes(cached.tables),
+  });
+  const committed = createBoundedCache<string, ServedTables>({
+    maxEntries: SERVED_TABLES_CACHE.maxEntries,
+    maxBytes: SERVED_TABLES_CACHE.maxBytes,
+    sizeOf: servedTablesBytes,
+  });
   const compiledByText = createBoundedCache<string, CompiledSchema>(COMPILED_SCHEMAS_CACHE);
   const compile = (schema: JsonObject): CompiledSchema => {
     const text = JSON.stringify(schema);

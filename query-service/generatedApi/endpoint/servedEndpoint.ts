@@ -65,12 +65,7 @@ function findEndpoint(state: SystemState, branch: BranchRecord, type: EndpointTy
  * in that mode, else 404 ENDPOINT_NOT_FOUND), project and branch scope, then read access on `readSubject`
  * (public projects admit anyone; anonymous on a private one -> 401, no role -> 403).
  */
-export function resolveServedEndpoint(
-  state: SystemState,
-  principal: Principal,
-  address: EndpointAddress,
-  readSubject: Subject,
-): ServedEndpoint {
+export function resolveServedEndpoint(state: SystemState, principal: Principal, address: EndpointAddress, readSubject: Subject): ServedEndpoint {
   assertOrganizationScope(principal, address.org);
   if (!state.organizations.has(address.org)) throw notFound();
   const project = findProjectByName(state, address.org, address.project);

@@ -72,7 +72,10 @@ describe('buildGeneratedSchema: shape', () => {
     const { schema } = build('draft').built;
     assert.equal(schema.getType('BlogSetting'), undefined);
     assert.equal(schema.getQueryType()?.getFields().setting, undefined);
-    assert.equal(String((schema.getType('BlogHtmlPage') as { getFields(): Record<string, { type: unknown }> }).getFields().settings?.type), 'String!');
+    assert.equal(
+      String((schema.getType('BlogHtmlPage') as { getFields(): Record<string, { type: unknown }> }).getFields().settings?.type),
+      'String!',
+    );
   });
 
   test('_service { sdl } is the returned SDL, with the federation link and keys', async () => {
@@ -143,7 +146,10 @@ describe('buildGeneratedSchema: resolvers', () => {
 
   test('list arguments reach the data source as plain JSON', async () => {
     const { built, source } = build('head');
-    await run(built, '{ posts(data: { where: { data: { path: ["views"], gte: 10 } }, orderBy: { data: { path: "views", direction: desc, type: float } } }) { pageInfo { hasNextPage } } }');
+    await run(
+      built,
+      '{ posts(data: { where: { data: { path: ["views"], gte: 10 } }, orderBy: { data: { path: "views", direction: desc, type: float } } }) { pageInfo { hasNextPage } } }',
+    );
     const args = (source.callsOf('listRows')[0]?.args as { args: Record<string, unknown> }).args;
     assert.deepEqual(args, {
       where: { data: { path: ['views'], gte: 10, mode: 'default' } },

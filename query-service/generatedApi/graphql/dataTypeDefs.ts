@@ -94,9 +94,6 @@ export function dataObjectTypes(table: GeneratedTable, names: TableNames): DataO
  */
 export function dataTypeDefs(ctx: DataTypeContext, table: GeneratedTable, names: TableNames): string {
   return dataObjectTypes(table, names)
-    .flatMap(({ node, path, type, flat }) => [
-      objectTypeDef(ctx, names, node, path, type, false),
-      objectTypeDef(ctx, names, node, path, flat, true),
-    ])
+    .flatMap(({ node, path, type, flat }) => [objectTypeDef(ctx, names, node, path, type, false), objectTypeDef(ctx, names, node, path, flat, true)])
     .join('\n');
 }

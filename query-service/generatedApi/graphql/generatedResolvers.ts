@@ -154,8 +154,11 @@ export function generatedResolvers<TRequest>(options: {
     Object.assign(query, queryResolvers(dataSource, table.id, n));
     if (writable) Object.assign(mutation, mutationResolvers(dataSource, table.id, n));
   }
-  query[names.changesField] = (_root, args: { since: string; first?: number | null; after?: string | null; changes?: RowChangeKind[] | null }, context) =>
-    dataSource.changesSince(context.request, { since: args.since, first: args.first, after: args.after, changes: args.changes ?? null });
+  query[names.changesField] = (
+    _root,
+    args: { since: string; first?: number | null; after?: string | null; changes?: RowChangeKind[] | null },
+    context,
+  ) => dataSource.changesSince(context.request, { since: args.since, first: args.first, after: args.after, changes: args.changes ?? null });
   map.Query = query;
   if (Object.keys(mutation).length > 0) map.Mutation = mutation;
   return map;

@@ -14,7 +14,12 @@ function table(id: string, minute: number, schema: TableSchema): GeneratedTable 
 
 const text = { type: 'string', default: '' } as const;
 const shopTables = [
-  table('products', 0, { type: 'object', additionalProperties: false, required: ['name', 'price'], properties: { name: text, price: { type: 'number', default: 0 } } }),
+  table('products', 0, {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'price'],
+    properties: { name: text, price: { type: 'number', default: 0 } },
+  }),
   table('orders', 1, {
     type: 'object',
     additionalProperties: false,
@@ -35,7 +40,12 @@ const shopTables = [
 /** Shares the table ids `users` and `posts` with the blog fixture. */
 const newsTables = [
   table('users', 0, { type: 'object', additionalProperties: false, required: ['name'], properties: { name: text } }),
-  table('posts', 1, { type: 'object', additionalProperties: false, required: ['author'], properties: { author: { type: 'string', default: '', foreignKey: 'users' } } }),
+  table('posts', 1, {
+    type: 'object',
+    additionalProperties: false,
+    required: ['author'],
+    properties: { author: { type: 'string', default: '', foreignKey: 'users' } },
+  }),
 ];
 
 function subgraph(projectName: string, tables: readonly GeneratedTable[], mode: 'head' | 'draft', rootFieldPrefix: boolean) {

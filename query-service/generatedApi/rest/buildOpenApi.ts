@@ -2,14 +2,7 @@ import { computeNames, type GeneratedTable, type TableNames } from '../naming.ts
 import { componentRef, openApiDocument, type JsonSchema, type OpenApiDocument } from '../../http/openApi.ts';
 import { tableExamples } from './openApiExamples.ts';
 import { firstSchema, sharedComponentSchemas } from './openApiSharedComponents.ts';
-import {
-  READ_ERRORS,
-  errorResponseComponents,
-  readOperation,
-  responses,
-  tablePaths,
-  type OperationOptions,
-} from './openApiTablePaths.ts';
+import { READ_ERRORS, errorResponseComponents, readOperation, responses, tablePaths, type OperationOptions } from './openApiTablePaths.ts';
 import { tableJsonSchema } from './tableJsonSchema.ts';
 
 export type BuildOpenApiOptions = {
@@ -83,10 +76,18 @@ function endpointPaths(options: OperationOptions, revisionId: string): Record<st
   const ok = (description: string, schema: string) => responses({ status: 200, description, schema: componentRef(schema) }, READ_ERRORS);
   return {
     '/': {
-      get: readOperation(options, { summary: 'The endpoint and the revision it serves', operationId: 'getEndpoint', responses: ok('The endpoint', 'EndpointInfo') }),
+      get: readOperation(options, {
+        summary: 'The endpoint and the revision it serves',
+        operationId: 'getEndpoint',
+        responses: ok('The endpoint', 'EndpointInfo'),
+      }),
     },
     '/tables': {
-      get: readOperation(options, { summary: 'The tables of the revision', operationId: 'listTables', responses: ok('The tables (by id)', 'TableList') }),
+      get: readOperation(options, {
+        summary: 'The tables of the revision',
+        operationId: 'listTables',
+        responses: ok('The tables (by id)', 'TableList'),
+      }),
     },
     '/changes': {
       get: readOperation(options, {
@@ -101,7 +102,10 @@ function endpointPaths(options: OperationOptions, revisionId: string): Record<st
         summary: 'Changed tables since an earlier revision, by table id',
         operationId: 'listTableChanges',
         parameters: [sinceParameter],
-        responses: responses({ status: 200, description: 'The changed tables', schema: { type: 'array', items: componentRef('TableChange') } }, READ_ERRORS),
+        responses: responses(
+          { status: 200, description: 'The changed tables', schema: { type: 'array', items: componentRef('TableChange') } },
+          READ_ERRORS,
+        ),
       }),
     },
   };
@@ -111,7 +115,10 @@ const query = (name: string, description: string, schema: JsonSchema, required =
 const sinceSchema = query('since', 'The served revision or one of its ancestors (the base of the changes).', { type: 'string' }, true);
 const firstParameter = query('first', 'Page size.', firstSchema);
 const afterParameter = query('after', 'The endCursor of the previous page.', { type: 'string' });
-const changesParameter = query('changes', 'Comma-separated kinds to list: ADDED, UPDATED, REMOVED, RENAMED.', { type: 'string', pattern: '^(ADDED|UPDATED|REMOVED|RENAMED)(,(ADDED|UPDATED|REMOVED|RENAMED))*$' });
+const changesParameter = query('changes', 'Comma-separated kinds to list: ADDED, UPDATED, REMOVED, RENAMED.', {
+  type: 'string',
+  pattern: '^(ADDED|UPDATED|REMOVED|RENAMED)(,(ADDED|UPDATED|REMOVED|RENAMED))*$',
+});
 
 /**
  * The OpenAPI 3.1.0 document of a generated REST endpoint (generated-api.md §8): per-table paths and schemas named

@@ -59,8 +59,14 @@ describe('buildOpenApi', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.deepEqual(doc.info, { title: 'Strata acme/blog/master (rev7)', version: 'rev7' });
     assert.deepEqual(doc.servers, [{ url: '/endpoint/rest/acme/blog/master/rev7' }]);
-    assert.deepEqual(doc.tags.find((tag) => tag.name === 'posts'), { name: 'posts', description: 'Blog posts' });
-    assert.deepEqual(doc.tags.find((tag) => tag.name === 'sheep'), { name: 'sheep' });
+    assert.deepEqual(
+      doc.tags.find((tag) => tag.name === 'posts'),
+      { name: 'posts', description: 'Blog posts' },
+    );
+    assert.deepEqual(
+      doc.tags.find((tag) => tag.name === 'sheep'),
+      { name: 'sheep' },
+    );
   });
 
   test('draft documents have every route of §7 with the operationIds of §8.4', () => {
@@ -131,7 +137,17 @@ describe('buildOpenApi', () => {
     const ajv = new Ajv2020({ strict: true, validateFormats: false });
     for (const keyword of ['x-foreign-key', 'x-unique', 'x-index']) ajv.addKeyword(keyword);
     const check = ajv.compile(schemas.BlogOrderItem as object);
-    const valid = { post: 'p1', quantity: 2, sku: 'A-1', count: 3, grams: 2 ** 40, price: 9.5, gift: false, options: [{ name: 'size', value: 'L' }], grid: [[1, 2], []] };
+    const valid = {
+      post: 'p1',
+      quantity: 2,
+      sku: 'A-1',
+      count: 3,
+      grams: 2 ** 40,
+      price: 9.5,
+      gift: false,
+      options: [{ name: 'size', value: 'L' }],
+      grid: [[1, 2], []],
+    };
     assert.equal(check(valid), true);
     assert.equal(check({ ...valid, extra: 1 }), false);
     assert.equal(check({ ...valid, count: 2.5 }), false);
@@ -146,7 +162,13 @@ describe('buildOpenApi', () => {
 
   test('examples: every one Swagger UI would send is valid for its schema (bodies, parameters)', () => {
     for (const mode of ['draft', 'head'] as const) {
-      const doc = build({ mode, exampleRowIds: new Map([['users', 'u1'], ['posts', 'p1']]) });
+      const doc = build({
+        mode,
+        exampleRowIds: new Map([
+          ['users', 'u1'],
+          ['posts', 'p1'],
+        ]),
+      });
       const ajv = new Ajv2020({ strict: false, validateFormats: false });
       ajv.addSchema({ ...doc, $id: 'https://strata.test/openapi.json' } as object);
       const check = (pointer: string, value: unknown, where: string) => {
@@ -181,7 +203,12 @@ describe('buildOpenApi', () => {
   });
 
   test('examples name rows the caller can read; writes act on example rows of their own', () => {
-    const doc = build({ exampleRowIds: new Map([['users', 'u1'], ['posts', 'p1']]) }) as Doc & { paths: Record<string, Record<string, Record<string, any>>> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- document JSON
+    const doc = build({
+      exampleRowIds: new Map([
+        ['users', 'u1'],
+        ['posts', 'p1'],
+      ]),
+    }) as Doc & { paths: Record<string, Record<string, Record<string, any>>> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- document JSON
     const body = (path: string, method: string) => doc.paths[path]?.[method]?.requestBody.content['application/json'].example;
     const rowIdOf = (path: string, method: string) => doc.paths[path]?.[method]?.parameters[0].example;
     // A foreign key names a row of its table; without one (categories has none here) it keeps the default.
@@ -198,4 +225,3 @@ describe('buildOpenApi', () => {
     assert.equal(doc.paths['/changes']?.get?.parameters[0].example, 'rev1');
   });
 });
-

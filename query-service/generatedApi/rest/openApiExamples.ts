@@ -45,7 +45,6 @@ function exampleData(model: TableModel, rowIds: ReadonlyMap<string, string>): { 
 export function tableExamples(tableId: string, model: TableModel, rowIds: ReadonlyMap<string, string>): TableExamples {
   const data = exampleData(model, rowIds);
   const first = model.root.properties[0];
-  const patches: JsonValue[] =
-    first === undefined ? [] : [{ op: 'replace', path: toJsonPointer([first.name]), value: data[first.name] ?? null }];
+  const patches: JsonValue[] = first === undefined ? [] : [{ op: 'replace', path: toJsonPointer([first.name]), value: data[first.name] ?? null }];
   return { rowId: rowIds.get(tableId) ?? EXAMPLE_ROW_ID, data, patches };
 }

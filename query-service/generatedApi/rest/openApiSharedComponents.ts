@@ -136,7 +136,11 @@ const readSchemas: Record<string, JsonSchema> = {
     },
     ['tableId', 'rowId', 'previousRowId', 'change', 'before', 'after', 'fieldChanges'],
   ),
-  FieldChange: closed({ path: { ...string, description: 'A JSON Pointer into data.' }, before: anyJson, after: anyJson }, ['path', 'before', 'after']),
+  FieldChange: closed({ path: { ...string, description: 'A JSON Pointer into data.' }, before: anyJson, after: anyJson }, [
+    'path',
+    'before',
+    'after',
+  ]),
   RowChangeConnection: closed(
     { edges: listOf(componentRef('RowChangeEdge')), pageInfo: componentRef('PageInfo'), totalCount: { type: 'integer', minimum: 0 } },
     ['edges', 'pageInfo', 'totalCount'],

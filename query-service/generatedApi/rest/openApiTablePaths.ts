@@ -1,12 +1,6 @@
 import type { TableNames } from '../naming.ts';
 import { componentRef, errorResponse, jsonContent as json, securityRequirements, type JsonSchema } from '../../http/openApi.ts';
-import {
-  EXAMPLE_BULK_ROW_ID,
-  EXAMPLE_ROW_ID,
-  ORDER_BY_EXAMPLE,
-  WHERE_EXAMPLE,
-  type TableExamples,
-} from './openApiExamples.ts';
+import { EXAMPLE_BULK_ROW_ID, EXAMPLE_ROW_ID, ORDER_BY_EXAMPLE, WHERE_EXAMPLE, type TableExamples } from './openApiExamples.ts';
 import { firstSchema, orderByListSchema } from './openApiSharedComponents.ts';
 
 type Operation = Record<string, unknown>;
@@ -14,7 +8,10 @@ type PathItem = Record<string, unknown>;
 
 /** Error responses by status, shared through `components.responses`. */
 const ERROR_RESPONSES: Readonly<Record<number, readonly [name: string, description: string]>> = {
-  400: ['BadRequest', 'Invalid request or input (BAD_REQUEST, BAD_USER_INPUT, INVALID_DATA, INVALID_PATCH, INVALID_ROW_ID, FOREIGN_KEY_NOT_FOUND, …)'],
+  400: [
+    'BadRequest',
+    'Invalid request or input (BAD_REQUEST, BAD_USER_INPUT, INVALID_DATA, INVALID_PATCH, INVALID_ROW_ID, FOREIGN_KEY_NOT_FOUND, …)',
+  ],
   401: ['Unauthorized', 'Authentication required, or the presented credential is invalid'],
   403: ['Forbidden', 'Not allowed, or outside the API key scope'],
   404: ['NotFound', 'Endpoint, table or row not found'],
@@ -24,9 +21,7 @@ const ERROR_RESPONSES: Readonly<Record<number, readonly [name: string, descripti
 
 /** `components.responses`: every error response, each with the shared `Error` schema. */
 export function errorResponseComponents(): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.values(ERROR_RESPONSES).map(([name, description]) => [name, errorResponse(description)]),
-  );
+  return Object.fromEntries(Object.values(ERROR_RESPONSES).map(([name, description]) => [name, errorResponse(description)]));
 }
 
 export function responses(success: { status: number; description: string; schema: JsonSchema }, errors: readonly number[]) {
@@ -66,8 +61,20 @@ const rowIdParameter = (example: string) => ({
 // with a sample of its schema, which no list accepts.
 const listParameters = [
   { name: 'first', in: 'query', required: false, description: 'Page size (0–1000).', schema: firstSchema },
-  { name: 'after', in: 'query', required: false, description: 'The endCursor of the previous page (same where and orderBy).', schema: { type: 'string' } },
-  { name: 'where', in: 'query', required: false, description: 'Filter as URL-encoded JSON; `{}` matches every row.', content: json(componentRef('WhereInput'), WHERE_EXAMPLE) },
+  {
+    name: 'after',
+    in: 'query',
+    required: false,
+    description: 'The endCursor of the previous page (same where and orderBy).',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'where',
+    in: 'query',
+    required: false,
+    description: 'Filter as URL-encoded JSON; `{}` matches every row.',
+    content: json(componentRef('WhereInput'), WHERE_EXAMPLE),
+  },
   { name: 'orderBy', in: 'query', required: false, description: 'Order as URL-encoded JSON.', content: json(orderByListSchema, ORDER_BY_EXAMPLE) },
 ];
 

@@ -1,4 +1,12 @@
-import { getNamedType, getOperationAST, isInputObjectType, typeFromAST, type DocumentNode, type GraphQLInputObjectType, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  getOperationAST,
+  isInputObjectType,
+  typeFromAST,
+  type DocumentNode,
+  type GraphQLInputObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { createBoundedCache } from '../../../contracts/index.ts';
 
@@ -72,7 +80,12 @@ function reachesCycle(type: GraphQLInputObjectType, known: WeakMap<GraphQLInputO
  * it recurses until the stack overflows, which took tens of seconds of blocked event loop here. Such operations are
  * declined before compiling (graphql-js runs them).
  */
-function hasRecursiveVariable(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, known: WeakMap<GraphQLInputObjectType, boolean>): boolean {
+function hasRecursiveVariable(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  known: WeakMap<GraphQLInputObjectType, boolean>,
+): boolean {
   for (const definition of getOperationAST(document, operationName)?.variableDefinitions ?? []) {
     const named = getNamedType(typeFromAST(schema, definition.type));
     if (isInputObjectType(named) && reachesCycle(named, known)) return true;
@@ -87,7 +100,10 @@ function hasRecursiveVariable(schema: GraphQLSchema, document: DocumentNode, ope
  * them; it declines e.g. variables of recursive input types such as the `where` inputs).
  */
 export function createCompiledOperations(config: GraphqlExecutionConfig, onCompile?: (compiled: boolean) => void): CompiledOperations {
-  const compiled = createBoundedCache<OperationUse, CompiledQuery>({ maxEntries: config.maxCompiledOperations, maxBytes: config.maxCompiledOperationBytes ?? 64 * 1024 * 1024 });
+  const compiled = createBoundedCache<OperationUse, CompiledQuery>({
+    maxEntries: config.maxCompiledOperations,
+    maxBytes: config.maxCompiledOperationBytes ?? 64 * 1024 * 1024,
+  });
   const recursiveInputs = new WeakMap<GraphQLInputObjectType, boolean>();
   return {
     compiledFor(use, schema, document, operationName) {

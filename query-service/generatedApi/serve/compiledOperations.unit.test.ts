@@ -6,7 +6,13 @@ import { buildGeneratedSchema } from '../graphql/buildGeneratedSchema.ts';
 import { createFakeDataSource } from '../../testing/fakeDataSource.ts';
 import { GRAPHQL_EXECUTION_DEFAULTS, createCompiledOperations, type OperationUse } from './compiledOperations.ts';
 
-const { schema } = buildGeneratedSchema({ projectName: 'blog', mode: 'head', tables: blogTables, rootFieldPrefix: false, dataSource: createFakeDataSource({}) });
+const { schema } = buildGeneratedSchema({
+  projectName: 'blog',
+  mode: 'head',
+  tables: blogTables,
+  rootFieldPrefix: false,
+  dataSource: createFakeDataSource({}),
+});
 const byId = parse('query One($id: String!) { post(id: $id) { id } }');
 
 function counting(config = GRAPHQL_EXECUTION_DEFAULTS) {

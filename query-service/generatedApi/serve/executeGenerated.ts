@@ -26,7 +26,12 @@ export function formatErrors(errors: readonly GraphQLError[], fallback: Fallback
   return errors.map((error) => {
     const formatted = error.toJSON();
     const code = formatted.extensions?.code;
-    return format(typeof code === 'string' ? formatted : Object.assign({}, formatted, { extensions: Object.assign({}, formatted.extensions, { code: fallback }) }), error);
+    return format(
+      typeof code === 'string'
+        ? formatted
+        : Object.assign({}, formatted, { extensions: Object.assign({}, formatted.extensions, { code: fallback }) }),
+      error,
+    );
   });
 }
 
@@ -45,7 +50,9 @@ export function prepareDocument(compiled: CompiledGenerated, query: string): Pre
   const shapeValid = shape !== null && compiled.validShapes.get(shape) === true;
   const errors = validate(compiled.generated.schema, document, shapeValid ? compiled.literalRules : compiled.rules);
   if (errors.length === 0 && shape !== null && !shapeValid) compiled.validShapes.set(shape, true);
-  return errors.length > 0 ? { ok: false, errors, code: 'GRAPHQL_VALIDATION_FAILED' } : { ok: true, document, operations: new Map(), limitsReadVariables: limitsReadVariables(document) };
+  return errors.length > 0
+    ? { ok: false, errors, code: 'GRAPHQL_VALIDATION_FAILED' }
+    : { ok: true, document, operations: new Map(), limitsReadVariables: limitsReadVariables(document) };
 }
 
 /** The execution record of an operation of a kept document (by name; '' for the only one). */
@@ -104,7 +111,10 @@ export async function executeGenerated(input: {
     return { status: 400, body: { errors: formatErrors([err], 'QUERY_TOO_COMPLEX', format) } };
   }
   const contextValue = compiled.generated.createContext(input.request);
-  const jit = operation.operation === 'query' ? compiled.operations.compiledFor(useOf(prepared.operations, params.operationName), schema, document, params.operationName) : null;
+  const jit =
+    operation.operation === 'query'
+      ? compiled.operations.compiledFor(useOf(prepared.operations, params.operationName), schema, document, params.operationName)
+      : null;
   const interpret = () =>
     execute({
       schema,
@@ -113,7 +123,8 @@ export async function executeGenerated(input: {
       variableValues: params.variables,
       contextValue,
     });
-  let result: ExecutionResult = jit !== null ? await jit.query(undefined, contextValue, params.variables as Record<string, unknown> | undefined) : await interpret();
+  let result: ExecutionResult =
+    jit !== null ? await jit.query(undefined, contextValue, params.variables as Record<string, unknown> | undefined) : await interpret();
   // graphql-jit words variable coercion failures its own way: graphql-js (which ran nothing either) gives the
   // answer, so the first (interpreted) and later (compiled) runs of a document fail alike.
   if (jit !== null && !('data' in result)) result = await interpret();

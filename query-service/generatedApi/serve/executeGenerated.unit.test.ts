@@ -12,7 +12,13 @@ import { prepareDocument } from './executeGenerated.ts';
 import type { CompiledGenerated } from './generatedSchemaCache.ts';
 
 function compiledWithSpy(): { compiled: CompiledGenerated; fullRuns: () => number } {
-  const generated = buildGeneratedSchema({ projectName: 'blog', mode: 'head', tables: blogTables, rootFieldPrefix: false, dataSource: createFakeDataSource({}) });
+  const generated = buildGeneratedSchema({
+    projectName: 'blog',
+    mode: 'head',
+    tables: blogTables,
+    rootFieldPrefix: false,
+    dataSource: createFakeDataSource({}),
+  });
   let runs = 0;
   const spy: ValidationRule = () => {
     runs += 1;

@@ -88,8 +88,17 @@ export function createGeneratedGraphqlHandler(deps: GeneratedGraphqlDeps): Reque
       const method = req.method === 'POST' ? 'POST' : 'GET';
       const key = served.scope.isDraft
         ? null
-        : [served.scope.branchId, served.scope.seq, served.mode, tables.hash, method, JSON.stringify(keyScopeOf(principal)?.tableIds ?? null),
-            params.operationName ?? '', JSON.stringify(params.variables ?? null), params.query].join('\0');
+        : [
+            served.scope.branchId,
+            served.scope.seq,
+            served.mode,
+            tables.hash,
+            method,
+            JSON.stringify(keyScopeOf(principal)?.tableIds ?? null),
+            params.operationName ?? '',
+            JSON.stringify(params.variables ?? null),
+            params.query,
+          ].join('\0');
       const kept = key === null ? undefined : results.get(key);
       if (kept !== undefined) {
         sendJsonText(res, 200, kept);

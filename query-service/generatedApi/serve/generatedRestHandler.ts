@@ -69,7 +69,8 @@ export function createGeneratedRestHandler(deps: GeneratedRestDeps): RequestHand
         served,
         tables: await deps.loadTables(served.scope, state.position),
         afterWrite: async (outcome) => {
-          if (outcome.position !== null) await finishWrite(res, outcome.position, Object.assign({}, deps.consistency, { projections: outcome.projections }));
+          if (outcome.position !== null)
+            await finishWrite(res, outcome.position, Object.assign({}, deps.consistency, { projections: outcome.projections }));
         },
       });
       const call = { req, res, request, path };

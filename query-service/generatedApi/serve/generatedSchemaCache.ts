@@ -7,7 +7,13 @@ import type { GeneratedDataSource } from '../graphql/generatedDataSource.ts';
 import { createBoundedCache, type BoundedCache } from '../../../contracts/index.ts';
 import { buildGeneratedSchema, type GeneratedSchema } from '../graphql/buildGeneratedSchema.ts';
 import { literalRules } from './documentShape.ts';
-import { GRAPHQL_EXECUTION_DEFAULTS, createCompiledOperations, type CompiledOperations, type GraphqlExecutionConfig, type OperationUse } from './compiledOperations.ts';
+import {
+  GRAPHQL_EXECUTION_DEFAULTS,
+  createCompiledOperations,
+  type CompiledOperations,
+  type GraphqlExecutionConfig,
+  type OperationUse,
+} from './compiledOperations.ts';
 
 /**
  * A query text after parsing and validation against one compiled schema: the document with the executions of its
@@ -67,7 +73,10 @@ export function createGeneratedSchemaCache(options: GeneratedSchemaCacheOptions)
   const execution = options.execution ?? GRAPHQL_EXECUTION_DEFAULTS;
   const documentBytes = execution.maxDocumentBytesPerSchema ?? GRAPHQL_EXECUTION_DEFAULTS.maxDocumentBytesPerSchema ?? 0;
   // A schema is counted with the full budget of its documents and shapes (they grow after it is kept).
-  const schemas = createBoundedCache<string, CompiledGenerated>({ maxEntries: options.maxSchemas ?? 100, maxBytes: options.maxSchemaBytes ?? GENERATED_SCHEMAS_MAX_BYTES });
+  const schemas = createBoundedCache<string, CompiledGenerated>({
+    maxEntries: options.maxSchemas ?? 100,
+    maxBytes: options.maxSchemaBytes ?? GENERATED_SCHEMAS_MAX_BYTES,
+  });
   const operations = createCompiledOperations(execution, options.onCompile);
   return {
     get(served: ServedEndpoint, tables: ServedTables): CompiledGenerated {
@@ -87,7 +96,11 @@ export function createGeneratedSchemaCache(options: GeneratedSchemaCacheOptions)
           generated,
           rules: [...specifiedRules, ...generated.validationRules, limits],
           literalRules: literalRules(limits),
-          documents: createBoundedCache({ maxEntries: execution.maxDocumentsPerSchema, maxBytes: documentBytes, sizeOf: (_document, text) => 256 + 15 * text.length }),
+          documents: createBoundedCache({
+            maxEntries: execution.maxDocumentsPerSchema,
+            maxBytes: documentBytes,
+            sizeOf: (_document, text) => 256 + 15 * text.length,
+          }),
           validShapes: createBoundedCache({ maxEntries: execution.maxDocumentsPerSchema, maxBytes: documentBytes / 4, sizeOf: () => 0 }),
           operations,
         };

@@ -55,7 +55,11 @@ export function graphqlParamsOf(req: Request): GraphqlParams | null {
       throw badRequest('`variables` in a GET request must be JSON-encoded.');
     }
   }
-  return { query: queryText(query), variables: variablesOf(variables, 'GET request'), operationName: operationNameOf(params.get('operationName') ?? undefined) };
+  return {
+    query: queryText(query),
+    variables: variablesOf(variables, 'GET request'),
+    operationName: operationNameOf(params.get('operationName') ?? undefined),
+  };
 }
 
 /** The query text a request carries, for the size limit checked before authentication. */

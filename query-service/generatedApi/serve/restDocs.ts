@@ -45,8 +45,7 @@ export function createOpenApiCache(max = 100, maxBytes = 32 * 1024 * 1024) {
 export type OpenApiCache = ReturnType<typeof createOpenApiCache>;
 
 // Swagger UI needs inline styles and data: images; everything else is same-origin.
-const CSP =
-  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** Swagger UI files served (everything else of swagger-ui-dist, e.g. its petstore index.html, is not). */
 const ASSET = /^\/(swagger-ui\.css|swagger-ui-bundle\.js|swagger-ui-standalone-preset\.js|favicon-(16x16|32x32)\.png)$/;
@@ -67,8 +66,7 @@ window.addEventListener('load', function () {
 });
 `;
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function pageHtml(title: string): string {
   return `<!doctype html>

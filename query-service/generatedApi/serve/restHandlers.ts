@@ -81,7 +81,14 @@ export function createRestHandlers(deps: RestHandlerDeps): Readonly<Record<RestA
   return {
     async endpoint({ res, request }) {
       const { project, branch, mode, revisionId } = request.served;
-      const body = { organizationId: project.organizationId, projectName: project.name, branchName: branch.name, mode, revisionId, readOnly: mode !== 'draft' };
+      const body = {
+        organizationId: project.organizationId,
+        projectName: project.name,
+        branchName: branch.name,
+        mode,
+        revisionId,
+        readOnly: mode !== 'draft',
+      };
       sendJson(res, 200, body);
     },
     async openapi({ res, request }) {

@@ -42,7 +42,13 @@ export const REST_BASE_TEMPLATE = '/endpoint/rest/:org/:project/:branch/:mode';
 const read = (action: RestAction): Entry => ({ action, write: false });
 const write = (action: RestAction): Entry => ({ action, write: true });
 
-function path(template: string, readSubject: Subject, methods: RestPath['methods'], tableId: string | null = null, rowId: string | null = null): RestPath {
+function path(
+  template: string,
+  readSubject: Subject,
+  methods: RestPath['methods'],
+  tableId: string | null = null,
+  rowId: string | null = null,
+): RestPath {
   return { template: `${REST_BASE_TEMPLATE}${template}`, readSubject, methods, tableId, rowId };
 }
 

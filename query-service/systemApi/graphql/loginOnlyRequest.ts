@@ -20,5 +20,8 @@ export function isLoginOnlyRequest(body: unknown): boolean {
     typeof operationName === 'string' ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
   if (operation === undefined || operation.operation !== 'mutation') return false;
   const fields = operation.selectionSet.selections;
-  return fields.every((s) => s.kind === Kind.FIELD && (s.name.value === 'login' || s.name.value === '__typename')) && fields.some((s) => s.kind === Kind.FIELD && s.name.value === 'login');
+  return (
+    fields.every((s) => s.kind === Kind.FIELD && (s.name.value === 'login' || s.name.value === '__typename')) &&
+    fields.some((s) => s.kind === Kind.FIELD && s.name.value === 'login')
+  );
 }

@@ -43,8 +43,7 @@ export function createQueryResolvers(schema: GraphQLSchema, ops: SystemOperation
     projects: (org, args, ctx) => ops.projects(ctx.request, { ...dataOf(args), organizationId: org.id }),
   };
   const project: Record<string, Resolver<ProjectView>> = {
-    rootBranch: (p, _args, ctx) =>
-      ops.branch(ctx.request, { organizationId: p.organizationId, projectName: p.name, branchName: p.rootBranchName }),
+    rootBranch: (p, _args, ctx) => ops.branch(ctx.request, { organizationId: p.organizationId, projectName: p.name, branchName: p.rootBranchName }),
     branches: (p, args, ctx) => ops.branchesOfProject(ctx.request, p.id, dataOf(args)),
   };
   const branch: Record<string, Resolver<BranchView>> = {

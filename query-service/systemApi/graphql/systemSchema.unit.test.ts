@@ -24,13 +24,25 @@ describe('system schema', () => {
 
   test('every query is a read or an auth field and every mutation but login a catalogued write, and back', () => {
     const queries = Object.keys(schema.getQueryType()?.getFields() ?? {});
-    assert.deepEqual(queries.filter((name) => !isReadName(name) && !authQueryFields.includes(name) && !dryRunQueryFields.includes(name) && !operatorQueryFields.includes(name)), []);
+    assert.deepEqual(
+      queries.filter(
+        (name) => !isReadName(name) && !authQueryFields.includes(name) && !dryRunQueryFields.includes(name) && !operatorQueryFields.includes(name),
+      ),
+      [],
+    );
     assert.deepEqual(Object.keys(createMutationResolvers({ gateway: unused, consistency: unused }).Query ?? {}), [...dryRunQueryFields]);
     const auth = createAuthResolvers({ authenticator: unused });
     assert.deepEqual(Object.keys(auth.Query ?? {}).sort(), [...authQueryFields].sort());
     assert.deepEqual(Object.keys(auth.Mutation ?? {}).sort(), [...authMutationFields].sort());
-    const mutations = Object.keys(schema.getMutationType()?.getFields() ?? {}).filter((name) => !authMutationFields.includes(name) && !operatorMutationFields.includes(name));
-    assert.deepEqual([...mutations].sort(), Object.keys(systemWrites).filter((name) => !dryRunQueryFields.includes(name)).sort());
+    const mutations = Object.keys(schema.getMutationType()?.getFields() ?? {}).filter(
+      (name) => !authMutationFields.includes(name) && !operatorMutationFields.includes(name),
+    );
+    assert.deepEqual(
+      [...mutations].sort(),
+      Object.keys(systemWrites)
+        .filter((name) => !dryRunQueryFields.includes(name))
+        .sort(),
+    );
   });
 
   test('GraphQL-only fields are exactly the nested resolvers', () => {

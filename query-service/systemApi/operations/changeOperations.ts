@@ -1,12 +1,4 @@
-import {
-  AppError,
-  assertCanRead,
-  assertTableScope,
-  findRevision,
-  projectTarget,
-  resolveRevision,
-  tableInScope,
-} from '../../../contracts/index.ts';
+import { AppError, assertCanRead, assertTableScope, findRevision, projectTarget, resolveRevision, tableInScope } from '../../../contracts/index.ts';
 import type { Principal, RevisionRecord, SystemState } from '../../../contracts/index.ts';
 import { defaultBaseOf } from '../../changes/revisionAncestry.ts';
 import type { ChangeQueries } from '../../changes/changeQueries.ts';
@@ -22,7 +14,12 @@ type ChangeOperations = Pick<SystemOperations, 'revisionChanges' | 'rowChanges' 
  * The base of a diff (changes.md §1): `compareWith` (a revision of the same project, any branch) or the default.
  * Unknown -> 404 REVISION_NOT_FOUND; another project -> 400 BAD_USER_INPUT.
  */
-export function resolveBase(state: SystemState, principal: Principal, target: RevisionRecord, compareWith: string | null | undefined): RevisionRecord | null {
+export function resolveBase(
+  state: SystemState,
+  principal: Principal,
+  target: RevisionRecord,
+  compareWith: string | null | undefined,
+): RevisionRecord | null {
   if (compareWith === undefined || compareWith === null) return defaultBaseOf(state, target);
   const base = findRevision(state, compareWith);
   if (base === null) throw new AppError('REVISION_NOT_FOUND', `Revision "${compareWith}" not found`);

@@ -9,10 +9,7 @@ import { type OperationDeps } from './operationDeps.ts';
 import { tableScopeFilter } from './scopeFilters.ts';
 import type { SystemOperations, TableRef } from './operationTypes.ts';
 
-type ContentOperations = Pick<
-  SystemOperations,
-  'tables' | 'table' | 'tableSchema' | 'foreignKeysTo' | 'foreignKeysBy' | 'rows' | 'row'
->;
+type ContentOperations = Pick<SystemOperations, 'tables' | 'table' | 'tableSchema' | 'foreignKeysTo' | 'foreignKeysBy' | 'rows' | 'row'>;
 
 /** Tables and rows of a revision (system-api.md §3.2, domain.md §4). */
 export function createContentOperations(deps: OperationDeps): ContentOperations {
@@ -74,9 +71,7 @@ export function createContentOperations(deps: OperationDeps): ContentOperations 
       const scope = authorizeTable(state, ctx.principal, ref, 'Table');
       await tableVersion(scope, ref.tableId);
       const referencing = (await schemas.allTables(scope)).filter(
-        (table) =>
-          tableInScope(ctx.principal, table.tableId) &&
-          models(table.schema).model.foreignKeys.some((fk) => fk.tableId === ref.tableId),
+        (table) => tableInScope(ctx.principal, table.tableId) && models(table.schema).model.foreignKeys.some((fk) => fk.tableId === ref.tableId),
       );
       return referencing.map((table) => table.tableId).sort();
     },

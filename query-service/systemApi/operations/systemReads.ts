@@ -1,10 +1,5 @@
 import type { Connection } from '../../../contracts/index.ts';
-import {
-  resolveConnection,
-  type LazyConnection,
-  type RequestContext,
-  type SystemOperations,
-} from './systemOperations.ts';
+import { resolveConnection, type LazyConnection, type RequestContext, type SystemOperations } from './systemOperations.ts';
 import type { InputRecord } from './systemWrites.ts';
 
 /** Reads that edges call by name: every system query plus the REST-only `tableSchema` and `revisionEndpoints`. */

@@ -42,7 +42,10 @@ export function createWebhookOperations(deps: { readonly viewStore: ViewStore; r
       assertManagesWebhooks(await systemState.current(), ctx.principal, 'read', args.organizationId);
       const docs = await viewStore.find(NAME, 'webhooks', {
         filter: fieldsEqual({ organizationId: args.organizationId, deleted: false }),
-        orderBy: [{ ref: { field: 'createdAt' }, direction: 'asc' }, { ref: { field: 'id' }, direction: 'asc' }],
+        orderBy: [
+          { ref: { field: 'createdAt' }, direction: 'asc' },
+          { ref: { field: 'id' }, direction: 'asc' },
+        ],
       });
       return docs.map(webhookViewOfDoc);
     },

@@ -22,7 +22,11 @@ function label(path: Path): string {
 }
 
 function leafExpectation(type: GraphQLLeafType): string {
-  if (isEnumType(type)) return `one of ${type.getValues().map((v) => v.name).join(', ')}`;
+  if (isEnumType(type))
+    return `one of ${type
+      .getValues()
+      .map((v) => v.name)
+      .join(', ')}`;
   switch (type) {
     case GraphQLString:
     case GraphQLID:
@@ -99,18 +103,16 @@ function coerce(checker: Checker, type: GraphQLInputType, value: unknown, path: 
  * refused in `value` and left out of the result. Failures: 400 BAD_USER_INPUT with `{path, message}` details
  * (`path` a JSON Pointer into `value`).
  */
-export function coerceInput(
-  type: GraphQLInputObjectType,
-  value: unknown,
-  omit: ReadonlySet<string> = new Set(),
-): Record<string, unknown> {
+export function coerceInput(type: GraphQLInputObjectType, value: unknown, omit: ReadonlySet<string> = new Set()): Record<string, unknown> {
   const checker: Checker = { errors: [] };
   const out = coerceObject(checker, type, value ?? {}, [], omit);
   const first = checker.errors[0];
   if (first !== undefined || out === undefined) {
     const count = checker.errors.length;
     const message =
-      count <= 1 ? `Invalid input${first?.path ? ` at "${String(first.path)}"` : ''}: ${String(first?.message ?? 'body must be an object')}` : `Invalid input: ${count} errors`;
+      count <= 1
+        ? `Invalid input${first?.path ? ` at "${String(first.path)}"` : ''}: ${String(first?.message ?? 'body must be an object')}`
+        : `Invalid input: ${count} errors`;
     throw new AppError('BAD_USER_INPUT', message, checker.errors);
   }
   return out;

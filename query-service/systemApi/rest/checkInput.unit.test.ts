@@ -46,9 +46,7 @@ describe('coerceInput', () => {
   test('one error names its pointer in the message; a non-object body is refused', () => {
     assert.equal(failure(() => coerceInput(createRows, {}, pathIds)).message, 'Invalid input at "/rows": rows is required');
     assert.deepEqual(failure(() => coerceInput(createRows, [1], pathIds)).details, [{ path: '', message: 'body must be an object' }]);
-    assert.deepEqual(failure(() => coerceInput(createRows, { rows: null }, pathIds)).details, [
-      { path: '/rows', message: 'rows must not be null' },
-    ]);
+    assert.deepEqual(failure(() => coerceInput(createRows, { rows: null }, pathIds)).details, [{ path: '/rows', message: 'rows must not be null' }]);
   });
 
   test('defaults apply, enums and scalars are checked like GraphQL does', () => {

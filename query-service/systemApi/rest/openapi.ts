@@ -98,7 +98,8 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
       return null;
     }
     if (action.kind === 'keyRead') return schemas.schemaOf(queryFields[action.name]!.type);
-    if (action.kind === 'operator' || action.kind === 'grant') return schemas.schemaOf((queryFields[action.name] ?? mutationFields[action.name])!.type);
+    if (action.kind === 'operator' || action.kind === 'grant')
+      return schemas.schemaOf((queryFields[action.name] ?? mutationFields[action.name])!.type);
     if (action.kind === 'read') {
       if (action.name === 'tableSchema') return { type: 'object', description: 'The table JSON Schema (domain.md §5)' };
       if (action.name === 'revisionEndpoints') return { type: 'array', items: schemas.schemaOf(getNamedType(queryFields.endpoint!.type)) };
@@ -119,7 +120,13 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
       const value = systemParameterExample(route.operationId, name);
       return value === undefined ? {} : { example: value };
     };
-    const parameters: Record<string, unknown>[] = ids.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' }, ...example(name) }));
+    const parameters: Record<string, unknown>[] = ids.map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+      ...example(name),
+    }));
     let requestBody: Record<string, unknown> | undefined;
     const omit = new Set(ids);
     if (type !== null && readsQueryString(route)) {
@@ -133,7 +140,9 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
           name: field.name,
           in: 'query',
           required: isNonNullType(field.type),
-          ...(encoded ? { content: jsonContent(fieldSchema, systemParameterExample(route.operationId, field.name)) } : { schema: fieldSchema, ...example(field.name) }),
+          ...(encoded
+            ? { content: jsonContent(fieldSchema, systemParameterExample(route.operationId, field.name)) }
+            : { schema: fieldSchema, ...example(field.name) }),
         });
       }
     } else if (type !== null) {
@@ -187,8 +196,7 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
     info: {
       title: 'Strata system API',
       version: '1.0.0',
-      description:
-        'Sessions, users, organizations, projects, branches, revisions, tables, rows, endpoints and API keys (system-api.md §4).',
+      description: 'Sessions, users, organizations, projects, branches, revisions, tables, rows, endpoints and API keys (system-api.md §4).',
     },
     servers: [{ url: '/api' }],
     tags,

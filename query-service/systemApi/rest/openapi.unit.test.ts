@@ -51,12 +51,18 @@ describe('system OpenAPI document', () => {
     const body = createRow.requestBody?.content['application/json'].schema;
     assert.deepEqual(Object.keys(body?.properties ?? {}), ['rowId', 'data']);
     assert.deepEqual(body?.required, ['rowId', 'data']);
-    assert.deepEqual(createRow.parameters?.map((p) => p.name), ['revisionId', 'tableId']);
+    assert.deepEqual(
+      createRow.parameters?.map((p) => p.name),
+      ['revisionId', 'tableId'],
+    );
     assert.ok(createRow.responses['201'] && createRow.responses['409']);
     const rows = op('/revision/{revisionId}/table/{tableId}/rows', 'get');
     const where = rows.parameters?.find((p) => p.name === 'where');
     assert.ok(where?.content, 'where is described with content: application/json');
-    assert.deepEqual(rows.parameters?.map((p) => p.in), ['path', 'path', 'query', 'query', 'query', 'query']);
+    assert.deepEqual(
+      rows.parameters?.map((p) => p.in),
+      ['path', 'path', 'query', 'query', 'query', 'query'],
+    );
     assert.equal(op('/user/{userId}/deactivate', 'post').requestBody, undefined);
     assert.deepEqual(op('/organization/{organizationId}/project/{projectName}', 'delete').responses['200']?.content?.['application/json'].schema, {
       $ref: '#/components/schemas/SuccessResult',
@@ -119,7 +125,10 @@ describe('system OpenAPI document', () => {
             // Without an example Swagger UI sends nothing for an optional scalar, asks for a required one, and fills
             // an object with a sample of its schema.
             assert.ok(!parameter.required || (parameter.in === 'path' && generated.has(parameter.name)), `${where} ${parameter.name}: an example`);
-            assert.ok(!fillsWithSample(content?.['application/json'] as { schema?: Schema } | undefined), `${where} ${parameter.name}: an object needs an example`);
+            assert.ok(
+              !fillsWithSample(content?.['application/json'] as { schema?: Schema } | undefined),
+              `${where} ${parameter.name}: an object needs an example`,
+            );
             return;
           }
           const schemaAt = content === undefined ? `${at}/parameters/${i}/schema` : `${at}/parameters/${i}/content/application~1json/schema`;
@@ -129,4 +138,3 @@ describe('system OpenAPI document', () => {
     }
   });
 });
-

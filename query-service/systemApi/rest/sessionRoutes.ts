@@ -1,12 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { GraphQLInputObjectType } from 'graphql';
-import {
-  AppError,
-  clearsSessionCookies,
-  type Authenticator,
-  type PresentedCredentials,
-  type Sessions,
-} from '../../../contracts/index.ts';
+import { AppError, clearsSessionCookies, type Authenticator, type PresentedCredentials, type Sessions } from '../../../contracts/index.ts';
 import { cookieValues, presentedCredentials, requestContextOf } from '../../http/authenticate.ts';
 import { assertCsrf } from '../../http/csrfGate.ts';
 import { sendJson } from '../../http/sendJson.ts';

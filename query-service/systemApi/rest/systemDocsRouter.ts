@@ -8,8 +8,7 @@ import { sendJson } from '../../http/sendJson.ts';
 const ASSET = /^\/(swagger-ui\.css|swagger-ui-bundle\.js|swagger-ui-standalone-preset\.js|swagger-ui-init\.js|favicon-(16x16|32x32)\.png)$/;
 
 // Swagger UI needs inline styles and data: images; everything else is same-origin.
-const CSP =
-  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /**
  * The public documentation of the system REST API (system-api.md §4.6), mounted at `base` (`/api`): `GET base`

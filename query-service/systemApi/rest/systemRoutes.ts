@@ -132,7 +132,14 @@ export const systemRestRoutes: readonly RestRoute[] = [
   route('GET', `${T}/row/:rowId/history`, read('rowHistory'), 'changes', "A row's versions along the revision's ancestry, newest first"),
 
   route('GET', '/projections', operator('projections'), 'operations', 'Status and lag of every projection (systemAdmin)'),
-  route('POST', '/projections/:name/rebuild', operator('rebuildProjection'), 'operations', 'Start a shadow rebuild of a projection or all (systemAdmin)', { status: 202 }),
+  route(
+    'POST',
+    '/projections/:name/rebuild',
+    operator('rebuildProjection'),
+    'operations',
+    'Start a shadow rebuild of a projection or all (systemAdmin)',
+    { status: 202 },
+  ),
 
   route('GET', '/api-keys/personal', keyRead('myApiKeys'), 'api-keys', "The caller's personal API keys (newest first)"),
   route('POST', '/api-keys/personal', write('createPersonalApiKey'), 'api-keys', 'Create a personal API key (the secret is shown once)', created),
@@ -147,12 +154,24 @@ export const systemRestRoutes: readonly RestRoute[] = [
   route('GET', '/webhook/:id', read('webhook'), 'webhooks', 'Get a webhook'),
   route('PATCH', '/webhook/:id', write('updateWebhook'), 'webhooks', "Change a webhook's URL, filters, description or active flag"),
   route('DELETE', '/webhook/:id', write('deleteWebhook'), 'webhooks', 'Delete a webhook'),
-  route('POST', '/webhook/:id/rotate-secret', write('rotateWebhookSecret'), 'webhooks', 'New signing secret; the previous one also signs for 24 hours'),
+  route(
+    'POST',
+    '/webhook/:id/rotate-secret',
+    write('rotateWebhookSecret'),
+    'webhooks',
+    'New signing secret; the previous one also signs for 24 hours',
+  ),
   route('POST', '/webhook/:id/ping', write('pingWebhook'), 'webhooks', 'Send a webhook.ping event'),
   route('GET', '/webhook/:webhookId/deliveries', read('webhookDeliveries'), 'webhooks', "A webhook's deliveries (newest first)"),
   route('POST', '/webhook-delivery/:deliveryId/redeliver', write('redeliverWebhook'), 'webhooks', 'Queue a new attempt of a delivery now'),
   route('GET', '/oauth/grants', { kind: 'grant', name: 'myOAuthGrants' }, 'oauth', "The caller's connected apps (active OAuth grants)"),
-  route('DELETE', '/oauth/grants/:id', { kind: 'grant', name: 'revokeOAuthGrant' }, 'oauth', 'Disconnect an app: revoke every token of an OAuth grant'),
+  route(
+    'DELETE',
+    '/oauth/grants/:id',
+    { kind: 'grant', name: 'revokeOAuthGrant' },
+    'oauth',
+    'Disconnect an app: revoke every token of an OAuth grant',
+  ),
 ];
 
 /** Routes that need no principal and ignore presented credentials (auth.md §1, §2): served before authentication. */

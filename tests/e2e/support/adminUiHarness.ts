@@ -34,7 +34,15 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [join(root, 'deploy', 'bin', 'strata.mjs'), 'serve'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dataDir, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dataDir,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -52,7 +60,10 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`strata serve exited early:\n${output}`);
-    const ready = await fetch(`${url}/health/ready`).then((res) => res.ok, () => false);
+    const ready = await fetch(`${url}/health/ready`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       await stop();
@@ -92,7 +103,15 @@ export async function openBrowser(origin: string, folder = ''): Promise<Session>
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: origin });
   const problems: string[] = [];

@@ -33,9 +33,13 @@ export async function seedProject(
   project: string,
   options: { readonly tables: readonly string[]; readonly branches?: readonly string[]; readonly isPublic?: boolean },
 ): Promise<SeededProject> {
-  const api = (method: string, path: string, body?: unknown) => server.call(method, `/api${path}`, { token, ...(body === undefined ? {} : { body }) });
+  const api = (method: string, path: string, body?: unknown) =>
+    server.call(method, `/api${path}`, { token, ...(body === undefined ? {} : { body }) });
   if ((await api('GET', `/organization/${org}`)).status === 404) expectStatus(await api('POST', '/organizations', { organizationId: org }), 201);
-  const created = expectStatus(await api('POST', `/organization/${org}/projects`, { projectName: project, isPublic: options.isPublic ?? false }), 201);
+  const created = expectStatus(
+    await api('POST', `/organization/${org}/projects`, { projectName: project, isPublic: options.isPublic ?? false }),
+    201,
+  );
   const branchPath = (name: string) => `/organization/${org}/project/${project}/branch/${name}`;
   const draft = expectStatus(await api('GET', branchPath('master')), 200).body.draftRevisionId as string;
   for (const tableId of options.tables) {

@@ -33,7 +33,10 @@ export const postsSchema = object({
 });
 
 export const authors = [
-  { id: 'a1', data: { name: 'Alice', age: 31, active: true, joined: '2024-01-05T10:00:00.000Z', address: { city: 'Paris' }, tags: ['staff', 'news'] } },
+  {
+    id: 'a1',
+    data: { name: 'Alice', age: 31, active: true, joined: '2024-01-05T10:00:00.000Z', address: { city: 'Paris' }, tags: ['staff', 'news'] },
+  },
   { id: 'a2', data: { name: 'bob', age: 25, active: false, joined: '2023-06-01T08:30:00.000Z', address: { city: 'Lyon' }, tags: [] } },
   { id: 'a3', data: { name: 'Carol', age: 47, active: true, joined: '2025-02-11T12:00:00.000Z', address: { city: 'Nice' }, tags: ['guest'] } },
   { id: 'a4', data: { name: 'dave', age: 25, active: true, joined: '2022-12-24T18:45:00.000Z', address: { city: 'paris' }, tags: ['news'] } },
@@ -92,7 +95,13 @@ export function endpointUrl(kind: 'graphql' | 'rest', p: Project, segment = 'hea
 }
 
 /** POST a GraphQL document to a generated endpoint. */
-export function gql(sys: GeneratedSystem, url: string, query: string, token: string | null = null, variables?: Record<string, unknown>): Promise<Reply> {
+export function gql(
+  sys: GeneratedSystem,
+  url: string,
+  query: string,
+  token: string | null = null,
+  variables?: Record<string, unknown>,
+): Promise<Reply> {
   return sys.call('POST', url, { body: { query, ...(variables ? { variables } : {}) }, token });
 }
 

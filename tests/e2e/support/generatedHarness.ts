@@ -52,7 +52,12 @@ export async function startGeneratedSystem(
       return viewStore.find(projection, collection, query);
     },
     count: (projection, collection, filter, versions) => {
-      finds.push({ projection, collection, query: { ...(filter !== undefined ? { filter } : {}), ...(versions !== undefined ? { versions } : {}) }, count: true });
+      finds.push({
+        projection,
+        collection,
+        query: { ...(filter !== undefined ? { filter } : {}), ...(versions !== undefined ? { versions } : {}) },
+        count: true,
+      });
       return viewStore.count(projection, collection, filter, versions);
     },
   });

@@ -63,7 +63,15 @@ export async function startInProcessSystem(options: InProcessOptions): Promise<I
   const viewStore = createSqliteViewStore({ file: join(dir, 'views.db'), log });
   const decisionViews = createSqliteViewStore({ file: join(dir, 'state.db'), log });
   const queue = createInProcessQueue();
-  const projector = createProjectionWorker({ projectors: allProjectors, eventStore, viewStore, queue, log, clock: systemClock, owner: options.owner });
+  const projector = createProjectionWorker({
+    projectors: allProjectors,
+    eventStore,
+    viewStore,
+    queue,
+    log,
+    clock: systemClock,
+    owner: options.owner,
+  });
   const systemState = createSystemStateSource({ eventStore });
   const command = createCommandService({
     eventStore,

@@ -7,11 +7,21 @@ import type { CookieJar } from './cookieJar.ts';
 export type OAuthReply = { readonly status: number; readonly headers: Headers; readonly text: string; readonly body: any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
 
 /** A request to the server without following redirects (the authorization answer is a 302 to the client). */
-export async function raw(server: AuthServer, method: string, path: string, options: { body?: string; headers?: Record<string, string>; jar?: CookieJar } = {}): Promise<OAuthReply> {
+export async function raw(
+  server: AuthServer,
+  method: string,
+  path: string,
+  options: { body?: string; headers?: Record<string, string>; jar?: CookieJar } = {},
+): Promise<OAuthReply> {
   const headers: Record<string, string> = { ...options.headers };
   const cookie = options.jar?.header(path.split('?')[0] ?? path);
   if (cookie !== undefined) headers.Cookie = cookie;
-  const res = await fetch(`${server.url}${path}`, { method, headers, redirect: 'manual', ...(options.body === undefined ? {} : { body: options.body }) });
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers,
+    redirect: 'manual',
+    ...(options.body === undefined ? {} : { body: options.body }),
+  });
   options.jar?.store(res.headers, path.split('?')[0] ?? path);
   const text = await res.text();
   let body: unknown;
@@ -66,13 +76,23 @@ export function authorizeQuery(options: AuthorizeOptions): string {
 export function consentFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[match[1] as string] = (match[2] as string).replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    fields[match[1] as string] = (match[2] as string)
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
   }
   return fields;
 }
 
 /** The consent page for a signed-in browser (jar), then Allow (optionally read-only / narrowed): the redirect URL. */
-export async function approve(server: AuthServer, jar: CookieJar, options: AuthorizeOptions, choices: { readOnly?: boolean; organization?: string } = {}): Promise<URL> {
+export async function approve(
+  server: AuthServer,
+  jar: CookieJar,
+  options: AuthorizeOptions,
+  choices: { readOnly?: boolean; organization?: string } = {},
+): Promise<URL> {
   const page = await raw(server, 'GET', `/oauth/authorize?${authorizeQuery(options)}`, { jar });
   assert.equal(page.status, 200, page.text);
   assert.match(page.text, /<h1>Connect /);
@@ -90,16 +110,32 @@ export function exchange(server: AuthServer, values: Record<string, string>): Pr
 
 /** Initializes an MCP session with `Authorization: Bearer token` and returns the reply. */
 export function mcpInitialize(server: AuthServer, token: string | null): Promise<OAuthReply> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
   if (token !== null) headers.Authorization = `Bearer ${token}`;
   return raw(server, 'POST', '/mcp', { body, headers });
 }
 
 /** One tool call in a session. */
-export function mcpToolCall(server: AuthServer, sessionId: string, token: string | null, name: string, args: Record<string, unknown>): Promise<OAuthReply> {
+export function mcpToolCall(
+  server: AuthServer,
+  sessionId: string,
+  token: string | null,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<OAuthReply> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } });
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' };
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'Mcp-Session-Id': sessionId,
+    'MCP-Protocol-Version': '2025-11-25',
+  };
   if (token !== null) headers.Authorization = `Bearer ${token}`;
   return raw(server, 'POST', '/mcp', { body, headers });
 }

@@ -67,7 +67,12 @@ export function recordingFetch(log: Exchange[]): typeof fetch {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
     const body = init?.body;
-    const grantType = body instanceof URLSearchParams ? body.get('grant_type') : typeof body === 'string' && url.pathname === '/oauth/token' ? new URLSearchParams(body).get('grant_type') : null;
+    const grantType =
+      body instanceof URLSearchParams
+        ? body.get('grant_type')
+        : typeof body === 'string' && url.pathname === '/oauth/token'
+          ? new URLSearchParams(body).get('grant_type')
+          : null;
     const res = await fetch(input, init);
     log.push({ method, path: url.pathname, status: res.status, grantType });
     return res;
@@ -75,7 +80,11 @@ export function recordingFetch(log: Exchange[]): typeof fetch {
 }
 
 /** An SDK client + Streamable HTTP transport with the provider (connects; throws UnauthorizedError when sent away). */
-export async function connectSdkClient(mcpUrl: string, provider: TestOAuthProvider, log: Exchange[]): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+export async function connectSdkClient(
+  mcpUrl: string,
+  provider: TestOAuthProvider,
+  log: Exchange[],
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider, fetch: recordingFetch(log) });
   const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
   await client.connect(transport);

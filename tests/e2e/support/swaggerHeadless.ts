@@ -101,12 +101,14 @@ export async function openHeadlessSwagger(pageUrl: string, document: Record<stri
   const { specSelectors, specActions, oas3Selectors, oas3Actions, authActions, fn } = ui;
   const { List, Map, fromJS } = ui.Im;
   const schemes = (document.components as { securitySchemes: Record<string, unknown> }).securitySchemes;
-  if (state.bearer !== undefined) authActions.authorize({ bearerAuth: { name: 'bearerAuth', schema: fromJS(schemes.bearerAuth), value: state.bearer } });
+  if (state.bearer !== undefined)
+    authActions.authorize({ bearerAuth: { name: 'bearerAuth', schema: fromJS(schemes.bearerAuth), value: state.bearer } });
 
   const operations: SwaggerOperation[] = [];
   for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { operationId: string }>>)) {
     // Swagger UI lists a path's operations in the order the path item names them.
-    for (const [method, operation] of Object.entries(item)) if (METHODS.includes(method)) operations.push({ path, method, operationId: operation.operationId });
+    for (const [method, operation] of Object.entries(item))
+      if (METHODS.includes(method)) operations.push({ path, method, operationId: operation.operationId });
   }
 
   /** ParameterRow.composeJsonSchema. */
@@ -140,7 +142,8 @@ export async function openHeadlessSwagger(pageUrl: string, document: Record<stri
       }
     };
     const paramWithMeta = specSelectors.parameterWithMetaByIdentity(pathMethod, rawParam) || Map();
-    if (paramWithMeta.get('examples')) throw new Error(`${rawParam.get('name')}: parameter examples are selected by a component this harness does not restate`);
+    if (paramWithMeta.get('examples'))
+      throw new Error(`${rawParam.get('name')}: parameter examples are selected by a component this harness does not restate`);
     let schema = parameterSchema(paramWithMeta);
     const mediaType = paramWithMeta.get('content', Map()).keySeq().first();
     const generated = schema ? fn.getSampleSchema(schema.toJS(), mediaType, { includeWriteOnly: true }) : null;
@@ -187,7 +190,8 @@ export async function openHeadlessSwagger(pageUrl: string, document: Record<stri
         const typed = param.get('in') === 'path' ? input.path?.[param.get('name')] : undefined;
         if (typed === undefined) continue;
         const filled = specSelectors.parameterWithMetaByIdentity(pathMethod, param)?.get('value');
-        if (filled !== undefined && filled !== null) throw new Error(`${method} ${path}: Swagger UI filled ${param.get('name')} (${filled}); the user would not type it`);
+        if (filled !== undefined && filled !== null)
+          throw new Error(`${method} ${path}: Swagger UI filled ${param.get('name')} (${filled}); the user would not type it`);
         specActions.changeParamByIdentity(pathMethod, param, typed, false);
       }
       const content = operation.getIn(['requestBody', 'content']);
@@ -201,8 +205,10 @@ export async function openHeadlessSwagger(pageUrl: string, document: Record<stri
       // The Execute button: parameters, then the body; a failure sends nothing.
       specActions.validateParams(pathMethod);
       const parameterErrors = specSelectors.validationErrors(pathMethod);
-      if (!specSelectors.validateBeforeExecute(pathMethod)) return { refused: JSON.stringify(parameterErrors), request: null, status: null, body: null };
-      if (!oas3Selectors.validateBeforeExecute(pathMethod)) return { refused: 'the request body is required and empty', request: null, status: null, body: null };
+      if (!specSelectors.validateBeforeExecute(pathMethod))
+        return { refused: JSON.stringify(parameterErrors), request: null, status: null, body: null };
+      if (!oas3Selectors.validateBeforeExecute(pathMethod))
+        return { refused: 'the request body is required and empty', request: null, status: null, body: null };
       const required = specSelectors.getOAS3RequiredRequestBodyContentType(pathMethod);
       if (required) {
         const missing = oas3Selectors.validateShallowRequired({

@@ -69,7 +69,9 @@ export async function startSystem(
       consistencyTimeoutMs: options.consistencyTimeoutMs ?? 5000,
       bodyLimitBytes: 10 * 1024 * 1024,
       bodyLimitText: '10mb',
-      ...(options.importMaxBytes === undefined ? {} : { portability: { importMaxBytes: options.importMaxBytes, importMaxBytesText: `${options.importMaxBytes}b` } }),
+      ...(options.importMaxBytes === undefined
+        ? {}
+        : { portability: { importMaxBytes: options.importMaxBytes, importMaxBytesText: `${options.importMaxBytes}b` } }),
     },
   });
   const { url, eventStore, viewStore, log } = system;

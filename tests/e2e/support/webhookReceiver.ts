@@ -48,7 +48,14 @@ export async function startReceiver(): Promise<Receiver> {
       });
       const attempt = received.filter((r) => r.path === path).length;
       const answer = verifiedBy.length === 0 ? { status: 400 } : (answers.get(path) ?? (() => ({ status: 204 })))(attempt);
-      received.push({ path, id: headers['webhook-id'] ?? '', body: JSON.parse(text || 'null'), headers: req.headers, verifiedBy, answered: answer.status });
+      received.push({
+        path,
+        id: headers['webhook-id'] ?? '',
+        body: JSON.parse(text || 'null'),
+        headers: req.headers,
+        verifiedBy,
+        answered: answer.status,
+      });
       setTimeout(() => {
         if (res.destroyed) return;
         res.writeHead(answer.status, answer.location ? { location: answer.location } : {});

@@ -79,8 +79,9 @@ function ExtraProperties({ node, record, path, trail, onChange }: ExtraPropertie
         Not in the schema{trail === '' ? '' : ` (${trail})`}
       </p>
       <p className="field-error" id={`${id}-note`}>
-        The schema does not declare {extra.length === 1 ? 'this property' : 'these properties'} of {where}. {extra.length === 1 ? 'It is' : 'They are'} sent
-        as {extra.length === 1 ? 'it is' : 'they are'} and the server refuses the row: remove {extra.length === 1 ? 'it' : 'them'}.
+        The schema does not declare {extra.length === 1 ? 'this property' : 'these properties'} of {where}.{' '}
+        {extra.length === 1 ? 'It is' : 'They are'} sent as {extra.length === 1 ? 'it is' : 'they are'} and the server refuses the row: remove{' '}
+        {extra.length === 1 ? 'it' : 'them'}.
       </p>
       <ul className="extra-list">
         {extra.map((name) => (
@@ -107,7 +108,13 @@ function MismatchedValue({ label, trail, node, value, path, onChange, problem }:
   const shown = typeof replacement === 'object' && replacement !== null && !Array.isArray(replacement) ? 'its default' : JSON.stringify(replacement);
   const describedBy = messages.length > 0 ? `${id}-problem ${id}-error` : `${id}-problem`;
   return (
-    <div className="field form-field field-mismatch" role="group" aria-labelledby={`${id}-label`} aria-describedby={describedBy} data-path={pointerOf(path)}>
+    <div
+      className="field form-field field-mismatch"
+      role="group"
+      aria-labelledby={`${id}-label`}
+      aria-describedby={describedBy}
+      data-path={pointerOf(path)}
+    >
       <span className="mismatch-label" id={`${id}-label`}>
         <LabelText label={label} labelContext={trailContext(trail)} />
       </span>
@@ -127,7 +134,17 @@ function MismatchedValue({ label, trail, node, value, path, onChange, problem }:
   );
 }
 
-function NodeHeader({ label, trail, node, path }: { readonly label: string; readonly trail: string; readonly node: JsonSchema; readonly path: LeafProps['path'] }) {
+function NodeHeader({
+  label,
+  trail,
+  node,
+  path,
+}: {
+  readonly label: string;
+  readonly trail: string;
+  readonly node: JsonSchema;
+  readonly path: LeafProps['path'];
+}) {
   const id = useId();
   const messages = useFieldErrors(path);
   return (
@@ -178,9 +195,21 @@ function ArrayField({ label, trail, node, value, path, onChange }: LeafProps) {
           const itemName = fieldName(itemLabel, trail);
           return (
             <li key={index}>
-              <FieldControl label={itemLabel} trail={trail} node={itemNode} value={item} path={[...path, index]} onChange={(next) => onChange(setIn(items, [index], next))} />
+              <FieldControl
+                label={itemLabel}
+                trail={trail}
+                node={itemNode}
+                value={item}
+                path={[...path, index]}
+                onChange={(next) => onChange(setIn(items, [index], next))}
+              />
               <div className="actions item-actions">
-                <button type="button" aria-label={`Move ${itemName} up`} disabled={index === 0} onClick={() => onChange(moveItem(items, index, index - 1))}>
+                <button
+                  type="button"
+                  aria-label={`Move ${itemName} up`}
+                  disabled={index === 0}
+                  onClick={() => onChange(moveItem(items, index, index - 1))}
+                >
                   ↑
                 </button>
                 <button

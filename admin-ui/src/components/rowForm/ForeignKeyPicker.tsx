@@ -40,10 +40,16 @@ export function ForeignKeyPicker({ label, trail, node, value, path, onChange }: 
   const { revisionId } = useRowForm();
   const [open, setOpen] = useState(false);
   const search = useDebounced(value.trim());
-  const schema = useOperation(queryKeys.revision(revisionId), TableSchemaDocument, { data: { revisionId, tableId } }, { select: (d) => labelField(d.table.schema) });
+  const schema = useOperation(
+    queryKeys.revision(revisionId),
+    TableSchemaDocument,
+    { data: { revisionId, tableId } },
+    { select: (d) => labelField(d.table.schema) },
+  );
   const field = schema.status === 'success' ? schema.data : schema.status === 'error' ? null : undefined;
   const byId = { id: { contains: search, mode: 'insensitive' as const } };
-  const where = search === '' ? undefined : field ? { OR: [byId, { data: { path: [field], string_contains: search, mode: 'insensitive' as const } }] } : byId;
+  const where =
+    search === '' ? undefined : field ? { OR: [byId, { data: { path: [field], string_contains: search, mode: 'insensitive' as const } }] } : byId;
   const rows = useOperation(
     queryKeys.revision(revisionId),
     RowOptionsDocument,
@@ -55,7 +61,12 @@ export function ForeignKeyPicker({ label, trail, node, value, path, onChange }: 
     label: row.id,
     hint: field ? cellText((row.data as Record<string, unknown>)[field], 60) : '',
   }));
-  const note = rows.status === 'error' ? `The rows of ${tableId} could not be loaded.` : rows.status === 'success' && options.length === 0 ? `No row of ${tableId} matches.` : null;
+  const note =
+    rows.status === 'error'
+      ? `The rows of ${tableId} could not be loaded.`
+      : rows.status === 'success' && options.length === 0
+        ? `No row of ${tableId} matches.`
+        : null;
   return (
     <FieldFrame label={label} trail={trail} node={node} path={path} hint={`A row id of table ${tableId}: type to search.`}>
       {(c) => (

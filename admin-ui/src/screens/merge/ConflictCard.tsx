@@ -97,7 +97,15 @@ export function ConflictCard({ conflict, choice, strategy, open, draftRevisionId
         ))}
         {!choice && effective !== null && <span className="hint">by {strategy === 'THEIRS' ? 'Take all theirs' : 'Keep all ours'}</span>}
       </fieldset>
-      {editing && <ValueEditor conflict={conflict} choice={choice} location={location} draftRevisionId={draftRevisionId} onUse={(value) => onChoose({ take: 'VALUE', value })} />}
+      {editing && (
+        <ValueEditor
+          conflict={conflict}
+          choice={choice}
+          location={location}
+          draftRevisionId={draftRevisionId}
+          onUse={(value) => onChoose({ take: 'VALUE', value })}
+        />
+      )}
     </article>
   );
 }
@@ -124,16 +132,28 @@ function ValueEditor({ conflict, choice, location, draftRevisionId, onUse }: Val
   const start = choice?.take === 'VALUE' ? choice.value : (conflict.theirs ?? conflict.ours ?? (conflict.kind === 'ROW_UPDATE' ? null : {}));
   const [text, setText] = useState(JSON.stringify(start, null, 2));
   const wholeRow = conflict.kind !== 'ROW_UPDATE';
-  const table = useOperation(queryKeys.revision(draftRevisionId), TableDocument, { data: { revisionId: draftRevisionId, tableId: conflict.tableId } }, {
-    enabled: wholeRow,
-    select: (d) => d.table,
-  });
+  const table = useOperation(
+    queryKeys.revision(draftRevisionId),
+    TableDocument,
+    { data: { revisionId: draftRevisionId, tableId: conflict.tableId } },
+    {
+      enabled: wholeRow,
+      select: (d) => d.table,
+    },
+  );
   const parsed = parseJson(text);
   const used = choice?.take === 'VALUE' && parsed.ok && JSON.stringify(parsed.value) === JSON.stringify(choice.value);
   return (
     <div className="conflict-value">
       {wholeRow && table.status === 'success' ? (
-        <RowDataEditor schema={table.data.schema} revisionId={draftRevisionId} text={text} onText={setText} details={[]} jsonLabel={`Row data for ${location}`} />
+        <RowDataEditor
+          schema={table.data.schema}
+          revisionId={draftRevisionId}
+          text={text}
+          onText={setText}
+          details={[]}
+          jsonLabel={`Row data for ${location}`}
+        />
       ) : (
         <JsonEditor label={`Value for ${location}`} value={text} onChange={setText} rows={Math.min(12, text.split('\n').length + 2)} />
       )}

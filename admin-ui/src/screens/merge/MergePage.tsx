@@ -31,7 +31,9 @@ export function MergePage({ params }: ScreenProps) {
         {(ctx) => (
           <>
             <SourceForm org={address.org} project={address.project} target={address.branch} onPreview={setSource} />
-            {source !== null && <MergeWorkspace key={source} address={address} draftRevisionId={ctx.branch.draftRevisionId} sourceRevisionId={source} />}
+            {source !== null && (
+              <MergeWorkspace key={source} address={address} draftRevisionId={ctx.branch.draftRevisionId} sourceRevisionId={source} />
+            )}
           </>
         )}
       </Async>
@@ -85,7 +87,11 @@ function SourceForm({ org, project, target, onPreview }: SourceFormProps) {
                 value={chosen}
                 onChange={setRevisionId}
                 disabled={revisions.status !== 'success'}
-                options={revisions.status === 'success' ? revisions.data.map((r) => ({ value: r.id, label: revisionOptionLabel(r) })) : [{ value: '', label: 'Loading revisions…' }]}
+                options={
+                  revisions.status === 'success'
+                    ? revisions.data.map((r) => ({ value: r.id, label: revisionOptionLabel(r) }))
+                    : [{ value: '', label: 'Loading revisions…' }]
+                }
               />
               <button type="submit" className="primary" disabled={!chosen}>
                 Preview merge

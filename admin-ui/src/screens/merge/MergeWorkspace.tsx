@@ -32,7 +32,12 @@ export function MergeWorkspace({ address, draftRevisionId, sourceRevisionId }: M
   const input: MergeInput = { ...target, resolutions: resolutionsOf(choices), strategy };
   const key = queryKeys.project(address.org, address.project);
   const first = useOperation(key, PreviewMergeDocument, { data: target }, { select: (d) => d.previewMerge });
-  const current = useOperation(key, PreviewMergeDocument, { data: input }, { select: (d) => d.previewMerge, keepPrevious: true, enabled: first.status === 'success' });
+  const current = useOperation(
+    key,
+    PreviewMergeDocument,
+    { data: input },
+    { select: (d) => d.previewMerge, keepPrevious: true, enabled: first.status === 'success' },
+  );
 
   const choose = (conflictId: string, choice: MergeChoice | undefined): void => {
     const next = new Map(choices);
@@ -56,7 +61,8 @@ export function MergeWorkspace({ address, draftRevisionId, sourceRevisionId }: M
   return (
     <Async value={first} what="the merge preview">
       {(initial) => {
-        if (initial.status === 'UP_TO_DATE') return <Notice kind="success">Already up to date: the source is part of this branch, there is nothing to merge.</Notice>;
+        if (initial.status === 'UP_TO_DATE')
+          return <Notice kind="success">Already up to date: the source is part of this branch, there is nothing to merge.</Notice>;
         const latest: Preview | undefined = current.data;
         const conflicts = unionConflicts(initial.conflicts, latest?.conflicts ?? initial.conflicts);
         const openIds = new Set((latest ?? initial).conflicts.map((conflict) => conflict.id));
@@ -68,7 +74,15 @@ export function MergeWorkspace({ address, draftRevisionId, sourceRevisionId }: M
               <h2 id="merge-changes-title">Changes to the draft</h2>
               {latest ? (
                 <>
-                  {latest.tables.length === 0 ? <Empty>{openCount > 0 ? 'Nothing merges cleanly yet: the changes appear as the conflicts below are resolved.' : 'The merge changes no table.'}</Empty> : <TableChangesGrid changes={latest} selectedTable={null} caption="Tables the merge changes" />}
+                  {latest.tables.length === 0 ? (
+                    <Empty>
+                      {openCount > 0
+                        ? 'Nothing merges cleanly yet: the changes appear as the conflicts below are resolved.'
+                        : 'The merge changes no table.'}
+                    </Empty>
+                  ) : (
+                    <TableChangesGrid changes={latest} selectedTable={null} caption="Tables the merge changes" />
+                  )}
                 </>
               ) : current.status === 'error' ? (
                 <ErrorBox error={current.error} onRetry={() => void current.refetch()} />
@@ -80,7 +94,11 @@ export function MergeWorkspace({ address, draftRevisionId, sourceRevisionId }: M
               <section aria-labelledby="conflicts-title">
                 <h2 id="conflicts-title">Conflicts</h2>
                 <p className="meta" role="status">
-                  {checking ? 'Checking the choices…' : openCount === 0 ? `All ${conflicts.length} conflicts are resolved.` : `${openCount} of ${Math.max(conflicts.length, openCount)} conflicts open.`}
+                  {checking
+                    ? 'Checking the choices…'
+                    : openCount === 0
+                      ? `All ${conflicts.length} conflicts are resolved.`
+                      : `${openCount} of ${Math.max(conflicts.length, openCount)} conflicts open.`}
                   {initial.conflictCount > initial.conflicts.length && ` The first ${initial.conflicts.length} are listed.`}
                 </p>
                 <div className="actions" role="group" aria-label="Resolve every conflict">

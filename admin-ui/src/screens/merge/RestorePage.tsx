@@ -68,14 +68,20 @@ function RestoreBar({ address, context }: { readonly address: RevisionAddress; r
     <section className="card" aria-labelledby="restore-title">
       <h2 id="restore-title">Restore revision {name}</h2>
       <p className="meta">
-        The draft of {address.branch} becomes equal to revision {name} ({context.revision.comment || 'no comment'}). Below is what changes in the draft:
-        the revision compared with the draft as it is now. Review and commit afterwards.
+        The draft of {address.branch} becomes equal to revision {name} ({context.revision.comment || 'no comment'}). Below is what changes in the
+        draft: the revision compared with the draft as it is now. Review and commit afterwards.
       </p>
       {action.error !== null && <ErrorBox error={action.error} />}
-      <ConfirmButton label="Restore this revision" title={`Restore revision ${name}?`} confirmLabel="Restore" disabled={action.busy} onConfirm={restore}>
+      <ConfirmButton
+        label="Restore this revision"
+        title={`Restore revision ${name}?`}
+        confirmLabel="Restore"
+        disabled={action.busy}
+        onConfirm={restore}
+      >
         <p>
-          Every table and row of the draft of {address.branch} is set to its content in revision {name}. Uncommitted changes of the draft are replaced;
-          the draft can still be reverted to HEAD.
+          Every table and row of the draft of {address.branch} is set to its content in revision {name}. Uncommitted changes of the draft are
+          replaced; the draft can still be reverted to HEAD.
         </p>
       </ConfirmButton>
     </section>

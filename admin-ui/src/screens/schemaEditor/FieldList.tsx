@@ -51,7 +51,14 @@ function NodeBody({ node, pointer, label, labelContext, inArray, isProperty, onC
       <NodeOptions node={node} labelContext={labelContext} indexable={isProperty && !inArray} onChange={onChange} />
       <NodeProblems pointer={pointer} />
       {node.kind === 'object' && (
-        <FieldList fields={node.fields} pointer={pointer} owner={label} trail={label} inArray={inArray} onChange={(fields) => onChange({ ...node, fields })} />
+        <FieldList
+          fields={node.fields}
+          pointer={pointer}
+          owner={label}
+          trail={label}
+          inArray={inArray}
+          onChange={(fields) => onChange({ ...node, fields })}
+        />
       )}
       {node.kind === 'array' && node.items && (
         <fieldset className="schema-items" data-field={`${pointer}/items`}>
@@ -109,7 +116,13 @@ function FieldEditor({ field, pointer, trail, inArray, index, count, onChange, o
             onChange={(next) => onChange({ ...field, name: next })}
             error={nameProblems.get(`${pointer}/properties/#${field.key}`) ?? null}
           />
-          <Select label="Type" labelContext={context} value={field.node.kind} options={KINDS} onChange={(kind) => onChange({ ...field, node: newNode(kind as NodeKind, field.node) })} />
+          <Select
+            label="Type"
+            labelContext={context}
+            value={field.node.kind}
+            options={KINDS}
+            onChange={(kind) => onChange({ ...field, node: newNode(kind as NodeKind, field.node) })}
+          />
           <div className="actions">
             <button type="button" aria-label={`Move ${where} up in the schema`} disabled={index === 0} onClick={() => onMove(index - 1)}>
               ↑
@@ -122,7 +135,15 @@ function FieldEditor({ field, pointer, trail, inArray, index, count, onChange, o
             </button>
           </div>
         </div>
-        <NodeBody node={field.node} pointer={at} label={where} labelContext={context} inArray={inArray} isProperty onChange={(node) => onChange({ ...field, node })} />
+        <NodeBody
+          node={field.node}
+          pointer={at}
+          label={where}
+          labelContext={context}
+          inArray={inArray}
+          isProperty
+          onChange={(node) => onChange({ ...field, node })}
+        />
       </fieldset>
     </li>
   );

@@ -96,7 +96,14 @@ function NumberOptions({ node, labelContext, onChange }: NodeOptionsProps) {
 }
 
 /** A pair of non-negative whole-number bounds (`minLength`/`maxLength`, `minItems`/`maxItems`). */
-function CountBounds({ node, labelContext, onChange, keywords, labels, hint }: NodeOptionsProps & { keywords: [string, string]; labels: [string, string]; hint: string }) {
+function CountBounds({
+  node,
+  labelContext,
+  onChange,
+  keywords,
+  labels,
+  hint,
+}: NodeOptionsProps & { keywords: [string, string]; labels: [string, string]; hint: string }) {
   const common = { node, labelContext, onChange, whole: true, min: 0, optional: true, hint };
   return (
     <div className="form-row">
@@ -140,7 +147,12 @@ function StringOptions({ node, labelContext, onChange }: NodeOptionsProps) {
   useEffect(() => setValues((current) => (current.split('\n').filter(Boolean).join('\n') === enumText ? current : enumText)), [enumText]);
   return (
     <>
-      <TextField label="Default" labelContext={labelContext} value={text(node.keywords.default)} onChange={(value) => onChange(withKeyword(node, 'default', value))} />
+      <TextField
+        label="Default"
+        labelContext={labelContext}
+        value={text(node.keywords.default)}
+        onChange={(value) => onChange(withKeyword(node, 'default', value))}
+      />
       <CountBounds
         node={node}
         labelContext={labelContext}
@@ -149,7 +161,14 @@ function StringOptions({ node, labelContext, onChange }: NodeOptionsProps) {
         labels={['Minimum length', 'Maximum length']}
         hint="In characters; empty for none."
       />
-      <KeywordText node={node} labelContext={labelContext} onChange={onChange} keyword="pattern" label="Pattern" hint="Regular expression (RE2 subset), checked by the server." />
+      <KeywordText
+        node={node}
+        labelContext={labelContext}
+        onChange={onChange}
+        keyword="pattern"
+        label="Pattern"
+        hint="Regular expression (RE2 subset), checked by the server."
+      />
       <div className="field">
         <label>
           <LabelText label="Enum: the allowed strings, one per line" labelContext={labelContext} />
@@ -164,7 +183,13 @@ function StringOptions({ node, labelContext, onChange }: NodeOptionsProps) {
           />
         </label>
       </div>
-      <Select label="Format" labelContext={labelContext} value={text(node.keywords.format)} options={options(FORMATS, '(none)')} onChange={(value) => onChange(withKeyword(node, 'format', value || undefined))} />
+      <Select
+        label="Format"
+        labelContext={labelContext}
+        value={text(node.keywords.format)}
+        options={options(FORMATS, '(none)')}
+        onChange={(value) => onChange(withKeyword(node, 'format', value || undefined))}
+      />
       <Select
         label="Media type"
         labelContext={labelContext}
@@ -192,7 +217,13 @@ export function NodeOptions({ node, labelContext, indexable, onChange }: Indexab
   return (
     <div className="node-options">
       {node.kind === 'ref' && (
-        <Select label="System field" labelContext={labelContext} value={text(node.keywords.$ref)} options={options(SYSTEM_REFS, '')} onChange={(value) => onChange(withKeyword(node, '$ref', value))} />
+        <Select
+          label="System field"
+          labelContext={labelContext}
+          value={text(node.keywords.$ref)}
+          options={options(SYSTEM_REFS, '')}
+          onChange={(value) => onChange(withKeyword(node, '$ref', value))}
+        />
       )}
       {node.kind === 'string' && <StringOptions node={node} labelContext={labelContext} onChange={onChange} />}
       {(node.kind === 'number' || node.kind === 'integer') && <NumberOptions node={node} labelContext={labelContext} onChange={onChange} />}
@@ -206,10 +237,22 @@ export function NodeOptions({ node, labelContext, indexable, onChange }: Indexab
           hint="Empty for none; new rows start with no items."
         />
       )}
-      {node.kind === 'boolean' && <Checkbox label="Default: true" labelContext={labelContext} checked={node.keywords.default === true} onChange={(checked) => onChange(withKeyword(node, 'default', checked))} />}
+      {node.kind === 'boolean' && (
+        <Checkbox
+          label="Default: true"
+          labelContext={labelContext}
+          checked={node.keywords.default === true}
+          onChange={(checked) => onChange(withKeyword(node, 'default', checked))}
+        />
+      )}
       <KeywordText node={node} labelContext={labelContext} onChange={onChange} keyword="description" label="Description" />
       {leaf && (
-        <Checkbox label="Read-only" labelContext={labelContext} checked={node.keywords.readOnly === true} onChange={(checked) => onChange(withKeyword(node, 'readOnly', checked ? true : undefined))} />
+        <Checkbox
+          label="Read-only"
+          labelContext={labelContext}
+          checked={node.keywords.readOnly === true}
+          onChange={(checked) => onChange(withKeyword(node, 'readOnly', checked ? true : undefined))}
+        />
       )}
       {leaf && indexable && <IndexOptions node={node} labelContext={labelContext} onChange={onChange} />}
     </div>

@@ -82,7 +82,12 @@ export function SchemaModes({ state, tableId, tables, details, jsonDetails, json
   return (
     <>
       <div className="mode-toggle" role="group" aria-label="Schema editing mode">
-        <button type="button" aria-pressed={state.mode === 'visual'} onClick={() => switchTo('visual')} disabled={state.mode === 'json' && state.parsed === null}>
+        <button
+          type="button"
+          aria-pressed={state.mode === 'visual'}
+          onClick={() => switchTo('visual')}
+          disabled={state.mode === 'json' && state.parsed === null}
+        >
           <span className="visually-hidden">Schema as </span>Fields
         </button>
         <button type="button" aria-pressed={state.mode === 'json'} onClick={() => switchTo('json')}>

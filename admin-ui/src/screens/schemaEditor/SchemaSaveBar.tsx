@@ -58,7 +58,8 @@ export function SchemaSaveBar({ revisionId, tableId, patch, action, onDiscard, o
     }
   };
   // Rows the migration would leave invalid, or repeating a value of a field made unique (domain.md §5.5).
-  const rowProblem = action.error instanceof ApiError && (action.error.code === 'INVALID_DATA' || action.error.code === 'UNIQUE_VIOLATION') ? action.error : null;
+  const rowProblem =
+    action.error instanceof ApiError && (action.error.code === 'INVALID_DATA' || action.error.code === 'UNIQUE_VIOLATION') ? action.error : null;
   const rowDetails = rowProblem?.details ?? [];
   const count = patch?.length ?? 0;
   return (
@@ -74,7 +75,10 @@ export function SchemaSaveBar({ revisionId, tableId, patch, action, onDiscard, o
         </details>
       )}
       {rowDetails.length > 0 && (
-        <ul className="detail-list" aria-label={rowProblem?.code === 'UNIQUE_VIOLATION' ? 'Rows that would repeat a unique value' : 'Rows that would not be valid'}>
+        <ul
+          className="detail-list"
+          aria-label={rowProblem?.code === 'UNIQUE_VIOLATION' ? 'Rows that would repeat a unique value' : 'Rows that would not be valid'}
+        >
           {rowDetails.map((detail, index) => (
             <li key={index}>
               {detail.rowId !== undefined && <>row {detail.rowId} </>}
@@ -90,7 +94,11 @@ export function SchemaSaveBar({ revisionId, tableId, patch, action, onDiscard, o
           <Checkbox label={loss} checked={confirmed} onChange={setConfirmed} />
         </div>
       )}
-      {saved !== null && <Notice kind="success">Schema saved ({saved} operation{saved === 1 ? '' : 's'}).</Notice>}
+      {saved !== null && (
+        <Notice kind="success">
+          Schema saved ({saved} operation{saved === 1 ? '' : 's'}).
+        </Notice>
+      )}
       <div className="actions">
         {preview ? (
           <button

@@ -10,7 +10,13 @@ const MODES = [
   { value: 'merge', label: 'Merge: create or replace, remove nothing' },
 ];
 
-type BundleImportProps = { readonly org: string; readonly project: string; readonly branch: string; readonly reviewPath: string; readonly onImported: () => Promise<void> };
+type BundleImportProps = {
+  readonly org: string;
+  readonly project: string;
+  readonly branch: string;
+  readonly reviewPath: string;
+  readonly onImported: () => Promise<void>;
+};
 
 /** *Import bundle* on a branch draft (portability.md §3, §6): dry run first, then the draft's changes to review. */
 export function BundleImport({ org, project, branch, reviewPath, onImported }: BundleImportProps) {
@@ -31,7 +37,13 @@ export function BundleImport({ org, project, branch, reviewPath, onImported }: B
       })}
       details={(answer) => (
         <>
-          {answer.tables.length > 0 && <TableChangesGrid changes={answer} selectedTable={null} caption={answer.dryRun ? 'Tables the bundle would change' : 'Tables the bundle changed'} />}
+          {answer.tables.length > 0 && (
+            <TableChangesGrid
+              changes={answer}
+              selectedTable={null}
+              caption={answer.dryRun ? 'Tables the bundle would change' : 'Tables the bundle changed'}
+            />
+          )}
           {!answer.dryRun && (
             <p>
               <Link to={reviewPath}>Review the imported changes</Link>

@@ -30,7 +30,16 @@ const kb = (bytes: number): string => (bytes < 1024 ? `${bytes} bytes` : `${(byt
  * invalid lines at their line number, then *Import* writes (enabled once the same file and options passed a dry
  * run). A refused import (400 IMPORT_INVALID) lists its lines the same way; nothing was written then.
  */
-export function ImportForm<A extends ImportAnswer>({ title, accept, options, optionsKey, request, dryRunNote, details, onImported }: ImportFormProps<A>) {
+export function ImportForm<A extends ImportAnswer>({
+  title,
+  accept,
+  options,
+  optionsKey,
+  request,
+  dryRunNote,
+  details,
+  onImported,
+}: ImportFormProps<A>) {
   const api = useApi();
   const action = useAction();
   const fileId = useId();
@@ -97,7 +106,14 @@ export function ImportForm<A extends ImportAnswer>({ title, accept, options, opt
           ))}
         </ul>
       )}
-      {result && result.key === key && <ImportResult answer={result.answer} title={title} note={result.answer.dryRun ? (dryRunNote?.(result.answer) ?? null) : null} details={details} />}
+      {result && result.key === key && (
+        <ImportResult
+          answer={result.answer}
+          title={title}
+          note={result.answer.dryRun ? (dryRunNote?.(result.answer) ?? null) : null}
+          details={details}
+        />
+      )}
     </section>
   );
 }
@@ -107,7 +123,12 @@ function lineOf(pointer: string | undefined): string {
   return match ? `Line ${match[1]}` : (pointer ?? 'The file');
 }
 
-type ImportResultProps<A> = { readonly answer: A; readonly title: string; readonly note: string | null; readonly details: ((answer: A) => ReactNode) | undefined };
+type ImportResultProps<A> = {
+  readonly answer: A;
+  readonly title: string;
+  readonly note: string | null;
+  readonly details: ((answer: A) => ReactNode) | undefined;
+};
 
 function ImportResult<A extends ImportAnswer>({ answer, title, note, details }: ImportResultProps<A>) {
   const counts = `${answer.processed} lines read · ${answer.created} created · ${answer.updated} updated · ${answer.unchanged} unchanged · ${answer.removed} removed · ${answer.invalid} invalid`;

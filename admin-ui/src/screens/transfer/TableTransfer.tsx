@@ -4,7 +4,12 @@ import { Checkbox, Select } from '../../components/Fields.tsx';
 import { ImportForm } from './ImportForm.tsx';
 
 type Format = 'jsonl' | 'csv';
-type TableTransferProps = { readonly revisionId: string; readonly tableId: string; readonly editable: boolean; readonly onImported: () => Promise<void> };
+type TableTransferProps = {
+  readonly revisionId: string;
+  readonly tableId: string;
+  readonly editable: boolean;
+  readonly onImported: () => Promise<void>;
+};
 
 const FORMATS = [
   { value: 'auto', label: 'From the file name' },
@@ -68,7 +73,11 @@ export function TableTransfer({ revisionId, tableId, editable, onImported }: Tab
             };
           }}
           dryRunNote={(answer) =>
-            answer.invalid === 0 ? null : skip ? 'Import writes the valid lines and skips the invalid ones.' : 'Import is refused while lines are invalid: fix them, or skip them.'
+            answer.invalid === 0
+              ? null
+              : skip
+                ? 'Import writes the valid lines and skips the invalid ones.'
+                : 'Import is refused while lines are invalid: fix them, or skip them.'
           }
           onImported={onImported}
         />
