@@ -47,8 +47,8 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test JSON
 async function call(method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; body: any }> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
   const res = await fetch(`${server.url}${path}`, {
     method,
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -44,8 +44,8 @@ const awkward: Record<string, unknown> = {
   a3: { title: '', n: 123456789012345680000, ok: true, meta: { city: '=1+1', deep: { x: 5e-324 } }, tags: [{ k: '"q"' }] },
 };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test JSON
 async function upload(path: string, body: string, contentType: string): Promise<{ status: number; body: any }> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
   const res = await fetch(`${system.url}/api${path}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType },
