@@ -148,13 +148,11 @@ describe('Admin UI: export, import, bundles', { concurrency: false }, () => {
     // A CSV file, its format taken from the name, upserted.
     await page.getByLabel('Import mode').selectOption('upsert');
     await page.getByLabel('Skip invalid lines (import the valid ones)').uncheck();
-    await page
-      .getByLabel('File for Import rows')
-      .setInputFiles({
-        name: 'fix.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from('id,name,address/city,address/zip,tags\nbob,"Bob ""B""",Lyon,69002,"[""new""]"\n'),
-      });
+    await page.getByLabel('File for Import rows').setInputFiles({
+      name: 'fix.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('id,name,address/city,address/zip,tags\nbob,"Bob ""B""",Lyon,69002,"[""new""]"\n'),
+    });
     await page.getByRole('button', { name: /^Dry run/ }).click();
     await see(page, 'Dry run, nothing written: 1 lines read · 0 created · 1 updated · 0 unchanged · 0 removed · 0 invalid.');
     await page.getByRole('button', { name: /^Import after the dry run/ }).click();
