@@ -207,7 +207,9 @@ async function measureSize(rows: number, log: (line: string) => void): Promise<S
     }
     out.rssAfterReadsMB = (await rssBytes(server.child.pid as number)) / 1e6;
     const queryServer = { url: server.url, pid: server.child.pid as number, token: server.token };
-    Object.assign(out, await measureQueries(queryServer, rowsPath, { head, draft: masterDraft }, rows, indexed, log));
+    // SCALE_QUERIES=0 leaves out the query rows (issue 30) and measures the branch rows (issue 29) alone.
+    if (process.env.SCALE_QUERIES !== '0')
+      Object.assign(out, await measureQueries(queryServer, rowsPath, { head, draft: masterDraft }, rows, indexed, log));
     await settled(server);
 
     // Restart: the first write after it, and RSS after it.
