@@ -100,7 +100,7 @@ test(`the server survives ${LOAD_MS} ms of ${CLIENTS} clients whose reads are ab
   }
   const replaced = server.stdout().split('did not stop when cancelled').length - 1;
   t.diagnostic(`reads by id answered: ${byId}; threads replaced: ${replaced}; heavy list outcomes ${JSON.stringify([...statuses])}`);
-  assert.ok((statuses.get('503') ?? 0) >= 20, `reads were abandoned: ${JSON.stringify([...statuses])}`);
+  assert.ok((statuses.get('503') ?? 0) >= 5, `reads were abandoned: ${JSON.stringify([...statuses])}`);
   // The reads could not be cancelled inside SQLite: threads were set aside while in a statement, round after round.
   assert.ok(replaced >= 3, `threads replaced: ${replaced}`);
   assert.deepEqual([...statuses.keys()].filter((status) => status !== '503' && status !== '200'), [], exitState());
