@@ -9,6 +9,8 @@ import { createSqliteThreads } from './sqliteReadPool.ts';
 
 /** A statement that runs for seconds on any machine and calls no JavaScript (nothing interrupts it early). */
 const SLOW = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000000) SELECT count(*) FROM c';
+/** The same, a few hundred ms long: past a 100 ms budget and its grace, yet short enough to repeat. */
+const SLOWISH = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000) SELECT count(*) FROM c';
 
 test('a statement past its budget fails with QUERY_TIMEOUT at the budget, the event loop runs meanwhile, a thread that cannot stop it is replaced', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'strata-read-pool-'));
@@ -39,11 +41,42 @@ test('a statement past its budget fails with QUERY_TIMEOUT at the budget, the ev
     }
     assert.ok(waited >= 240 && waited < 2000, `answered after ${waited} ms`);
     assert.ok(ticks >= 5, `the event loop ran ${ticks} timers of 10 ms while the statement ran`);
-    // It calls no JavaScript, so it cannot stop when cancelled: past the grace its thread is terminated.
+    // It calls no JavaScript, so it cannot stop when cancelled: past the grace its thread is set aside to finish it.
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal(threads.stats().abandoned, 1);
     // The abandoned thread still finishes its statement; a new one serves at once.
     assert.equal(await threads.value('SELECT count(*) FROM t', {}), 2);
+  } finally {
+    await threads.close();
+    db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a thread set aside past the grace is never terminated inside its statement: it finishes it, drops the result and serves again', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-read-pool-'));
+  const file = join(dir, 'views.db');
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  const threads = createSqliteThreads({ file, threads: 1, budgetMs: 100, writable: false });
+  try {
+    assert.equal(await threads.value('SELECT 1', {}), 1);
+    const exits: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const outcome = await Promise.allSettled([threads.value(SLOWISH, {})]);
+      assert.ok(outcome[0].status === 'rejected' && isAppError(outcome[0].reason, 'QUERY_TIMEOUT'), String(outcome[0]));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      // Set aside (counted), a replacement serves meanwhile; the pool never holds more than `threads` aside.
+      assert.equal(threads.stats().abandoned, 1);
+      assert.equal(await threads.value('SELECT 2', {}), 2);
+      // The set-aside thread ends its statement and is terminated idle (the pool is full): no thread is left aside.
+      const deadline = Date.now() + 30_000;
+      while (threads.stats().abandoned > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      exits.push(threads.stats().abandoned);
+      assert.ok(threads.stats().live <= 1, JSON.stringify(threads.stats()));
+    }
+    assert.deepEqual(exits, [0, 0, 0]);
+    assert.equal(await threads.value('SELECT 3', {}), 3);
   } finally {
     await threads.close();
     db.close();

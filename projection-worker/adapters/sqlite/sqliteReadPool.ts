@@ -84,7 +84,7 @@ type Thread = {
   cancelling: boolean;
 };
 
-/** How long a statement asked to stop may take to answer before its thread is terminated. */
+/** How long a statement asked to stop may take to answer before its thread is set aside (a replacement starts). */
 const CANCEL_GRACE_MS = 50;
 
 const ENTRY = new URL('./sqliteReadWorker.mjs', import.meta.url);
@@ -92,13 +92,18 @@ const MAX_FAILED_STARTS = 3;
 
 /**
  * A pool of SQLite connections in worker threads. better-sqlite3 cannot interrupt a running statement, so a
- * statement past its budget is abandoned: its caller gets `503 QUERY_TIMEOUT` at once, its thread is terminated
- * (it exits as soon as SQLite returns to JavaScript) and a fresh thread takes its place. Abandoned threads still
- * use a core until their statement ends, so at most `threads` of them are tolerated: beyond that no new thread
- * starts and queued statements wait (and time out) rather than crowd the cores.
+ * statement past its budget is abandoned: its caller gets `503 QUERY_TIMEOUT` at once, the statement is asked to stop
+ * (it does at its next strata_* function call) and, if it does not within the grace, its thread is set aside to
+ * finish it while a fresh thread takes its place. A thread is never terminated while it may be inside SQLite
+ * (terminating a worker inside a native addon call risks the whole process; it would not stop the statement sooner
+ * anyway): set aside, it drops its result when the statement ends, then serves again or is terminated idle.
+ * Threads set aside still use a core until their statement ends, so at most `threads` of them are tolerated: beyond
+ * that no new thread starts and queued statements wait (and time out) rather than crowd the cores.
  */
 export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThreads {
   const live = new Set<Thread>();
+  /** Threads set aside past the grace, still inside a statement nobody waits for (counted by `abandoned`). */
+  const draining = new Set<Thread>();
   const idle: Thread[] = [];
   const queue: Task[] = [];
   let abandoned = 0;
@@ -134,6 +139,22 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
         release(thread);
         return;
       }
+      if (draining.has(thread)) {
+        if (reply.id !== thread.id) return;
+        // Its statement ended (result dropped): idle in JavaScript, it serves again or is terminated safely.
+        draining.delete(thread);
+        abandoned -= 1;
+        thread.cancelling = false;
+        finish(thread);
+        if (!closed && live.size < options.threads) {
+          live.add(thread);
+          release(thread);
+        } else {
+          void thread.worker.terminate();
+          pump();
+        }
+        return;
+      }
       if (thread.cancelling && reply.id === thread.id) {
         // The statement stopped when asked (or ended within the grace): the thread serves on.
         thread.cancelling = false;
@@ -156,6 +177,7 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
       task?.reject(err);
     });
     worker.on('exit', () => {
+      if (draining.delete(thread)) abandoned -= 1;
       if (!thread.ready && live.has(thread) && ++failedStarts >= MAX_FAILED_STARTS) {
         startError ??= new Error('view store threads cannot start');
         options.log?.error({ attempts: failedStarts }, 'view store threads cannot start; reading on the main connection');
@@ -187,7 +209,7 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
 
   /**
    * A statement past its budget: its caller gets QUERY_TIMEOUT at once; the statement is asked to stop (it does at
-   * its next call of a strata_* SQL function) and its thread is terminated if it has not answered within the grace.
+   * its next call of a strata_* SQL function) and its thread is set aside if it has not answered within the grace.
    */
   function timeOut(thread: Thread): void {
     const task = thread.task;
@@ -200,18 +222,16 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
     thread.timer = setTimeout(() => abandon(thread), CANCEL_GRACE_MS);
   }
 
+  /** Past the grace: the thread (inside SQLite, maybe for seconds) leaves the pool to finish; a fresh one replaces it. */
   function abandon(thread: Thread): void {
     const task = thread.task;
-    thread.cancelling = false;
     finish(thread);
+    thread.worker.ref();
     live.delete(thread);
+    draining.add(thread);
     abandoned += 1;
     options.log?.warn({ graceMs: CANCEL_GRACE_MS }, 'view query did not stop when cancelled; its thread is replaced');
     task?.reject(timeoutError());
-    void thread.worker.terminate().finally(() => {
-      abandoned -= 1;
-      pump();
-    });
     pump();
   }
 
@@ -270,8 +290,9 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
     close: async () => {
       closed = true;
       for (const task of queue.splice(0)) task.reject(new Error('view store is closed'));
-      const threads = [...live];
+      const threads = [...live, ...draining];
       live.clear();
+      draining.clear();
       idle.length = 0;
       await Promise.all(threads.map((t) => t.worker.terminate()));
     },

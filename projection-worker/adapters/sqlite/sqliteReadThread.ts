@@ -25,7 +25,7 @@ db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
 db.pragma('cache_size = -16384');
 // The statement running now; a statement past its budget is cancelled by the main thread writing its id here, and
 // stops at its next call of a strata_* function (SQLite aborts a statement whose function throws). Statements that
-// call none run to their end; the main thread then terminates this thread.
+// call none run to their end while the pool has set this thread aside (it is never terminated inside a statement).
 const cancel = new Int32Array(data.cancel);
 let current = 0;
 function running(): void {
@@ -71,7 +71,9 @@ port.on('message', (request: ReadRequest) => {
   let reply: ReadReply;
   current = request.id;
   try {
-    reply = { id: request.id, ok: true, result: run(request) };
+    const result = run(request);
+    // Cancelled while it ran (it called no strata_* function since): its caller is gone, drop the result.
+    reply = Atomics.load(cancel, 0) === current ? { id: request.id, ok: false, message: 'statement cancelled: past its time budget', code: null } : { id: request.id, ok: true, result };
   } catch (err) {
     // A schema change from another connection invalidates cached statements; the next read prepares them again.
     statements.clear();
