@@ -103,7 +103,11 @@ test(`the server survives ${LOAD_MS} ms of ${CLIENTS} clients whose reads are ab
   assert.ok((statuses.get('503') ?? 0) >= 5, `reads were abandoned: ${JSON.stringify([...statuses])}`);
   // The reads could not be cancelled inside SQLite: threads were set aside while in a statement, round after round.
   assert.ok(replaced >= 3, `threads replaced: ${replaced}`);
-  assert.deepEqual([...statuses.keys()].filter((status) => status !== '503' && status !== '200'), [], exitState());
+  assert.deepEqual(
+    [...statuses.keys()].filter((status) => status !== '503' && status !== '200'),
+    [],
+    exitState(),
+  );
   // Still alive and serving a list after the load.
   const light = await until('a cheap list after the load', 10_000, async () => {
     const res = await fetch(`${rowsUrl()}?first=5`, { headers });

@@ -73,7 +73,10 @@ port.on('message', (request: ReadRequest) => {
   try {
     const result = run(request);
     // Cancelled while it ran (it called no strata_* function since): its caller is gone, drop the result.
-    reply = Atomics.load(cancel, 0) === current ? { id: request.id, ok: false, message: 'statement cancelled: past its time budget', code: null } : { id: request.id, ok: true, result };
+    reply =
+      Atomics.load(cancel, 0) === current
+        ? { id: request.id, ok: false, message: 'statement cancelled: past its time budget', code: null }
+        : { id: request.id, ok: true, result };
   } catch (err) {
     // A schema change from another connection invalidates cached statements; the next read prepares them again.
     statements.clear();
