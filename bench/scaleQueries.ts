@@ -126,12 +126,20 @@ export async function measureQueries(
     () => !rebuilding,
   );
   const started = performance.now();
-  const res = await fetch(`${server.url}/api/projections/rows/rebuild`, { method: 'POST', headers: { authorization: `Bearer ${server.token}` } });
-  if (res.status !== 202) throw new Error(`rebuild: ${res.status} ${await res.text()}`);
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    const now = (await get(server, '/api/projections')).json.find((p: Json) => p.name === 'rows');
-    if (now.version > before.version && now.rebuild === null) break;
+  try {
+    const res = await fetch(`${server.url}/api/projections/rows/rebuild`, { method: 'POST', headers: { authorization: `Bearer ${server.token}` } });
+    if (res.status !== 202) throw new Error(`rebuild: ${res.status} ${await res.text()}`);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const now = (await get(server, '/api/projections')).json.find((p: Json) => p.name === 'rows');
+      if (now.version > before.version && now.rebuild === null) break;
+    }
+  } catch (err) {
+    // Stop the reader and writer before the caller stops the server, so this error is the one reported.
+    rebuilding = false;
+    clearInterval(sampler);
+    await Promise.allSettled([reader, writer]);
+    throw err;
   }
   const rebuildMs = performance.now() - started;
   rebuilding = false;
