@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SYSTEM_REFS, anonymousPrincipal, branchStreamId, isAppError } from '../../contracts/index.ts';
-import { jsonHash } from '../domain/tables/jsonHash.ts';
+import { jsonHash } from '../../command-service/domain/tables/jsonHash.ts';
 import type { ErrorCode, RevisionCommitted } from '../../contracts/index.ts';
 import { createSqliteViewStore } from '../../projection-worker/index.ts';
-import { as, fixtureWith, ids, itemsSchema, owner, ownerKey, reader, refsSchema } from '../testing/branchHandlersFixture.ts';
+import { as, fixtureWith, ids, itemsSchema, owner, ownerKey, reader, refsSchema } from '../../command-service/testing/branchHandlersFixture.ts';
 
 // Decided on the durable decision state, as deployments do (decisionFacts.int.test.ts: equal to the in-memory store).
 const withFixture = fixtureWith(() => createSqliteViewStore({ file: ':memory:' }));

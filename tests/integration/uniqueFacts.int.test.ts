@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { isAppError } from '../../contracts/index.ts';
 import type { CommandContext, ViewStore } from '../../contracts/index.ts';
 import { createSqliteViewStore } from '../../projection-worker/index.ts';
-import { createSystemStateSource } from '../state/systemStateSource.ts';
-import { as, fixtureWith, ids, owner } from '../testing/branchHandlersFixture.ts';
+import { createSystemStateSource } from '../../command-service/state/systemStateSource.ts';
+import { as, fixtureWith, ids, owner } from '../../command-service/testing/branchHandlersFixture.ts';
 
 const ctx: CommandContext = as(owner);
 const HEAD_ROWS = 12_000;

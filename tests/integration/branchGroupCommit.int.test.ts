@@ -7,11 +7,11 @@ import { pino } from 'pino';
 import { branchStreamId, isAppError } from '../../contracts/index.ts';
 import type { AppendRequest, CommandContext, DomainEvent, EventStore, RowView } from '../../contracts/index.ts';
 import { createSqliteViewStore } from '../../projection-worker/index.ts';
-import { createSystemStateSource } from '../state/systemStateSource.ts';
-import { createBranchContent, type BranchContent } from './branchContent.ts';
-import { createBranchCommandHandlers, type BranchCommandHandlers } from './branchCommandHandlers.ts';
-import { evolveBranchContent, undoChanges, type UndoLog } from './evolveBranchContent.ts';
-import { as, createStepClock, ids, itemsSchema, owner, refsSchema, withFixture } from '../testing/branchHandlersFixture.ts';
+import { createSystemStateSource } from '../../command-service/state/systemStateSource.ts';
+import { createBranchContent, type BranchContent } from '../../command-service/branches/branchContent.ts';
+import { createBranchCommandHandlers, type BranchCommandHandlers } from '../../command-service/branches/branchCommandHandlers.ts';
+import { evolveBranchContent, undoChanges, type UndoLog } from '../../command-service/branches/evolveBranchContent.ts';
+import { as, createStepClock, ids, itemsSchema, owner, refsSchema, withFixture } from '../../command-service/testing/branchHandlersFixture.ts';
 
 const ctx = as(owner);
 const main = { organizationId: 'acme', projectName: 'blog', branchName: 'master' };

@@ -10,11 +10,11 @@ import { pino } from 'pino';
 import { branchStreamId } from '../../contracts/index.ts';
 import type { ViewDoc, ViewStore } from '../../contracts/index.ts';
 import { createSqliteViewStore } from '../../projection-worker/index.ts';
-import { createDecisionCatchUp } from './decisionCatchUp.ts';
-import { DECISION_PROJECTION } from './decisionViews.ts';
-import { createSystemStateSource } from '../state/systemStateSource.ts';
-import { createBranchCommandHandlers } from './branchCommandHandlers.ts';
-import { as, createStepClock, ids, itemsSchema, owner, withFixture } from '../testing/branchHandlersFixture.ts';
+import { createDecisionCatchUp } from '../../command-service/branches/decisionCatchUp.ts';
+import { DECISION_PROJECTION } from '../../command-service/branches/decisionViews.ts';
+import { createSystemStateSource } from '../../command-service/state/systemStateSource.ts';
+import { createBranchCommandHandlers } from '../../command-service/branches/branchCommandHandlers.ts';
+import { as, createStepClock, ids, itemsSchema, owner, withFixture } from '../../command-service/testing/branchHandlersFixture.ts';
 
 const ctx = as(owner);
 const log = pino({ level: 'silent' });

@@ -8,13 +8,22 @@ import { pino } from 'pino';
 import { branchStreamId, isAppError } from '../../contracts/index.ts';
 import type { CommandContext, EventStore, RevisionCommitted } from '../../contracts/index.ts';
 import { createSqliteViewStore } from '../../projection-worker/index.ts';
-import { createSystemStateSource } from '../state/systemStateSource.ts';
-import { createBranchCommandHandlers, type BranchCommandHandlers } from './branchCommandHandlers.ts';
-import { setHoldersByValueFromRows } from './uniqueFields.ts';
+import { createSystemStateSource } from '../../command-service/state/systemStateSource.ts';
+import { createBranchCommandHandlers, type BranchCommandHandlers } from '../../command-service/branches/branchCommandHandlers.ts';
+import { setHoldersByValueFromRows } from '../../command-service/branches/uniqueFields.ts';
 
 // Unique holders are read by value from state.db on every table here, however small (uniqueFields.ts).
 setHoldersByValueFromRows(0);
-import { as, createBranchFrom, createStepClock, ids, itemsSchema, owner, refsSchema, withFixture } from '../testing/branchHandlersFixture.ts';
+import {
+  as,
+  createBranchFrom,
+  createStepClock,
+  ids,
+  itemsSchema,
+  owner,
+  refsSchema,
+  withFixture,
+} from '../../command-service/testing/branchHandlersFixture.ts';
 
 const ctx: CommandContext = as(owner);
 const branches = [

@@ -6,12 +6,12 @@ import { pino } from 'pino';
 import { branchStreamId, isAppError } from '../../contracts/index.ts';
 import type { CommandContext, CommandGateway, DraftOperation, ErrorCode, EventStore, RecordedEvent, RowView } from '../../contracts/index.ts';
 import { createSqliteViewStore } from '../../projection-worker/index.ts';
-import { createCommandService } from '../createCommandService.ts';
-import { newId } from '../ids.ts';
-import { createSystemStateSource } from '../state/systemStateSource.ts';
-import { TEST_COMMAND_CONFIG } from '../testing/commandConfig.ts';
-import { createStepClock, ids, itemsSchema, owner, ownerKey, refsSchema, withFixture } from '../testing/branchHandlersFixture.ts';
-import { createBranchCommandHandlers } from './branchCommandHandlers.ts';
+import { createCommandService } from '../../command-service/createCommandService.ts';
+import { newId } from '../../command-service/ids.ts';
+import { createSystemStateSource } from '../../command-service/state/systemStateSource.ts';
+import { TEST_COMMAND_CONFIG } from '../../command-service/testing/commandConfig.ts';
+import { createStepClock, ids, itemsSchema, owner, ownerKey, refsSchema, withFixture } from '../../command-service/testing/branchHandlersFixture.ts';
+import { createBranchCommandHandlers } from '../../command-service/branches/branchCommandHandlers.ts';
 
 let requests = 0;
 const ctx = (principal = owner): CommandContext => ({ principal, correlationId: `req-${++requests}` });
