@@ -34,10 +34,9 @@ import type { MinPositionOptions } from './http/minPosition.ts';
 import { createOperatorOperations } from './systemApi/operations/operatorOperations.ts';
 import { createSystemOperations, type SystemOperations } from './systemApi/operations/systemOperations.ts';
 import { createOperatorResolvers } from './systemApi/graphql/operatorResolvers.ts';
-import { buildSystemOpenApi } from './systemApi/rest/openapi.ts';
+import { buildSystemOpenApiDocument } from './systemOpenApiDocument.ts';
 import { createSystemDocsRouter } from './systemApi/rest/systemDocsRouter.ts';
 import { createSystemRestRouter } from './systemApi/rest/systemRestRouter.ts';
-import { systemRestRoutes } from './systemApi/rest/systemRoutes.ts';
 import { MCP_CONFIG_DEFAULTS, createMcpRouter, mcpSessionLimitsOf, type McpConfig } from './mcp/createMcpRouter.ts';
 import { createInMemoryMcpSessionStore } from './adapters/inMemoryMcpSessionStore.ts';
 import { createMcpEndpointDocs } from './mcp/createMcpEndpointDocs.ts';
@@ -167,7 +166,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     projections: SYSTEM_PROJECTIONS,
   };
   const graphql = createSystemGraphql({ schema, authenticator, minPosition, log, cookies });
-  const docs = createSystemDocsRouter(SURFACES.systemRest.mount, buildSystemOpenApi(schema, systemRestRoutes));
+  const docs = createSystemDocsRouter(SURFACES.systemRest.mount, buildSystemOpenApiDocument(schema));
   const rest = createSystemRestRouter({
     schema,
     operations,

@@ -11,6 +11,7 @@ import { createTableRows } from './tableRows.ts';
 import type { RowIndexes } from '../readers/rowIndexes.ts';
 import { streamBundleExport } from './bundleExport.ts';
 import { runBundleImport, type BundleImportOptions } from './bundleImport.ts';
+import { PORTABILITY_ROUTES } from './portabilityOpenApi.ts';
 
 export type PortabilityConfig = {
   /** IMPORT_MAX_BYTES (operations.md §1; default 1 GiB) and its configured text. */
@@ -144,7 +145,10 @@ export function createBundleTransfer(deps: PortabilityDeps, now: () => Date = ()
   };
 }
 
-/** The system REST routes of portability.md §1-§3 (below `/api`, each authenticated like the route table's). */
+/**
+ * The system REST routes of portability.md §1-§3 (below `/api`, each authenticated like the route table's), at the
+ * paths PORTABILITY_ROUTES gives the system OpenAPI document.
+ */
 export function createPortabilityRouter(deps: PortabilityDeps, transfer: TableTransfer = createTableTransfer(deps)): Router {
   const router = express.Router();
   const signedIn = authenticate(deps.authenticator);
@@ -153,14 +157,11 @@ export function createPortabilityRouter(deps: PortabilityDeps, transfer: TableTr
     const params = req.params as Record<string, string>;
     return { req, res, principal, requestId, revisionId: params.revisionId ?? '', tableId: params.tableId ?? '' };
   };
-  router.get('/revision/:revisionId/table/:tableId/export', signedIn, minPosition(deps.minPosition), (req, res) =>
-    transfer.exportTable(callOf(req, res)),
-  );
-  router.post('/revision/:revisionId/table/:tableId/import', signedIn, (req, res) => transfer.importTable(callOf(req, res)));
+  const { exportTable, importTable, exportBundle, importBundle } = PORTABILITY_ROUTES;
+  router.get(exportTable.path, signedIn, minPosition(deps.minPosition), (req, res) => transfer.exportTable(callOf(req, res)));
+  router.post(importTable.path, signedIn, (req, res) => transfer.importTable(callOf(req, res)));
   const bundles = createBundleTransfer(deps);
-  router.get('/revision/:revisionId/bundle', signedIn, minPosition(deps.minPosition), (req, res) => bundles.exportBundle(callOf(req, res)));
-  router.post('/organization/:organizationId/project/:projectName/branch/:branchName/bundle', signedIn, (req, res) =>
-    bundles.importBundle(callOf(req, res)),
-  );
+  router.get(exportBundle.path, signedIn, minPosition(deps.minPosition), (req, res) => bundles.exportBundle(callOf(req, res)));
+  router.post(importBundle.path, signedIn, (req, res) => bundles.importBundle(callOf(req, res)));
   return router;
 }

@@ -49,7 +49,15 @@ const errorSchemas: Record<string, JsonSchema> = {
   RowList: { type: 'object', required: ['rows'], properties: { rows: { type: 'array', items: componentRef('Row') } } },
 };
 
-const openApiPath = (path: string): string => path.replace(/:([A-Za-z]+)/g, '{$1}');
+/** An Express path in OpenAPI form (`:id` → `{id}`). */
+export const openApiPath = (path: string): string => path.replace(/:([A-Za-z]+)/g, '{$1}');
+
+/** Routes served beside the route table (the portability routes), documented by their own module. */
+export type ExtraOpenApi = {
+  readonly paths: Readonly<Record<string, Record<string, unknown>>>;
+  readonly schemas: Readonly<Record<string, JsonSchema>>;
+  readonly tags: readonly string[];
+};
 
 /** Session routes answer no body (204) or these shapes. */
 const sessionSchemas: Record<string, JsonSchema> = {
@@ -84,7 +92,11 @@ function errorStatuses(route: RestRoute, hasBody: boolean): string[] {
  * The OpenAPI 3.1.0 document of the system REST API (system-api.md §4.6), built from the route table and the
  * GraphQL types the routes share with the system GraphQL API (request and response schemas).
  */
-export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestRoute[]): Record<string, unknown> {
+export function buildSystemOpenApi(
+  schema: GraphQLSchema,
+  routes: readonly RestRoute[],
+  extra: ExtraOpenApi = { paths: {}, schemas: {}, tags: [] },
+): Record<string, unknown> {
   const schemas = createJsonSchemas(nestedFields);
   const mutationFields = schema.getMutationType()?.getFields() ?? {};
   const queryFields = schema.getQueryType()?.getFields() ?? {};
@@ -191,17 +203,19 @@ export function buildSystemOpenApi(schema: GraphQLSchema, routes: readonly RestR
     const path = openApiPath(route.path);
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route) };
   }
-  const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({ name }));
+  for (const [path, methods] of Object.entries(extra.paths)) paths[path] = { ...paths[path], ...methods };
+  const tags = [...new Set([...routes.map((route) => route.tag), ...extra.tags])].map((name) => ({ name }));
   return openApiDocument({
     info: {
       title: 'Strata system API',
       version: '1.0.0',
-      description: 'Sessions, users, organizations, projects, branches, revisions, tables, rows, endpoints and API keys (system-api.md §4).',
+      description:
+        'Sessions, users, organizations, projects, branches, revisions, tables, rows, endpoints and API keys (system-api.md §4); table and bundle import and export (portability.md).',
     },
     servers: [{ url: '/api' }],
     tags,
     paths,
-    schemas: { ...schemas.components, ...errorSchemas, ...sessionSchemas },
+    schemas: { ...schemas.components, ...errorSchemas, ...sessionSchemas, ...extra.schemas },
     responses: Object.fromEntries(Object.entries(errorResponses).map(([status, description]) => [`E${status}`, errorResponse(description)])),
     headers: {
       Position: { description: 'Event-log position of the write (operations.md §4)', schema: { type: 'string' } },

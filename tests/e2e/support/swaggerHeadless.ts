@@ -30,6 +30,8 @@ export type SwaggerExecution = {
 export type UserInput = {
   readonly path?: Readonly<Record<string, string>>;
   readonly body?: (filled: unknown) => unknown;
+  /** A file the user pastes in place of the filled body (an NDJSON upload: Swagger UI sends string examples of it JSON-quoted). */
+  readonly file?: string;
 };
 
 export type HeadlessSwagger = {
@@ -199,7 +201,7 @@ export async function openHeadlessSwagger(pageUrl: string, document: Record<stri
         oas3Actions.setRequestContentType({ value: content.keySeq().first(), pathMethod });
         // RequestBodyEditor shows the sample and hands it to the state as the body value.
         const filled: string = oas3Selectors.selectDefaultRequestBodyValue(path, method);
-        const body = input.body === undefined ? filled : JSON.stringify(input.body(JSON.parse(filled)), null, 2);
+        const body = input.file ?? (input.body === undefined ? filled : JSON.stringify(input.body(JSON.parse(filled)), null, 2));
         oas3Actions.setRequestBodyValue({ value: body, pathMethod });
       }
       // The Execute button: parameters, then the body; a failure sends nothing.
