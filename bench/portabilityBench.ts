@@ -2,6 +2,8 @@
 // `strata serve`, the server's and the CLI's peak RSS during each (sampled from /proc), a bundle round trip between
 // two instances, and `strata backup` of the log while single-row writes go on (backup time, write p99 before and
 // during). Imports go in files of at most 100,000 rows: one import is one atomic append (ApplyDraftChanges' limit).
+// Above 100,000 rows, import and export run at two sizes (100,000 and the given count, each on a fresh instance) so
+// that growth of the peak RSS with the row count shows.
 // Run alone: npx tsx bench/portabilityBench.ts [rows]   (default 100,000; the lead runs 1,000,000)
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -149,58 +151,70 @@ function writeLoad(at: Instance, draft: string, writers: number) {
   };
 }
 
+/** Import `rows` rows (files of FILE_ROWS) into a fresh instance, then export them as JSON Lines and CSV. */
+async function transferFigures(dir: string, rows: number, figures: BenchFigure[]): Promise<Instance> {
+  let a = await startInstance(dir);
+  await projectWithTable(a, 'acme', 'big');
+  const size = `${rows.toLocaleString('en-US')} rows`;
+
+  // Import: files of at most FILE_ROWS rows (one atomic append each).
+  let importSeconds = 0;
+  let importServer = 0;
+  let importCli = 0;
+  for (let first = 0; first < rows; first += FILE_ROWS) {
+    const file = join(dir, `rows-${first}.jsonl`);
+    await writeRows(file, first, Math.min(FILE_ROWS, rows - first));
+    const run = await timedCli(a.server, ['import', '--org', 'acme', '--project', 'big', '--table', 'items', '--file', file], a.env);
+    importSeconds += run.seconds;
+    importServer = Math.max(importServer, run.serverMb);
+    importCli = Math.max(importCli, run.cliMb);
+    await rm(file);
+  }
+  figures.push({ name: `import JSON Lines, ${size} (files of ${FILE_ROWS.toLocaleString('en-US')})`, value: rows / importSeconds, unit: 'rows/s' });
+  figures.push({ name: `import, ${size}: server peak RSS`, value: importServer, unit: 'MB' });
+  figures.push({ name: `import, ${size}: CLI peak RSS`, value: importCli, unit: 'MB' });
+  await a.api('POST', '/api/organization/acme/project/big/branch/master/revisions', { comment: 'imported' }, a.token);
+  // A fresh server for the exports: V8 keeps the heap the import grew, which would hide whether exports stay flat.
+  a.server.kill('SIGTERM');
+  await new Promise((resolve) => a.server.once('exit', resolve));
+  a = await startInstance(dir);
+  figures.push({ name: `server RSS after restart, before the exports of ${size}`, value: await rssOf(a.server.pid ?? 0), unit: 'MB' });
+
+  for (const format of ['jsonl', 'csv'] as const) {
+    const file = join(dir, `export.${format}`);
+    const run = await timedCli(
+      a.server,
+      ['export', '--org', 'acme', '--project', 'big', '--table', 'items', '--format', format, '--file', file],
+      a.env,
+    );
+    figures.push({ name: `export ${format === 'jsonl' ? 'JSON Lines' : 'CSV'}, ${size}`, value: rows / run.seconds, unit: 'rows/s' });
+    figures.push({ name: `export ${format}, ${size}: server peak RSS`, value: run.serverMb, unit: 'MB' });
+    figures.push({ name: `export ${format}, ${size}: CLI peak RSS`, value: run.cliMb, unit: 'MB' });
+    await rm(file);
+  }
+  return a;
+}
+
+/**
+ * Import and export at two sizes (FILE_ROWS and `rows`, each on a fresh instance, so growth of peak RSS with the row
+ * count shows), then a bundle round trip and a backup under write load on the larger instance.
+ */
 export async function runPortabilityBench(rows = DEFAULT_ROWS): Promise<BenchFigure[]> {
   const dir = await mkdtemp(join(tmpdir(), 'strata-portability-bench-'));
   const figures: BenchFigure[] = [];
   let a: Instance | null = null;
   let b: Instance | null = null;
   try {
-    a = await startInstance(join(dir, 'a'));
-    await projectWithTable(a, 'acme', 'big');
     const cliStart = performance.now();
     await cli(['export', '--help'], {}).done;
     figures.push({ name: 'CLI start (strata export --help), included in the rates below', value: (performance.now() - cliStart) / 1000, unit: 's' });
-    const base = { name: `${rows.toLocaleString('en-US')} rows` };
-
-    // Import: files of at most FILE_ROWS rows (one atomic append each).
-    let importSeconds = 0;
-    let importServer = 0;
-    let importCli = 0;
-    for (let first = 0; first < rows; first += FILE_ROWS) {
-      const file = join(dir, `rows-${first}.jsonl`);
-      await writeRows(file, first, Math.min(FILE_ROWS, rows - first));
-      const run = await timedCli(a.server, ['import', '--org', 'acme', '--project', 'big', '--table', 'items', '--file', file], a.env);
-      importSeconds += run.seconds;
-      importServer = Math.max(importServer, run.serverMb);
-      importCli = Math.max(importCli, run.cliMb);
-      await rm(file);
+    if (rows > FILE_ROWS) {
+      const small = await transferFigures(join(dir, 'small-size'), FILE_ROWS, figures);
+      small.server.kill('SIGKILL');
+      await new Promise((resolve) => small.server.once('exit', resolve));
+      await rm(join(dir, 'small-size'), { recursive: true, force: true });
     }
-    figures.push({
-      name: `import JSON Lines, ${base.name} (files of ${FILE_ROWS.toLocaleString('en-US')})`,
-      value: rows / importSeconds,
-      unit: 'rows/s',
-    });
-    figures.push({ name: 'import: server peak RSS', value: importServer, unit: 'MB' });
-    figures.push({ name: 'import: CLI peak RSS', value: importCli, unit: 'MB' });
-    await a.api('POST', '/api/organization/acme/project/big/branch/master/revisions', { comment: 'imported' }, a.token);
-    // A fresh server for the exports: V8 keeps the heap the import grew, which would hide whether exports stay flat.
-    a.server.kill('SIGTERM');
-    await new Promise((resolve) => a?.server.once('exit', resolve));
-    a = await startInstance(join(dir, 'a'));
-    figures.push({ name: 'server RSS after restart, before the exports', value: await rssOf(a.server.pid ?? 0), unit: 'MB' });
-
-    for (const format of ['jsonl', 'csv'] as const) {
-      const file = join(dir, `export.${format}`);
-      const run = await timedCli(
-        a.server,
-        ['export', '--org', 'acme', '--project', 'big', '--table', 'items', '--format', format, '--file', file],
-        a.env,
-      );
-      figures.push({ name: `export ${format === 'jsonl' ? 'JSON Lines' : 'CSV'}, ${base.name}`, value: rows / run.seconds, unit: 'rows/s' });
-      figures.push({ name: `export ${format}: server peak RSS`, value: run.serverMb, unit: 'MB' });
-      figures.push({ name: `export ${format}: CLI peak RSS`, value: run.cliMb, unit: 'MB' });
-      await rm(file);
-    }
+    a = await transferFigures(join(dir, 'a'), rows, figures);
 
     // Bundle round trip of BUNDLE_ROWS rows between two instances.
     let bundleProject = 'big';
