@@ -115,3 +115,28 @@ test('log reads are index searches, never scans or sorts', () =>
       db.close();
     }
   }));
+
+test('readAll with maxBytes stops after the event whose data reaches it; a merge of categories stops at the first cut', () =>
+  withFile(async (file) => {
+    const store = createSqliteEventStore({ file });
+    try {
+      const big = (type: string): NewEvent => ({ ...event(type), data: { type, text: 'x'.repeat(1000) } });
+      // a1 b1 a2 b2 a3 b3: each event's data is about 1 KB.
+      for (let i = 0; i < 3; i++) {
+        await store.append('alpha-1', [big('A')], 'any');
+        await store.append('beta-1', [big('B')], 'any');
+      }
+      const types = (events: readonly { type: string }[]) => events.map((e) => e.type).join(' ');
+      assert.equal(types(await store.readAll(null, { maxCount: 10 })), 'A B A B A B');
+      assert.equal(types(await store.readAll(null, { maxCount: 10, maxBytes: 1500 })), 'A B');
+      assert.equal(types(await store.readAll(null, { maxCount: 10, maxBytes: 1 })), 'A');
+      assert.equal(types(await store.readAll(null, { maxCount: 10, categories: ['alpha'], maxBytes: 2500 })), 'A A A');
+      // Each category's read is cut after two events (a1 a2 and b1 b2): the merge ends at a2, the earlier end.
+      const merged = await store.readAll(null, { maxCount: 10, categories: ['alpha', 'beta'], maxBytes: 1500 });
+      assert.equal(types(merged), 'A B A');
+      const rest = await store.readAll(merged.at(-1)?.position ?? null, { maxCount: 10, categories: ['alpha', 'beta'], maxBytes: 1500 });
+      assert.equal(types(rest), 'B A B');
+    } finally {
+      await store.close();
+    }
+  }));

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Logger } from 'pino';
 import { AppError, StreamConflictError, positionBackend, sqliteGlobalPosition, sqlitePosition, streamCategory } from '../../contracts/index.ts';
 import type {
@@ -174,18 +175,21 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
 
     async readAll(after, readOptions) {
       const from = afterPosition(after);
-      const { maxCount } = readOptions;
+      const { maxCount, maxBytes } = readOptions;
       if (maxCount <= 0) return [];
       const { categories, eventTypes } = readOptions;
-      if (categories === undefined && eventTypes === undefined) return stmts.readAll.all(from, maxCount).map(toEvent);
+      if (categories === undefined && eventTypes === undefined) return readRows(stmts.readAll, [from, maxCount], maxBytes).rows.map(toEvent);
       // One indexed range read per category and per event type, merged by position: never a scan of other events.
       // An event matching both lists comes back twice; keep one.
       const reads = [
-        ...[...new Set(categories ?? [])].map((category) => stmts.readCategory.all(category, from, maxCount)),
-        ...[...new Set(eventTypes ?? [])].map((type) => stmts.readType.all(type, from, maxCount)),
-      ].filter((read) => read.length > 0);
-      if (reads.length <= 1) return (reads[0] ?? []).map(toEvent);
-      const rows = reads.flat();
+        ...[...new Set(categories ?? [])].map((category) => readRows(stmts.readCategory, [category, from, maxCount], maxBytes)),
+        ...[...new Set(eventTypes ?? [])].map((type) => readRows(stmts.readType, [type, from, maxCount], maxBytes)),
+      ].filter((read) => read.rows.length > 0);
+      if (reads.length <= 1) return (reads[0]?.rows ?? []).map(toEvent);
+      // A read cut by maxBytes says nothing past its last event: the merge stops at the first such end.
+      const ends = reads.filter((read) => read.cut).map((read) => read.rows.at(-1)?.[0] ?? Infinity);
+      const end = Math.min(...ends);
+      const rows = reads.flatMap((read) => read.rows).filter((row) => row[0] <= end);
       rows.sort((a, b) => a[0] - b[0]);
       const unique = rows.filter((row, i) => i === 0 || rows[i - 1]?.[0] !== row[0]);
       return unique.slice(0, maxCount).map(toEvent);
@@ -222,6 +226,22 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       db.close();
     },
   };
+}
+
+/**
+ * Runs a read of events; with `maxBytes` it stops after the event whose data brings the total to it (`cut`: more
+ * events may follow), so a batch of bulk events is not read whole (EventStore `ReadAllOptions.maxBytes`).
+ */
+function readRows<P extends unknown[]>(stmt: Statement<P, EventRow>, params: P, maxBytes: number | undefined): { rows: EventRow[]; cut: boolean } {
+  if (maxBytes === undefined) return { rows: stmt.all(...params), cut: false };
+  const rows: EventRow[] = [];
+  let bytes = 0;
+  for (const row of stmt.iterate(...params)) {
+    rows.push(row);
+    bytes += row[5].length;
+    if (bytes >= maxBytes) return { rows, cut: true };
+  }
+  return { rows, cut: false };
 }
 
 function appendInTransaction(stmts: EventStatements, item: PendingAppend): AppendResult {

@@ -33,6 +33,13 @@ export type ReadAllOptions = {
   readonly eventTypes?: readonly string[];
   /** Maximum number of events returned (the adapter may return fewer; an empty result means caught up). */
   readonly maxCount: number;
+  /**
+   * Stop once the events read hold at least this many bytes of stored data (at least one event is returned), so a
+   * batch of bulk events (a 100,000-row import is one ~26 MB event) stays bounded in memory. A result cut this way
+   * holds fewer than `maxCount` events although more follow: a caller passing `maxBytes` reads again after the last
+   * event instead of taking a short result for the end of the log. Adapters may ignore it (KurrentDB does).
+   */
+  readonly maxBytes?: number;
 };
 
 export type ReadStreamOptions = {

@@ -8,6 +8,8 @@ export type CatchUpDeps = {
   readonly eventStore: EventStore;
   readonly viewStore: ViewStore;
   readonly batchSize: number;
+  /** Data a batch may read before it is cut (default BATCH_BYTES). */
+  readonly batchBytes?: number;
   /** How batches are read (default: straight from `eventStore`); runners of one process share one. */
   readonly read?: LogReader;
   /** Storage version to write, re-read before every batch so a switch made by another process is followed. */
@@ -21,11 +23,18 @@ export type CatchUpDeps = {
 const MAX_CONFLICTS = 100;
 
 /**
+ * Stored event data one batch reads at most (then it is cut after the event that reaches it): a 1,000-event batch
+ * of bulk writes would otherwise hold every row of them (docs/reference/versioned-storage.md §6).
+ */
+export const BATCH_BYTES = 16 * 1024 * 1024;
+
+/**
  * Applies batches until the checkpoint reaches the log head; returns the number of events applied.
  * Each batch moves the checkpoint with compare-and-set, so a batch is never applied twice.
  */
 export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
   const { projector, eventStore, viewStore, batchSize } = deps;
+  const batchBytes = deps.batchBytes ?? BATCH_BYTES;
   let applied = 0;
   let conflicts = 0;
   while (deps.shouldContinue()) {
@@ -38,13 +47,16 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
       projector.categories.length === 0
         ? []
         : deps.read !== undefined
-          ? await deps.read(checkpoint, projector.categories, batchSize, head)
-          : await eventStore.readAll(checkpoint, { categories: projector.categories, maxCount: batchSize });
+          ? await deps.read(checkpoint, projector.categories, batchSize, head, batchBytes)
+          : await eventStore.readAll(checkpoint, { categories: projector.categories, maxCount: batchSize, maxBytes: batchBytes });
     const full = events.length >= batchSize;
     const last = events.at(-1)?.position ?? null;
-    // A short batch means we saw everything up to the head; moving to it lets projections that ignore most
-    // categories still reach the head, which read-your-writes waits for.
-    const next = full ? last : maxPosition(last, head);
+    // A batch that ends before the head may have been cut by batchBytes, so the next batch starts after its last
+    // event; only an empty read (or one that reached the head) shows that we saw everything up to the head. Then the
+    // checkpoint moves to the head, which lets projections that ignore most categories still reach it (read-your-
+    // writes waits for the head).
+    const seenAll = !full && (last === null || comparePositions(last, head) >= 0);
+    const next = seenAll ? maxPosition(last, head) : last;
     if (next === null || comparePositions(next, checkpoint) <= 0) break;
     const changes = await projector.apply(events);
     if (!(await viewStore.applyBatch(ref, checkpoint, next, changes))) {
@@ -56,7 +68,7 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
     conflicts = 0;
     applied += events.length;
     deps.onBatch?.(ref, next, events.length);
-    if (!full) break;
+    if (seenAll) break;
   }
   return applied;
 }

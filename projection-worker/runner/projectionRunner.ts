@@ -18,6 +18,8 @@ export type ProjectionRunnerDeps = {
   /** Identity of this process in the lease (unique per process). */
   readonly owner: string;
   readonly batchSize?: number;
+  /** Stored event data a batch reads at most (default BATCH_BYTES of catchUp.ts). */
+  readonly batchBytes?: number;
   /** Reads batches from the log (default: `eventStore.readAll`); the runners of one worker share one. */
   readonly readEvents?: LogReader;
   /** Safety-net poll covering lost wake-ups. */
@@ -134,6 +136,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
         eventStore,
         viewStore,
         batchSize,
+        ...(deps.batchBytes !== undefined ? { batchBytes: deps.batchBytes } : {}),
         ...(deps.readEvents !== undefined ? { read: deps.readEvents } : {}),
         ref: activeRef,
         shouldContinue: () => !stopping && (started ? lease.isValid() : lease.isClaimed()),

@@ -68,6 +68,21 @@ describe('projection runner', () => {
     assert.equal(await s.viewStore.checkpoint(ref(s)), await s.eventStore.headPosition());
   });
 
+  test('a batch is cut after the event that reaches batchBytes; the next one goes on from there, none skipped', async () => {
+    const s = await setup();
+    await s.eventStore.appendMany('user-1', 10);
+    await s.eventStore.appendMany('project-1', 3);
+    // Each event's data is {"n":i} (7 bytes): batches of 3, short of batchSize, although events follow.
+    const r = runner(s, { batchSize: 1000, batchBytes: 20 });
+    const heard: Position[] = [];
+    r.onProgress((_name, position) => heard.push(position));
+    assert.equal(await r.runOnce(), 11);
+    assert.deepEqual(await totals(s), { events: 10, seen: 10 });
+    assert.deepEqual(heard.slice(0, 4), ['s:00000000000000000003', 's:00000000000000000006', 's:00000000000000000009', 's:00000000000000000011']);
+    assert.equal(heard.at(-1), await s.eventStore.headPosition());
+    assert.equal(await s.viewStore.checkpoint(ref(s)), await s.eventStore.headPosition());
+  });
+
   test('progress listeners hear every checkpoint move', async () => {
     const s = await setup();
     await s.eventStore.appendMany('user-1', 5);

@@ -3,13 +3,21 @@ import type { EventStore, Position, RecordedEvent } from '../../contracts/index.
 
 /**
  * Reads the batch after `after` of the given categories. `head` is the log head read BEFORE the call: every
- * event of those categories up to it is in the result unless the result is full (`maxCount` events).
+ * event of those categories up to it is in the result unless the result is full (`maxCount` events) or was cut
+ * by `maxBytes` (EventStore `ReadAllOptions.maxBytes`).
  */
-export type LogReader = (after: Position | null, categories: readonly string[], maxCount: number, head: Position) => Promise<RecordedEvent[]>;
+export type LogReader = (
+  after: Position | null,
+  categories: readonly string[],
+  maxCount: number,
+  head: Position,
+  maxBytes?: number,
+) => Promise<RecordedEvent[]>;
 
 type Entry = {
   readonly after: Position | null;
   readonly maxCount: number;
+  readonly maxBytes: number | undefined;
   readonly head: Position;
   /** The read, possibly still running (a remote store): concurrent readers share it. */
   readonly events: Promise<RecordedEvent[]>;
@@ -31,17 +39,17 @@ const KEEP_MS = 1000;
 export function createSharedLogReader(eventStore: EventStore): LogReader {
   const last = new Map<string, Entry>();
   let expiry: NodeJS.Timeout | null = null;
-  return async (after, categories, maxCount, head) => {
+  return async (after, categories, maxCount, head, maxBytes) => {
     if (expiry !== null) clearTimeout(expiry);
     expiry = setTimeout(() => last.clear(), KEEP_MS);
     // Never keeps the process alive.
     expiry.unref();
     const key = [...new Set(categories)].sort().join('\n');
     const kept = last.get(key);
-    if (kept !== undefined && kept.after === after && kept.maxCount === maxCount && (kept.full === true || comparePositions(head, kept.head) <= 0)) {
-      return kept.events;
-    }
-    const entry: Entry = { after, maxCount, head, events: eventStore.readAll(after, { categories, maxCount }) };
+    const same = kept !== undefined && kept.after === after && kept.maxCount === maxCount && kept.maxBytes === maxBytes;
+    if (same && (kept.full === true || comparePositions(head, kept.head) <= 0)) return kept.events;
+    const read = eventStore.readAll(after, { categories, maxCount, ...(maxBytes !== undefined ? { maxBytes } : {}) });
+    const entry: Entry = { after, maxCount, maxBytes, head, events: read };
     last.set(key, entry);
     try {
       const events = await entry.events;

@@ -53,7 +53,7 @@ test('a reader that knows a later head reads again after a short batch; a full b
   assert.equal(reads(), 3);
 });
 
-test('other categories, places or batch sizes read on their own', async () => {
+test('other categories, places, batch sizes or byte budgets read on their own', async () => {
   const { store, reads } = countingStore();
   await store.appendMany('branch-a', 3);
   await store.appendMany('directory-d', 1);
@@ -63,8 +63,11 @@ test('other categories, places or batch sizes read on their own', async () => {
   const directory = await read(null, ['directory'], 10, at);
   const after = await read(branch[0]?.position ?? null, ['branch'], 10, at);
   const smaller = await read(null, ['branch'], 1, at);
-  assert.equal(reads(), 4);
-  assert.deepEqual([branch.length, directory.length, after.length, smaller.length], [3, 1, 2, 1]);
+  // Each event's data is {"n":i} (7 bytes): a 10-byte budget cuts after the second.
+  const cut = await read(null, ['branch'], 10, at, 10);
+  assert.equal(await read(null, ['branch'], 10, at, 10), cut);
+  assert.equal(reads(), 5);
+  assert.deepEqual([branch.length, directory.length, after.length, smaller.length, cut.length], [3, 1, 2, 1, 2]);
 });
 
 test('a failed read is not kept', async () => {

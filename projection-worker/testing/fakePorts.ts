@@ -93,12 +93,16 @@ export function createFakeEventStore(options: FakeEventStoreOptions = {}): FakeE
     async streamRevision(streamId) {
       return revisionOf(streamId);
     },
-    async readAll(after, { categories, eventTypes, maxCount }) {
+    async readAll(after, { categories, eventTypes, maxCount, maxBytes }) {
       const from = after === null ? 0 : sqliteGlobalPosition(after);
       const everything = categories === undefined && eventTypes === undefined;
       const wanted = (e: RecordedEvent): boolean =>
         everything || (categories?.includes(streamCategory(e.streamId)) ?? false) || (eventTypes?.includes(e.type) ?? false);
-      return events.slice(from).filter(wanted).slice(0, Math.max(0, maxCount)).map(upcast);
+      const batch = events.slice(from).filter(wanted).slice(0, Math.max(0, maxCount));
+      // As the SQLite store: stop after the event whose data brings the total to maxBytes.
+      let bytes = 0;
+      const end = maxBytes === undefined ? -1 : batch.findIndex((e) => (bytes += JSON.stringify(e.data).length) >= maxBytes);
+      return (end === -1 ? batch : batch.slice(0, end + 1)).map(upcast);
     },
     async headPosition() {
       return head();

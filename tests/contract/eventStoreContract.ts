@@ -256,6 +256,39 @@ export function eventStoreContract(
       assert.deepEqual(await store.readAll(before, { maxCount: 10, categories: [uniqueCategory()] }), []);
     });
 
+    test('readAll with maxBytes answers a non-empty prefix; reading on from its last event gives the rest', async () => {
+      const before = await store.headPosition();
+      const [red, blue] = [uniqueCategory(), uniqueCategory()];
+      const expected: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const event = { ...sampleEvent(`Sized${i}`), data: { text: 'x'.repeat(500) } };
+        await store.append(`${i % 2 === 0 ? red : blue}-1`, [event], 'any');
+        expected.push(event.metadata.eventId);
+      }
+      const whole = await store.readAll(before, { maxCount: 100, categories: [red, blue] });
+      assert.deepEqual(
+        whole.map((e) => e.metadata.eventId),
+        expected,
+      );
+      const first = await store.readAll(before, { maxCount: 100, categories: [red, blue], maxBytes: 700 });
+      assert.ok(first.length >= 1);
+      assert.deepEqual(
+        first.map((e) => e.metadata.eventId),
+        expected.slice(0, first.length),
+      );
+      const read = [...first];
+      for (let cursor = first.at(-1)?.position ?? null; ;) {
+        const page = await store.readAll(cursor, { maxCount: 100, categories: [red, blue], maxBytes: 700 });
+        if (page.length === 0) break;
+        read.push(...page);
+        cursor = page.at(-1)?.position ?? cursor;
+      }
+      assert.deepEqual(
+        read.map((e) => e.metadata.eventId),
+        expected,
+      );
+    });
+
     test('readAll with categories and eventTypes returns events matching either list, once, in global order', async () => {
       const before = await store.headPosition();
       const [kept, other] = [uniqueCategory(), uniqueCategory()];
