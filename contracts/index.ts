@@ -38,6 +38,7 @@ export type {
   EventStore,
   ExpectedRevision,
   ReadAllOptions,
+  ReadAllResult,
   ReadStreamOptions,
 } from './ports/eventStore.ts';
 export type {

@@ -8,6 +8,7 @@ import type {
   ExpectedRevision,
   NewEvent,
   Position,
+  ReadAllResult,
   RecordedEvent,
   UpcastFn,
 } from '../../contracts/index.ts';
@@ -178,21 +179,21 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       const { maxCount, maxBytes } = readOptions;
       if (maxCount <= 0) return [];
       const { categories, eventTypes } = readOptions;
-      if (categories === undefined && eventTypes === undefined) return readRows(stmts.readAll, [from, maxCount], maxBytes).rows.map(toEvent);
+      if (categories === undefined && eventTypes === undefined) return resultOf(readRows(stmts.readAll, [from, maxCount], maxBytes), toEvent);
       // One indexed range read per category and per event type, merged by position: never a scan of other events.
       // An event matching both lists comes back twice; keep one.
       const reads = [
         ...[...new Set(categories ?? [])].map((category) => readRows(stmts.readCategory, [category, from, maxCount], maxBytes)),
         ...[...new Set(eventTypes ?? [])].map((type) => readRows(stmts.readType, [type, from, maxCount], maxBytes)),
       ].filter((read) => read.rows.length > 0);
-      if (reads.length <= 1) return (reads[0]?.rows ?? []).map(toEvent);
+      if (reads.length <= 1) return resultOf(reads[0] ?? { rows: [], cut: false }, toEvent);
       // A read cut by maxBytes says nothing past its last event: the merge stops at the first such end.
       const ends = reads.filter((read) => read.cut).map((read) => read.rows.at(-1)?.[0] ?? Infinity);
       const end = Math.min(...ends);
       const rows = reads.flatMap((read) => read.rows).filter((row) => row[0] <= end);
       rows.sort((a, b) => a[0] - b[0]);
       const unique = rows.filter((row, i) => i === 0 || rows[i - 1]?.[0] !== row[0]);
-      return unique.slice(0, maxCount).map(toEvent);
+      return resultOf({ rows: unique.slice(0, maxCount), cut: ends.length > 0 }, toEvent);
     },
 
     async headPosition() {
@@ -242,6 +243,12 @@ function readRows<P extends unknown[]>(stmt: Statement<P, EventRow>, params: P, 
     if (bytes >= maxBytes) return { rows, cut: true };
   }
   return { rows, cut: false };
+}
+
+/** The recorded events of a read, marked `cutShort` when maxBytes ended it. */
+function resultOf(read: { rows: readonly EventRow[]; cut: boolean }, toEvent: (row: EventRow) => RecordedEvent): ReadAllResult {
+  const events = read.rows.map(toEvent);
+  return read.cut ? Object.assign(events, { cutShort: true as const }) : events;
 }
 
 function appendInTransaction(stmts: EventStatements, item: PendingAppend): AppendResult {

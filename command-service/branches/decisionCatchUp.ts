@@ -9,6 +9,8 @@ export type DecisionCatchUpOptions = {
   readonly log: Logger;
   /** Events applied per batch (one view store transaction with its checkpoint move). Default 50. */
   readonly batchEvents?: number;
+  /** Stored event data a batch reads at most (default DECISION_BATCH_BYTES): bulk events are large. */
+  readonly batchBytes?: number;
 };
 
 /** Brings the decision state (decisionViews.ts) up to the log head. */
@@ -56,6 +58,12 @@ export function recordedAfter(
 const REF = { name: DECISION_PROJECTION, version: decisionViews.version };
 
 /**
+ * Event data one catch-up batch reads at most (EventStore `ReadAllOptions.maxBytes`): 50 events of 100,000-row
+ * imports would otherwise be 5,000,000 rows in memory (docs/reference/versioned-storage.md §6).
+ */
+export const DECISION_BATCH_BYTES = 16 * 1024 * 1024;
+
+/**
  * Catch-up of the decision state from its one checkpoint. Each batch moves the checkpoint with a compare-and-set in
  * the same transaction as its changes, so processes sharing the file never apply a batch twice: one that loses the
  * race reads the checkpoint again and goes on from there. The state is a cache of the log: an empty file fills from
@@ -64,6 +72,7 @@ const REF = { name: DECISION_PROJECTION, version: decisionViews.version };
 export function createDecisionCatchUp(options: DecisionCatchUpOptions): DecisionCatchUp {
   const { views, eventStore, log } = options;
   const batchEvents = Math.max(1, options.batchEvents ?? 50);
+  const maxBytes = options.batchBytes ?? DECISION_BATCH_BYTES;
   let ensured: Promise<void> | null = null;
   let running: Promise<void> | null = null;
   let again = false;
@@ -74,7 +83,7 @@ export function createDecisionCatchUp(options: DecisionCatchUpOptions): Decision
     let applied = 0;
     let checkpoint: Position | null = await views.checkpoint(REF);
     for (;;) {
-      const events = await eventStore.readAll(checkpoint, { categories: ['branch', 'organization'], maxCount: batchEvents });
+      const events = await eventStore.readAll(checkpoint, { categories: ['branch', 'organization'], maxCount: batchEvents, maxBytes });
       const last = events[events.length - 1];
       if (last === undefined) break;
       if (await views.applyBatch(REF, checkpoint, last.position, decisionViewChanges(events))) {
@@ -84,7 +93,7 @@ export function createDecisionCatchUp(options: DecisionCatchUpOptions): Decision
         // Another process sharing the file applied this batch (or more): continue from where it got.
         checkpoint = await views.checkpoint(REF);
       }
-      if (events.length < batchEvents) break;
+      if (events.length < batchEvents && events.cutShort !== true) break;
     }
     if (applied > batchEvents) log.info({ applied }, 'decision state caught up');
   }

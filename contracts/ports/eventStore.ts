@@ -36,11 +36,14 @@ export type ReadAllOptions = {
   /**
    * Stop once the events read hold at least this many bytes of stored data (at least one event is returned), so a
    * batch of bulk events (a 100,000-row import is one ~26 MB event) stays bounded in memory. A result cut this way
-   * holds fewer than `maxCount` events although more follow: a caller passing `maxBytes` reads again after the last
-   * event instead of taking a short result for the end of the log. Adapters may ignore it (KurrentDB does).
+   * holds fewer than `maxCount` events although more follow, and says so (`ReadAllResult.cutShort`). Adapters may
+   * ignore it (KurrentDB does).
    */
   readonly maxBytes?: number;
 };
+
+/** The events of a `readAll`; `cutShort` when `maxBytes` ended it early (more events may follow). */
+export type ReadAllResult = RecordedEvent[] & { readonly cutShort?: true };
 
 export type ReadStreamOptions = {
   /** First revision to return (inclusive); default 0. */
@@ -90,7 +93,7 @@ export interface EventStore {
   /** Current revision of a stream's last event, or null when the stream does not exist. */
   streamRevision(streamId: string): Promise<number | null>;
   /** Up to `maxCount` events strictly after `after` (null = from the start) in global order (upcast). */
-  readAll(after: Position | null, options: ReadAllOptions): Promise<RecordedEvent[]>;
+  readAll(after: Position | null, options: ReadAllOptions): Promise<ReadAllResult>;
   /** Position of the last event in the log, or null when the log is empty. */
   headPosition(): Promise<Position | null>;
   /**

@@ -49,14 +49,12 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
         : deps.read !== undefined
           ? await deps.read(checkpoint, projector.categories, batchSize, head, batchBytes)
           : await eventStore.readAll(checkpoint, { categories: projector.categories, maxCount: batchSize, maxBytes: batchBytes });
-    const full = events.length >= batchSize;
+    // A full batch, or one cut short by batchBytes, ends at its last event: the next batch starts there. A short
+    // batch otherwise means we saw everything up to the head; moving to it lets projections that ignore most
+    // categories still reach the head, which read-your-writes waits for.
+    const full = events.length >= batchSize || events.cutShort === true;
     const last = events.at(-1)?.position ?? null;
-    // A batch that ends before the head may have been cut by batchBytes, so the next batch starts after its last
-    // event; only an empty read (or one that reached the head) shows that we saw everything up to the head. Then the
-    // checkpoint moves to the head, which lets projections that ignore most categories still reach it (read-your-
-    // writes waits for the head).
-    const seenAll = !full && (last === null || comparePositions(last, head) >= 0);
-    const next = seenAll ? maxPosition(last, head) : last;
+    const next = full ? last : maxPosition(last, head);
     if (next === null || comparePositions(next, checkpoint) <= 0) break;
     const changes = await projector.apply(events);
     if (!(await viewStore.applyBatch(ref, checkpoint, next, changes))) {
@@ -68,7 +66,7 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
     conflicts = 0;
     applied += events.length;
     deps.onBatch?.(ref, next, events.length);
-    if (seenAll) break;
+    if (!full) break;
   }
   return applied;
 }

@@ -78,8 +78,8 @@ describe('projection runner', () => {
     r.onProgress((_name, position) => heard.push(position));
     assert.equal(await r.runOnce(), 11);
     assert.deepEqual(await totals(s), { events: 10, seen: 10 });
-    assert.deepEqual(heard.slice(0, 4), ['s:00000000000000000003', 's:00000000000000000006', 's:00000000000000000009', 's:00000000000000000011']);
-    assert.equal(heard.at(-1), await s.eventStore.headPosition());
+    // The last batch (two events, not cut) is short: it moves the checkpoint past the ignored events to the head.
+    assert.deepEqual(heard, ['s:00000000000000000003', 's:00000000000000000006', 's:00000000000000000009', await s.eventStore.headPosition()]);
     assert.equal(await s.viewStore.checkpoint(ref(s)), await s.eventStore.headPosition());
   });
 

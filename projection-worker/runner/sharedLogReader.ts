@@ -1,5 +1,5 @@
 import { comparePositions } from '../../contracts/index.ts';
-import type { EventStore, Position, RecordedEvent } from '../../contracts/index.ts';
+import type { EventStore, Position, ReadAllResult } from '../../contracts/index.ts';
 
 /**
  * Reads the batch after `after` of the given categories. `head` is the log head read BEFORE the call: every
@@ -12,7 +12,7 @@ export type LogReader = (
   maxCount: number,
   head: Position,
   maxBytes?: number,
-) => Promise<RecordedEvent[]>;
+) => Promise<ReadAllResult>;
 
 type Entry = {
   readonly after: Position | null;
@@ -20,7 +20,7 @@ type Entry = {
   readonly maxBytes: number | undefined;
   readonly head: Position;
   /** The read, possibly still running (a remote store): concurrent readers share it. */
-  readonly events: Promise<RecordedEvent[]>;
+  readonly events: Promise<ReadAllResult>;
   /** Set when the read has finished. */
   full?: boolean;
 };
@@ -53,7 +53,7 @@ export function createSharedLogReader(eventStore: EventStore): LogReader {
     last.set(key, entry);
     try {
       const events = await entry.events;
-      entry.full = events.length >= maxCount;
+      entry.full = events.length >= maxCount || events.cutShort === true;
       return events;
     } catch (err) {
       if (last.get(key) === entry) last.delete(key);

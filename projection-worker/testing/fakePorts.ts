@@ -102,7 +102,8 @@ export function createFakeEventStore(options: FakeEventStoreOptions = {}): FakeE
       // As the SQLite store: stop after the event whose data brings the total to maxBytes.
       let bytes = 0;
       const end = maxBytes === undefined ? -1 : batch.findIndex((e) => (bytes += JSON.stringify(e.data).length) >= maxBytes);
-      return (end === -1 ? batch : batch.slice(0, end + 1)).map(upcast);
+      if (end === -1) return batch.map(upcast);
+      return Object.assign(batch.slice(0, end + 1).map(upcast), { cutShort: true as const });
     },
     async headPosition() {
       return head();

@@ -96,6 +96,29 @@ test('a deleted state file fills again from the log to the same content', () =>
     }
   }));
 
+test('batches cut by their byte budget fill the same state as whole ones', () =>
+  withFixture(async (fixture) => {
+    const dir = await mkdtemp(join(tmpdir(), 'strata-decision-'));
+    try {
+      const h = fixture.handlers();
+      await h.CreateTable({ revisionId: ids.mainDraft, tableId: 'items', schema: itemsSchema }, ctx);
+      for (const rowId of ['a', 'b', 'c', 'd']) {
+        await h.CreateRows({ revisionId: ids.mainDraft, tableId: 'items', rows: [{ rowId, data: { name: rowId } }], bulk: false }, ctx);
+      }
+      const whole = createSqliteViewStore({ file: join(dir, 'whole.db') });
+      await createDecisionCatchUp({ views: whole, eventStore: fixture.eventStore, log }).catchUp();
+      // A one-byte budget cuts every read after its first event: one event per batch.
+      const cut = createSqliteViewStore({ file: join(dir, 'cut.db') });
+      await createDecisionCatchUp({ views: cut, eventStore: fixture.eventStore, log, batchBytes: 1 }).catchUp();
+      assert.deepEqual(await contents(cut), await contents(whole));
+      assert.equal((await contents(cut)).rows?.length, 4);
+      await whole.close();
+      await cut.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }));
+
 test("a batch's own appends are applied without reading them back, and the state equals one filled from the log", () =>
   withFixture(async ({ eventStore }) => {
     let readBack = 0;
