@@ -16,6 +16,7 @@ import {
 } from './mergeTypes.ts';
 import { holderFate } from './idHolders.ts';
 import { schemaPatches } from './schemaPatches.ts';
+import { tablesMovingAway } from './tableHolders.ts';
 import { createTableWriter, orderOperations, type TableWriter } from './mergeWriters.ts';
 import { applyOverrides, applyRowChoice, takeTheirsRows, theirsRowsOver, type Choice } from './wholeTables.ts';
 
@@ -76,8 +77,10 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     if (table.baseTableId === null) oursAddedById.set(table.tableId as string, table);
     else oursByBase.set(table.baseTableId, table);
   }
-  /** Our table ids a table of theirs cannot take: every table of the draft but the paired one. */
-  const takenOnOurs = (id: string, pairedOursId: string | null) => id !== pairedOursId && input.oursTableIds.has(id);
+  const movingAway = tablesMovingAway(input.oursTableIds, oursByBase, theirsByBase);
+  /** Our table ids a table of theirs cannot take: every table of the draft but the paired one and those theirs moves. */
+  const heldOnOurs = (id: string) => input.oursTableIds.has(id) && !movingAway.has(id);
+  const takenOnOurs = (id: string, pairedOursId: string | null) => id !== pairedOursId && heldOnOurs(id);
 
   for (const [baseTableId, t] of theirsByBase) mergeChangedTable(baseTableId, t, oursByBase.get(baseTableId) ?? null);
   for (const t of theirsAdded) mergeAddedTable(t);
@@ -103,7 +106,7 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
         );
       return;
     }
-    if (input.oursTableIds.has(tableId)) {
+    if (heldOnOurs(tableId)) {
       const choice = conflict('TABLE_ID_TAKEN', tableId, null, null, { base: null, ours: tableId, theirs: tableId });
       if (choice?.take === 'THEIRS')
         recreate(
@@ -329,7 +332,7 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
   for (const [tableId, rows] of input.rowOverrides ?? []) applyOverrides(writers.get(tableId) ?? writerFor(tableId, null, 'MODIFIED'), rows);
 
   const ordered = orderConflicts(conflicts);
-  const { operations, tables } = orderOperations(preOps, [...writers.values()], input.oursRow);
+  const { operations, tables } = orderOperations(preOps, [...writers.values()], input.oursRow, input.oursTableIds);
   return {
     conflicts: ordered,
     open: orderConflicts(open),
