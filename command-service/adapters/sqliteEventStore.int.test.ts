@@ -115,3 +115,53 @@ test('log reads are index searches, never scans or sorts', () =>
       db.close();
     }
   }));
+
+test('reads of the last appends answer from memory exactly what the log holds, also around other writers', () =>
+  withFile(async (file) => {
+    const writer = createSqliteEventStore({ file, pollIntervalMs: 5 });
+    // A second connection on the same file: it appended nothing, so it always reads the log.
+    const other = createSqliteEventStore({ file, pollIntervalMs: 5 });
+    const readBoth = async (after: string | null, options: Parameters<typeof writer.readAll>[1]) => {
+      const [mine, logged] = await Promise.all([writer.readAll(after, options), other.readAll(after, options)]);
+      assert.deepEqual(mine, logged);
+      return mine;
+    };
+    try {
+      const taken = randomUUID();
+      await writer.append('branch-1', [event('A', taken)], 'no_stream');
+      // One transaction: a multi-event append, a failing one (rolled back to its savepoint), one of another category.
+      await Promise.allSettled([
+        writer.append('branch-1', [event('B'), event('C')], 0),
+        writer.append('branch-2', [event('D'), event('E', taken)], 'any'),
+        writer.append('organization-1', [event('F')], 'no_stream'),
+      ]);
+      const all = await readBoth(null, { maxCount: 100 });
+      assert.deepEqual(
+        all.map((e) => e.type),
+        ['A', 'B', 'C', 'F'],
+      );
+      assert.equal((await readBoth(all[0]?.position ?? null, { maxCount: 2 })).length, 2);
+      assert.deepEqual(
+        (await readBoth(all[1]?.position ?? null, { categories: ['organization'], maxCount: 10 })).map((e) => e.type),
+        ['F'],
+      );
+      assert.deepEqual(
+        (await readBoth(null, { eventTypes: ['C'], categories: ['organization'], maxCount: 10 })).map((e) => e.type),
+        ['C', 'F'],
+      );
+      // Another process appends: reads reaching past the writer's last append go to the log.
+      await other.append('branch-3', [event('G')], 'no_stream');
+      await writer.append('branch-1', [event('H')], 2);
+      assert.deepEqual(
+        (await readBoth(all[3]?.position ?? null, { maxCount: 10 })).map((e) => e.type),
+        ['G', 'H'],
+      );
+      assert.deepEqual(
+        (await readBoth(null, { maxCount: 100 })).map((e) => e.type),
+        ['A', 'B', 'C', 'F', 'G', 'H'],
+      );
+    } finally {
+      await other.close();
+      await writer.close();
+    }
+  }));
