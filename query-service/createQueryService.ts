@@ -51,6 +51,7 @@ import { createOAuthEndpointsRouter } from './oauth/oauthEndpointsRouter.ts';
 import { adminStylesheetOf } from './oauth/oauthPages.ts';
 import { PORTABILITY_DEFAULTS, createPortabilityRouter, createTableTransfer, type PortabilityConfig } from './portability/portabilityRoutes.ts';
 import { createRowIndexes } from './readers/rowIndexes.ts';
+import { DEFAULT_ROW_ORDER } from './rows/rowOrderBy.ts';
 
 export type QueryServiceConfig = {
   /** WRITE_CONSISTENCY. */
@@ -204,6 +205,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     docs: deps.mcpDocs ?? createMcpEndpointDocs({ operations, viewStore: deps.viewStore, systemState: deps.systemState }),
   });
 
+  const rowIndexes = createRowIndexes(deps.viewStore, log);
   const portabilityDeps = {
     viewStore: deps.viewStore,
     systemState: deps.systemState,
@@ -212,7 +214,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     minPosition,
     consistency,
     config: { ...PORTABILITY_DEFAULTS, ...config.portability },
-    indexes: createRowIndexes(deps.viewStore, log),
+    indexes: rowIndexes,
   };
   const transfer = createTableTransfer(portabilityDeps);
 
@@ -269,6 +271,10 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     drain: () => feed?.close(),
     async start() {
       await graphql.start();
+      // Every list without an orderBy reads this index; built on demand, the first lists of a large store would wait
+      // for its build (20+ s at a million rows) and time out meanwhile. Not awaited: it builds off the event loop, and
+      // a store without the rows projection yet gets it from the first list instead.
+      rowIndexes.ensure(DEFAULT_ROW_ORDER).catch(() => undefined);
       log.info('query service started');
     },
     async stop() {

@@ -119,6 +119,8 @@ test('log reads are index searches, never scans or sorts', () =>
 test('readAll with maxBytes stops after the event whose data reaches it; a merge of categories stops at the first cut', () =>
   withFile(async (file) => {
     const store = createSqliteEventStore({ file });
+    // A second connection: it appended nothing, so it reads the log (the writer answers from its last appends).
+    const reader = createSqliteEventStore({ file });
     try {
       const big = (type: string): NewEvent => ({ ...event(type), data: { type, text: 'x'.repeat(1000) } });
       // a1 b1 a2 b2 a3 b3: each event's data is about 1 KB.
@@ -127,16 +129,72 @@ test('readAll with maxBytes stops after the event whose data reaches it; a merge
         await store.append('beta-1', [big('B')], 'any');
       }
       const types = (events: readonly { type: string }[]) => events.map((e) => e.type).join(' ');
-      assert.equal(types(await store.readAll(null, { maxCount: 10 })), 'A B A B A B');
-      assert.equal(types(await store.readAll(null, { maxCount: 10, maxBytes: 1500 })), 'A B');
-      assert.equal(types(await store.readAll(null, { maxCount: 10, maxBytes: 1 })), 'A');
-      assert.equal(types(await store.readAll(null, { maxCount: 10, categories: ['alpha'], maxBytes: 2500 })), 'A A A');
+      assert.equal(types(await reader.readAll(null, { maxCount: 10 })), 'A B A B A B');
+      const cut = await reader.readAll(null, { maxCount: 10, maxBytes: 1500 });
+      assert.deepEqual([types(cut), cut.cutShort], ['A B', true]);
+      assert.equal(types(await reader.readAll(null, { maxCount: 10, maxBytes: 1 })), 'A');
+      assert.equal((await reader.readAll(null, { maxCount: 10 })).cutShort, undefined);
+      assert.equal(types(await reader.readAll(null, { maxCount: 10, categories: ['alpha'], maxBytes: 2500 })), 'A A A');
       // Each category's read is cut after two events (a1 a2 and b1 b2): the merge ends at a2, the earlier end.
-      const merged = await store.readAll(null, { maxCount: 10, categories: ['alpha', 'beta'], maxBytes: 1500 });
-      assert.equal(types(merged), 'A B A');
-      const rest = await store.readAll(merged.at(-1)?.position ?? null, { maxCount: 10, categories: ['alpha', 'beta'], maxBytes: 1500 });
+      const merged = await reader.readAll(null, { maxCount: 10, categories: ['alpha', 'beta'], maxBytes: 1500 });
+      assert.deepEqual([types(merged), merged.cutShort], ['A B A', true]);
+      const rest = await reader.readAll(merged.at(-1)?.position ?? null, { maxCount: 10, categories: ['alpha', 'beta'], maxBytes: 1500 });
       assert.equal(types(rest), 'B A B');
+      // The writer's own last appends are cut the same way (data and metadata counted).
+      const own = await store.readAll(null, { maxCount: 10, categories: ['alpha', 'beta'], maxBytes: 1500 });
+      assert.deepEqual([types(own), own.cutShort], ['A B', true]);
     } finally {
+      await reader.close();
       await store.close();
+    }
+  }));
+
+test('reads of the last appends answer from memory exactly what the log holds, also around other writers', () =>
+  withFile(async (file) => {
+    const writer = createSqliteEventStore({ file, pollIntervalMs: 5 });
+    // A second connection on the same file: it appended nothing, so it always reads the log.
+    const other = createSqliteEventStore({ file, pollIntervalMs: 5 });
+    const readBoth = async (after: string | null, options: Parameters<typeof writer.readAll>[1]) => {
+      const [mine, logged] = await Promise.all([writer.readAll(after, options), other.readAll(after, options)]);
+      assert.deepEqual(mine, logged);
+      return mine;
+    };
+    try {
+      const taken = randomUUID();
+      await writer.append('branch-1', [event('A', taken)], 'no_stream');
+      // One transaction: a multi-event append, a failing one (rolled back to its savepoint), one of another category.
+      await Promise.allSettled([
+        writer.append('branch-1', [event('B'), event('C')], 0),
+        writer.append('branch-2', [event('D'), event('E', taken)], 'any'),
+        writer.append('organization-1', [event('F')], 'no_stream'),
+      ]);
+      const all = await readBoth(null, { maxCount: 100 });
+      assert.deepEqual(
+        all.map((e) => e.type),
+        ['A', 'B', 'C', 'F'],
+      );
+      assert.equal((await readBoth(all[0]?.position ?? null, { maxCount: 2 })).length, 2);
+      assert.deepEqual(
+        (await readBoth(all[1]?.position ?? null, { categories: ['organization'], maxCount: 10 })).map((e) => e.type),
+        ['F'],
+      );
+      assert.deepEqual(
+        (await readBoth(null, { eventTypes: ['C'], categories: ['organization'], maxCount: 10 })).map((e) => e.type),
+        ['C', 'F'],
+      );
+      // Another process appends: reads reaching past the writer's last append go to the log.
+      await other.append('branch-3', [event('G')], 'no_stream');
+      await writer.append('branch-1', [event('H')], 2);
+      assert.deepEqual(
+        (await readBoth(all[3]?.position ?? null, { maxCount: 10 })).map((e) => e.type),
+        ['G', 'H'],
+      );
+      assert.deepEqual(
+        (await readBoth(null, { maxCount: 100 })).map((e) => e.type),
+        ['A', 'B', 'C', 'F', 'G', 'H'],
+      );
+    } finally {
+      await other.close();
+      await writer.close();
     }
   }));

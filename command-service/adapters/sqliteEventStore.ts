@@ -8,11 +8,13 @@ import type {
   ExpectedRevision,
   NewEvent,
   Position,
+  ReadAllOptions,
   ReadAllResult,
   RecordedEvent,
   UpcastFn,
 } from '../../contracts/index.ts';
 import { createAppendNotifier } from './appendNotifier.ts';
+import { createRecentAppends, type AppendedEvent } from './recentAppends.ts';
 import { openEventsDatabase, prepareEventStatements, toRecordedEvent } from './sqliteEventSchema.ts';
 import type { EventRow, EventStatements } from './sqliteEventSchema.ts';
 
@@ -35,6 +37,12 @@ type PendingAppend = {
   readonly reject: (err: unknown) => void;
 };
 
+/**
+ * The last appends kept in memory for this process's readers (recentAppends.ts): a few bulk events (~300 KB each),
+ * for about as long as the projection runners take to read them.
+ */
+const RECENT_APPENDS = { maxBytes: 4 * 1024 * 1024, keepMs: 1000 };
+
 type Outcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly err: unknown };
 
 /** The embedded event store: one SQLite file in WAL mode, shared by the processes of one host. */
@@ -56,7 +64,10 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
 
   // Nested better-sqlite3 transactions become savepoints: a failing append rolls back alone inside the batch.
   // A one-event append needs none: its only write is one INSERT, and a failing statement undoes only itself.
-  const appendAtomically = db.transaction((item: PendingAppend) => appendInTransaction(stmts, item));
+  const recent = createRecentAppends(RECENT_APPENDS);
+  // The events inserted by the transaction in progress (an item rolled back to its savepoint leaves none).
+  let inserted: AppendedEvent[] = [];
+  const appendAtomically = db.transaction((item: PendingAppend, into: AppendedEvent[]) => appendInTransaction(stmts, item, into));
   const writeBatch = db.transaction((batch: readonly PendingAppend[]): Outcome[] =>
     batch.map((item): Outcome => {
       // Some errors (disk full, I/O) make SQLite roll back the whole transaction; going on would autocommit.
@@ -67,7 +78,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
         return { ok: false, err: new StreamConflictError(item.streamId, item.expected, actual) };
       }
       try {
-        const result = item.events.length === 1 ? appendInTransaction(stmts, item) : appendAtomically(item);
+        const into: AppendedEvent[] = [];
+        const result = item.events.length === 1 ? appendInTransaction(stmts, item, into) : appendAtomically(item, into);
+        inserted.push(...into);
         return { ok: true, result };
       } catch (err) {
         group?.failedStreams.add(item.streamId);
@@ -88,8 +101,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     queue = [];
     if (batch.length === 0) return;
     let outcomes: Outcome[];
+    inserted = [];
     try {
       outcomes = writeBatch.immediate(batch);
+      // Committed: this process's readers may take these events from memory.
+      recent.add(inserted);
     } catch (err) {
       log?.error({ err, appends: batch.length }, 'event append transaction failed');
       for (const item of batch) item.reject(err);
@@ -179,6 +195,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       const { maxCount, maxBytes } = readOptions;
       if (maxCount <= 0) return [];
       const { categories, eventTypes } = readOptions;
+      const kept = recent.after(from, stmts.head.get() ?? 0);
+      if (kept !== null) return readKept(kept, readOptions, upcast);
       if (categories === undefined && eventTypes === undefined) return resultOf(readRows(stmts.readAll, [from, maxCount], maxBytes), toEvent);
       // One indexed range read per category and per event type, merged by position: never a scan of other events.
       // An event matching both lists comes back twice; keep one.
@@ -251,7 +269,24 @@ function resultOf(read: { rows: readonly EventRow[]; cut: boolean }, toEvent: (r
   return read.cut ? Object.assign(events, { cutShort: true as const }) : events;
 }
 
-function appendInTransaction(stmts: EventStatements, item: PendingAppend): AppendResult {
+/** A read answered from this process's last appends (same selection, order and maxBytes cut as the SQL reads). */
+function readKept(kept: readonly AppendedEvent[], options: ReadAllOptions, upcast: UpcastFn): ReadAllResult {
+  const { categories, eventTypes, maxCount, maxBytes } = options;
+  const all = categories === undefined && eventTypes === undefined;
+  const events: RecordedEvent[] = [];
+  let size = 0;
+  for (const { event, category, bytes } of kept) {
+    if (events.length >= maxCount) break;
+    if (!(all || categories?.includes(category) === true || eventTypes?.includes(event.type) === true)) continue;
+    events.push(upcast(event));
+    size += bytes;
+    if (maxBytes !== undefined && size >= maxBytes) return Object.assign(events, { cutShort: true as const });
+  }
+  return events;
+}
+
+/** Inserts the events of `item` and records them (recorded form, position, JSON size) in `into`. */
+function appendInTransaction(stmts: EventStatements, item: PendingAppend, into: AppendedEvent[]): AppendResult {
   const { streamId, events, expected } = item;
   const first = events[0];
   if (first === undefined) throw new Error(`append to ${streamId}: events must not be empty`);
@@ -270,6 +305,8 @@ function appendInTransaction(stmts: EventStatements, item: PendingAppend): Appen
   let position = 0;
   for (const event of events) {
     revision += 1;
+    const data = JSON.stringify(event.data ?? null);
+    const metadata = JSON.stringify(event.metadata);
     const { lastInsertRowid } = stmts.insert.run(
       streamId,
       category,
@@ -277,10 +314,20 @@ function appendInTransaction(stmts: EventStatements, item: PendingAppend): Appen
       event.metadata.eventId,
       event.type,
       event.schemaVersion,
-      JSON.stringify(event.data ?? null),
-      JSON.stringify(event.metadata),
+      data,
+      metadata,
     );
     position = Number(lastInsertRowid);
+    const recorded: RecordedEvent = {
+      streamId,
+      revision,
+      position: sqlitePosition(position),
+      type: event.type,
+      schemaVersion: event.schemaVersion,
+      data: event.data ?? null,
+      metadata: event.metadata,
+    };
+    into.push({ event: recorded, category, position, bytes: data.length + metadata.length });
   }
   return { nextExpectedRevision: revision, position: sqlitePosition(position) };
 }

@@ -72,30 +72,16 @@ export function createTableWriter(tableId: string, previousTableId: string | nul
   };
 }
 
-/** Renames ordered so none targets an id a later rename still has to move away. */
-function chainOrder<T>(moves: readonly T[], from: (move: T) => string, to: (move: T) => string): T[] {
-  const pending = [...moves];
-  const out: T[] = [];
-  while (pending.length > 0) {
-    const sources = new Set(pending.map(from));
-    const index = pending.findIndex((move) => !sources.has(to(move)));
-    // A cycle of table renames (a->b, b->a) cannot be ordered; its draft operations then fail like the same renames
-    // typed by hand (row rename cycles are broken: rowRenameOrder).
-    const [next] = pending.splice(index === -1 ? 0 : index, 1);
-    out.push(next as T);
-  }
-  return out;
-}
-
 /**
- * A table's row renames in an order the draft accepts. A cycle (theirs swapped ids that ours has the other way
- * round, taken THEIRS) is broken through a spare id: its first row moves to `merge-swap-N` (the first N that no row
- * of the draft, `free`, nor of this merge uses), the others follow, then it moves on to its target.
+ * Renames in an order the draft accepts: none targets an id a later rename still has to move away. A cycle (a swap
+ * of ids, as a merge taking theirs renames can produce) is broken through a spare id: its first move goes to
+ * `merge-swap-N` (the first N that is `free` and that no move of this merge uses), the others follow, then it moves
+ * on to its target.
  */
-function rowRenameOrder(w: WriterState, free: (rowId: string) => boolean): [string, string][] {
-  const pending = [...w.renames];
+function renameOrder(moves: readonly (readonly [string, string])[], free: (id: string) => boolean): [string, string][] {
+  const pending = moves.map(([from, to]): [string, string] => [from, to]);
   const out: [string, string][] = [];
-  const used = new Set([...w.renames.flat(), ...w.deletes, ...w.upserts.keys()]);
+  const used = new Set(moves.flat());
   let spare = 0;
   while (pending.length > 0) {
     const sources = new Set(pending.map((m) => m[0]));
@@ -112,6 +98,12 @@ function rowRenameOrder(w: WriterState, free: (rowId: string) => boolean): [stri
     pending.push([spareId, to]);
   }
   return out;
+}
+
+/** A table's row renames in an order the draft accepts (a cycle: theirs swapped ids that ours has the other way round). */
+function rowRenameOrder(w: WriterState, free: (rowId: string) => boolean): [string, string][] {
+  const written = new Set([...w.deletes, ...w.upserts.keys()]);
+  return renameOrder(w.renames, (rowId) => !written.has(rowId) && free(rowId));
 }
 
 function foreignTables(schema: unknown, out: Set<string>): Set<string> {
@@ -153,17 +145,18 @@ export function orderOperations(
   preOps: readonly DraftOperation[],
   tableWriters: readonly TableWriter[],
   oursRow: (tableId: string, rowId: string) => unknown,
+  oursTableIds: ReadonlySet<string>,
 ): { operations: DraftOperation[]; tables: MergeTableChange[] } {
   const writers = tableWriters.map((writer) => writer.state);
   const operations: DraftOperation[] = [...preOps];
   for (const w of writers) if (w.dropped) operations.push({ type: 'DeleteTable', tableId: w.tableId });
   const live = writers.filter((w) => !w.dropped);
-  const renamed = chainOrder(
-    live.filter((w) => w.renamedFrom !== null),
-    (w) => w.renamedFrom as string,
-    (w) => w.tableId,
-  );
-  for (const w of renamed) operations.push({ type: 'RenameTable', tableId: w.renamedFrom as string, nextTableId: w.tableId });
+  // Table ids are unique regardless of case (domain.md §2): a spare id must differ from every id of the draft and merge.
+  const taken = new Set([...oursTableIds, ...writers.map((w) => w.tableId)].map((id) => id.toLowerCase()));
+  const tableMoves = live.filter((w) => w.renamedFrom !== null).map((w): [string, string] => [w.renamedFrom as string, w.tableId]);
+  for (const [tableId, nextTableId] of renameOrder(tableMoves, (id) => !taken.has(id.toLowerCase()))) {
+    operations.push({ type: 'RenameTable', tableId, nextTableId });
+  }
   for (const w of creationOrder(live)) operations.push({ type: 'CreateTable', tableId: w.tableId, schema: w.schema });
   for (const w of live) if (w.patches.length > 0) operations.push({ type: 'UpdateTable', tableId: w.tableId, patches: w.patches });
   const tables: MergeTableChange[] = [];

@@ -178,7 +178,9 @@ export function createWebhookSender(deps: WebhookSenderDeps) {
   async function pump(): Promise<void> {
     if (stopped) return;
     // A stand-by keeps looking: once it takes the lease over it must send what is pending even if no event follows.
-    if (!deps.isLeader() || (await viewStore.activeVersion(NAME)) === null) {
+    // Before the projection's first checkpoint (a fresh data directory) there is nothing to send or prune yet.
+    const version = deps.isLeader() ? await viewStore.activeVersion(NAME) : null;
+    if (version === null || (await viewStore.checkpoint({ name: NAME, version })) === null) {
       queues.clear();
       schedule(POLL_MS);
       return;

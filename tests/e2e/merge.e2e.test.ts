@@ -604,4 +604,35 @@ describe('THEIRS on taken ids keeps every row (issue 26 item 5, versioned-storag
     await ok(d.merge('master', { sourceRevisionId: g1, strategy: 'THEIRS' }));
     assert.deepEqual(await d.rows(n), { a1: bob, b1: alice, carol }, 'the swap goes through a spare id that is gone after');
   });
+
+  test('tables theirs swapped (a cycle of renames) are swapped on ours through a spare id, rows and references following', async () => {
+    const p = await freshProject();
+    const c = ctx(p);
+    const m0 = await c.draft();
+    const labels = { type: 'object', additionalProperties: false, required: ['label'], properties: { label: { type: 'string', default: '' } } };
+    await ok(admin.rest('POST', `/revision/${m0}/tables`, { tableId: 'tags', schema: labels }), 201);
+    await ok(admin.rest('POST', `${c.T(m0, 'tags')}/rows`, { rowId: 't1', data: { label: 'news' } }), 201);
+    const c2 = await c.commit('master');
+    await c.branch(c2, 'feature');
+    const f = await c.draft('feature');
+    // Theirs swaps the two tables' ids through a temporary one.
+    await ok(admin.rest('POST', `${c.T(f, 'authors')}/rename`, { nextTableId: 'tmp' }));
+    await ok(admin.rest('POST', `${c.T(f, 'tags')}/rename`, { nextTableId: 'authors' }));
+    await ok(admin.rest('POST', `${c.T(f, 'tmp')}/rename`, { nextTableId: 'tags' }));
+    const f1 = await c.commit('feature');
+    const m = await c.draft();
+    await ok(admin.rest('PUT', `${c.T(m)}/row/bob`, { data: { ...bob, name: 'Robert' } }));
+
+    for (const strategy of ['FAIL', 'THEIRS'] as const) {
+      const preview = await ok(c.merge('master', { sourceRevisionId: f1, strategy }, true));
+      assert.equal(preview.status, 'CLEAN', JSON.stringify(preview.conflicts, null, 1));
+      const changes = Object.fromEntries(preview.tables.map((t: Json) => [t.tableId, [t.change, t.previousTableId]]));
+      assert.deepEqual(changes, { authors: ['RENAMED', 'tags'], tags: ['RENAMED', 'authors'] });
+    }
+    await ok(c.merge('master', { sourceRevisionId: f1, strategy: 'THEIRS' }));
+    const tables = (await ok(admin.rest('GET', `/revision/${m}/tables?first=100`))).edges.map((e: Json) => e.node.id).sort();
+    assert.deepEqual(tables, ['authors', 'tags'], 'the spare id is gone after');
+    assert.deepEqual(await c.rows(m, 'authors'), { t1: { label: 'news' } });
+    assert.deepEqual(await c.rows(m, 'tags'), { alice, bob: { ...bob, name: 'Robert' }, carol }, 'our change follows its table');
+  });
 });

@@ -3,49 +3,22 @@
 // `strata serve`, reads by id keep answering at once.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { seedRows, type SeededTable } from '../support/seedRows.ts';
-import { startStrataProcess, until, type StrataProcess } from '../support/strataProcess.ts';
+import { startBudgetedServer, type BudgetedServer } from '../support/budgetedServer.ts';
+import { until } from '../support/strataProcess.ts';
 
 const ROWS = 40_000;
 const BUDGET_MS = 100;
-const ADMIN_PASSWORD = 'query-timeout-admin-password';
-let dir = '';
-let server: StrataProcess;
-let seeded: SeededTable;
-let headers: Record<string, string>;
+let budgeted: BudgetedServer;
+let headers: BudgetedServer['headers'];
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'strata-query-timeout-'));
-  const dataDir = join(dir, 'data');
-  seeded = await seedRows({ dataDir, adminPassword: ADMIN_PASSWORD, projectName: 'big', rows: ROWS });
-  server = await startStrataProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD, QUERY_TIMEOUT_MS: String(BUDGET_MS) });
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-  });
-  assert.equal(login.status, 200);
-  headers = { authorization: `Bearer ${((await login.json()) as { accessToken: string }).accessToken}` };
-  // Until the server projected every seeded row and built the index of the default order (the first list starts
-  // the build and runs without the index meanwhile, which at this budget may time out), lists may answer 503.
-  await until('the first page of rows', 120_000, async () => {
-    const first = await fetch(`${rowsUrl()}?first=1`, { headers: { ...headers, 'x-strata-min-position': seeded.position ?? '' } });
-    if (first.status === 200) return true;
-    const body = (await first.json()) as { code?: string };
-    assert.ok(first.status === 503 && (body.code === 'QUERY_TIMEOUT' || body.code === 'CONSISTENCY_TIMEOUT'), JSON.stringify(body));
-    return undefined;
-  });
+  budgeted = await startBudgetedServer({ name: 'query-timeout', rows: ROWS, budgetMs: BUDGET_MS });
+  ({ headers } = budgeted);
 });
 
-after(async () => {
-  await server?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => budgeted?.close());
 
-const rowsUrl = (): string => `${server.url}/api/revision/${seeded.draftRevisionId}/table/items/rows`;
+const rowsUrl = (): string => budgeted.rowsUrl;
 
 /** A filter no index serves, costly per row (case-insensitive tests of several paths), with its totalCount. */
 function heavyListUrl(salt: number): string {
@@ -91,7 +64,7 @@ test('while five clients loop on reads past the budget, reads by id keep answeri
     for (let i = 0; Date.now() < deadline; i++) {
       const id = `r${(i * 7919) % ROWS}`;
       const started = performance.now();
-      const res = await fetch(`${server.url}/api/revision/${seeded.draftRevisionId}/table/items/row/${id}`, { headers });
+      const res = await fetch(budgeted.rowUrl(id), { headers });
       const row = (await res.json()) as { id?: string };
       latencies.push(performance.now() - started);
       assert.equal(res.status, 200, JSON.stringify(row));

@@ -4,49 +4,25 @@
 // abandoned while its thread is inside a native SQLite call; the scale bench's 1M-row run lost the whole process there.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { seedRows, type SeededTable } from '../support/seedRows.ts';
-import { startStrataProcess, until, type StrataProcess } from '../support/strataProcess.ts';
+import { startBudgetedServer, type BudgetedServer } from '../support/budgetedServer.ts';
+import { until } from '../support/strataProcess.ts';
 
 const ROWS = Number(process.env.ABANDON_ROWS ?? 40_000);
 const BUDGET_MS = 100;
 const CLIENTS = 6;
 const LOAD_MS = Number(process.env.ABANDON_LOAD_MS ?? 8000);
-const ADMIN_PASSWORD = 'read-abandonment-admin-password';
-let dir = '';
-let server: StrataProcess;
-let seeded: SeededTable;
-let headers: Record<string, string>;
+let budgeted: BudgetedServer;
+let server: BudgetedServer['server'];
+let headers: BudgetedServer['headers'];
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'strata-read-abandonment-'));
-  const dataDir = join(dir, 'data');
-  seeded = await seedRows({ dataDir, adminPassword: ADMIN_PASSWORD, projectName: 'big', rows: ROWS });
-  server = await startStrataProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD, QUERY_TIMEOUT_MS: String(BUDGET_MS) });
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-  });
-  assert.equal(login.status, 200);
-  headers = { authorization: `Bearer ${((await login.json()) as { accessToken: string }).accessToken}` };
-  await until('the first page of rows', 120_000, async () => {
-    const first = await fetch(`${rowsUrl()}?first=1`, { headers: { ...headers, 'x-strata-min-position': seeded.position ?? '' } });
-    if (first.status === 200) return true;
-    const body = (await first.json()) as { code?: string };
-    assert.ok(first.status === 503 && (body.code === 'QUERY_TIMEOUT' || body.code === 'CONSISTENCY_TIMEOUT'), JSON.stringify(body));
-    return undefined;
-  });
+  budgeted = await startBudgetedServer({ name: 'read-abandonment', rows: ROWS, budgetMs: BUDGET_MS });
+  ({ server, headers } = budgeted);
 });
 
-after(async () => {
-  await server?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => budgeted?.close());
 
-const rowsUrl = (): string => `${server.url}/api/revision/${seeded.draftRevisionId}/table/items/rows`;
+const rowsUrl = (): string => budgeted.rowsUrl;
 
 /** A filter no index serves and no strata_* SQL function evaluates: SQLite runs it to its end once started. */
 function uncancellableListUrl(salt: number): string {
@@ -83,7 +59,7 @@ test(`the server survives ${LOAD_MS} ms of ${CLIENTS} clients whose reads are ab
       const id = `r${(i * 7919) % ROWS}`;
       let res: Response;
       try {
-        res = await fetch(`${server.url}/api/revision/${seeded.draftRevisionId}/table/items/row/${id}`, { headers });
+        res = await fetch(budgeted.rowUrl(id), { headers });
       } catch (err) {
         await new Promise((resolve) => setTimeout(resolve, 200));
         assert.fail(`get-by-id failed (${String((err as { cause?: unknown }).cause ?? err)}): ${exitState()}`);
