@@ -214,6 +214,8 @@ export function createSqliteViewStore(options: {
     // the space of the dropped tables to the file system (DROP TABLE only frees pages inside the file).
     if (connections.dir !== null && dropped.tables.length > 0 && !meta.hasLegacyVersions()) {
       await retryBusy(() => exec('VACUUM'));
+      // The file shrinks when the WAL is copied back into it (no need to wait for readers: PASSIVE).
+      await retryBusy(() => exec('PRAGMA wal_checkpoint(PASSIVE)'));
       log?.info({ file: options.file }, 'views.db vacuumed: no version is stored in it any more');
     }
   }
