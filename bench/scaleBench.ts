@@ -215,7 +215,7 @@ async function measureSize(rows: number, log: (line: string) => void): Promise<S
       out[`page50_${name}_p50Ms`] = page50.p50;
     }
     out.rssAfterReadsMB = (await rssBytes(server.child.pid as number)) / 1e6;
-    const queryServer = { url: server.url, pid: server.child.pid as number, token: server.token };
+    const queryServer = { url: server.url, pid: server.child.pid as number, token: server.token, viewBytes: () => bytesOf(dir, 'views.db') };
     // SCALE_QUERIES=0 leaves out the query rows (issue 30) and measures the branch rows (issue 29) alone.
     if (process.env.SCALE_QUERIES !== '0')
       Object.assign(out, await measureQueries(queryServer, rowsPath, { head, draft: masterDraft }, rows, indexed, log));

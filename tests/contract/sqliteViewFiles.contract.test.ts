@@ -3,7 +3,7 @@
 // versions stored in views.db before version files keep working and are dropped with their space returned, and a
 // store follows another process's switch and drop.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -212,4 +212,20 @@ test('a store follows a switch and a drop made by another store (another process
       for (let i = 0; i < 100 && holding().length > 0; i++) await sleep(20);
       assert.deepEqual(holding(), [], 'no connection keeps the deleted file open');
     }
+  }));
+
+test('a store deletes the files in its folder that no version names (a process died while creating one)', () =>
+  withDir(async (file, open) => {
+    const first = open();
+    await first.ensureProjection(spec(1));
+    await fill(first, 1, 10);
+    const live = versionFilePath(file, NAME, 1);
+    assert.ok(live !== null);
+    const orphan = join(versionDir(file), 'docs.v2.deadbeef.db');
+    writeFileSync(orphan, '');
+    writeFileSync(`${orphan}-wal`, '');
+    const second = open();
+    assert.ok(!existsSync(orphan) && !existsSync(`${orphan}-wal`), 'the orphan is gone');
+    assert.ok(existsSync(live), 'the named file stays');
+    assert.equal(await second.count(NAME, 'docs'), 10);
   }));

@@ -4,20 +4,17 @@
 // is deleted: the views folder shrinks back (projection-worker/adapters/sqlite/sqliteViewFiles.ts).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { rowViews } from '../../contracts/index.ts';
 import { seedRows, type SeededTable } from '../support/seedRows.ts';
-import { startStrataProcess, until, type StrataProcess } from '../support/strataProcess.ts';
+import { spawnStrata, startStrataProcess, until, type StrataProcess } from '../support/strataProcess.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
 const ROWS = 5_000;
 const ADMIN_PASSWORD = 'rebuild-writes-password';
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir = '';
 let dataDir = '';
 let server: StrataProcess;
@@ -35,20 +32,10 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(root, 'deploy', 'bin', 'strata.mjs'), ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+async function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = spawnStrata(args, { DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
 /** The version files of the `rows` projection in DATA_DIR/views. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Position } from '../../../contracts/index.ts';
@@ -57,6 +57,23 @@ export function openViewDatabase(
 /** Deletes a version file and its WAL and shared-memory files (connections still open keep reading what they had). */
 export function deleteVersionFile(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
+}
+
+/**
+ * Deletes the files in `dir` that no version names (`named`): left by a process that died between creating a
+ * version's file and committing the meta row naming it, or by a views.db deleted without its folder. Call under the
+ * meta's write lock: files are only created under it, so every file of a version being created is named by then.
+ */
+export function sweepVersionFiles(dir: string, named: ReadonlySet<string>): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const orphans = new Set(names.map((name) => name.replace(/-(wal|shm|journal)$/, '')).filter((name) => name.endsWith('.db') && !named.has(name)));
+  for (const name of orphans) deleteVersionFile(join(dir, name));
+  return [...orphans];
 }
 
 export function ensureVersionDir(dir: string): void {

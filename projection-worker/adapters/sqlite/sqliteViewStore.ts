@@ -23,7 +23,7 @@ import { completeSqliteVersion } from './sqliteViewComplete.ts';
 import { byIdSql, layeredCountSql, layeredSelectSql, nonNegative, topRow } from './sqliteViewLayers.ts';
 import { createSqliteThreads, type SqliteReadOptions } from './sqliteReadPool.ts';
 import { createViewConnections, type ViewConnection } from './sqliteViewConnections.ts';
-import { retryBusy, versionFileName } from './sqliteViewFiles.ts';
+import { isBusy, retryBusy, sweepVersionFiles, versionFileName } from './sqliteViewFiles.ts';
 import { pinnedIdentity } from '../layeredRead.ts';
 
 type Row = readonly unknown[];
@@ -85,6 +85,16 @@ export function createSqliteViewStore(options: {
   const files = connections.dir === null ? null : { name: versionFileName, db: (file: string, create?: boolean) => connections.of(file, create).db };
   const meta = createSqliteViewMeta(db, clock, files);
   log?.debug({ file: options.file, versions: connections.dir }, 'view store opened');
+  const versionFolder = connections.dir;
+  if (versionFolder !== null) {
+    try {
+      const orphans = db.transaction(() => sweepVersionFiles(versionFolder, meta.files())).immediate();
+      if (orphans.length > 0) log?.info({ files: orphans }, 'view version files no version names deleted');
+    } catch (err) {
+      // Another process holds the meta's lock: the next start sweeps.
+      if (!isBusy(err)) throw err;
+    }
+  }
 
   // Index statements already run on this connection (a version switch or drop forgets them).
   const ensuredIndexes = new Set<string>();
