@@ -3,7 +3,7 @@
 // versions stored in views.db before version files keep working and are dropped with their space returned, and a
 // store follows another process's switch and drop.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -228,4 +228,19 @@ test('a store deletes the files in its folder that no version names (a process d
     assert.ok(!existsSync(orphan) && !existsSync(`${orphan}-wal`), 'the orphan is gone');
     assert.ok(existsSync(live), 'the named file stays');
     assert.equal(await second.count(NAME, 'docs'), 10);
+  }));
+
+test('a version whose file was deleted from outside comes back empty at ensureProjection and is replayed', () =>
+  withDir(async (file, open) => {
+    const first = open();
+    await first.ensureProjection(spec(1));
+    await fill(first, 1, 10);
+    await first.close();
+    rmSync(versionDir(file), { recursive: true, force: true });
+    const second = open();
+    await second.ensureProjection(spec(1));
+    assert.equal(await second.checkpoint(ref(1)), null, 'no checkpoint: the runner replays the log');
+    assert.equal(await second.count(NAME, 'docs'), 0);
+    assert.ok(await second.applyBatch(ref(1), null, pos(1), docs(0, 3)));
+    assert.equal(await second.count(NAME, 'docs'), 3);
   }));

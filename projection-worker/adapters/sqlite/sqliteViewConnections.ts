@@ -35,6 +35,8 @@ export type ViewConnections = {
   of(file: string | null, create?: boolean): ViewConnection;
   /** Those open now. */
   open(): ViewConnection[];
+  /** The connection to a file if this process has it open (views.db's for null). */
+  opened(file: string | null): ViewConnection | null;
   /** Closes this process's connection to a version file (committing its queued batches first). */
   close(file: string): void;
   /** Closes the connections of version files the meta no longer names (dropped, maybe by another process). */
@@ -113,6 +115,7 @@ export function createViewConnections(options: {
       return connection;
     },
     open: () => [main, ...byFile.values()],
+    opened: (file) => (file === null || dir === null ? main : (byFile.get(file) ?? null)),
     close,
     closeUnreferenced(referenced) {
       for (const file of [...byFile.keys()]) if (!referenced.has(file)) close(file);

@@ -157,9 +157,10 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock, files:
     }
     const row = q.version.get(spec.name, spec.version) as VersionRow | undefined;
     // A new version gets a file of its own (created under this transaction's lock, so no other process creates a
-    // second one); an existing one stays where it is.
+    // second one); an existing one stays where it is. A version file deleted from outside (its folder removed) comes
+    // back empty, with no checkpoint: the projection replays into it.
     const file = row === undefined ? (files?.name(spec.name, spec.version) ?? null) : row.file;
-    const target = file === null || files === null ? db : files.db(file, row === undefined);
+    const target = file === null || files === null ? db : files.db(file, true);
     if (target !== db) fileCheckpoint.create(target);
     spec.collections.forEach((collection, i) => {
       const info = infos[i] as TableInfo;

@@ -138,7 +138,12 @@ export function createSqliteViewStore(options: {
     if (place === null) throw new Error(`projection ${ref.name} v${ref.version} does not exist`);
     return connections.of(place.file);
   }
-  const connectionIfAny = (ref: ProjectionRef): ViewConnection[] => (meta.place(ref.name, ref.version) === null ? [] : [connectionOf(ref)]);
+  /** The connection of a version if this process has it open (those an index build can be running on). */
+  function openedOf(ref: ProjectionRef): ViewConnection[] {
+    const place = meta.place(ref.name, ref.version);
+    const connection = place === null ? null : connections.opened(place.file);
+    return connection === null ? [] : [connection];
+  }
 
   function decode(table: TableInfo, row: Row): ViewDoc {
     const doc: Record<string, unknown> = {};
@@ -233,7 +238,7 @@ export function createSqliteViewStore(options: {
   return {
     backend: 'sqlite',
     ensureProjection: async (spec: ProjectionSpec, ensureOptions) => {
-      await afterIndexBuilds(main, ...connectionIfAny(spec));
+      await afterIndexBuilds(main, ...openedOf(spec));
       return retryBusy(() => meta.ensure(spec, ensureOptions?.deferReadIndexes === true));
     },
     completeVersion: async (ref) => {
@@ -250,7 +255,7 @@ export function createSqliteViewStore(options: {
     },
     checkpoint: async (ref) => meta.checkpoint(ref),
     recordError: async (ref, message) => {
-      await afterIndexBuilds(...connectionIfAny(ref));
+      await afterIndexBuilds(...openedOf(ref));
       return retryBusy(() => meta.recordError(ref, message));
     },
     acquireLease: async (name, owner, ttlMs) => retryBusy(() => meta.acquireLease(name, owner, ttlMs)),
@@ -258,7 +263,7 @@ export function createSqliteViewStore(options: {
     activeVersion: async (name) => meta.activeVersion(name, 'shared'),
     activate: async (name, version) => retryBusy(() => meta.activate(name, version)),
     dropVersion: async (ref) => {
-      await afterIndexBuilds(main, ...connectionIfAny(ref));
+      await afterIndexBuilds(main, ...openedOf(ref));
       const dropped = await retryBusy(() => meta.dropVersion(ref));
       if (dropped !== null) await removeStorage(dropped);
     },
