@@ -252,7 +252,7 @@ async function guarded(io: BackupCliIo, action: () => Promise<number>): Promise<
 export function addBackupCommands(program: Command, io: BackupCliIo, setResult: (code: number) => void): void {
   program
     .command('backup')
-    .description('copy the embedded stores (events.db, views.db, jwt-secret) while the server keeps running')
+    .description('copy the embedded stores (events.db, views.db and its version files in views/, jwt-secret) while the server keeps running')
     .requiredOption('--out <dir>', 'directory for the backup (created; must not hold one)')
     .option('--data-dir <dir>', 'the data directory (default DATA_DIR, else ./data)')
     .option('--log-only', 'copy the event log only (views are rebuilt at restore)')
