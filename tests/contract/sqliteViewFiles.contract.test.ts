@@ -244,3 +244,15 @@ test('a version whose file was deleted from outside comes back empty at ensurePr
     assert.ok(await second.applyBatch(ref(1), null, pos(1), docs(0, 3)));
     assert.equal(await second.count(NAME, 'docs'), 3);
   }));
+
+test('with an index thread, version files are checkpointed there: the WAL is copied into the file while batches go on', () =>
+  withDir(async (file, open) => {
+    const store = open(true);
+    await store.ensureProjection(spec(1));
+    const path = versionFilePath(file, NAME, 1) as string;
+    // ~6 MB of documents: far more than the 1,000-page WAL after which a connection would checkpoint by itself.
+    await fill(store, 1, 20_000);
+    for (let i = 0; i < 250 && statSync(path).size < 4_000_000; i++) await sleep(20);
+    assert.ok(statSync(path).size >= 4_000_000, `the file holds the documents: ${statSync(path).size} bytes`);
+    assert.equal(await store.count(NAME, 'docs'), 20_000);
+  }));

@@ -57,6 +57,11 @@ export function createViewConnections(options: {
   readonly beforeWrite: () => void;
   /** A version file's connection closed: the threads close theirs. */
   readonly onClose?: (path: string) => void;
+  /**
+   * Checkpoints of version files run elsewhere (the index thread, after each commit): this process's connections to
+   * them never checkpoint (`wal_autocheckpoint = 0`), so the copy and fsync of the WAL never hold the event loop.
+   */
+  readonly checkpointElsewhere?: boolean;
   readonly log?: Logger;
 }): ViewConnections {
   const memory = options.file === ':memory:' || options.file === '';
@@ -109,6 +114,7 @@ export function createViewConnections(options: {
         if (create) ensureVersionDir(dir);
         const path = join(dir, file);
         const db = openViewDatabase(path, { cacheKiB: options.cacheKiB, busyMs: BUSY_WAIT_MS, mustExist: !create });
+        if (options.checkpointElsewhere === true) db.pragma('wal_autocheckpoint = 0');
         connection = connect(file, path, db);
         byFile.set(file, connection);
       }

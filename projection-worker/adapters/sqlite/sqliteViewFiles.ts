@@ -167,3 +167,27 @@ export function versionFilePath(storeFile: string, projection: string, version: 
     db.close();
   }
 }
+
+/** How long after a commit the checkpoint of its file starts (commits meanwhile share it). */
+const CHECKPOINT_DELAY_MS = 100;
+
+/**
+ * WAL checkpoints of version files off the event loop: after a commit on a file, a PASSIVE checkpoint (it never waits
+ * for readers or writers) runs through `run` (the index thread), at most one pending per file. The connections of
+ * the event loop's thread then never copy and fsync a WAL themselves (sqliteViewConnections.ts
+ * `checkpointElsewhere`), which under a rebuild's write volume took seconds.
+ */
+export function createOffLoopCheckpoints(run: (path: string) => Promise<void>, log?: { debug(obj: object, msg: string): void }) {
+  const pending = new Set<string>();
+  return {
+    afterCommit(path: string): void {
+      if (pending.has(path)) return;
+      pending.add(path);
+      setTimeout(() => {
+        run(path)
+          .catch((err: unknown) => log?.debug({ err, path }, 'view file checkpoint skipped'))
+          .finally(() => pending.delete(path));
+      }, CHECKPOINT_DELAY_MS).unref();
+    },
+  };
+}

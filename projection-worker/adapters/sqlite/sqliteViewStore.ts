@@ -23,7 +23,7 @@ import { completeSqliteVersion } from './sqliteViewComplete.ts';
 import { byIdSql, layeredCountSql, layeredSelectSql, nonNegative, topRow } from './sqliteViewLayers.ts';
 import { createSqliteThreads, type SqliteReadOptions } from './sqliteReadPool.ts';
 import { createViewConnections, type ViewConnection } from './sqliteViewConnections.ts';
-import { isBusy, retryBusy, sweepVersionFiles, versionFileName } from './sqliteViewFiles.ts';
+import { createOffLoopCheckpoints, isBusy, retryBusy, sweepVersionFiles, versionFileName } from './sqliteViewFiles.ts';
 import { pinnedIdentity } from '../layeredRead.ts';
 
 type Row = readonly unknown[];
@@ -74,6 +74,7 @@ export function createSqliteViewStore(options: {
       return true;
     },
     beforeWrite: () => meta.refresh(),
+    checkpointElsewhere: indexThread !== null,
     onClose: (path) => {
       readThreads?.forget(path);
       indexThread?.forget(path);
@@ -81,6 +82,7 @@ export function createSqliteViewStore(options: {
     ...(log === undefined ? {} : { log }),
   });
   const main = connections.main;
+  const checkpoints = indexThread === null ? null : createOffLoopCheckpoints((path) => indexThread.exec(path, 'PRAGMA wal_checkpoint(PASSIVE)'), log);
   const db = main.db;
   const files = connections.dir === null ? null : { name: versionFileName, db: (file: string, create?: boolean) => connections.of(file, create).db };
   const meta = createSqliteViewMeta(db, clock, files);
@@ -251,7 +253,9 @@ export function createSqliteViewStore(options: {
     applyBatch: async (ref, expected, next, changes) => {
       const connection = connectionOf(ref);
       await afterIndexBuilds(connection);
-      return connection.applies.apply(ref, expected, next, changes);
+      const applied = await connection.applies.apply(ref, expected, next, changes);
+      if (connection.file !== null) checkpoints?.afterCommit(connection.path);
+      return applied;
     },
     checkpoint: async (ref) => meta.checkpoint(ref),
     recordError: async (ref, message) => {
