@@ -42,9 +42,14 @@ async function withDir(fn: (file: string, open: (threads?: boolean) => SqliteVie
   }
 }
 
-/** Bytes of the version files (with their WAL and shared memory) in the store's folder. */
+/** Bytes of the version files (with their WAL and shared memory) in the store's folder, each WAL copied back first. */
 function folderBytes(file: string): number {
   const dir = versionDir(file);
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.db'))) {
+    const db = new Database(join(dir, name));
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+  }
   return readdirSync(dir).reduce((total, name) => total + statSync(join(dir, name)).size, 0);
 }
 
