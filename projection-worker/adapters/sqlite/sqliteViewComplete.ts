@@ -34,6 +34,9 @@ export async function completeSqliteVersion(
       log?.warn({ err, projection: ref.name, version: ref.version, index: step.carried }, 'sort index not carried over');
     }
   }
+  // The fill's WAL (it can outgrow the usual 1,000 pages when checkpoints run on another thread than the writes)
+  // is copied into the file and cut to nothing before readers switch to it.
+  await exec('PRAGMA wal_checkpoint(TRUNCATE)');
   log?.debug({ projection: ref.name, version: ref.version }, 'view version completed');
 }
 
