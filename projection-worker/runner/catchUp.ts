@@ -8,6 +8,12 @@ export type CatchUpDeps = {
   readonly eventStore: EventStore;
   readonly viewStore: ViewStore;
   readonly batchSize: number;
+  /**
+   * Most view changes one batch should carry: the number of events read then adapts (from FIRST_ADAPTIVE_BATCH up
+   * to `batchSize`) so that a batch of bulk events (1,000 rows each) stays a short transaction with bounded memory.
+   * Unset: always `batchSize` events.
+   */
+  readonly maxChanges?: number;
   /** How batches are read (default: straight from `eventStore`); runners of one process share one. */
   readonly read?: LogReader;
   /** Storage version to write, re-read before every batch so a switch made by another process is followed. */
@@ -19,6 +25,14 @@ export type CatchUpDeps = {
 };
 
 const MAX_CONFLICTS = 100;
+const FIRST_ADAPTIVE_BATCH = 16;
+
+/** The events to read next: fewer when the last batch carried more than `maxChanges` changes, more when far fewer. */
+function nextBatchSize(size: number, events: number, changes: number, maxChanges: number, batchSize: number): number {
+  if (changes > maxChanges) return Math.max(1, Math.floor((events * maxChanges) / changes));
+  if (changes * 2 <= maxChanges && events >= size) return Math.min(batchSize, size * 2);
+  return size;
+}
 
 /**
  * Applies batches until the checkpoint reaches the log head; returns the number of events applied.
@@ -28,6 +42,7 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
   const { projector, eventStore, viewStore, batchSize } = deps;
   let applied = 0;
   let conflicts = 0;
+  let size = deps.maxChanges === undefined ? batchSize : Math.min(batchSize, FIRST_ADAPTIVE_BATCH);
   while (deps.shouldContinue()) {
     const ref = await deps.ref();
     const checkpoint = await viewStore.checkpoint(ref);
@@ -38,15 +53,16 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
       projector.categories.length === 0
         ? []
         : deps.read !== undefined
-          ? await deps.read(checkpoint, projector.categories, batchSize, head)
-          : await eventStore.readAll(checkpoint, { categories: projector.categories, maxCount: batchSize });
-    const full = events.length >= batchSize;
+          ? await deps.read(checkpoint, projector.categories, size, head)
+          : await eventStore.readAll(checkpoint, { categories: projector.categories, maxCount: size });
+    const full = events.length >= size;
     const last = events.at(-1)?.position ?? null;
     // A short batch means we saw everything up to the head; moving to it lets projections that ignore most
     // categories still reach the head, which read-your-writes waits for.
     const next = full ? last : maxPosition(last, head);
     if (next === null || comparePositions(next, checkpoint) <= 0) break;
     const changes = await projector.apply(events);
+    if (deps.maxChanges !== undefined) size = nextBatchSize(size, events.length, changes.length, deps.maxChanges, batchSize);
     if (!(await viewStore.applyBatch(ref, checkpoint, next, changes))) {
       deps.onConflict?.(ref);
       conflicts += 1;
