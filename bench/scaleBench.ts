@@ -71,21 +71,30 @@ async function latencies(count: number, run: (i: number) => Promise<unknown>): P
 async function bytesOf(dir: string, prefix: string): Promise<number> {
   let total = 0;
   for (const name of await readdir(dir)) if (name.startsWith(prefix)) total += (await stat(join(dir, name))).size;
+  // The version files of a view store (views.db: views/, projection-worker/adapters/sqlite/sqliteViewFiles.ts).
+  const versions = join(dir, prefix.replace(/\.db$/, ''));
+  for (const name of await readdir(versions).catch(() => [] as string[])) total += (await stat(join(versions, name))).size;
   return total;
 }
 
 /** Bytes of the pages a SQLite file's tables and indexes use (dbstat: free pages and the file's slack excluded). */
 async function usedBytes(dir: string, file: string): Promise<number> {
   const { existsSync } = await import('node:fs');
-  const path = join(dir, file);
-  if (!existsSync(path)) return 0;
   const { default: Database } = await import('better-sqlite3');
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare('SELECT SUM(pgsize) FROM dbstat').pluck().get() as number | null) ?? 0;
-  } finally {
-    db.close();
+  // The file and the version files of its view store (views.db: views/*.db).
+  const versions = join(dir, file.replace(/\.db$/, ''));
+  const names = (await readdir(versions).catch(() => [] as string[])).filter((name) => name.endsWith('.db'));
+  let total = 0;
+  for (const path of [join(dir, file), ...names.map((name) => join(versions, name))]) {
+    if (!existsSync(path)) continue;
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      total += (db.prepare('SELECT SUM(pgsize) FROM dbstat').pluck().get() as number | null) ?? 0;
+    } finally {
+      db.close();
+    }
   }
+  return total;
 }
 
 async function rssBytes(pid: number): Promise<number> {
@@ -206,7 +215,7 @@ async function measureSize(rows: number, log: (line: string) => void): Promise<S
       out[`page50_${name}_p50Ms`] = page50.p50;
     }
     out.rssAfterReadsMB = (await rssBytes(server.child.pid as number)) / 1e6;
-    const queryServer = { url: server.url, pid: server.child.pid as number, token: server.token };
+    const queryServer = { url: server.url, pid: server.child.pid as number, token: server.token, viewBytes: () => bytesOf(dir, 'views.db') };
     // SCALE_QUERIES=0 leaves out the query rows (issue 30) and measures the branch rows (issue 29) alone.
     if (process.env.SCALE_QUERIES !== '0')
       Object.assign(out, await measureQueries(queryServer, rowsPath, { head, draft: masterDraft }, rows, indexed, log));

@@ -5,7 +5,13 @@
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- bench JSON
 
-export type QueryServer = { readonly url: string; readonly pid: number; readonly token: string };
+export type QueryServer = {
+  readonly url: string;
+  readonly pid: number;
+  readonly token: string;
+  /** Bytes of the view store on disk (views.db, its version files and their WALs). */
+  readonly viewBytes: () => Promise<number>;
+};
 export type QueryFigures = Record<string, number>;
 
 /** `x-index` (domain.md §5.5) on the field the indexed filter reads; the schema without it when the server refuses it. */
@@ -104,6 +110,7 @@ export async function measureQueries(
 
   // Rebuild of `rows` in the server while a reader lists and a writer writes single rows.
   const before = (await get(server, '/api/projections')).json.find((p: Json) => p.name === 'rows');
+  const viewBytesBefore = await server.viewBytes();
   let rebuilding = true;
   let peakRss = await rssBytes(server.pid);
   const sampler = setInterval(() => void rssBytes(server.pid).then((b) => (peakRss = Math.max(peakRss, b))), 200);
@@ -152,8 +159,11 @@ export async function measureQueries(
   out.rebuildReaderMaxMs = reads.at(-1) ?? Number.NaN;
   out.rebuildWriterP99Ms = percentile(writes, 99);
   out.rebuildWriterMaxMs = writes.at(-1) ?? Number.NaN;
+  out.rebuildWrites = writes.length;
+  // The old version's file is deleted after the switch: the views are back to about their size before.
+  out.rebuildViewBytesRatio = (await server.viewBytes()) / viewBytesBefore;
   log(
-    `  rebuild of rows: ${out.rebuildRowsPerSecond.toFixed(0)} rows/s, reader max ${out.rebuildReaderMaxMs.toFixed(0)} ms, writer max ${out.rebuildWriterMaxMs.toFixed(0)} ms`,
+    `  rebuild of rows: ${out.rebuildRowsPerSecond.toFixed(0)} rows/s, peak RSS ${out.rebuildPeakRssMB.toFixed(0)} MB, reader p99/max ${out.rebuildReaderP99Ms.toFixed(0)}/${out.rebuildReaderMaxMs.toFixed(0)} ms, writer p99/max ${out.rebuildWriterP99Ms.toFixed(0)}/${out.rebuildWriterMaxMs.toFixed(0)} ms (${writes.length} writes), views after/before ${out.rebuildViewBytesRatio.toFixed(2)}`,
   );
   return out;
 }
@@ -174,4 +184,6 @@ export const QUERY_FIGURES: readonly (readonly [string, string, string])[] = [
   ['rebuildReaderMaxMs', 'rebuild of rows: reader (page 1) max', 'ms'],
   ['rebuildWriterP99Ms', 'rebuild of rows: single-row writer p99', 'ms'],
   ['rebuildWriterMaxMs', 'rebuild of rows: single-row writer max', 'ms'],
+  ['rebuildWrites', 'rebuild of rows: single-row writes during it', 'n'],
+  ['rebuildViewBytesRatio', 'rebuild of rows: view store bytes after / before', '×'],
 ];

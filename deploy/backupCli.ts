@@ -1,6 +1,6 @@
-import { copyFile, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Command } from 'commander';
 import { pino, type Logger } from 'pino';
@@ -16,6 +16,10 @@ export type BackupCliIo = {
 const FAILED = 1;
 const EVENTS = 'events.db';
 const VIEWS = 'views.db';
+/** The folder of the views' version files (projection-worker/adapters/sqlite/sqliteViewFiles.ts `versionDir`). */
+const VIEW_VERSIONS = 'views';
+/** Copies of the views restarted because a rebuild replaced a version while it was copied. */
+const VIEW_COPY_ATTEMPTS = 3;
 
 const exists = (path: string): Promise<boolean> =>
   stat(path).then(
@@ -34,6 +38,53 @@ async function backupFile(from: string, to: string): Promise<void> {
     await source.backup(to, { progress: () => 0x7fffffff });
   } finally {
     source.close();
+  }
+}
+
+type CopiedVersion = { readonly name: string; readonly version: number; readonly active: number; readonly file: string | null };
+
+/**
+ * Copies views.db (the meta), then the file of every version it names, each with the backup API. A version dropped
+ * between the two (a rebuild finishing) is left out of the copy if it was a shadow; if readers used it, the copy
+ * starts again (the new meta names its successor). Each version file holds its own checkpoint, copied with its data.
+ */
+async function backupViews(io: BackupCliIo, dataDir: string, out: string): Promise<void> {
+  const fromDir = join(dataDir, VIEW_VERSIONS);
+  const toDir = join(out, VIEW_VERSIONS);
+  for (let attempt = 1; ; attempt++) {
+    await rm(join(out, VIEWS), { force: true });
+    await rm(toDir, { recursive: true, force: true });
+    io.stderr(`backup: copying ${VIEWS}\n`);
+    await backupFile(join(dataDir, VIEWS), join(out, VIEWS));
+    const meta = new Database(join(out, VIEWS));
+    try {
+      const hasFiles = meta.prepare("SELECT 1 FROM pragma_table_info('strata_view_versions') WHERE name = 'file'").get() !== undefined;
+      const versions = hasFiles
+        ? meta.prepare<[], CopiedVersion>('SELECT name, version, active, file FROM strata_view_versions WHERE file IS NOT NULL').all()
+        : [];
+      let replaced = false;
+      for (const v of versions) {
+        const file = v.file as string;
+        if (!(await exists(join(fromDir, file)))) {
+          if (v.active === 1) replaced = true;
+          else meta.prepare('DELETE FROM strata_view_versions WHERE name = ? AND version = ?').run(v.name, v.version);
+          continue;
+        }
+        await mkdir(toDir, { recursive: true });
+        io.stderr(`backup: copying ${VIEW_VERSIONS}/${basename(file)}\n`);
+        await backupFile(join(fromDir, file), join(toDir, file)).catch(async (err: unknown) => {
+          // Deleted while it was opened: as above.
+          if (await exists(join(fromDir, file))) throw err;
+          if (v.active === 1) replaced = true;
+          else meta.prepare('DELETE FROM strata_view_versions WHERE name = ? AND version = ?').run(v.name, v.version);
+        });
+      }
+      if (!replaced) return;
+    } finally {
+      meta.close();
+    }
+    if (attempt >= VIEW_COPY_ATTEMPTS) throw new Error(`the views changed during ${attempt} copies (rebuilds running); try again`);
+    io.stderr('backup: a rebuild replaced a version during the copy; copying the views again\n');
   }
 }
 
@@ -59,15 +110,12 @@ async function backup(io: BackupCliIo, dataDir: string, out: string, logOnly: bo
   }
   await mkdir(out, { recursive: true });
   const existing = await readdir(out);
-  if (existing.some((name) => name === EVENTS || name === VIEWS)) {
+  if (existing.some((name) => name === EVENTS || name === VIEWS || name === VIEW_VERSIONS)) {
     io.stderr(`error: ${out} already holds a backup\n`);
     return FAILED;
   }
   const started = performance.now();
-  if (!logOnly && (await exists(join(dataDir, VIEWS)))) {
-    io.stderr(`backup: copying ${VIEWS}\n`);
-    await backupFile(join(dataDir, VIEWS), join(out, VIEWS));
-  }
+  if (!logOnly && (await exists(join(dataDir, VIEWS)))) await backupViews(io, dataDir, out);
   io.stderr(`backup: copying ${EVENTS}\n`);
   await backupFile(events, join(out, EVENTS));
   if (await exists(join(dataDir, JWT_SECRET_FILE))) await copyFile(join(dataDir, JWT_SECRET_FILE), join(out, JWT_SECRET_FILE));
@@ -180,6 +228,7 @@ async function restore(io: BackupCliIo, from: string, dataDir: string): Promise<
   for (const name of [EVENTS, VIEWS, JWT_SECRET_FILE]) {
     if (await exists(join(from, name))) await copyFile(join(from, name), join(dataDir, name));
   }
+  if (await exists(join(from, VIEW_VERSIONS))) await cp(join(from, VIEW_VERSIONS), join(dataDir, VIEW_VERSIONS), { recursive: true });
   const hasViews = await exists(join(dataDir, VIEWS));
   // Views in the backup are at most as new as its log (backup copies them first): projectors catch up at start.
   const code = await verify(io, dataDir, hasViews ? null : join(dataDir, VIEWS));
@@ -203,7 +252,7 @@ async function guarded(io: BackupCliIo, action: () => Promise<number>): Promise<
 export function addBackupCommands(program: Command, io: BackupCliIo, setResult: (code: number) => void): void {
   program
     .command('backup')
-    .description('copy the embedded stores (events.db, views.db, jwt-secret) while the server keeps running')
+    .description('copy the embedded stores (events.db, views.db and its version files in views/, jwt-secret) while the server keeps running')
     .requiredOption('--out <dir>', 'directory for the backup (created; must not hold one)')
     .option('--data-dir <dir>', 'the data directory (default DATA_DIR, else ./data)')
     .option('--log-only', 'copy the event log only (views are rebuilt at restore)')

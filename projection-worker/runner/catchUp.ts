@@ -10,6 +10,12 @@ export type CatchUpDeps = {
   readonly batchSize: number;
   /** Data a batch may read before it is cut (default BATCH_BYTES). */
   readonly batchBytes?: number;
+  /**
+   * Most view changes one batch should carry: the number of events read then adapts (from FIRST_ADAPTIVE_BATCH up
+   * to `batchSize`) so that a batch of bulk events (1,000 rows each) stays a short transaction with bounded memory.
+   * Unset: always `batchSize` events.
+   */
+  readonly maxChanges?: number;
   /** How batches are read (default: straight from `eventStore`); runners of one process share one. */
   readonly read?: LogReader;
   /** Storage version to write, re-read before every batch so a switch made by another process is followed. */
@@ -21,6 +27,14 @@ export type CatchUpDeps = {
 };
 
 const MAX_CONFLICTS = 100;
+const FIRST_ADAPTIVE_BATCH = 16;
+
+/** The events to read next: fewer when the last batch carried more than `maxChanges` changes, more when far fewer. */
+function nextBatchSize(size: number, events: number, changes: number, maxChanges: number, batchSize: number): number {
+  if (changes > maxChanges) return Math.max(1, Math.floor((events * maxChanges) / changes));
+  if (changes * 2 <= maxChanges && events >= size) return Math.min(batchSize, size * 2);
+  return size;
+}
 
 /**
  * Stored event data one batch reads at most (then it is cut after the event that reaches it): a 1,000-event batch
@@ -37,6 +51,7 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
   const batchBytes = deps.batchBytes ?? BATCH_BYTES;
   let applied = 0;
   let conflicts = 0;
+  let size = deps.maxChanges === undefined ? batchSize : Math.min(batchSize, FIRST_ADAPTIVE_BATCH);
   while (deps.shouldContinue()) {
     const ref = await deps.ref();
     const checkpoint = await viewStore.checkpoint(ref);
@@ -47,16 +62,17 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
       projector.categories.length === 0
         ? []
         : deps.read !== undefined
-          ? await deps.read(checkpoint, projector.categories, batchSize, head, batchBytes)
-          : await eventStore.readAll(checkpoint, { categories: projector.categories, maxCount: batchSize, maxBytes: batchBytes });
+          ? await deps.read(checkpoint, projector.categories, size, head, batchBytes)
+          : await eventStore.readAll(checkpoint, { categories: projector.categories, maxCount: size, maxBytes: batchBytes });
     // A full batch, or one cut short by batchBytes, ends at its last event: the next batch starts there. A short
     // batch otherwise means we saw everything up to the head; moving to it lets projections that ignore most
     // categories still reach the head, which read-your-writes waits for.
-    const full = events.length >= batchSize || events.cutShort === true;
+    const full = events.length >= size || events.cutShort === true;
     const last = events.at(-1)?.position ?? null;
     const next = full ? last : maxPosition(last, head);
     if (next === null || comparePositions(next, checkpoint) <= 0) break;
     const changes = await projector.apply(events);
+    if (deps.maxChanges !== undefined) size = nextBatchSize(size, events.length, changes.length, deps.maxChanges, batchSize);
     if (!(await viewStore.applyBatch(ref, checkpoint, next, changes))) {
       deps.onConflict?.(ref);
       conflicts += 1;

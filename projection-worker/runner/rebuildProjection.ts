@@ -16,6 +16,8 @@ export type RebuildDeps = {
   /** The storage version being filled, once chosen. */
   readonly onShadow?: (version: number) => void;
   readonly batchSize?: number;
+  /** View changes per shadow batch the replay aims at (catchUp `maxChanges`); default 5,000. */
+  readonly maxChangesPerBatch?: number;
   /** Lease owner; a caller that already holds `<name>:rebuild` under this owner keeps it (renewal). */
   readonly owner?: string;
   readonly leaseTtlMs?: number;
@@ -93,6 +95,9 @@ export async function rebuildProjection(deps: RebuildDeps): Promise<RebuildResul
         eventStore,
         viewStore,
         batchSize: deps.batchSize ?? 1000,
+        // Bulk events carry up to 1,000 rows: batches of at most ~5,000 rows keep each shadow transaction short
+        // (the event loop of a server running the rebuild answers between them) and memory independent of the size.
+        maxChanges: deps.maxChangesPerBatch ?? 5_000,
         ref: () => Promise.resolve(target),
         shouldContinue: () => {
           if (leaseLost) throw new Error(`lost the rebuild lease of projection ${name}`);

@@ -52,6 +52,25 @@ describe('rebuildProjection', () => {
     assert.deepEqual(progress.at(-1), [31, 31]);
   });
 
+  test('shadow batches adapt their number of events to carry about maxChangesPerBatch view changes', async () => {
+    const { eventStore, viewStore } = await liveProjection();
+    const batches: number[] = [];
+    const apply = viewStore.applyBatch.bind(viewStore);
+    viewStore.applyBatch = async (ref, expected, next, changes) => {
+      if (ref.version === 2) batches.push(changes.length);
+      return apply(ref, expected, next, changes);
+    };
+    const projector = createCountingProjector();
+    const result = await rebuildProjection({ projector, eventStore, viewStore, log, dropDelayMs: 0, maxChangesPerBatch: 3 });
+    assert.equal(result.events, 26);
+    assert.equal((await viewStore.get('counting', 'totals', { id: 'all' }))?.events, 25);
+    // The first batch reads 16 events; the next ones as many as carry about 3 changes.
+    const events = await eventStore.readAll(null, { categories: projector.categories, maxCount: 1000 });
+    const perEvent = Math.max(...(await Promise.all(events.map(async (e) => (await projector.apply([e])).length))));
+    assert.ok(batches.length > 3, `batches: ${batches.join(', ')}`);
+    for (const size of batches.slice(1)) assert.ok(size <= Math.max(3, perEvent) * 2, `batches: ${batches.join(', ')}`);
+  });
+
   test('defers the read indexes of the shadow, completes it, catches up again and only then switches', async () => {
     const { eventStore, viewStore } = await liveProjection();
     const complete = viewStore.completeVersion.bind(viewStore);

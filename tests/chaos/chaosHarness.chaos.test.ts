@@ -6,13 +6,18 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { OPEN_SEQ } from '../../contracts/index.ts';
+import { versionFilePath } from '../../projection-worker/adapters/sqlite/sqliteViewFiles.ts';
 import { DEFAULT_OPTIONS, runChaos } from './runChaos.ts';
 
 function breakRowsView(dataDir: string): { deleted: string; changed: string } {
-  const db = new Database(join(dataDir, 'views.db'));
+  const views = join(dataDir, 'views.db');
+  const meta = new Database(views, { readonly: true });
+  const { version } = meta.prepare("SELECT version FROM strata_view_versions WHERE name = 'rows' AND active = 1").get() as { version: number };
+  meta.close();
+  // The version's own file (projection-worker/adapters/sqlite/sqliteViewFiles.ts).
+  const db = new Database(versionFilePath(views, 'rows', version) ?? views);
   try {
     db.pragma('busy_timeout = 10000');
-    const { version } = db.prepare("SELECT version FROM strata_view_versions WHERE name = 'rows' AND active = 1").get() as { version: number };
     const table = `"v_rows_${version}_rows"`;
     // Branches created from master hold copies of its rows under their own branchId: break two rows of one branch,
     // master's (the branch with the most of them), so that both breaks land in revisions the harness checks.

@@ -8,6 +8,7 @@ import { sqlitePosition } from '../../contracts/index.ts';
 import type { Clock, ViewStore } from '../../contracts/index.ts';
 import { createSqlBuilder } from '../../projection-worker/adapters/sqlite/sqliteViewSql.ts';
 import { tableInfo } from '../../projection-worker/adapters/sqlite/sqliteViewTable.ts';
+import { versionFilePath } from '../../projection-worker/adapters/sqlite/sqliteViewFiles.ts';
 import { createSqliteViewStore } from '../../projection-worker/adapters/sqlite/sqliteViewStore.ts';
 import { keyDoc, spec, v, viewStoreSharingContract } from './viewStoreSharingContract.ts';
 
@@ -39,7 +40,9 @@ test('storage: WAL, mapped table names, added fields, clashing names refused', (
     assert.deepEqual(await store.get('api-keys', 'keys', { id: 'k' }), { id: 'k', owner: 'o', uses: null, note: null });
     await assert.rejects(store.ensureProjection({ ...spec(1), name: 'api_keys' }), /clashes/);
 
-    const db = new Database(file, { readonly: true });
+    const versionFile = versionFilePath(file, 'api-keys', 1);
+    assert.ok(versionFile !== null && versionFile !== file, 'a new version gets a file of its own');
+    const db = new Database(versionFile, { readonly: true });
     try {
       assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'v_*'").pluck().all();
@@ -64,7 +67,7 @@ test('filters on indexed columns use the index', () =>
         { kind: 'compare', ref: { field: 'uses' }, op: 'gt', value: 3 },
       ],
     });
-    const db = new Database(file, { readonly: true });
+    const db = new Database(versionFilePath(file, 'api-keys', 1) ?? file, { readonly: true });
     try {
       const explain = db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM ${info.table} WHERE ${where}`);
       const plan = explain.all(b.params) as { detail: string }[];

@@ -291,6 +291,44 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
         assert.equal((await store.get(PROJECTION, 'items', { id: 'y' }))?.id, 'y');
       }));
 
+    test('rebuild while the live version is read and written: batches interleave, the switch and the drop lose nothing', () =>
+      withStore(open, async (store) => {
+        await seed(store, [{ id: 'live-0', n: 0 }]);
+        await store.ensureProjection(readersOnlySpec(2), { deferReadIndexes: true });
+        let live = 1;
+        let shadow = 0;
+        const docs = (prefix: string, from: number, count: number): ViewChange[] =>
+          Array.from({ length: count }, (_, i) => upsert('items', { id: `${prefix}-${from + i}`, n: from + i }));
+        for (let round = 0; round < 5; round++) {
+          // The shadow replays the live documents so far plus its own; the live runner keeps writing v1 meanwhile.
+          const replay = [...docs('live', 0, live), ...docs('old', shadow * 10, 10)];
+          const [liveApplied, shadowApplied] = await Promise.all([
+            store.applyBatch(ref(1), pos(live), pos(live + 1), docs('live', live, 1)),
+            store.applyBatch(ref(2), shadow === 0 ? null : pos(shadow), pos(shadow + 1), replay),
+            store.find(PROJECTION, 'items', { filter: ALL }),
+          ]);
+          assert.ok(liveApplied && shadowApplied);
+          live += 1;
+          shadow += 1;
+          assert.equal(await store.count(PROJECTION, 'items'), live, 'readers see the live version only');
+          assert.equal((await store.get(PROJECTION, 'items', { id: `live-${live - 1}` }))?.n, live - 1);
+        }
+        await store.completeVersion(ref(2));
+        // The shadow catches up with the live writes of the last round, then readers switch.
+        assert.ok(await store.applyBatch(ref(2), pos(shadow), pos(shadow + 1), docs('live', 0, live)));
+        await store.activate(PROJECTION, 2);
+        await store.dropVersion(ref(1));
+        assert.deepEqual(
+          (await store.projectionStatuses()).filter((s) => s.name === PROJECTION).map((s) => [s.version, s.active, s.position]),
+          [[2, true, pos(shadow + 1)]],
+        );
+        assert.equal(await store.count(PROJECTION, 'items'), live + shadow * 10);
+        assert.equal(await store.count(PROJECTION, 'items', { kind: 'compare', ref: { field: 'n' }, op: 'eq', value: live - 1 }), 2);
+        await assert.rejects(store.applyBatch(ref(1), pos(live), pos(live + 1), docs('late', 0, 1)), 'the dropped version takes no batches');
+        assert.ok(await store.applyBatch(ref(2), pos(shadow + 1), pos(shadow + 2), docs('after', 0, 1)));
+        assert.equal((await store.get(PROJECTION, 'items', { id: 'after-0' }))?.n, 0);
+      }));
+
     test('rebuild with deferred read indexes: the shadow takes batches, keeps unique indexes, completes and switches', () =>
       withStore(open, async (store) => {
         await seed(store, [{ id: 'x', title: 'v1', n: 1 }]);

@@ -3,6 +3,7 @@
 // position; a log-only backup restored with its views rebuilt; `strata verify` finding corrupted copies.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,9 +106,14 @@ describe('backup while writing, restore elsewhere (portability.md §5)', () => {
     assert.equal(backup.code, 0, backup.stderr);
     assert.match(backup.stdout, /: \d+ events up to position \d+/);
     assert.ok(written > writtenAtEnd, 'writes went on after the backup');
+    // Each projection version is a file of its own beside views.db (projection-worker/adapters/sqlite/sqliteViewFiles.ts).
+    const versionFiles = (data: string): string[] => readdirSync(join(data, 'views')).filter((name) => name.endsWith('.db'));
+    assert.deepEqual(versionFiles(join(dir, 'backup')).sort(), versionFiles(join(dir, 'source')).sort());
+    assert.match(backup.stderr, /copying views\/rows\.v\d+\./);
 
     const restored = await strata(['restore', '--from', join(dir, 'backup'), '--data-dir', join(dir, 'restored')]);
     assert.equal(restored.code, 0, restored.stderr);
+    assert.deepEqual(versionFiles(join(dir, 'restored')).sort(), versionFiles(join(dir, 'backup')).sort());
     const copy = await startStrataProcess({ DATA_DIR: join(dir, 'restored'), ADMIN_PASSWORD });
     try {
       const rows = await items(copy, await login(copy));

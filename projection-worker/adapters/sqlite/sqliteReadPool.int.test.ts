@@ -21,16 +21,16 @@ test('a statement past its budget fails with QUERY_TIMEOUT at the budget, the ev
   const threads = createSqliteThreads({ file, threads: 1, budgetMs: 250, writable: false });
   try {
     // The first statement waits for the thread's start (not counted against the budget).
-    assert.deepEqual(await threads.rows('SELECT a, strata_lower(:v) FROM t ORDER BY a', { v: 'ÄB' }), [
+    assert.deepEqual(await threads.rows(file, 'SELECT a, strata_lower(:v) FROM t ORDER BY a', { v: 'ÄB' }), [
       ['x', 'äb'],
       ['y', 'äb'],
     ]);
     let ticks = 0;
     const ticking = setInterval(() => (ticks += 1), 10);
     const started = Date.now();
-    const slow = threads.value(SLOW, {});
+    const slow = threads.value(file, SLOW, {});
     // Queued behind the slow statement on the only thread: it shares the caller's budget and times out too.
-    const queued = threads.value('SELECT 1', {});
+    const queued = threads.value(file, 'SELECT 1', {});
     const [slowOutcome, queuedOutcome] = await Promise.allSettled([slow, queued]);
     const waited = Date.now() - started;
     clearInterval(ticking);
@@ -45,7 +45,7 @@ test('a statement past its budget fails with QUERY_TIMEOUT at the budget, the ev
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal(threads.stats().abandoned, 1);
     // The abandoned thread still finishes its statement; a new one serves at once.
-    assert.equal(await threads.value('SELECT count(*) FROM t', {}), 2);
+    assert.equal(await threads.value(file, 'SELECT count(*) FROM t', {}), 2);
   } finally {
     await threads.close();
     db.close();
@@ -60,15 +60,15 @@ test('a thread set aside past the grace is never terminated inside its statement
   db.pragma('journal_mode = WAL');
   const threads = createSqliteThreads({ file, threads: 1, budgetMs: 100, writable: false });
   try {
-    assert.equal(await threads.value('SELECT 1', {}), 1);
+    assert.equal(await threads.value(file, 'SELECT 1', {}), 1);
     const exits: number[] = [];
     for (let round = 0; round < 3; round++) {
-      const outcome = await Promise.allSettled([threads.value(SLOWISH, {})]);
+      const outcome = await Promise.allSettled([threads.value(file, SLOWISH, {})]);
       assert.ok(outcome[0].status === 'rejected' && isAppError(outcome[0].reason, 'QUERY_TIMEOUT'), String(outcome[0]));
       await new Promise((resolve) => setTimeout(resolve, 60));
       // Set aside (counted), a replacement serves meanwhile; the pool never holds more than `threads` aside.
       assert.equal(threads.stats().abandoned, 1);
-      assert.equal(await threads.value('SELECT 2', {}), 2);
+      assert.equal(await threads.value(file, 'SELECT 2', {}), 2);
       // The set-aside thread ends its statement and is terminated idle (the pool is full): no thread is left aside.
       const deadline = Date.now() + 30_000;
       while (threads.stats().abandoned > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -76,7 +76,7 @@ test('a thread set aside past the grace is never terminated inside its statement
       assert.ok(threads.stats().live <= 1, JSON.stringify(threads.stats()));
     }
     assert.deepEqual(exits, [0, 0, 0]);
-    assert.equal(await threads.value('SELECT 3', {}), 3);
+    assert.equal(await threads.value(file, 'SELECT 3', {}), 3);
   } finally {
     await threads.close();
     db.close();
@@ -91,16 +91,16 @@ test('a statement past its budget that calls a strata_* function stops when canc
   db.pragma('journal_mode = WAL');
   const threads = createSqliteThreads({ file, threads: 1, budgetMs: 200, writable: false });
   try {
-    assert.equal(await threads.value('SELECT 1', {}), 1);
+    assert.equal(await threads.value(file, 'SELECT 1', {}), 1);
     // Seconds of work, each row through strata_lower (as case-insensitive filters do).
     const slow =
       "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 50000000) SELECT count(*) FROM c WHERE strata_lower('A' || x) = 'b'";
     const started = Date.now();
-    await assert.rejects(threads.value(slow, {}), (err: unknown) => isAppError(err, 'QUERY_TIMEOUT'));
+    await assert.rejects(threads.value(file, slow, {}), (err: unknown) => isAppError(err, 'QUERY_TIMEOUT'));
     assert.ok(Date.now() - started < 1500, `answered after ${Date.now() - started} ms`);
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(threads.stats(), { live: 1, abandoned: 0, queued: 0 });
-    assert.equal(await threads.value('SELECT 2', {}), 2);
+    assert.equal(await threads.value(file, 'SELECT 2', {}), 2);
     // The same thread answered: none was abandoned or started meanwhile.
     assert.deepEqual(threads.stats(), { live: 1, abandoned: 0, queued: 0 });
   } finally {
@@ -118,11 +118,11 @@ test('errors of a statement reach the caller with their SQLite code; the thread 
   db.exec('CREATE TABLE t (a TEXT)');
   const threads = createSqliteThreads({ file, threads: 1, budgetMs: null, writable: false });
   try {
-    await assert.rejects(threads.rows('SELECT * FROM missing', {}), /no such table: missing/);
+    await assert.rejects(threads.rows(file, 'SELECT * FROM missing', {}), /no such table: missing/);
     // Read-only connection: writes are refused.
-    await assert.rejects(threads.exec('CREATE TABLE u (a)'), (err: unknown) => (err as { code?: string }).code === 'SQLITE_READONLY');
+    await assert.rejects(threads.exec(file, 'CREATE TABLE u (a)'), (err: unknown) => (err as { code?: string }).code === 'SQLITE_READONLY');
     db.exec("INSERT INTO t VALUES ('later')");
-    assert.deepEqual(await threads.rows('SELECT a FROM t', {}), [['later']]);
+    assert.deepEqual(await threads.rows(file, 'SELECT a FROM t', {}), [['later']]);
   } finally {
     await threads.close();
     db.close();
@@ -137,10 +137,10 @@ test('threads that cannot start are given up after three attempts: queued statem
   const preload = ['data:text/javascript,throw new Error("no hooks here")'];
   const threads = createSqliteThreads({ file, threads: 1, budgetMs: 60_000, writable: false, preload });
   try {
-    await assert.rejects(threads.value('SELECT 1', {}), /no hooks here/);
+    await assert.rejects(threads.value(file, 'SELECT 1', {}), /no hooks here/);
     assert.equal(threads.available(), false);
     assert.equal(threads.stats().live, 0);
-    await assert.rejects(threads.value('SELECT 1', {}), /no hooks here/);
+    await assert.rejects(threads.value(file, 'SELECT 1', {}), /no hooks here/);
   } finally {
     await threads.close();
     await rm(dir, { recursive: true, force: true });

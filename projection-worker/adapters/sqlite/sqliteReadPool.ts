@@ -7,6 +7,8 @@ import type { Params } from './sqliteViewSql.ts';
 export type ReadRequest = {
   readonly id: number;
   readonly mode: 'rows' | 'value' | 'exec';
+  /** The view file the statement runs on (views.db or a version file). */
+  readonly file: string;
   readonly sql: string;
   readonly params: Params;
 };
@@ -14,6 +16,7 @@ export type ReadReply =
   | { readonly id: number; readonly ok: true; readonly result: unknown }
   | { readonly id: number; readonly ok: false; readonly message: string; readonly code: string | null };
 export type ReadThreadData = {
+  /** The file opened at start (views.db): the thread is ready once it can read it. */
   readonly file: string;
   readonly writable: boolean;
   readonly busyTimeoutMs: number;
@@ -54,9 +57,11 @@ export type SqliteThreadsOptions = {
 
 /** Statements run on SQLite connections in worker threads, so that no statement holds the event loop. */
 export type SqliteThreads = {
-  rows(sql: string, params: Params): Promise<unknown[][]>;
-  value(sql: string, params: Params): Promise<unknown>;
-  exec(sql: string): Promise<void>;
+  rows(file: string, sql: string, params: Params): Promise<unknown[][]>;
+  value(file: string, sql: string, params: Params): Promise<unknown>;
+  exec(file: string, sql: string): Promise<void>;
+  /** Closes the threads' connections to a dropped file (after the statements already sent to them). */
+  forget(file: string): void;
   /** False once threads failed to start several times in a row: the caller then reads on its own connection. */
   available(): boolean;
   /** Threads started and not yet exited, including those abandoned past the budget and still finishing a statement. */
@@ -280,10 +285,13 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
   pump();
 
   return {
-    rows: (sql, params) => submit({ mode: 'rows', sql, params }, true) as Promise<unknown[][]>,
-    value: (sql, params) => submit({ mode: 'value', sql, params }, true),
-    exec: async (sql) => {
-      await submit({ mode: 'exec', sql, params: {} }, false);
+    rows: (file, sql, params) => submit({ mode: 'rows', file, sql, params }, true) as Promise<unknown[][]>,
+    value: (file, sql, params) => submit({ mode: 'value', file, sql, params }, true),
+    exec: async (file, sql) => {
+      await submit({ mode: 'exec', file, sql, params: {} }, false);
+    },
+    forget: (file) => {
+      for (const thread of [...live, ...draining]) thread.worker.postMessage({ forget: file });
     },
     available: () => failedStarts < MAX_FAILED_STARTS,
     stats: () => ({ live: live.size, abandoned, queued: queue.length }),

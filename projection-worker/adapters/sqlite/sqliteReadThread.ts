@@ -5,9 +5,11 @@ import { sqlCast } from './sqliteViewCast.ts';
 import type { ReadReply, ReadRequest, ReadThreadData } from './sqliteReadPool.ts';
 
 /**
- * The body of a view store read thread: one connection to the view file, which runs the statements the main thread
- * built (sqliteReadPool.ts) and posts the raw rows back. Reading connections are opened read-only; the index
- * thread's connection writes (CREATE INDEX, ANALYZE) and waits for the write lock as long as the busy timeout.
+ * The body of a view store read thread: a connection per view file (views.db and the version files the requests
+ * name, sqliteViewFiles.ts), which runs the statements the main thread built (sqliteReadPool.ts) and posts the raw
+ * rows back. Reading connections are opened read-only; the index thread's connections write (CREATE INDEX, ANALYZE,
+ * DROP TABLE) and wait for the write lock as long as the busy timeout. The main thread says when a file is dropped
+ * (`forget`): its connection closes, so the deleted file's space is returned.
  */
 const THREAD_NICENESS = 10;
 const data = workerData as ReadThreadData;
@@ -19,10 +21,6 @@ try {
 } catch {
   // Not permitted on this platform: threads keep the process's priority.
 }
-const db = new Database(data.file, { readonly: !data.writable, fileMustExist: true, timeout: data.busyTimeoutMs });
-db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
-// Each thread has its own page cache; a small one keeps the threads' memory bounded (the OS caches the file).
-db.pragma('cache_size = -16384');
 // The statement running now; a statement past its budget is cancelled by the main thread writing its id here, and
 // stops at its next call of a strata_* function (SQLite aborts a statement whose function throws). Statements that
 // call none run to their end while the pool has set this thread aside (it is never terminated inside a statement).
@@ -31,43 +29,64 @@ let current = 0;
 function running(): void {
   if (Atomics.load(cancel, 0) === current) throw new Error('statement cancelled: past its time budget');
 }
-db.function('strata_cast', { deterministic: true }, (cast: unknown, value: unknown, type: unknown) => {
-  running();
-  return sqlCast(cast, value, type);
-});
-db.function('strata_lower', { deterministic: true }, (v: unknown) => {
-  running();
-  return typeof v === 'string' ? v.toLowerCase() : v;
-});
 
 const MAX_CACHED_STATEMENTS = 200;
-const statements = new Map<string, Database.Statement>();
+type Connection = { readonly db: Database.Database; readonly statements: Map<string, Database.Statement> };
+const connections = new Map<string, Connection>();
 
-function prepare(sql: string): Database.Statement {
-  let statement = statements.get(sql);
+function open(file: string): Connection {
+  let connection = connections.get(file);
+  if (connection !== undefined) return connection;
+  const db = new Database(file, { readonly: !data.writable, fileMustExist: true, timeout: data.busyTimeoutMs });
+  db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
+  // Each connection has its own page cache; a small one keeps the threads' memory bounded (the OS caches the file).
+  db.pragma('cache_size = -16384');
+  db.function('strata_cast', { deterministic: true }, (cast: unknown, value: unknown, type: unknown) => {
+    running();
+    return sqlCast(cast, value, type);
+  });
+  db.function('strata_lower', { deterministic: true }, (v: unknown) => {
+    running();
+    return typeof v === 'string' ? v.toLowerCase() : v;
+  });
+  connection = { db, statements: new Map() };
+  connections.set(file, connection);
+  return connection;
+}
+
+function prepare(connection: Connection, sql: string): Database.Statement {
+  let statement = connection.statements.get(sql);
   if (statement === undefined) {
-    if (statements.size >= MAX_CACHED_STATEMENTS) statements.clear();
-    statement = db.prepare(sql);
-    statements.set(sql, statement);
+    if (connection.statements.size >= MAX_CACHED_STATEMENTS) connection.statements.clear();
+    statement = connection.db.prepare(sql);
+    connection.statements.set(sql, statement);
   }
   return statement;
 }
 
 function run(request: ReadRequest): unknown {
+  const connection = open(request.file);
   switch (request.mode) {
     case 'rows':
-      return prepare(request.sql).raw(true).all(request.params);
+      return prepare(connection, request.sql).raw(true).all(request.params);
     case 'value':
-      return prepare(request.sql).pluck(true).get(request.params);
+      return prepare(connection, request.sql).pluck(true).get(request.params);
     case 'exec':
-      db.exec(request.sql);
+      connection.db.exec(request.sql);
       return null;
   }
 }
 
+open(data.file);
+
 const port = parentPort;
 if (port === null) throw new Error('sqliteReadThread runs in a worker thread');
-port.on('message', (request: ReadRequest) => {
+port.on('message', (request: ReadRequest | { readonly forget: string }) => {
+  if ('forget' in request) {
+    connections.get(request.forget)?.db.close();
+    connections.delete(request.forget);
+    return;
+  }
   let reply: ReadReply;
   current = request.id;
   try {
@@ -79,7 +98,7 @@ port.on('message', (request: ReadRequest) => {
         : { id: request.id, ok: true, result };
   } catch (err) {
     // A schema change from another connection invalidates cached statements; the next read prepares them again.
-    statements.clear();
+    connections.get(request.file)?.statements.clear();
     const message = err instanceof Error ? err.message : String(err);
     const code = (err as { code?: unknown } | null)?.code;
     reply = { id: request.id, ok: false, message, code: typeof code === 'string' ? code : null };

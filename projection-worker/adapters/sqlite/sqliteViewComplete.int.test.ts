@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import type { FindQuery, ProjectionSpec, SortKey, ViewChange } from '../../../contracts/index.ts';
+import { versionFilePath } from './sqliteViewFiles.ts';
 import { createSqliteViewStore } from './sqliteViewStore.ts';
 
 const spec = (version: number): ProjectionSpec => ({
@@ -36,13 +37,24 @@ test('sqlite completeVersion: deferred read indexes and the active sort indexes 
   const dir = await mkdtemp(join(tmpdir(), 'strata-view-complete-'));
   const file = join(dir, 'views.db');
   const store = createSqliteViewStore({ file });
-  const inspect = new Database(file, { readonly: true });
+  // Each version is in a file of its own (sqliteViewFiles.ts); `v_items_<version>_items` is in that of <version>.
+  const inspect = (table: string): Database.Database => {
+    const version = Number(/^v_items_(\d+)_items$/.exec(table)?.[1]);
+    const db = new Database(versionFilePath(file, 'items', version) ?? file, { readonly: true });
+    opened.push(db);
+    return db;
+  };
+  const opened: Database.Database[] = [];
   // Our indexes of `table`, named after what follows the table name (the primary key's autoindex left out).
   const indexes = (table: string): string[] =>
-    (inspect.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name").pluck().all(table) as string[])
+    (inspect(table).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name").pluck().all(table) as string[])
       .filter((name) => name.startsWith(`${table}__`))
       .map((name) => name.slice(table.length));
-  const analyzed = (table: string): boolean => inspect.prepare('SELECT 1 FROM sqlite_stat1 WHERE tbl = ?').get(table) !== undefined;
+  const analyzed = (table: string): boolean => {
+    const db = inspect(table);
+    const hasStats = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined;
+    return hasStats && db.prepare('SELECT 1 FROM sqlite_stat1 WHERE tbl = ?').get(table) !== undefined;
+  };
   try {
     // A first version becomes active at once: nothing is deferred.
     await store.ensureProjection(spec(1), { deferReadIndexes: true });
@@ -72,7 +84,7 @@ test('sqlite completeVersion: deferred read indexes and the active sort indexes 
     assert.ok(!plan.some((line) => line.includes('TEMP B-TREE')), plan.join(' | '));
     assert.deepEqual(await store.find('items', 'items', sortedQuery), before);
   } finally {
-    inspect.close();
+    for (const db of opened) db.close();
     await store.close();
     await rm(dir, { recursive: true, force: true });
   }

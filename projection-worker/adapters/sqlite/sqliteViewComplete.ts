@@ -11,20 +11,21 @@ type StoredIndex = { readonly name: string; readonly sql: string | null };
 type VersionDdl = { readonly sql: string; readonly carried: string | null };
 
 /**
- * ViewStore.completeVersion on SQLite: the declared indexes of the version, then the sort indexes of the active
- * version copied onto it. Each CREATE INDEX is its own statement (SQLite builds it from one sort of the table), so
+ * ViewStore.completeVersion on SQLite: the declared indexes of the version (in `db`, its file), then the sort indexes
+ * of the active version (in `activeDb`, the active version's file) copied onto it. Each CREATE INDEX is its own statement (SQLite builds it from one sort of the table), so
  * the write lock is released between them. Copied sort indexes are followed by ANALYZE, as ensureIndex does after
  * creating one: without statistics the planner does not pick them. `exec` runs each statement: on the index
  * thread in the server (the builds take minutes at a million rows), on the connection itself elsewhere.
  */
 export async function completeSqliteVersion(
   db: Database.Database,
+  activeDb: Database.Database | null,
   meta: SqliteViewMeta,
   ref: ProjectionRef,
   exec: (sql: string) => void | Promise<void>,
   log?: Logger,
 ): Promise<void> {
-  for (const step of versionDdl(db, meta, ref)) {
+  for (const step of versionDdl(db, activeDb, meta, ref)) {
     try {
       await exec(step.sql);
     } catch (err) {
@@ -33,10 +34,13 @@ export async function completeSqliteVersion(
       log?.warn({ err, projection: ref.name, version: ref.version, index: step.carried }, 'sort index not carried over');
     }
   }
+  // The fill's WAL (it can outgrow the usual 1,000 pages when checkpoints run on another thread than the writes)
+  // is copied into the file and cut to nothing before readers switch to it.
+  await exec('PRAGMA wal_checkpoint(TRUNCATE)');
   log?.debug({ projection: ref.name, version: ref.version }, 'view version completed');
 }
 
-function versionDdl(db: Database.Database, meta: SqliteViewMeta, ref: ProjectionRef): VersionDdl[] {
+function versionDdl(db: Database.Database, activeDb: Database.Database | null, meta: SqliteViewMeta, ref: ProjectionRef): VersionDdl[] {
   const spec = meta.spec(ref.name, ref.version);
   const tables = meta.tables(ref.name, ref.version);
   if (spec === null || tables === null) throw new Error(`projection ${ref.name} v${ref.version} does not exist`);
@@ -48,8 +52,8 @@ function versionDdl(db: Database.Database, meta: SqliteViewMeta, ref: Projection
 
   const active = meta.activeVersion(ref.name);
   const from = active === null || active === ref.version ? null : meta.tables(ref.name, active);
-  if (from === null) return steps;
-  const indexesOf = db.prepare<[string], StoredIndex>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?");
+  if (from === null || activeDb === null) return steps;
+  const indexesOf = activeDb.prepare<[string], StoredIndex>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?");
   const exists = db.prepare<[string], number>("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").pluck();
   for (const [collection, info] of tables) {
     const source = from.get(collection);

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { sharedPerTurn } from '../../../contracts/index.ts';
 import type { Clock, Position, ProjectionRef, ProjectionSpec, ProjectionStatus } from '../../../contracts/index.ts';
+import { fileCheckpoint } from './sqliteViewFiles.ts';
 import { addColumnSql, createIndexSqls, createTableSql, tableInfo } from './sqliteViewTable.ts';
 import type { TableInfo } from './sqliteViewTable.ts';
 
@@ -15,7 +16,7 @@ INSERT OR IGNORE INTO strata_view_meta (key, value) VALUES ('generation', 0);`;
 /** How fresh a cached answer must be: checked against other connections now, or once per macrotask. */
 type Look = 'now' | 'shared';
 
-type VersionRow = { name: string; version: number; active: number; spec: string };
+type VersionRow = { name: string; version: number; active: number; spec: string; file: string | null };
 type StatusRow = {
   name: string;
   version: number;
@@ -25,25 +26,41 @@ type StatusRow = {
   error: string | null;
   owner: string | null;
   expires_at: number | null;
+  file: string | null;
 };
+
+/** The files of the versions (sqliteViewFiles.ts); null: every version in the meta's own database (`:memory:`). */
+export type VersionFileAccess = {
+  /** A new file name for a version. */
+  name(projection: string, version: number): string;
+  /** The connection of this process to a version file: opened on first use, created when `create`. */
+  db(file: string, create?: boolean): Database.Database;
+};
+
+/** Where a version's collections are: its own file, or (file null) the meta's database. */
+export type VersionPlace = { readonly file: string | null };
 
 /**
  * Projection versions, checkpoints and leases, plus caches of specs and active versions. Another process may
  * switch or drop versions: every such change bumps a generation counter, which this connection re-reads only
  * after PRAGMA data_version says that another connection committed something.
  */
-export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
+export function createSqliteViewMeta(db: Database.Database, clock: Clock, files: VersionFileAccess | null = null) {
   db.exec(SCHEMA);
+  // Stores written before version files have no `file` column: their versions stay in this database (file NULL).
+  const columns = db.prepare('PRAGMA table_info(strata_view_versions)').all() as { name: string }[];
+  if (!columns.some((c) => c.name === 'file')) db.exec('ALTER TABLE strata_view_versions ADD COLUMN file TEXT');
   const q = {
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
     generation: db.prepare("SELECT value FROM strata_view_meta WHERE key = 'generation'").pluck(),
     bump: db.prepare("UPDATE strata_view_meta SET value = value + 1 WHERE key = 'generation'"),
     active: db.prepare('SELECT version FROM strata_view_versions WHERE name = ? AND active = 1').pluck(),
-    version: db.prepare('SELECT name, version, active, spec FROM strata_view_versions WHERE name = ? AND version = ?'),
-    versions: db.prepare('SELECT name, version, active, spec FROM strata_view_versions'),
+    version: db.prepare('SELECT name, version, active, spec, file FROM strata_view_versions WHERE name = ? AND version = ?'),
+    versions: db.prepare('SELECT name, version, active, spec, file FROM strata_view_versions'),
+    files: db.prepare('SELECT file FROM strata_view_versions WHERE file IS NOT NULL').pluck(),
     insert: db.prepare(
-      `INSERT INTO strata_view_versions (name, version, active, spec)
-       VALUES (@name, @version, NOT EXISTS (SELECT 1 FROM strata_view_versions WHERE name = @name), @spec)`,
+      `INSERT INTO strata_view_versions (name, version, active, spec, file)
+       VALUES (@name, @version, NOT EXISTS (SELECT 1 FROM strata_view_versions WHERE name = @name), @spec, @file)`,
     ),
     setSpec: db.prepare('UPDATE strata_view_versions SET spec = ? WHERE name = ? AND version = ?'),
     checkpoint: db.prepare('SELECT position FROM strata_view_versions WHERE name = ? AND version = ?').pluck(),
@@ -62,7 +79,7 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
     ),
     release: db.prepare('DELETE FROM strata_view_leases WHERE name = ? AND owner = ?'),
     statuses: db.prepare(
-      `SELECT v.name, v.version, v.active, v.position, v.updated_at, v.error, l.owner, l.expires_at
+      `SELECT v.name, v.version, v.active, v.position, v.updated_at, v.error, l.owner, l.expires_at, v.file
        FROM strata_view_versions v LEFT JOIN strata_view_leases l ON l.name = v.name ORDER BY v.name, v.version`,
     ),
   };
@@ -71,11 +88,13 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
   let generation = q.generation.get();
   const activeCache = new Map<string, number | null>();
   const tableCache = new Map<string, ReadonlyMap<string, TableInfo>>();
+  const placeCache = new Map<string, VersionPlace | null>();
   const listeners: (() => void)[] = [];
 
   function invalidate(): void {
     activeCache.clear();
     tableCache.clear();
+    placeCache.clear();
     for (const listener of listeners) listener();
   }
 
@@ -136,16 +155,22 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
         throw new Error(`table ${clash.table} of ${spec.name} v${spec.version} clashes with ${row.name} v${row.version}`);
       }
     }
+    const row = q.version.get(spec.name, spec.version) as VersionRow | undefined;
+    // A new version gets a file of its own (created under this transaction's lock, so no other process creates a
+    // second one); an existing one stays where it is. A version file deleted from outside (its folder removed) comes
+    // back empty, with no checkpoint: the projection replays into it.
+    const file = row === undefined ? (files?.name(spec.name, spec.version) ?? null) : row.file;
+    const target = file === null || files === null ? db : files.db(file, true);
+    if (target !== db) fileCheckpoint.create(target);
     spec.collections.forEach((collection, i) => {
       const info = infos[i] as TableInfo;
-      db.exec(createTableSql(info));
-      const existing = new Set((db.prepare(`PRAGMA table_info(${info.table})`).all() as { name: string }[]).map((c) => c.name));
-      for (const [field, type] of info.fields) if (!existing.has(field)) db.exec(addColumnSql(info, field, type));
-      for (const sql of createIndexSqls(info, collection, defer)) db.exec(sql);
+      target.exec(createTableSql(info));
+      const existing = new Set((target.prepare(`PRAGMA table_info(${info.table})`).all() as { name: string }[]).map((c) => c.name));
+      for (const [field, type] of info.fields) if (!existing.has(field)) target.exec(addColumnSql(info, field, type));
+      for (const sql of createIndexSqls(info, collection, defer)) target.exec(sql);
     });
     const stored = JSON.stringify({ name: spec.name, version: spec.version, collections: spec.collections });
-    const row = q.version.get(spec.name, spec.version) as VersionRow | undefined;
-    if (row === undefined) q.insert.run({ name: spec.name, version: spec.version, spec: stored });
+    if (row === undefined) q.insert.run({ name: spec.name, version: spec.version, spec: stored, file });
     else if (row.spec !== stored) q.setSpec.run(stored, spec.name, spec.version);
     else return;
     changed();
@@ -157,14 +182,37 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
     changed();
   });
 
-  const dropVersion = db.transaction((ref: ProjectionRef): void => {
+  /**
+   * Forgets a version; its storage is the caller's to remove: the returned file, or (file null) the returned tables
+   * of this database. Null when the version does not exist.
+   */
+  const dropVersion = db.transaction((ref: ProjectionRef): { file: string | null; tables: string[] } | null => {
     const row = q.version.get(ref.name, ref.version) as VersionRow | undefined;
-    if (row === undefined) return;
+    if (row === undefined) return null;
     if (row.active === 1) throw new Error(`projection ${ref.name} v${ref.version} is active and cannot be dropped`);
-    for (const info of infosOf(JSON.parse(row.spec) as ProjectionSpec)) db.exec(`DROP TABLE IF EXISTS ${info.table}`);
     q.deleteVersion.run(ref.name, ref.version);
     changed();
+    return { file: row.file, tables: row.file === null ? infosOf(JSON.parse(row.spec) as ProjectionSpec).map((info) => info.table) : [] };
   });
+
+  /** Where the version is (null: it does not exist), cached until versions change. */
+  function placeOf(name: string, version: number): VersionPlace | null {
+    const cacheKey = `${name}@${version}`;
+    let place = placeCache.get(cacheKey);
+    if (place === undefined) {
+      const row = q.version.get(name, version) as VersionRow | undefined;
+      place = row === undefined ? null : { file: files === null ? null : row.file };
+      placeCache.set(cacheKey, place);
+    }
+    return place;
+  }
+
+  /** The version file's connection, or null when the version lives in this database. Throws when it does not exist. */
+  function fileDb(ref: ProjectionRef): Database.Database | null {
+    const place = placeOf(ref.name, ref.version);
+    if (place === null) throw new Error(`projection ${ref.name} v${ref.version} does not exist`);
+    return place.file === null || files === null ? null : files.db(place.file);
+  }
 
   return {
     refresh,
@@ -193,10 +241,31 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
       return version;
     },
     activate: (name: string, version: number): void => activate.immediate(name, version),
-    dropVersion: (ref: ProjectionRef): void => dropVersion.immediate(ref),
-    checkpoint: (ref: ProjectionRef): Position | null => (q.checkpoint.get(ref.name, ref.version) as Position | undefined) ?? null,
-    /** Compare-and-set of the checkpoint; call inside the batch transaction. False on a mismatch. */
+    dropVersion: (ref: ProjectionRef): { file: string | null; tables: string[] } | null => dropVersion.immediate(ref),
+    /** Where the version's collections are; null when it does not exist ('shared' as in `tables`). */
+    place(name: string, version: number, look: Look = 'now'): VersionPlace | null {
+      if (look === 'shared') refreshForRead();
+      else refresh();
+      return placeOf(name, version);
+    },
+    /** The version files the meta names (those of other processes' versions too). */
+    files: (): Set<string> => new Set(q.files.all() as string[]),
+    /** Whether versions still live in this database (stores written before version files). */
+    hasLegacyVersions: (): boolean => (q.versions.all() as VersionRow[]).some((row) => row.file === null),
+    checkpoint(ref: ProjectionRef): Position | null {
+      refresh();
+      const file = placeOf(ref.name, ref.version) === null ? null : fileDb(ref);
+      if (file !== null) return fileCheckpoint.get(file).position;
+      return (q.checkpoint.get(ref.name, ref.version) as Position | undefined) ?? null;
+    },
+    /** Compare-and-set of the checkpoint; call inside the batch transaction (on the version's connection). False on a mismatch. */
     moveCheckpoint(ref: ProjectionRef, expected: Position | null, next: Position): boolean {
+      const file = fileDb(ref);
+      if (file !== null) {
+        if (fileCheckpoint.move(file, expected, next, clock.now())) return true;
+        if (q.version.get(ref.name, ref.version) === undefined) throw new Error(`projection ${ref.name} v${ref.version} does not exist`);
+        return false;
+      }
       const params = { name: ref.name, version: ref.version, expected, next, now: clock.now() };
       if (q.move.run(params).changes === 1) return true;
       if (q.version.get(ref.name, ref.version) === undefined) {
@@ -204,7 +273,12 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
       }
       return false;
     },
-    recordError: (ref: ProjectionRef, message: string | null): void => void q.error.run(message, ref.name, ref.version),
+    recordError(ref: ProjectionRef, message: string | null): void {
+      refresh();
+      const file = placeOf(ref.name, ref.version) === null ? null : fileDb(ref);
+      if (file !== null) fileCheckpoint.recordError(file, message);
+      else q.error.run(message, ref.name, ref.version);
+    },
     acquireLease(name: string, owner: string, ttlMs: number): boolean {
       const now = clock.now();
       return q.lease.run({ name, owner, expires: now + ttlMs, now }).changes === 1;
@@ -212,15 +286,25 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock) {
     releaseLease: (name: string, owner: string): void => void q.release.run(name, owner),
     statuses(): ProjectionStatus[] {
       const now = clock.now();
-      return (q.statuses.all() as StatusRow[]).map((r) => {
+      refresh();
+      return (q.statuses.all() as StatusRow[]).flatMap((r) => {
         const leased = r.owner !== null && r.expires_at !== null && r.expires_at > now;
+        let checkpoint = { position: r.position as Position | null, updatedAt: r.updated_at, error: r.error };
+        if (r.file !== null && files !== null) {
+          try {
+            checkpoint = fileCheckpoint.get(files.db(r.file));
+          } catch {
+            // Dropped by another process since the meta was read.
+            return [];
+          }
+        }
         return {
           name: r.name,
           version: r.version,
           active: r.active === 1,
-          position: r.position,
-          updatedAt: r.updated_at,
-          error: r.error,
+          position: checkpoint.position,
+          updatedAt: checkpoint.updatedAt,
+          error: checkpoint.error,
           leaseOwner: leased ? r.owner : null,
           leaseExpiresAt: leased ? r.expires_at : null,
         };

@@ -1,6 +1,5 @@
-import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { createBoundedCache, systemClock } from '../../../contracts/index.ts';
+import { systemClock } from '../../../contracts/index.ts';
 import type {
   Clock,
   Filter,
@@ -13,9 +12,7 @@ import type {
   ViewDoc,
   ViewStore,
 } from '../../../contracts/index.ts';
-import { createApplyGroup } from './sqliteApplyGroup.ts';
 import { applyViewChanges } from './sqliteViewChanges.ts';
-import { sqlCast } from './sqliteViewCast.ts';
 import { createSqlBuilder } from './sqliteViewSql.ts';
 import type { Params } from './sqliteViewSql.ts';
 import { fromColumn } from './sqliteViewTable.ts';
@@ -23,18 +20,16 @@ import type { TableInfo } from './sqliteViewTable.ts';
 import { createSqliteViewMeta } from './sqliteViewMeta.ts';
 import { sortIndexSql } from './sqliteViewIndex.ts';
 import { completeSqliteVersion } from './sqliteViewComplete.ts';
-import { createSqliteUpserts } from './sqliteViewUpserts.ts';
 import { byIdSql, layeredCountSql, layeredSelectSql, nonNegative, topRow } from './sqliteViewLayers.ts';
 import { createSqliteThreads, type SqliteReadOptions } from './sqliteReadPool.ts';
+import { createViewConnections, type ViewConnection } from './sqliteViewConnections.ts';
+import { createOffLoopCheckpoints, isBusy, retryBusy, sweepVersionFiles, versionFileName } from './sqliteViewFiles.ts';
 import { pinnedIdentity } from '../layeredRead.ts';
 
 type Row = readonly unknown[];
 
 /** A read by id that found nothing visible. */
 const NONE = Symbol('none');
-
-/** Prepared statements kept per connection: entries, and bytes (each counted as 2 KiB plus 4 bytes per SQL character). */
-const STATEMENTS_CACHE = { maxEntries: 1_000, maxBytes: 16 * 1024 * 1024 };
 
 /** The SQLite view store: the ViewStore port plus a look at how SQLite runs a find (for index tests and tuning). */
 export type SqliteViewStore = ViewStore & {
@@ -43,39 +38,25 @@ export type SqliteViewStore = ViewStore & {
 };
 
 /**
- * ViewStore on an embedded SQLite file: one table per (projection, version, collection), checkpoints and leases
- * in meta tables. Several processes may share the file (WAL, busy timeout; every check-and-set is one statement
- * or one BEGIN IMMEDIATE transaction). With `reads`, finds and counts (all but reads by key or by id) run on
- * read-only connections in worker threads under a time budget, and index builds on a connection of their own
- * thread; the writes of this store wait for an index build of this process instead of meeting its lock.
+ * ViewStore on embedded SQLite files: views.db holds the versions, leases and active versions; each projection
+ * version has a file of its own with its tables and checkpoint (sqliteViewFiles.ts; versions stored before that
+ * layout keep their tables in views.db; `:memory:` keeps everything in one connection). Several processes may share
+ * the files (WAL; every check-and-set is one statement or one BEGIN IMMEDIATE transaction); a write that meets
+ * another connection's lock is retried after an asynchronous backoff rather than waiting in SQLite's busy handler.
+ * With `reads`, finds and counts (all but reads by key or by id) run on read-only connections in worker threads
+ * under a time budget, and index builds and drops of old tables on a connection of their own thread; the writes of
+ * this store into a file wait for an index build of this process on that file instead of meeting its lock.
  */
 export function createSqliteViewStore(options: {
   file: string;
   log?: Logger;
   clock?: Clock;
-  /** Page cache ceiling in KiB (default 65,536: 64 MiB); a store read only by key needs less. */
+  /** Page cache ceiling per open file in KiB (default 65,536: 64 MiB); a store read only by key needs less. */
   cacheKiB?: number;
   reads?: SqliteReadOptions;
 }): SqliteViewStore {
   const clock = options.clock ?? systemClock;
   const log = options.log;
-  const db = new Database(options.file, { timeout: 5000 });
-  db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
-  // Views can be rebuilt from the log and each checkpoint commits with its view changes, so losing the last
-  // transactions on power loss only makes a projection replay them: NORMAL (no fsync per commit) is enough.
-  db.pragma('synchronous = NORMAL');
-  // Up to 64 MiB of page cache (allocated as used): with the 2 MiB default, batches into a view larger than the
-  // cache re-read index pages from the OS on every commit (measured +20-40 % upserts/s in bench/viewStoreBench.ts).
-  db.pragma(`cache_size = -${Math.max(1024, Math.floor(options.cacheKiB ?? 65_536))}`);
-  db.function('strata_cast', { deterministic: true }, sqlCast);
-  // SQLite's lower() folds ASCII only; `insensitive` json tests compare Unicode lower-case forms.
-  db.function('strata_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
-  const meta = createSqliteViewMeta(db, clock);
-  log?.debug({ file: options.file }, 'view store opened');
-
-  const statements = createBoundedCache<string, Database.Statement>(STATEMENTS_CACHE);
-  const upserts = createSqliteUpserts(db);
   const offLoop = options.reads !== undefined && options.file !== ':memory:';
   const threadOptions = { file: options.file, preload: options.reads?.preload ?? [], ...(log === undefined ? {} : { log }) };
   const readThreads = !offLoop
@@ -83,36 +64,69 @@ export function createSqliteViewStore(options: {
     : createSqliteThreads({ ...threadOptions, threads: options.reads?.threads ?? 2, budgetMs: options.reads?.timeoutMs ?? null, writable: false });
   const threadedProjections = options.reads?.projections === undefined ? null : new Set(options.reads.projections);
   const indexThread = !offLoop ? null : createSqliteThreads({ ...threadOptions, threads: 1, budgetMs: null, writable: true, lazy: true });
-  // Index builds of this process in flight: this connection's writes wait for them rather than for their lock.
-  let building = 0;
-  let built: Promise<unknown> = Promise.resolve();
-  async function afterIndexBuilds(): Promise<void> {
-    while (building > 0) await built.catch(() => undefined);
-  }
-  function buildIndex(sql: string): Promise<void> {
-    building += 1;
-    const run = (indexThread as NonNullable<typeof indexThread>).exec(sql).finally(() => {
-      building -= 1;
-    });
-    built = Promise.allSettled([built, run]);
-    return run;
-  }
 
-  function prepare(sql: string): Database.Statement {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare(sql);
-      statements.set(sql, statement, 2048 + 3 * sql.length);
+  const connections = createViewConnections({
+    file: options.file,
+    cacheKiB: options.cacheKiB ?? 65_536,
+    applyIn: (connection) => (ref, expected, next, changes) => {
+      if (!meta.moveCheckpoint(ref, expected, next)) return false;
+      applyViewChanges(connection.prepare, connection.upserts, writeTables(ref), ref, changes);
+      return true;
+    },
+    beforeWrite: () => meta.refresh(),
+    checkpointElsewhere: indexThread !== null,
+    onClose: (path) => {
+      readThreads?.forget(path);
+      indexThread?.forget(path);
+    },
+    ...(log === undefined ? {} : { log }),
+  });
+  const main = connections.main;
+  const checkpoints = indexThread === null ? null : createOffLoopCheckpoints((path) => indexThread.exec(path, 'PRAGMA wal_checkpoint(PASSIVE)'), log);
+  const db = main.db;
+  const files = connections.dir === null ? null : { name: versionFileName, db: (file: string, create?: boolean) => connections.of(file, create).db };
+  const meta = createSqliteViewMeta(db, clock, files);
+  log?.debug({ file: options.file, versions: connections.dir }, 'view store opened');
+  const versionFolder = connections.dir;
+  if (versionFolder !== null) {
+    try {
+      const orphans = db.transaction(() => sweepVersionFiles(versionFolder, meta.files())).immediate();
+      if (orphans.length > 0) log?.info({ files: orphans }, 'view version files no version names deleted');
+    } catch (err) {
+      // Another process holds the meta's lock: the next start sweeps.
+      if (!isBusy(err)) throw err;
     }
-    return statement;
   }
 
   // Index statements already run on this connection (a version switch or drop forgets them).
   const ensuredIndexes = new Set<string>();
+  let sweeping = false;
   meta.onInvalidate(() => {
-    statements.clear();
     ensuredIndexes.clear();
+    // Versions changed (maybe in another process): close the connections of version files dropped meanwhile.
+    if (sweeping || connections.dir === null) return;
+    sweeping = true;
+    setImmediate(() => {
+      sweeping = false;
+      if (db.open) connections.closeUnreferenced(meta.files());
+    });
   });
+
+  async function afterIndexBuilds(...on: ViewConnection[]): Promise<void> {
+    for (const connection of on) while (connection.building > 0) await connection.built.catch(() => undefined);
+  }
+  function buildIndex(connection: ViewConnection, sql: string): Promise<void> {
+    connection.building += 1;
+    const run = (indexThread as NonNullable<typeof indexThread>).exec(connection.path, sql).finally(() => {
+      connection.building -= 1;
+    });
+    connection.built = Promise.allSettled([connection.built, run]);
+    return run;
+  }
+  /** Runs DDL on the index thread (off the event loop) when there is one. */
+  function execOf(connection: ViewConnection): (sql: string) => void | Promise<void> {
+    return indexThread === null || !indexThread.available() ? (sql) => void connection.db.exec(sql) : (sql) => buildIndex(connection, sql);
+  }
 
   function writeTables(ref: ProjectionRef): ReadonlyMap<string, TableInfo> {
     const tables = meta.tables(ref.name, ref.version);
@@ -120,15 +134,18 @@ export function createSqliteViewStore(options: {
     return tables;
   }
 
-  const applies = createApplyGroup(
-    db,
-    (ref, expected, next, changes) => {
-      if (!meta.moveCheckpoint(ref, expected, next)) return false;
-      applyViewChanges(prepare, upserts, writeTables(ref), ref, changes);
-      return true;
-    },
-    () => meta.refresh(),
-  );
+  /** The connection of the file holding a version; throws when the version does not exist. */
+  function connectionOf(ref: ProjectionRef, look: 'now' | 'shared' = 'now'): ViewConnection {
+    const place = meta.place(ref.name, ref.version, look);
+    if (place === null) throw new Error(`projection ${ref.name} v${ref.version} does not exist`);
+    return connections.of(place.file);
+  }
+  /** The connection of a version if this process has it open (those an index build can be running on). */
+  function openedOf(ref: ProjectionRef): ViewConnection[] {
+    const place = meta.place(ref.name, ref.version);
+    const connection = place === null ? null : connections.opened(place.file);
+    return connection === null ? [] : [connection];
+  }
 
   function decode(table: TableInfo, row: Row): ViewDoc {
     const doc: Record<string, unknown> = {};
@@ -139,17 +156,23 @@ export function createSqliteViewStore(options: {
     return doc;
   }
 
-  /** Runs a read on the active version; retries once when another process switched versions meanwhile. */
-  async function read<T>(projection: string, collection: string, empty: T, run: (table: TableInfo) => T | Promise<T>): Promise<T> {
+  /** Runs a read on the active version; retries once when another process switched or dropped versions meanwhile. */
+  async function read<T>(
+    projection: string,
+    collection: string,
+    empty: T,
+    run: (connection: ViewConnection, table: TableInfo) => T | Promise<T>,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         const version = meta.activeVersion(projection, 'shared');
         if (version === null) return empty;
+        const connection = connectionOf({ name: projection, version }, 'shared');
         const table = meta.tables(projection, version, 'shared')?.get(collection);
         if (table === undefined) throw new Error(`projection ${projection} has no collection "${collection}"`);
-        return await run(table);
+        return await run(connection, table);
       } catch (err) {
-        if (attempt > 0 || !(err instanceof Error) || !/no such table|has no collection/.test(err.message)) throw err;
+        if (attempt > 0 || !(err instanceof Error) || !versionGone(err)) throw err;
         log?.debug({ projection, collection }, 'view version changed during read, retrying');
         meta.invalidate();
       }
@@ -176,102 +199,117 @@ export function createSqliteViewStore(options: {
    * A find; reads by id (every identity field pinned: a probe of the key) and by key (`onLoop`) stay on this thread,
    * others go to the read threads if the projection has them.
    */
-  async function select(projection: string, table: TableInfo, query: FindQuery, onLoop = false): Promise<ViewDoc[]> {
-    const byId = query.versions === undefined ? null : readById(table, query.filter, query.versions);
+  async function select(c: ViewConnection, projection: string, table: TableInfo, query: FindQuery, onLoop = false): Promise<ViewDoc[]> {
+    const byId = query.versions === undefined ? null : readById(c, table, query.filter, query.versions);
     if (byId !== null) return byId === NONE || (query.offset ?? 0) > 0 || query.limit === 0 ? [] : [byId];
     const { sql, params } = selectSql(table, query);
     const pinned = query.versions !== undefined && pinnedIdentity(query.filter, query.versions.identity) !== null;
     const threads = onLoop || pinned || onThisThread(projection) ? null : readThreads;
-    const rows = (threads === null ? prepare(sql).raw(true).all(params) : await threads.rows(sql, params)) as Row[];
+    const rows = (threads === null ? c.prepare(sql).raw(true).all(params) : await threads.rows(c.path, sql, params)) as Row[];
     return rows.map((row) => decode(table, row));
   }
 
-  async function countOf(projection: string, sql: string, params: Params): Promise<number> {
-    if (readThreads === null || onThisThread(projection)) return prepare(sql).pluck(true).get(params) as number;
-    return (await readThreads.value(sql, params)) as number;
+  async function countOf(c: ViewConnection, projection: string, sql: string, params: Params): Promise<number> {
+    if (readThreads === null || onThisThread(projection)) return c.prepare(sql).pluck(true).get(params) as number;
+    return (await readThreads.value(c.path, sql, params)) as number;
   }
 
   /** A layered read by id (sqliteViewLayers.ts `byIdSql`): the visible document, NONE, or null when not by id. */
-  function readById(table: TableInfo, filter: Filter | undefined, versions: VersionedRead): ViewDoc | typeof NONE | null {
+  function readById(c: ViewConnection, table: TableInfo, filter: Filter | undefined, versions: VersionedRead): ViewDoc | typeof NONE | null {
     const byId = byIdSql(table, filter, versions);
     if (byId === null) return null;
-    const row = topRow(table, prepare(byId.sql).raw(true).all(byId.params) as Row[], versions.layers);
+    const row = topRow(table, c.prepare(byId.sql).raw(true).all(byId.params) as Row[], versions.layers);
     return row === null ? NONE : decode(table, row);
+  }
+
+  /** Removes a dropped version's storage: its file, or (stores from before version files) its tables in views.db. */
+  async function removeStorage(dropped: { file: string | null; tables: string[] }): Promise<void> {
+    if (dropped.file !== null) return connections.remove(dropped.file);
+    const exec = execOf(main);
+    for (const table of dropped.tables) await retryBusy(() => exec(`DROP TABLE IF EXISTS ${table}`));
+    // Once no version lives in views.db it holds only the meta: VACUUM copies those few pages (quick) and returns
+    // the space of the dropped tables to the file system (DROP TABLE only frees pages inside the file).
+    if (connections.dir !== null && dropped.tables.length > 0 && !meta.hasLegacyVersions()) {
+      await retryBusy(() => exec('VACUUM'));
+      // The file shrinks when the WAL is copied back into it (no need to wait for readers: PASSIVE).
+      await retryBusy(() => exec('PRAGMA wal_checkpoint(PASSIVE)'));
+      log?.info({ file: options.file }, 'views.db vacuumed: no version is stored in it any more');
+    }
   }
 
   return {
     backend: 'sqlite',
     ensureProjection: async (spec: ProjectionSpec, ensureOptions) => {
-      await afterIndexBuilds();
-      return meta.ensure(spec, ensureOptions?.deferReadIndexes === true);
+      await afterIndexBuilds(main, ...openedOf(spec));
+      return retryBusy(() => meta.ensure(spec, ensureOptions?.deferReadIndexes === true));
     },
     completeVersion: async (ref) => {
-      await afterIndexBuilds();
-      const exec = indexThread === null || !indexThread.available() ? (sql: string) => void db.exec(sql) : buildIndex;
-      return completeSqliteVersion(db, meta, ref, exec, log);
+      const target = connectionOf(ref);
+      await afterIndexBuilds(target);
+      const active = meta.activeVersion(ref.name);
+      const source = active === null || active === ref.version ? null : connectionOf({ name: ref.name, version: active });
+      return completeSqliteVersion(target.db, source?.db ?? null, meta, ref, execOf(target), log);
     },
     applyBatch: async (ref, expected, next, changes) => {
-      await afterIndexBuilds();
-      return applies.apply(ref, expected, next, changes);
+      const connection = connectionOf(ref);
+      await afterIndexBuilds(connection);
+      const applied = await connection.applies.apply(ref, expected, next, changes);
+      if (connection.file !== null) checkpoints?.afterCommit(connection.path);
+      return applied;
     },
     checkpoint: async (ref) => meta.checkpoint(ref),
     recordError: async (ref, message) => {
-      await afterIndexBuilds();
-      return meta.recordError(ref, message);
+      await afterIndexBuilds(...openedOf(ref));
+      return retryBusy(() => meta.recordError(ref, message));
     },
-    acquireLease: async (name, owner, ttlMs) => {
-      await afterIndexBuilds();
-      return meta.acquireLease(name, owner, ttlMs);
-    },
-    releaseLease: async (name, owner) => {
-      await afterIndexBuilds();
-      return meta.releaseLease(name, owner);
-    },
+    acquireLease: async (name, owner, ttlMs) => retryBusy(() => meta.acquireLease(name, owner, ttlMs)),
+    releaseLease: async (name, owner) => retryBusy(() => meta.releaseLease(name, owner)),
     activeVersion: async (name) => meta.activeVersion(name, 'shared'),
-    activate: async (name, version) => {
-      await afterIndexBuilds();
-      return meta.activate(name, version);
-    },
+    activate: async (name, version) => retryBusy(() => meta.activate(name, version)),
     dropVersion: async (ref) => {
-      await afterIndexBuilds();
-      return meta.dropVersion(ref);
+      await afterIndexBuilds(main, ...openedOf(ref));
+      const dropped = await retryBusy(() => meta.dropVersion(ref));
+      if (dropped !== null) await removeStorage(dropped);
     },
     projectionStatuses: async (): Promise<ProjectionStatus[]> => meta.statuses(),
     get: async (projection: string, collection: string, key: Readonly<Record<string, Scalar>>) =>
-      read(projection, collection, null, async (table) => {
+      read(projection, collection, null, async (c, table) => {
         for (const name of table.key) {
           if (!Object.hasOwn(key, name)) throw new Error(`${collection}: key field "${name}" is missing`);
         }
         const filter: Filter = { kind: 'and', filters: table.key.map((name) => keyFilter(name, key[name] ?? null)) };
-        return (await select(projection, table, { filter, limit: 1 }, true))[0] ?? null;
+        return (await select(c, projection, table, { filter, limit: 1 }, true))[0] ?? null;
       }),
-    find: async (projection, collection, query = {}) => read(projection, collection, [], (table) => select(projection, table, query)),
+    find: async (projection, collection, query = {}) => read(projection, collection, [], (c, table) => select(c, projection, table, query)),
     count: async (projection, collection, filter = { kind: 'all' }, versions) =>
-      read(projection, collection, 0, (table) => {
+      read(projection, collection, 0, (c, table) => {
         if (versions !== undefined) {
-          const byId = readById(table, filter, versions);
+          const byId = readById(c, table, filter, versions);
           if (byId !== null) return byId === NONE ? 0 : 1;
           const { sql, params } = layeredCountSql(table, filter, versions);
-          return countOf(projection, sql, params);
+          return countOf(c, projection, sql, params);
         }
         const b = createSqlBuilder(table);
-        return countOf(projection, `SELECT COUNT(*) FROM ${table.table} WHERE ${b.where(filter)}`, b.params);
+        return countOf(c, projection, `SELECT COUNT(*) FROM ${table.table} WHERE ${b.where(filter)}`, b.params);
       }),
     explainFind: async (projection, collection, query) =>
-      read(projection, collection, [], (table) => {
+      read(projection, collection, [], (c, table) => {
         const { sql, params } = selectSql(table, query);
-        return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
+        // EXPLAIN does not check the schema cookie: a statement that reads first loads indexes other connections
+        // (the index thread) made since this connection last read the file.
+        c.db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
+        return (c.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
       }),
     ensureIndex: async (projection, collection, index) =>
-      read(projection, collection, undefined, async (table) => {
+      read(projection, collection, undefined, async (c, table) => {
         const { name, sql } = sortIndexSql(table, index);
         if (ensuredIndexes.has(sql)) return;
-        const existed = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== undefined;
+        const existed = c.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== undefined;
         // Without statistics the planner takes a range on fromSeq for the most selective constraint and sorts in a
         // temporary B-tree; with them it sees that (branchId, tableKey) is the selective part and reads the new index.
         const ddl = existed ? sql : `${sql}; ANALYZE ${table.table}`;
-        if (indexThread === null || !indexThread.available()) db.exec(ddl);
-        else if (!existed) await buildIndex(ddl);
+        if (indexThread === null || !indexThread.available()) c.db.exec(ddl);
+        else if (!existed) await buildIndex(c, ddl);
         ensuredIndexes.add(sql);
         log?.debug({ projection, collection, sql, created: !existed }, 'view index ensured');
       }),
@@ -284,10 +322,15 @@ export function createSqliteViewStore(options: {
     },
     close: async () => {
       await Promise.all([readThreads?.close(), indexThread?.close()]);
-      if (db.open) applies.flush();
-      if (db.open) db.close();
+      connections.closeAll();
     },
   };
+}
+
+/** A read met a version that another process switched away from and dropped (its tables or file are gone). */
+function versionGone(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return code === 'SQLITE_CANTOPEN' || /no such table|has no collection|does not exist|unable to open database/.test(err.message);
 }
 
 function keyFilter(field: string, value: Scalar): Filter {
