@@ -94,6 +94,8 @@ const CANCEL_GRACE_MS = 50;
 
 const ENTRY = new URL('./sqliteReadWorker.mjs', import.meta.url);
 const MAX_FAILED_STARTS = 3;
+/** How long close() lets threads finish the statement they are running before terminating them. */
+const CLOSE_GRACE_MS = 5_000;
 
 /**
  * A pool of SQLite connections in worker threads. better-sqlite3 cannot interrupt a running statement, so a
@@ -298,6 +300,13 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
     close: async () => {
       closed = true;
       for (const task of queue.splice(0)) task.reject(new Error('view store is closed'));
+      // A thread is not terminated inside a statement (see above): those still running one (a checkpoint or an index
+      // build the store did not wait for, a read past its budget) get CLOSE_GRACE_MS to answer first. Terminating one
+      // inside SQLite left worker.terminate() pending forever, and the closing process hanging with it.
+      const deadline = Date.now() + CLOSE_GRACE_MS;
+      while ([...live, ...draining].some((t) => t.task !== null || t.cancelling || draining.has(t)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       const threads = [...live, ...draining];
       live.clear();
       draining.clear();
