@@ -171,26 +171,27 @@ export function versionFilePath(storeFile: string, projection: string, version: 
   }
 }
 
-/** How long after a commit the checkpoint of its file starts (commits meanwhile share it). */
-const CHECKPOINT_DELAY_MS = 100;
-
 /**
- * WAL checkpoints of version files off the event loop: after a commit on a file, a PASSIVE checkpoint (it never waits
- * for readers or writers) runs through `run` (the index thread), at most one pending per file. The connections of
- * the event loop's thread then never copy and fsync a WAL themselves (sqliteViewConnections.ts
- * `checkpointElsewhere`), which under a rebuild's write volume took seconds.
+ * A task per view file run `delayMs` after a commit on it, at most one pending per file (commits meanwhile share it),
+ * never keeping the process alive; a failure is passed to `onError`. The store schedules its off-loop WAL checkpoints
+ * and statistics refreshes this way.
  */
-export function createOffLoopCheckpoints(run: (path: string) => Promise<void>, log?: { debug(obj: object, msg: string): void }) {
+export function createAfterCommitTasks<C>(
+  delayMs: number,
+  task: (path: string, context: C) => Promise<unknown>,
+  onError: (err: unknown, path: string) => void,
+) {
   const pending = new Set<string>();
   return {
-    afterCommit(path: string): void {
+    afterCommit(path: string, context: C): void {
       if (pending.has(path)) return;
       pending.add(path);
       setTimeout(() => {
-        run(path)
-          .catch((err: unknown) => log?.debug({ err, path }, 'view file checkpoint skipped'))
+        Promise.resolve()
+          .then(() => task(path, context))
+          .catch((err: unknown) => onError(err, path))
           .finally(() => pending.delete(path));
-      }, CHECKPOINT_DELAY_MS).unref();
+      }, delayMs).unref();
     },
   };
 }

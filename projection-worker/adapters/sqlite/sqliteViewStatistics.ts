@@ -1,7 +1,10 @@
 import type Database from 'better-sqlite3';
+import { createAfterCommitTasks } from './sqliteViewFiles.ts';
 
 /** How long after a commit on a file its statistics are looked at (later commits meanwhile share that look). */
 const STATISTICS_DELAY_MS = 5_000;
+/** How long after a commit the WAL checkpoint of a version file starts (commits meanwhile share it). */
+const CHECKPOINT_DELAY_MS = 100;
 /** A table is analyzed again once it holds this many times the rows its statistics say (or has none yet). */
 const GROWTH = 4;
 /** Tables smaller than this are left to the planner's defaults and the statistics made with their indexes. */
@@ -12,32 +15,18 @@ const MIN_ROWS = 1_000;
  * (ViewStore.ensureIndex, completeVersion), often on a table still empty (the default order's index is ensured when
  * the server starts); once the table has grown those statistics lie, and at 200,000 rows SQLite then read page 1 of
  * a list by a range and a sort (75-160 ms) instead of the index (5 ms). So, at most every STATISTICS_DELAY_MS after
- * commits to a file, its tables that grew GROWTH-fold since their statistics (rows estimated by `max(rowid)`, O(log
+ * commits to a file (the store schedules it), its tables that grew GROWTH-fold since their statistics (rows estimated by `max(rowid)`, O(log
  * n)) are analyzed again in full through `run` (the index thread): `PRAGMA optimize` is not used, because it
  * samples (an analysis limit of 2,000 rows), which at 200,000 rows gave estimates as misleading as none.
  */
-export function createStatisticsRefresh(run: (path: string, sql: string) => Promise<void>, log?: { debug(obj: object, msg: string): void }) {
-  const pending = new Set<string>();
-  return {
-    afterCommit(path: string, db: Database.Database): void {
-      if (pending.has(path)) return;
-      pending.add(path);
-      setTimeout(() => {
-        Promise.resolve()
-          .then(() => {
-            const stale = staleTables(db);
-            if (stale.length === 0) return undefined;
-            log?.debug({ path, tables: stale }, 'view file statistics refreshed');
-            // New statistics reach other connections when they reload the schema, which ANALYZE alone does not make
-            // them do: a table created and dropped in the same step changes the schema version.
-            const analyze = stale.map((table) => `ANALYZE "${table.replaceAll('"', '""')}"`);
-            return run(path, [...analyze, 'CREATE TABLE strata_statistics_epoch (x)', 'DROP TABLE strata_statistics_epoch'].join('; '));
-          })
-          .catch((err: unknown) => log?.debug({ err, path }, 'view file statistics not refreshed'))
-          .finally(() => pending.delete(path));
-      }, STATISTICS_DELAY_MS).unref();
-    },
-  };
+export async function refreshStatistics(db: Database.Database, run: (sql: string) => Promise<void>): Promise<readonly string[]> {
+  const stale = staleTables(db);
+  if (stale.length === 0) return stale;
+  // New statistics reach other connections when they reload the schema, which ANALYZE alone does not make them do:
+  // a table created and dropped in the same step changes the schema version.
+  const analyze = stale.map((table) => `ANALYZE "${table.replaceAll('"', '""')}"`);
+  await run([...analyze, 'CREATE TABLE strata_statistics_epoch (x)', 'DROP TABLE strata_statistics_epoch'].join('; '));
+  return stale;
 }
 
 /** The tables of `db` whose rows outgrew their statistics GROWTH-fold. */
@@ -61,4 +50,34 @@ function staleTables(db: Database.Database): string[] {
     if (!(known > 0) || rows >= known * GROWTH) stale.push(table);
   }
   return stale;
+}
+
+type Log = { debug(obj: object, msg: string): void };
+
+/**
+ * Upkeep of view files after commits, on the index thread (`exec`), never on the event loop: the WAL checkpoint of a
+ * version file (PASSIVE: it never waits for readers or writers), so the event loop's connections never copy and fsync
+ * a WAL themselves (sqliteViewConnections.ts `checkpointElsewhere`), which under a rebuild's write volume took
+ * seconds; and the refresh of the file's statistics (refreshStatistics).
+ */
+export function createOffLoopUpkeep(exec: (path: string, sql: string) => Promise<void>, log?: Log) {
+  const checkpoints = createAfterCommitTasks<void>(
+    CHECKPOINT_DELAY_MS,
+    (path) => exec(path, 'PRAGMA wal_checkpoint(PASSIVE)'),
+    (err, path) => log?.debug({ err, path }, 'view file checkpoint skipped'),
+  );
+  const statistics = createAfterCommitTasks<Database.Database>(
+    STATISTICS_DELAY_MS,
+    async (path, db) => {
+      const tables = await refreshStatistics(db, (sql) => exec(path, sql));
+      if (tables.length > 0) log?.debug({ path, tables }, 'view file statistics refreshed');
+    },
+    (err, path) => log?.debug({ err, path }, 'view file statistics not refreshed'),
+  );
+  return {
+    afterCommit(connection: { readonly path: string; readonly file: string | null; readonly db: Database.Database }): void {
+      if (connection.file !== null) checkpoints.afterCommit(connection.path);
+      statistics.afterCommit(connection.path, connection.db);
+    },
+  };
 }

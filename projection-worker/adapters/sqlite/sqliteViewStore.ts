@@ -23,8 +23,8 @@ import { completeSqliteVersion } from './sqliteViewComplete.ts';
 import { byIdSql, layeredCountSql, layeredSelectSql, nonNegative, topRow } from './sqliteViewLayers.ts';
 import { createSqliteThreads, type SqliteReadOptions } from './sqliteReadPool.ts';
 import { createViewConnections, type ViewConnection } from './sqliteViewConnections.ts';
-import { createStatisticsRefresh } from './sqliteViewStatistics.ts';
-import { createOffLoopCheckpoints, isBusy, retryBusy, sweepVersionFiles, versionFileName } from './sqliteViewFiles.ts';
+import { createOffLoopUpkeep } from './sqliteViewStatistics.ts';
+import { isBusy, retryBusy, sweepVersionFiles, versionFileName } from './sqliteViewFiles.ts';
 import { pinnedIdentity } from '../layeredRead.ts';
 
 type Row = readonly unknown[];
@@ -83,8 +83,7 @@ export function createSqliteViewStore(options: {
     ...(log === undefined ? {} : { log }),
   });
   const main = connections.main;
-  const checkpoints = indexThread === null ? null : createOffLoopCheckpoints((path) => indexThread.exec(path, 'PRAGMA wal_checkpoint(PASSIVE)'), log);
-  const statistics = indexThread === null ? null : createStatisticsRefresh((path, sql) => indexThread.exec(path, sql), log);
+  const upkeep = indexThread === null ? null : createOffLoopUpkeep((path, sql) => indexThread.exec(path, sql), log);
   const db = main.db;
   const files = connections.dir === null ? null : { name: versionFileName, db: (file: string, create?: boolean) => connections.of(file, create).db };
   const meta = createSqliteViewMeta(db, clock, files);
@@ -256,8 +255,7 @@ export function createSqliteViewStore(options: {
       const connection = connectionOf(ref);
       await afterIndexBuilds(connection);
       const applied = await connection.applies.apply(ref, expected, next, changes);
-      if (connection.file !== null) checkpoints?.afterCommit(connection.path);
-      statistics?.afterCommit(connection.path, connection.db);
+      upkeep?.afterCommit(connection);
       return applied;
     },
     checkpoint: async (ref) => meta.checkpoint(ref),
