@@ -95,8 +95,13 @@ export type JsonTest =
 /** Sort key. Null values (and, with `cast`, values that cannot be cast) sort after all others in both directions. */
 export type SortKey = { readonly ref: FieldRef; readonly direction: 'asc' | 'desc' };
 
-/** An index for finds with equality on `equal` fields, sorted by `sort` (ViewStore.ensureIndex). */
-export type SortIndex = { readonly equal: readonly string[]; readonly sort: readonly SortKey[] };
+/**
+ * An index for finds with equality on `equal` fields, sorted by `sort` (ViewStore.ensureIndex). `include` adds
+ * fields after the sort keys that change no order: what the filters of the reads it serves test besides the sort
+ * keys, so that a store can answer them from the index alone (a covering index). An included json value (a `data`
+ * path without a cast) stands for what the store's json tests read of it (SQLite: the value and its `json_type`).
+ */
+export type SortIndex = { readonly equal: readonly string[]; readonly sort: readonly SortKey[]; readonly include?: readonly FieldRef[] };
 
 /** The documents of a versioned collection's branch `branchId` valid at sequence `seq` (`fromSeq <= seq < toSeq`). */
 export type VersionLayer = { readonly branchId: string; readonly seq: number };

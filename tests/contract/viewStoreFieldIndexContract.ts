@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, test as nodeTest } from 'node:test';
-import { OPEN_SEQ, rowViews } from '../../contracts/index.ts';
-import type { Filter, FindQuery, JsonTest, SortIndex, SortKey, VersionLayer, ViewChange, ViewDoc, ViewStore } from '../../contracts/index.ts';
+import { OPEN_SEQ, fieldIndex as fieldIndexAt, rowViews } from '../../contracts/index.ts';
+import type {
+  Filter,
+  FindQuery,
+  JsonTest,
+  SortIndex,
+  SortKey,
+  VersionLayer,
+  VersionedRead,
+  ViewChange,
+  ViewDoc,
+  ViewStore,
+} from '../../contracts/index.ts';
 import { createSkipper, pos, withStore } from './viewStoreFixtures.ts';
 import type { OpenViewStore } from './viewStoreFixtures.ts';
 
@@ -12,13 +23,10 @@ const and = (...filters: Filter[]): Filter => ({ kind: 'and', filters });
 const data = (path: string, test: JsonTest): Filter => ({ kind: 'json', field: 'data', path: [path], test });
 
 /**
- * The index of an x-index / x-unique field as the readers declare it (query-service rowIndexes.ts fieldIndex):
- * `(branchId, tableKey, <value at the path, uncast>, rowId)`.
+ * The index of an x-index / x-unique field as the readers and the write side declare it (contracts fieldIndex):
+ * `(branchId, tableKey, <value at the path, uncast>, rowId, fromSeq, toSeq, tombstone)`.
  */
-const fieldIndex = (path: string): SortIndex => ({
-  equal: ['branchId', 'tableKey'],
-  sort: [{ ref: { field: 'data', path: [path] }, direction: 'asc' }, ROW_ID_ASC],
-});
+const fieldIndex = (path: string): SortIndex => fieldIndexAt([path]);
 
 /** 300 rows of table k1 on `root` (sku S<i>, n = i % 30) and 20 of k2; `child` overrides 10 and deletes 5. */
 function docs(): ViewDoc[] {
@@ -87,7 +95,10 @@ const sorted = (found: readonly ViewDoc[]) => ids(found).sort();
 const sku = (d: ViewDoc) => (d.data as { sku: string }).sku;
 const n = (d: ViewDoc) => (d.data as { n: number }).n;
 
-type Explaining = { explainFind(p: string, c: string, q: FindQuery): Promise<string[]> };
+type Explaining = {
+  explainFind(p: string, c: string, q: FindQuery): Promise<string[]>;
+  explainCount(p: string, c: string, f: Filter, v?: VersionedRead): Promise<string[]>;
+};
 type IndexListing = { indexKeys(p: string, c: string): Promise<Record<string, unknown>[]> };
 
 /**
@@ -111,12 +122,19 @@ async function assertServedByFieldIndex(store: ViewStore, query: FindQuery, expe
     assert.ok(!plan.some((line) => /^SCAN \S+_rows$/.test(line.trim())), `no full scan: ${text}`);
     if (query.orderBy !== undefined && query.orderBy[0]?.ref.path?.[0] === path)
       assert.ok(!text.includes('TEMP B-TREE'), `ordered by the index: ${text}`);
+    // A count reads the index alone: the version fields after the row id tell each arm which versions it sees.
+    const counting = await (store as unknown as Explaining).explainCount(ROWS, 'rows', layered.filter, layered.versions);
+    const covered = counting.filter((line) => /USING COVERING INDEX \S+__sort_[0-9a-f]{16} \(branchId=\? AND tableKey=\? AND /.test(line));
+    assert.ok(covered.length >= 2, `each arm of the count reads only the field index: ${counting.join(' | ')}`);
   }
   if ('indexKeys' in store) {
     const keys = await (store as unknown as IndexListing).indexKeys(ROWS, 'rows');
     assert.ok(
-      keys.some((key) => JSON.stringify(key) === JSON.stringify({ branchId: 1, tableKey: 1, [`data.${path}`]: 1, rowId: 1 })),
-      `an index on (branchId, tableKey, data.${path}, rowId): ${JSON.stringify(keys)}`,
+      keys.some(
+        (key) =>
+          JSON.stringify(key) === JSON.stringify({ branchId: 1, tableKey: 1, [`data.${path}`]: 1, rowId: 1, fromSeq: 1, toSeq: 1, tombstone: 1 }),
+      ),
+      `an index on (branchId, tableKey, data.${path}, rowId, fromSeq, toSeq, tombstone): ${JSON.stringify(keys)}`,
     );
   }
 }

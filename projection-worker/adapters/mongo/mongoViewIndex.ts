@@ -33,6 +33,12 @@ export function sortIndexOf(layout: CollectionLayout, index: SortIndex): IndexDe
   } else {
     for (const [field, direction] of Object.entries(plan?.sort ?? {})) if (!Object.hasOwn(key, field)) key[field] = direction;
   }
+  // Included fields (SortIndex.include) follow on their document paths, so the filters on them read the index.
+  for (const ref of index.include ?? []) {
+    if (ref.cast !== undefined || (ref.path ?? []).some((segment) => typeof segment !== 'string' || segment === '*')) continue;
+    const path = builder.typeOf(ref.field) === 'json' ? documentPath(ref.field, ref.path ?? []) : ref.field;
+    if (!Object.hasOwn(key, path)) key[path] = 1;
+  }
   const text = JSON.stringify(Object.entries(key));
   return { key, name: `sort_${createHash('sha256').update(text).digest('hex').slice(0, 16)}` };
 }

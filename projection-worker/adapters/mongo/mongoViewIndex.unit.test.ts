@@ -52,6 +52,13 @@ test('a field index (domain.md §5.5) is on the document path, which the filters
   assert.deepEqual(fieldIndex(['sku'])?.key, { branchId: 1, 'data.sku': 1, rowId: 1 });
   assert.deepEqual(fieldIndex(['address', 'zip'])?.key, { branchId: 1, 'data.address.zip': 1, rowId: 1 });
   assert.match(String(fieldIndex(['sku'])?.name), /^sort_[0-9a-f]{16}$/);
+  // Included fields (SortIndex.include) follow the sort keys on their document paths, without repeating one.
+  const covering = sortIndexOf(layout, {
+    equal: ['branchId'],
+    sort: [{ ref: { field: 'data', path: ['sku'] }, direction: 'asc' }],
+    include: [{ field: 'rowId' }, { field: 'createdAt' }, { field: 'data', path: ['sku'] }],
+  });
+  assert.deepEqual(covering?.key, { branchId: 1, 'data.sku': 1, rowId: 1, createdAt: 1 });
   // The equality, `in` and range filters of the row query on that path: plain conditions on the same document path.
   const builder = createQueryBuilder(layout);
   const on = (test: JsonTest) => builder.where({ kind: 'json', field: 'data', path: ['sku'], test });

@@ -5,7 +5,7 @@ import { quoteId } from './sqliteViewTable.ts';
 import type { TableInfo } from './sqliteViewTable.ts';
 
 /**
- * `CREATE INDEX IF NOT EXISTS` over the equality fields and then the sort expressions of `index`
+ * `CREATE INDEX IF NOT EXISTS` over the equality fields, the sort expressions and the included fields of `index`
  * (ViewStore.ensureIndex), named after the table and a hash of its columns so that one index has one name. Expressions are those `find` sorts by
  * (json paths and casts inlined as literals), so SQLite matches them; `strata_cast` is a deterministic function
  * every connection of the view store registers.
@@ -13,7 +13,7 @@ import type { TableInfo } from './sqliteViewTable.ts';
 export function sortIndexSql(info: TableInfo, index: SortIndex): { readonly name: string; readonly sql: string } {
   if (index.equal.length + index.sort.length === 0) throw new Error('an index needs at least one field');
   const b = createSqlBuilder(info);
-  const columns = b.indexColumns(index.equal, index.sort);
+  const columns = b.indexColumns(index.equal, index.sort, index.include);
   if (Object.keys(b.params).length > 0) throw new Error('index expressions cannot have parameters');
   return sortIndexOn(info, columns);
 }

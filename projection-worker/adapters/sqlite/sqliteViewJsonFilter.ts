@@ -48,12 +48,30 @@ function equals(e: Element, operand: unknown, insensitive: boolean | undefined, 
   return '0';
 }
 
+/**
+ * `in`: strings in one `IN` list and finite numbers in another (each behind its type test), other values as deep
+ * equalities: one list is one index search (and a covering one where the index holds the type), where an `OR` of
+ * equalities becomes SQLite's multi-index OR, which reads every match's row.
+ */
+function within(e: Element, values: readonly unknown[], insensitive: boolean | undefined, param: Param): string {
+  const strings = values.filter((v): v is string => typeof v === 'string');
+  const numbers = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  const parts: string[] = [];
+  if (strings.length > 0) {
+    const value = insensitive === true ? `strata_lower(${e.value})` : e.value;
+    parts.push(`(${e.type} = 'text' AND ${value} IN (${strings.map((v) => param(lower(v, insensitive) as string)).join(', ')}))`);
+  }
+  if (numbers.length > 0) parts.push(`(${e.type} IN ('integer', 'real') AND ${e.value} IN (${numbers.map((v) => param(v)).join(', ')}))`);
+  for (const v of values) if (typeof v !== 'string' && typeof v !== 'number') parts.push(equals(e, v, insensitive, param));
+  return parts.length === 0 ? '0' : `(${parts.join(' OR ')})`;
+}
+
 function test(e: Element, t: JsonTest, arrayAt: (condition: (item: Element) => string) => string, param: Param): string {
   switch (t.op) {
     case 'equals':
       return equals(e, t.value, t.insensitive, param);
     case 'in':
-      return t.values.length === 0 ? '0' : `(${t.values.map((v) => equals(e, v, t.insensitive, param)).join(' OR ')})`;
+      return within(e, t.values, t.insensitive, param);
     case 'gt':
     case 'gte':
     case 'lt':

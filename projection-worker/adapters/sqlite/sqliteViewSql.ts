@@ -225,8 +225,19 @@ export class SqlBuilder {
   }
 
   /** Index columns: the equality fields, then exactly what `orderBy(sort)` sorts by. */
-  indexColumns(equal: readonly string[], sort: readonly SortKey[]): string {
-    return [...equal.map((field) => this.#expr({ field })), ...sort.map((k, i) => this.#sortTerms(k, i === 0).index)].join(', ');
+  /**
+   * The columns of an index: the equality fields, the sort terms, then the included fields (SortIndex.include) not
+   * already there; an included json value adds its `json_type`, which the json tests of filters read with it.
+   */
+  indexColumns(equal: readonly string[], sort: readonly SortKey[], include: readonly FieldRef[] = []): string {
+    const columns = [...equal.map((field) => this.#expr({ field })), ...sort.map((k, i) => this.#sortTerms(k, i === 0).index)];
+    for (const ref of include) {
+      const s = this.#source(ref);
+      const terms = [this.#expr(ref)];
+      if (ref.cast === undefined && s.path !== null) terms.push(`json_type(${s.column}, ${s.path})`);
+      for (const term of terms) if (!columns.includes(term)) columns.push(term);
+    }
+    return columns.join(', ');
   }
 }
 

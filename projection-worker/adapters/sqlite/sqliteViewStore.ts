@@ -32,10 +32,20 @@ type Row = readonly unknown[];
 /** A read by id that found nothing visible. */
 const NONE = Symbol('none');
 
-/** The SQLite view store: the ViewStore port plus a look at how SQLite runs a find (for index tests and tuning). */
+/** `EXPLAIN QUERY PLAN` of `sql` on `c` (the `detail` column). */
+function explain(c: ViewConnection, sql: string, params: Params): string[] {
+  // EXPLAIN does not check the schema cookie: a statement that reads first loads indexes other connections (the
+  // index thread) made since this connection last read the file.
+  c.db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
+  return (c.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
+}
+
+/** The SQLite view store: the ViewStore port plus a look at how SQLite runs a find or a count (for index tests and tuning). */
 export type SqliteViewStore = ViewStore & {
   /** The `EXPLAIN QUERY PLAN` lines (`detail` column) of the statement `find` runs for `query`. */
   explainFind(projection: string, collection: string, query: FindQuery): Promise<string[]>;
+  /** The `EXPLAIN QUERY PLAN` lines of the statement `count` runs for `filter` and `versions` (not a read by id). */
+  explainCount(projection: string, collection: string, filter: Filter, versions?: VersionedRead): Promise<string[]>;
 };
 
 /**
@@ -296,10 +306,16 @@ export function createSqliteViewStore(options: {
     explainFind: async (projection, collection, query) =>
       read(projection, collection, [], (c, table) => {
         const { sql, params } = selectSql(table, query);
-        // EXPLAIN does not check the schema cookie: a statement that reads first loads indexes other connections
-        // (the index thread) made since this connection last read the file.
-        c.db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
-        return (c.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
+        return explain(c, sql, params);
+      }),
+    explainCount: async (projection, collection, filter, versions) =>
+      read(projection, collection, [], (c, table) => {
+        if (versions !== undefined) {
+          const { sql, params } = layeredCountSql(table, filter, versions);
+          return explain(c, sql, params);
+        }
+        const b = createSqlBuilder(table);
+        return explain(c, `SELECT COUNT(*) FROM ${table.table} WHERE ${b.where(filter)}`, b.params);
       }),
     ensureIndex: async (projection, collection, index) =>
       read(projection, collection, undefined, async (c, table) => {
