@@ -65,8 +65,8 @@ async function heapMetrics(url: string): Promise<Record<string, number>> {
     const match = new RegExp(`^${name} (\\S+)`, 'm').exec(text);
     if (match) out[name.replace(/^nodejs_|_bytes$/g, '')] = Number(match[1]) / 1e6;
   }
-  for (const match of text.matchAll(/^nodejs_heap_space_size_used_bytes\{space="(\w+)"\} (\S+)/gm))
-    if (Number(match[2]) > 2e6) out[`used:${match[1]}`] = Number(match[2]) / 1e6;
+  for (const match of text.matchAll(/^nodejs_heap_space_size_(used|total)_bytes\{space="(\w+)"\} (\S+)/gm))
+    if (Number(match[3]) > 2e6) out[`${match[1]}:${match[2]}`] = Number(match[3]) / 1e6;
   return out;
 }
 
@@ -86,6 +86,10 @@ export async function runBulkLoad(rows: number, root?: string): Promise<Record<s
   ];
   const child = startStrata(dir, port, nodeArgs, { METRICS_ENABLED: 'true' }, root);
   const pid = child.pid as number;
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`bulk: the server exited (code ${code}, signal ${signal})\n`);
+  });
   try {
     await waitFor(`${url}/health/live`, 600_000);
     const call = createApiCaller(url);
@@ -130,6 +134,7 @@ export async function runBulkLoad(rows: number, root?: string): Promise<Record<s
     process.stderr.write(`  RSS by mapping (MB): ${mb(await smapsSummary(pid))}; threads ${(await readdir(`/proc/${pid}/task`)).length}\n`);
     return { loadRowsPerSecond, rowsPerCpuSecond, rssAfterLoadMB: afterLoad.Rss ?? Number.NaN, rssAfterWritesMB: afterWrites.Rss ?? Number.NaN };
   } finally {
+    stopping = true;
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
     await rm(dir, { recursive: true, force: true });
