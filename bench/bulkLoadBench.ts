@@ -2,7 +2,7 @@
 // write path: one `strata serve`, the scale bench's table and ~300-byte rows in bulk writes of 1,000 (sequential),
 // then a commit, the projections settled and 200 single-row writes, and the server's RSS after them (the scale
 // bench's "RSS after writing to the table"), with where that memory is (/proc smaps_rollup; V8 heap and external
-// memory from /metrics).
+// memory from /metrics), and again after 12 s without requests.
 // Usage: npx tsx bench/bulkLoadBench.ts [rows=100000] [checkout=this one]
 //   BULK_PROFILE=<dir>  the server runs with --cpu-prof into <dir> (written when it exits).
 //   BULK_NODE_ARGS='<flags>' more node flags for the server; BULK_SNAPSHOT=1 sends it SIGUSR2 after the writes
@@ -126,13 +126,24 @@ export async function runBulkLoad(rows: number, root?: string): Promise<Record<s
     process.stderr.write(`bulk: ${loadRowsPerSecond.toFixed(0)} rows/s, ${rowsPerCpuSecond.toFixed(0)} rows per server CPU-second\n`);
     process.stderr.write(`  after the load (MB): ${mb(afterLoad)}\n`);
     process.stderr.write(`  after commit + 200 writes (MB): ${mb(afterWrites)}; V8 (MB): ${mb(heap)}\n`);
+    // V8 gives back free heap pages when its memory reducer runs, 8 s after a full GC once the process is quiet.
+    await new Promise((resolve) => setTimeout(resolve, 12_000));
+    const afterIdle = await procMemory(pid);
+    const heapIdle = await heapMetrics(url);
+    process.stderr.write(`  12 s later, idle (MB): ${mb(afterIdle)}; V8 (MB): ${mb(heapIdle)}\n`);
     if (process.env.BULK_SNAPSHOT === '1') {
       // With BULK_NODE_ARGS=--heapsnapshot-signal=SIGUSR2: a heap snapshot of the server (in its working directory).
       child.kill('SIGUSR2');
       await new Promise((resolve) => setTimeout(resolve, 30_000));
     }
     process.stderr.write(`  RSS by mapping (MB): ${mb(await smapsSummary(pid))}; threads ${(await readdir(`/proc/${pid}/task`)).length}\n`);
-    return { loadRowsPerSecond, rowsPerCpuSecond, rssAfterLoadMB: afterLoad.Rss ?? Number.NaN, rssAfterWritesMB: afterWrites.Rss ?? Number.NaN };
+    return {
+      loadRowsPerSecond,
+      rowsPerCpuSecond,
+      rssAfterLoadMB: afterLoad.Rss ?? Number.NaN,
+      rssAfterWritesMB: afterWrites.Rss ?? Number.NaN,
+      rssAfterIdleMB: afterIdle.Rss ?? Number.NaN,
+    };
   } finally {
     stopping = true;
     child.kill('SIGTERM');
