@@ -19,7 +19,7 @@ const BULK = 1000;
 const READS = 300;
 
 /** ~300 bytes of JSON per row: text, numbers, a nested object and an array. */
-function rowData(n: number): Json {
+export function rowData(n: number): Json {
   return {
     name: `Product ${n}`,
     sku: `SKU-${String(n).padStart(8, '0')}`,

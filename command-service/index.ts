@@ -1,5 +1,9 @@
 export { createSqliteEventStore } from './adapters/sqliteEventStore.ts';
-export { createKurrentEventStore, createKurrentEventStoreOnClient } from './adapters/kurrentEventStore.ts';
+/**
+ * The KurrentDB adapter, imported when a deployment chooses it: its client (gRPC, protobuf) is ~8 MB of heap and
+ * ~30 MB of RSS that a process on the SQLite log never uses (docs/reference/performance.md "Memory").
+ */
+export const loadKurrentEventStore = () => import('./adapters/kurrentEventStore.ts');
 export { createCommandService } from './createCommandService.ts';
 export { createSystemStateSource } from './state/systemStateSource.ts';
 export { findUserByUsername } from './state/findUserByUsername.ts';

@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { EventStore, Queue, ViewStore } from '../contracts/index.ts';
 import { rowViews } from '../contracts/index.ts';
-import { createKurrentEventStore, createSqliteEventStore } from '../command-service/index.ts';
-import { createBullmqQueue, createInProcessQueue, createMongoViewStore, createSqliteViewStore } from '../projection-worker/index.ts';
+import { createSqliteEventStore, loadKurrentEventStore } from '../command-service/index.ts';
+import { createInProcessQueue, createSqliteViewStore, loadBullmqQueue, loadMongoViewStore } from '../projection-worker/index.ts';
 import { ConfigError, type ConfigProblem, type StrataConfig } from './config/strataConfig.ts';
 
 export type Infra = {
@@ -84,14 +84,19 @@ export async function openStores(config: StrataConfig, log: Logger, options: { r
   const eventLog = log.child({ component: 'eventStore' });
   const eventStore =
     config.eventStore === 'esdb' && config.eventStoreUrl !== null
-      ? createKurrentEventStore({ url: config.eventStoreUrl, log: eventLog })
+      ? (await loadKurrentEventStore()).createKurrentEventStore({ url: config.eventStoreUrl, log: eventLog })
       : createSqliteEventStore({ file: join(config.dataDir, 'events.db'), log: eventLog });
   let viewStore: ViewStore;
   try {
     const viewLog = log.child({ component: 'viewStore' });
     viewStore =
       config.viewStore === 'mongodb' && config.mongoUrl !== null
-        ? createMongoViewStore({ url: config.mongoUrl, database: 'strata', log: viewLog, queryTimeoutMs: config.queryTimeoutMs })
+        ? (await loadMongoViewStore()).createMongoViewStore({
+            url: config.mongoUrl,
+            database: 'strata',
+            log: viewLog,
+            queryTimeoutMs: config.queryTimeoutMs,
+          })
         : createSqliteViewStore({
             file: join(config.dataDir, 'views.db'),
             log: viewLog,
@@ -126,8 +131,10 @@ export async function openInfra(config: StrataConfig, log: Logger): Promise<Infr
   const stores = await openStores(config, log, { readThreads: config.roles.includes('query') });
   const { eventStore, viewStore } = stores;
   const queue =
-    config.redisUrl === null ? createInProcessQueue() : createBullmqQueue({ url: config.redisUrl, log: log.child({ component: 'queue' }) });
-  const redis = config.redisUrl === null ? null : openRedis(config.redisUrl, log.child({ component: 'redis' }));
+    config.redisUrl === null
+      ? createInProcessQueue()
+      : (await loadBullmqQueue()).createBullmqQueue({ url: config.redisUrl, log: log.child({ component: 'queue' }) });
+  const redis = config.redisUrl === null ? null : await openRedis(config.redisUrl, log.child({ component: 'redis' }));
   // Decisions read the state by key (touched rows, foreign-key targets): 16 MiB of page cache serves them and keeps
   // the write side's memory bounded whatever the data size.
   const decisionViews = createSqliteViewStore({
@@ -158,7 +165,9 @@ export async function openInfra(config: StrataConfig, log: Logger): Promise<Infr
  * A request must never hang on Redis: commands time out after 2 s and are retried once, then the store answers
  * (503 for login throttling and MCP sessions; `lastUsedAt` is best effort).
  */
-function openRedis(url: string, log: Logger): Redis {
+async function openRedis(url: string, log: Logger): Promise<Redis> {
+  // Imported only when REDIS_URL is set (the Mongo, KurrentDB and BullMQ adapters likewise: performance.md "Memory").
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 1,

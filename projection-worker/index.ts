@@ -1,5 +1,6 @@
 export { createSqliteViewStore } from './adapters/sqlite/sqliteViewStore.ts';
-export { createMongoViewStore } from './adapters/mongo/mongoViewStore.ts';
+/** The MongoDB view store, imported when a deployment chooses it (the driver and BSON: ~7 MB of heap, ~20 MB of RSS). */
+export const loadMongoViewStore = () => import('./adapters/mongo/mongoViewStore.ts');
 export { createProjectionWorker } from './projectionWorker.ts';
 export { createProjectionRunner } from './runner/projectionRunner.ts';
 export { rebuildProjection } from './runner/rebuildProjection.ts';
@@ -8,7 +9,8 @@ export { describeAllProjections } from './runner/describeProjections.ts';
 export { createProjectionOperations } from './runner/projectionOperations.ts';
 export { projectionTopic } from './runner/projector.ts';
 export { createInProcessQueue } from './adapters/queue/inProcessQueue.ts';
-export { createBullmqQueue } from './adapters/queue/bullmqQueue.ts';
+/** The BullMQ queue, imported when REDIS_URL is set (bullmq and ioredis: ~5 MB of heap, ~28 MB of RSS). */
+export const loadBullmqQueue = () => import('./adapters/queue/bullmqQueue.ts');
 export { allProjectors } from './projectors/allProjectors.ts';
 export { catalogProjector } from './projectors/catalogProjector.ts';
 export { schemasProjector } from './projectors/schemasProjector.ts';

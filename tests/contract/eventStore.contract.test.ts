@@ -4,9 +4,11 @@ import { test } from 'node:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKurrentEventStore, createSqliteEventStore } from '../../command-service/index.ts';
+import { createSqliteEventStore, loadKurrentEventStore } from '../../command-service/index.ts';
 import { createFakeEventStore } from '../../projection-worker/testing/fakePorts.ts';
 import { eventStoreContract } from './eventStoreContract.ts';
+
+const { createKurrentEventStore } = await loadKurrentEventStore();
 
 eventStoreContract(
   'sqlite',

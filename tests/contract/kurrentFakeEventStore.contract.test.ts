@@ -8,8 +8,10 @@ import { appendNotification, sampleEvent, uniqueCategory } from './eventStoreFix
 import { eventStoreContract } from './eventStoreContract.ts';
 import { createFakeKurrentServer } from '../support/fakeKurrentServer.ts';
 import type { FakeKurrentServer } from '../support/fakeKurrentServer.ts';
-import { createKurrentEventStoreOnClient } from '../../command-service/index.ts';
+import { loadKurrentEventStore } from '../../command-service/index.ts';
 import type { KurrentClient } from '../../command-service/index.ts';
+
+const { createKurrentEventStoreOnClient } = await loadKurrentEventStore();
 
 eventStoreContract(
   'kurrentdb adapter on a fake client',

@@ -1,8 +1,10 @@
 import { pino } from 'pino';
-import { createBullmqQueue, createInProcessQueue } from '../../projection-worker/index.ts';
+import { createInProcessQueue, loadBullmqQueue } from '../../projection-worker/index.ts';
 import { startRedisServer } from '../support/redisServer.ts';
 import type { RedisServer } from '../support/redisServer.ts';
 import { queueContract } from './queueContract.ts';
+
+const { createBullmqQueue } = await loadBullmqQueue();
 
 queueContract('in-process', { create: () => Promise.resolve(createInProcessQueue()) });
 

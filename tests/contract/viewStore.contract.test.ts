@@ -6,12 +6,14 @@ import { after, test } from 'node:test';
 import { MongoClient } from 'mongodb';
 import { pino } from 'pino';
 import { systemClock } from '../../contracts/index.ts';
-import { createMongoViewStore, createSqliteViewStore } from '../../projection-worker/index.ts';
+import { createSqliteViewStore, loadMongoViewStore } from '../../projection-worker/index.ts';
 import { createFakeViewStore } from '../../projection-worker/testing/fakePorts.ts';
 import { startJongodb } from '../support/jongodbServer.ts';
 import type { JongodbServer } from '../support/jongodbServer.ts';
 import { viewStoreContract } from './viewStoreContract.ts';
 import type { OpenViewStore } from './viewStoreFixtures.ts';
+
+const { createMongoViewStore } = await loadMongoViewStore();
 
 const log = pino({ level: 'silent' });
 

@@ -6,8 +6,10 @@ import { sqlitePosition } from '../../contracts/index.ts';
 import type { Clock, ProjectionSpec, ViewChange, ViewDoc, ViewStore } from '../../contracts/index.ts';
 import { startJongodb } from '../support/jongodbServer.ts';
 import type { JongodbServer } from '../support/jongodbServer.ts';
-import { createMongoViewStore } from '../../projection-worker/index.ts';
+import { loadMongoViewStore } from '../../projection-worker/index.ts';
 import { viewStoreSharingContract } from '../contract/viewStoreSharingContract.ts';
+
+const { createMongoViewStore } = await loadMongoViewStore();
 
 // Adapter-specific behaviour on the jongodb stand-in (README "MongoDB in tests"), and on real MongoDB when MONGO_URL
 // is set. The ViewStore contract suite (tests/contract) covers the port itself.
