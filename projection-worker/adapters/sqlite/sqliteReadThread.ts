@@ -134,8 +134,11 @@ port.on('message', (request: ReadRequest | { readonly forget: string }) => {
         ? { id: request.id, ok: false, message: 'statement cancelled: past its time budget', code: null }
         : { id: request.id, ok: true, result };
   } catch (err) {
+    // Statements that opened a transaction (BEGIN ... COMMIT) and failed inside it leave the connection usable.
+    const failed = connections.get(request.file);
+    if (failed?.db.inTransaction === true) failed.db.exec('ROLLBACK');
     // A schema change from another connection invalidates cached statements; the next read prepares them again.
-    connections.get(request.file)?.statements.clear();
+    failed?.statements.clear();
     const message = err instanceof Error ? err.message : String(err);
     const code = (err as { code?: unknown } | null)?.code;
     reply = { id: request.id, ok: false, message, code: typeof code === 'string' ? code : null };

@@ -312,8 +312,10 @@ export function createSqliteViewStore(options: {
         const existed = c.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== undefined;
         // Without statistics the planner takes a range on fromSeq for the most selective constraint and sorts in a
         // temporary B-tree; with them it sees that (branchId, tableKey) is the selective part and reads the new index.
-        const ddl = existed ? sql : `${sql}; ANALYZE ${table.table}; ${RELOAD_STATISTICS}`;
-        if (indexThread === null || !indexThread.available()) c.db.exec(ddl);
+        // One transaction: a connection loading the schema meanwhile would see the index without its statistics and
+        // (with the RELOAD_STATISTICS note's consequences) plan page 1 through it and a sort until the ANALYZE ends.
+        const ddl = existed ? sql : `BEGIN IMMEDIATE; ${sql}; ANALYZE ${table.table}; COMMIT; ${RELOAD_STATISTICS}`;
+        if (indexThread === null || !indexThread.available()) execOrRollBack(c.db, ddl);
         else if (!existed) await buildIndex(c, ddl);
         ensuredIndexes.add(sql);
         log?.debug({ projection, collection, sql, created: !existed }, 'view index ensured');
@@ -330,6 +332,16 @@ export function createSqliteViewStore(options: {
       connections.closeAll();
     },
   };
+}
+
+/** Runs statements that may open a transaction; one left open by a failure is rolled back. */
+function execOrRollBack(db: { exec(sql: string): unknown; readonly inTransaction: boolean }, sql: string): void {
+  try {
+    db.exec(sql);
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
 }
 
 /** A read met a version that another process switched away from and dropped (its tables or file are gone). */
