@@ -7,12 +7,15 @@ import type { TableInfo } from './sqliteViewTable.ts';
 /**
  * A rebuild's writes into its shadow version (the replay's batches, then its index builds and ANALYZE) on a thread of
  * their own, so that the event loop only reads the log and projects while readers and writers are served. The thread
- * runs at the event loop's priority (the index thread's lower one starved the builds on a busy machine) with the main
- * connection's page cache (CREATE INDEX sorts in it before spilling to temporary files). Batches of the active
- * version stay on the main connection, where the apply group commits those of every projection ready in one turn.
+ * has the index thread's lower priority: on one core (a pinned server) at the event loop's priority it took half of
+ * the core from requests and starved an index build of the live file that the live version's writes were waiting
+ * for (every single-row write of the scale bench then took 5 s, its consistency timeout, for the whole rebuild). It
+ * has the main connection's page cache (CREATE INDEX sorts in it before spilling to temporary files). Batches of the
+ * active version stay on the main connection, where the apply group commits those of every projection ready in one
+ * turn.
  */
 export function createShadowWrites(options: Omit<SqliteThreadsOptions, 'threads' | 'budgetMs' | 'writable'>, meta: SqliteViewMeta, clock: Clock) {
-  const thread = createSqliteThreads({ ...options, threads: 1, budgetMs: null, writable: true, lazy: true, niceness: 0 });
+  const thread = createSqliteThreads({ ...options, threads: 1, budgetMs: null, writable: true, lazy: true });
   return {
     thread,
     /** The thread when `ref` is a version file readers do not see (a shadow) and the thread runs; else null. */
