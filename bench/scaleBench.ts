@@ -4,13 +4,14 @@
 // single-row writes, RSS after touching the table, get-by-id / page 1 / page 50 on HEAD, draft and a child branch,
 // and the growth ratio between sizes; then the query rows of scaleQueries.ts (indexed and unindexed filters, get-by-id
 // under filter load, the rebuild of `rows`). Sizes: SCALE_SIZES=10000,100000 (default 10000,100000,1000000).
+// SCALE_ONLY=rebuild measures the load and the rebuild alone; SCALE_NODE_ARGS passes node flags to the server.
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { BenchFigure } from './run.ts';
 import { ADMIN_PASSWORD, createApiCaller, freePort, startStrata, waitFor } from './strataServer.ts';
-import { QUERY_FIGURES, indexedSchema, measureQueries } from './scaleQueries.ts';
+import { QUERY_FIGURES, indexedSchema, measureQueries, measureRebuild } from './scaleQueries.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- bench JSON
 type Call = ReturnType<typeof createApiCaller>;
@@ -106,10 +107,13 @@ async function rssBytes(pid: number): Promise<number> {
 
 type Server = { readonly url: string; readonly child: ChildProcess; readonly call: Call; token: string };
 
+/** Extra node arguments of the server (SCALE_NODE_ARGS, space-separated: `--cpu-prof --cpu-prof-dir=/tmp/prof`). */
+const NODE_ARGS = (process.env.SCALE_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
+
 async function boot(dir: string): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = startStrata(dir, port);
+  const child = startStrata(dir, port, NODE_ARGS);
   await waitFor(`${url}/health/live`, 600_000);
   const call = createApiCaller(url);
   const token = (await call('POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).json.accessToken as string;
@@ -175,6 +179,10 @@ async function measureSize(rows: number, log: (line: string) => void): Promise<S
 
     const rowsPath = (revision: string) => `/api/revision/${revision}/table/products`;
     const randomId = (): string => `p${Math.floor(Math.random() * rows)}`;
+    const queryServer = { url: server.url, pid: server.child.pid as number, token: server.token, viewBytes: () => bytesOf(dir, 'views.db') };
+    // SCALE_ONLY=rebuild: the load, then the rebuild of `rows` under a write load, nothing else (issue 30).
+    if (process.env.SCALE_ONLY === 'rebuild')
+      return Object.assign(out, await measureRebuild(queryServer, rowsPath, { head, draft: masterDraft }, rows, log));
 
     // Steady single-row writes on master's draft.
     const writes = await latencies(200, (i) => as('PUT', `${rowsPath(masterDraft)}/row/p${(i * 7919) % rows}`, { data: rowData(i + rows) }));
@@ -215,7 +223,6 @@ async function measureSize(rows: number, log: (line: string) => void): Promise<S
       out[`page50_${name}_p50Ms`] = page50.p50;
     }
     out.rssAfterReadsMB = (await rssBytes(server.child.pid as number)) / 1e6;
-    const queryServer = { url: server.url, pid: server.child.pid as number, token: server.token, viewBytes: () => bytesOf(dir, 'views.db') };
     // SCALE_QUERIES=0 leaves out the query rows (issue 30) and measures the branch rows (issue 29) alone.
     if (process.env.SCALE_QUERIES !== '0')
       Object.assign(out, await measureQueries(queryServer, rowsPath, { head, draft: masterDraft }, rows, indexed, log));

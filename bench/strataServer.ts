@@ -1,6 +1,7 @@
 // Helpers of the benchmarks that run a real Strata server (bench/generatedBench.ts, bench/peersBench.ts): free ports,
 // core pinning with taskset, CPU time from /proc, `strata serve` with a temporary data directory and a system API client.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -31,10 +32,11 @@ export async function cpuSeconds(pid: number): Promise<number> {
   }
 }
 
-/** Spawns argv (stderr shown, stdout dropped). */
+/** Spawns argv (stderr shown, stdout dropped, or appended to the file BENCH_SERVER_STDOUT names). */
 export function start(argv: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const [cmd, ...args] = argv;
-  return spawn(cmd as string, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const stdout = process.env.BENCH_SERVER_STDOUT === undefined ? 'ignore' : openSync(process.env.BENCH_SERVER_STDOUT, 'a');
+  return spawn(cmd as string, args, { env, stdio: ['ignore', stdout, 'inherit'] });
 }
 
 /** Waits until GET url answers 2xx. */

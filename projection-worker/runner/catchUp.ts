@@ -1,5 +1,5 @@
 import { comparePositions, maxPosition } from '../../contracts/index.ts';
-import type { EventStore, Position, ProjectionRef, ViewStore } from '../../contracts/index.ts';
+import type { EventStore, Position, ProjectionRef, ReadAllResult, RecordedEvent, ViewChange, ViewStore } from '../../contracts/index.ts';
 import type { LogSubscriber } from './projector.ts';
 import type { LogReader } from './sharedLogReader.ts';
 
@@ -24,6 +24,12 @@ export type CatchUpDeps = {
   readonly shouldContinue: () => boolean;
   readonly onBatch?: (ref: ProjectionRef, position: Position, events: number) => void;
   readonly onConflict?: (ref: ProjectionRef) => void;
+  /**
+   * Only this catch-up writes the version (a rebuild's shadow, under the rebuild lease): the checkpoint is read
+   * once and then followed here, and the next batch is read and projected while the store writes the previous one
+   * (one write in flight, in order). A checkpoint that moves anyway fails the catch-up.
+   */
+  readonly exclusive?: boolean;
 };
 
 const MAX_CONFLICTS = 100;
@@ -52,37 +58,66 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
   let applied = 0;
   let conflicts = 0;
   let size = deps.maxChanges === undefined ? batchSize : Math.min(batchSize, FIRST_ADAPTIVE_BATCH);
-  while (deps.shouldContinue()) {
-    const ref = await deps.ref();
-    const checkpoint = await viewStore.checkpoint(ref);
-    // The head is read BEFORE the batch: every event up to it is either in the batch or outside our categories.
-    const head = await eventStore.headPosition();
-    if (head === null || comparePositions(head, checkpoint) <= 0) break;
-    const events =
-      projector.categories.length === 0
-        ? []
-        : deps.read !== undefined
-          ? await deps.read(checkpoint, projector.categories, size, head, batchBytes)
-          : await eventStore.readAll(checkpoint, { categories: projector.categories, maxCount: size, maxBytes: batchBytes });
-    // A full batch, or one cut short by batchBytes, ends at its last event: the next batch starts there. A short
-    // batch otherwise means we saw everything up to the head; moving to it lets projections that ignore most
-    // categories still reach the head, which read-your-writes waits for.
-    const full = events.length >= size || events.cutShort === true;
-    const last = events.at(-1)?.position ?? null;
-    const next = full ? last : maxPosition(last, head);
-    if (next === null || comparePositions(next, checkpoint) <= 0) break;
-    const changes = await projector.apply(events);
-    if (deps.maxChanges !== undefined) size = nextBatchSize(size, events.length, changes.length, deps.maxChanges, batchSize);
-    if (!(await viewStore.applyBatch(ref, checkpoint, next, changes))) {
-      deps.onConflict?.(ref);
-      conflicts += 1;
-      if (conflicts >= MAX_CONFLICTS) throw new Error(`checkpoint of ${ref.name} v${ref.version} keeps moving under us`);
-      continue;
-    }
-    conflicts = 0;
-    applied += events.length;
-    deps.onBatch?.(ref, next, events.length);
-    if (!full) break;
+  // Exclusive: the checkpoint as of the last batch handed to the store, and that batch's write.
+  let followed: { ref: ProjectionRef; checkpoint: Position | null } | null = null;
+  let writing: Promise<void> = Promise.resolve();
+  const write = async (ref: ProjectionRef, from: Position | null, next: Position, changes: readonly ViewChange[], events: number) => {
+    if (!(await viewStore.applyBatch(ref, from, next, changes)))
+      throw new Error(`checkpoint of ${ref.name} v${ref.version} moved under its only writer`);
+    applied += events;
+    deps.onBatch?.(ref, next, events);
+  };
+  try {
+    await catchUpLoop();
+  } catch (err) {
+    // The store is left with no write of ours in flight (a failed rebuild drops its shadow next).
+    await writing.catch(() => undefined);
+    throw err;
   }
+  await writing;
   return applied;
+
+  async function catchUpLoop(): Promise<void> {
+    while (deps.shouldContinue()) {
+      const ref: ProjectionRef = followed?.ref ?? (await deps.ref());
+      const checkpoint: Position | null = followed !== null ? followed.checkpoint : await viewStore.checkpoint(ref);
+      // The head is read BEFORE the batch: every event up to it is either in the batch or outside our categories.
+      const head = await eventStore.headPosition();
+      if (head === null || comparePositions(head, checkpoint) <= 0) break;
+      const events: ReadAllResult | readonly RecordedEvent[] =
+        projector.categories.length === 0
+          ? []
+          : deps.read !== undefined
+            ? await deps.read(checkpoint, projector.categories, size, head, batchBytes)
+            : await eventStore.readAll(checkpoint, { categories: projector.categories, maxCount: size, maxBytes: batchBytes });
+      // A full batch, or one cut short by batchBytes, ends at its last event: the next batch starts there. A short
+      // batch otherwise means we saw everything up to the head; moving to it lets projections that ignore most
+      // categories still reach the head, which read-your-writes waits for.
+      const full: boolean = events.length >= size || ('cutShort' in events && events.cutShort === true);
+      const last: Position | null = events.at(-1)?.position ?? null;
+      const next: Position | null = full ? last : maxPosition(last, head);
+      if (next === null || comparePositions(next, checkpoint) <= 0) break;
+      const changes = await projector.apply(events);
+      if (deps.maxChanges !== undefined) size = nextBatchSize(size, events.length, changes.length, deps.maxChanges, batchSize);
+      if (deps.exclusive === true) {
+        await writing;
+        writing = write(ref, checkpoint, next, changes, events.length);
+        // Awaited before the next write or at the end; a failure meanwhile must not count as unhandled.
+        writing.catch(() => undefined);
+        followed = { ref, checkpoint: next };
+        if (!full) break;
+        continue;
+      }
+      if (!(await viewStore.applyBatch(ref, checkpoint, next, changes))) {
+        deps.onConflict?.(ref);
+        conflicts += 1;
+        if (conflicts >= MAX_CONFLICTS) throw new Error(`checkpoint of ${ref.name} v${ref.version} keeps moving under us`);
+        continue;
+      }
+      conflicts = 0;
+      applied += events.length;
+      deps.onBatch?.(ref, next, events.length);
+      if (!full) break;
+    }
+  }
 }

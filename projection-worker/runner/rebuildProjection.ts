@@ -99,6 +99,8 @@ export async function rebuildProjection(deps: RebuildDeps): Promise<RebuildResul
         // (the event loop of a server running the rebuild answers between them) and memory independent of the size.
         maxChanges: deps.maxChangesPerBatch ?? 5_000,
         ref: () => Promise.resolve(target),
+        // Only the holder of the rebuild lease writes the shadow: the next batch is read while the last is written.
+        exclusive: true,
         shouldContinue: () => {
           if (leaseLost) throw new Error(`lost the rebuild lease of projection ${name}`);
           deps.signal?.throwIfAborted();
@@ -106,8 +108,11 @@ export async function rebuildProjection(deps: RebuildDeps): Promise<RebuildResul
         },
         onBatch: (_ref, position) => progress.update(position),
       });
+    const started = performance.now();
     let events = await catchUp();
+    const replayed = performance.now();
     await viewStore.completeVersion(shadow);
+    const completed = performance.now();
     // Events appended while the indexes were built, so that readers switch to a copy as fresh as the live one.
     events += await catchUp();
     await progress.finish();
@@ -115,7 +120,9 @@ export async function rebuildProjection(deps: RebuildDeps): Promise<RebuildResul
 
     await viewStore.activate(name, version);
     activated = true;
-    log.info({ version, previousVersion, events }, 'rebuild switched readers');
+    const ms = (from: number, to: number) => Math.round(to - from);
+    const phases = { replayMs: ms(started, replayed), completeMs: ms(replayed, completed), catchUpMs: ms(completed, performance.now()) };
+    log.info({ version, previousVersion, events, ...phases }, 'rebuild switched readers');
     if (previousVersion !== null && previousVersion !== version) {
       await new Promise((resolve) => setTimeout(resolve, deps.dropDelayMs ?? 500));
       try {

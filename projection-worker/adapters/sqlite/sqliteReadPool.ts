@@ -1,16 +1,33 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { AppError } from '../../../contracts/index.ts';
+import type { Position, ProjectionRef, ViewChange } from '../../../contracts/index.ts';
 import type { Params } from './sqliteViewSql.ts';
+import type { TableInfo } from './sqliteViewTable.ts';
+
+/**
+ * A batch of view changes with its checkpoint move, applied in one transaction by a writable thread (the batches of
+ * a rebuild's shadow version, sqliteViewStore.ts): the same compare-and-set and changes as on the main connection.
+ */
+export type ThreadBatch = {
+  readonly ref: ProjectionRef;
+  readonly expected: Position | null;
+  readonly next: Position;
+  readonly now: number;
+  readonly tables: ReadonlyMap<string, TableInfo>;
+  readonly changes: readonly ViewChange[];
+};
 
 /** What the main thread asks a thread (sqliteReadThread.ts) to run. */
 export type ReadRequest = {
   readonly id: number;
-  readonly mode: 'rows' | 'value' | 'exec';
+  readonly mode: 'rows' | 'value' | 'exec' | 'apply';
   /** The view file the statement runs on (views.db or a version file). */
   readonly file: string;
   readonly sql: string;
   readonly params: Params;
+  /** For `apply`: the batch (the thread answers whether the checkpoint moved). */
+  readonly batch?: ThreadBatch;
 };
 export type ReadReply =
   | { readonly id: number; readonly ok: true; readonly result: unknown }
@@ -21,6 +38,10 @@ export type ReadThreadData = {
   readonly writable: boolean;
   readonly busyTimeoutMs: number;
   readonly preload: readonly string[];
+  /** Scheduling niceness of the thread (Linux; default 10: below the event loop's thread). */
+  readonly niceness?: number;
+  /** Page cache of each connection, KiB (default 16,384). */
+  readonly cacheKiB?: number;
   /** Int32Array(1) over it: the id of the statement the main thread cancelled. */
   readonly cancel: SharedArrayBuffer;
 };
@@ -52,6 +73,10 @@ export type SqliteThreadsOptions = {
   readonly lazy?: boolean;
   /** Modules a thread imports before its TypeScript body when the hooks that load `.ts` are not inherited. */
   readonly preload?: readonly string[];
+  /** Scheduling niceness of the threads (default 10). */
+  readonly niceness?: number;
+  /** Page cache of each connection, KiB (default 16,384). */
+  readonly cacheKiB?: number;
   readonly log?: Logger;
 };
 
@@ -60,6 +85,8 @@ export type SqliteThreads = {
   rows(file: string, sql: string, params: Params): Promise<unknown[][]>;
   value(file: string, sql: string, params: Params): Promise<unknown>;
   exec(file: string, sql: string): Promise<void>;
+  /** Applies a batch of view changes and moves the file's checkpoint in one transaction; false when the checkpoint was not `expected`. */
+  apply(file: string, batch: ThreadBatch): Promise<boolean>;
   /** Closes the threads' connections to a dropped file (after the statements already sent to them). */
   forget(file: string): void;
   /** False once threads failed to start several times in a row: the caller then reads on its own connection. */
@@ -125,6 +152,8 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
     writable: options.writable,
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     preload: options.preload ?? [],
+    ...(options.niceness === undefined ? {} : { niceness: options.niceness }),
+    ...(options.cacheKiB === undefined ? {} : { cacheKiB: options.cacheKiB }),
   };
 
   function timeoutError(): AppError {
@@ -292,6 +321,7 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
     exec: async (file, sql) => {
       await submit({ mode: 'exec', file, sql, params: {} }, false);
     },
+    apply: async (file, batch) => (await submit({ mode: 'apply', file, sql: '', params: {}, batch }, false)) === true,
     forget: (file) => {
       for (const thread of [...live, ...draining]) thread.worker.postMessage({ forget: file });
     },

@@ -2,7 +2,11 @@ import Database from 'better-sqlite3';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sqlCast } from './sqliteViewCast.ts';
-import type { ReadReply, ReadRequest, ReadThreadData } from './sqliteReadPool.ts';
+import { applyViewChanges } from './sqliteViewChanges.ts';
+import { fileCheckpoint } from './sqliteViewFiles.ts';
+import { createSqliteUpserts, type SqliteUpserts } from './sqliteViewUpserts.ts';
+import type { TableInfo } from './sqliteViewTable.ts';
+import type { ReadReply, ReadRequest, ReadThreadData, ThreadBatch } from './sqliteReadPool.ts';
 
 /**
  * The body of a view store read thread: a connection per view file (views.db and the version files the requests
@@ -17,7 +21,7 @@ const data = workerData as ReadThreadData;
 // process has one core (a container limit, a pinned benchmark), requests the main thread answers at once — reads by
 // id, writes, health probes — are not slowed by a long read sharing the core.
 try {
-  setPriority(THREAD_NICENESS);
+  setPriority(data.niceness ?? THREAD_NICENESS);
 } catch {
   // Not permitted on this platform: threads keep the process's priority.
 }
@@ -31,7 +35,13 @@ function running(): void {
 }
 
 const MAX_CACHED_STATEMENTS = 200;
-type Connection = { readonly db: Database.Database; readonly statements: Map<string, Database.Statement> };
+type Connection = {
+  readonly db: Database.Database;
+  readonly statements: Map<string, Database.Statement>;
+  /** Writing connections: the upserts of `apply` and the tables they were prepared for (by table name). */
+  upserts?: SqliteUpserts;
+  tables?: Map<string, TableInfo>;
+};
 const connections = new Map<string, Connection>();
 
 function open(file: string): Connection {
@@ -40,7 +50,9 @@ function open(file: string): Connection {
   const db = new Database(file, { readonly: !data.writable, fileMustExist: true, timeout: data.busyTimeoutMs });
   db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
   // Each connection has its own page cache; a small one keeps the threads' memory bounded (the OS caches the file).
-  db.pragma('cache_size = -16384');
+  db.pragma(`cache_size = -${data.cacheKiB ?? 16_384}`);
+  // As the main thread's connections (openViewDatabase): views are rebuilt from the log, a commit needs no fsync.
+  if (data.writable) db.pragma('synchronous = NORMAL');
   db.function('strata_cast', { deterministic: true }, (cast: unknown, value: unknown, type: unknown) => {
     running();
     return sqlCast(cast, value, type);
@@ -74,7 +86,32 @@ function run(request: ReadRequest): unknown {
     case 'exec':
       connection.db.exec(request.sql);
       return null;
+    case 'apply':
+      return applyBatch(connection, request.batch as ThreadBatch);
   }
+}
+
+/** A batch and its checkpoint move in one transaction, as the main thread's apply group does (sqliteViewStore.ts). */
+function applyBatch(connection: Connection, batch: ThreadBatch): boolean {
+  const { db } = connection;
+  connection.upserts ??= createSqliteUpserts(db);
+  // Tables arrive as copies with every batch; the upserts' statements are kept per table object, so reuse the first.
+  const known = (connection.tables ??= new Map());
+  const tables = new Map<string, TableInfo>();
+  for (const [collection, table] of batch.tables) {
+    let kept = known.get(table.table);
+    if (kept === undefined || kept.columns !== table.columns) known.set(table.table, (kept = table));
+    tables.set(collection, kept);
+  }
+  const upserts = connection.upserts;
+  const prepareOn = (sql: string) => prepare(connection, sql);
+  return db
+    .transaction(() => {
+      if (!fileCheckpoint.move(db, batch.expected, batch.next, batch.now)) return false;
+      applyViewChanges(prepareOn, upserts, tables, batch.ref, batch.changes);
+      return true;
+    })
+    .immediate();
 }
 
 open(data.file);
@@ -97,8 +134,11 @@ port.on('message', (request: ReadRequest | { readonly forget: string }) => {
         ? { id: request.id, ok: false, message: 'statement cancelled: past its time budget', code: null }
         : { id: request.id, ok: true, result };
   } catch (err) {
+    // Statements that opened a transaction (BEGIN ... COMMIT) and failed inside it leave the connection usable.
+    const failed = connections.get(request.file);
+    if (failed?.db.inTransaction === true) failed.db.exec('ROLLBACK');
     // A schema change from another connection invalidates cached statements; the next read prepares them again.
-    connections.get(request.file)?.statements.clear();
+    failed?.statements.clear();
     const message = err instanceof Error ? err.message : String(err);
     const code = (err as { code?: unknown } | null)?.code;
     reply = { id: request.id, ok: false, message, code: typeof code === 'string' ? code : null };

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { ProjectionRef } from '../../../contracts/index.ts';
 import { copiedSortIndexSql } from './sqliteViewIndex.ts';
 import type { SqliteViewMeta } from './sqliteViewMeta.ts';
-import { createIndexSqls } from './sqliteViewTable.ts';
+import { createIndexSqls, type TableInfo } from './sqliteViewTable.ts';
+import { RELOAD_STATISTICS } from './sqliteViewStatistics.ts';
 
 type StoredIndex = { readonly name: string; readonly sql: string | null };
 
@@ -13,8 +14,8 @@ type VersionDdl = { readonly sql: string; readonly carried: string | null };
 /**
  * ViewStore.completeVersion on SQLite: the declared indexes of the version (in `db`, its file), then the sort indexes
  * of the active version (in `activeDb`, the active version's file) copied onto it. Each CREATE INDEX is its own statement (SQLite builds it from one sort of the table), so
- * the write lock is released between them. Copied sort indexes are followed by ANALYZE, as ensureIndex does after
- * creating one: without statistics the planner does not pick them. `exec` runs each statement: on the index
+ * the write lock is released between them. Then ANALYZE of every table, as ensureIndex does after creating an
+ * index: without statistics the planner does not pick the sort indexes. `exec` runs each statement: on the index
  * thread in the server (the builds take minutes at a million rows), on the connection itself elsewhere.
  */
 export async function completeSqliteVersion(
@@ -52,20 +53,32 @@ function versionDdl(db: Database.Database, activeDb: Database.Database | null, m
 
   const active = meta.activeVersion(ref.name);
   const from = active === null || active === ref.version ? null : meta.tables(ref.name, active);
-  if (from === null || activeDb === null) return steps;
+  if (from !== null && activeDb !== null) steps.push(...copiedSortIndexes(db, activeDb, tables, from));
+  // Statistics of the filled tables before readers switch (the planner does not pick sort indexes without them, and
+  // the statistics refresh would come only after commits to the new version), read by every connection opened since.
+  for (const info of tables.values()) steps.push({ sql: `ANALYZE ${info.table}`, carried: null });
+  steps.push({ sql: RELOAD_STATISTICS, carried: null });
+  return steps;
+}
+
+/** The sort indexes of the active version (in `activeDb`) the version (in `db`) does not have yet. */
+function copiedSortIndexes(
+  db: Database.Database,
+  activeDb: Database.Database,
+  tables: ReadonlyMap<string, TableInfo>,
+  from: ReadonlyMap<string, TableInfo>,
+): VersionDdl[] {
+  const steps: VersionDdl[] = [];
   const indexesOf = activeDb.prepare<[string], StoredIndex>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?");
   const exists = db.prepare<[string], number>("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").pluck();
   for (const [collection, info] of tables) {
     const source = from.get(collection);
     if (source === undefined) continue;
-    let copied = false;
     for (const stored of indexesOf.all(source.table.slice(1, -1))) {
       const copy = copiedSortIndexSql(source, info, stored);
       if (copy === null || exists.get(copy.name) !== undefined) continue;
       steps.push({ sql: copy.sql, carried: stored.name });
-      copied = true;
     }
-    if (copied) steps.push({ sql: `ANALYZE ${info.table}`, carried: null });
   }
   return steps;
 }

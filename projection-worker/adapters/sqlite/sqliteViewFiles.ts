@@ -154,6 +154,19 @@ export async function retryBusy<T>(write: () => T): Promise<T> {
   }
 }
 
+/** retryBusy for a write that runs elsewhere (a thread): tried again while it fails with SQLITE_BUSY. */
+export async function retryBusyAsync<T>(write: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  for (let delay = 5; ; delay = Math.min(delay * 2, 250)) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isBusy(err) || Date.now() - started > BUSY_RETRY_LIMIT_MS) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
 /**
  * The path of the file holding a version of the view store at `storeFile` (read from its meta), or `storeFile`
  * itself for a version stored before version files; null when the version does not exist. For tools and tests.

@@ -23,8 +23,9 @@ import { completeSqliteVersion } from './sqliteViewComplete.ts';
 import { byIdSql, layeredCountSql, layeredSelectSql, nonNegative, topRow } from './sqliteViewLayers.ts';
 import { createSqliteThreads, type SqliteReadOptions } from './sqliteReadPool.ts';
 import { createViewConnections, type ViewConnection } from './sqliteViewConnections.ts';
-import { createOffLoopUpkeep } from './sqliteViewStatistics.ts';
+import { RELOAD_STATISTICS, createOffLoopUpkeep } from './sqliteViewStatistics.ts';
 import { isBusy, retryBusy, sweepVersionFiles, versionFileName } from './sqliteViewFiles.ts';
+import { createShadowWrites } from './sqliteShadowWrites.ts';
 import { pinnedIdentity } from '../layeredRead.ts';
 
 type Row = readonly unknown[];
@@ -89,6 +90,7 @@ export function createSqliteViewStore(options: {
     onClose: (path) => {
       readThreads?.forget(path);
       indexThread?.forget(path);
+      shadow?.thread.forget(path);
     },
     ...(log === undefined ? {} : { log }),
   });
@@ -97,6 +99,7 @@ export function createSqliteViewStore(options: {
   const db = main.db;
   const files = connections.dir === null ? null : { name: versionFileName, db: (file: string, create?: boolean) => connections.of(file, create).db };
   const meta = createSqliteViewMeta(db, clock, files);
+  const shadow = offLoop ? createShadowWrites({ ...threadOptions, cacheKiB: options.cacheKiB ?? 65_536 }, meta, clock) : null;
   log?.debug({ file: options.file, versions: connections.dir }, 'view store opened');
   const versionFolder = connections.dir;
   if (versionFolder !== null) {
@@ -126,17 +129,17 @@ export function createSqliteViewStore(options: {
   async function afterIndexBuilds(...on: ViewConnection[]): Promise<void> {
     for (const connection of on) while (connection.building > 0) await connection.built.catch(() => undefined);
   }
-  function buildIndex(connection: ViewConnection, sql: string): Promise<void> {
+  function buildIndex(connection: ViewConnection, sql: string, on = indexThread): Promise<void> {
     connection.building += 1;
-    const run = (indexThread as NonNullable<typeof indexThread>).exec(connection.path, sql).finally(() => {
+    const run = (on as NonNullable<typeof indexThread>).exec(connection.path, sql).finally(() => {
       connection.building -= 1;
     });
     connection.built = Promise.allSettled([connection.built, run]);
     return run;
   }
-  /** Runs DDL on the index thread (off the event loop) when there is one. */
-  function execOf(connection: ViewConnection): (sql: string) => void | Promise<void> {
-    return indexThread === null || !indexThread.available() ? (sql) => void connection.db.exec(sql) : (sql) => buildIndex(connection, sql);
+  /** Runs DDL on the index thread (off the event loop) when there is one, or on `on`. */
+  function execOf(connection: ViewConnection, on = indexThread): (sql: string) => void | Promise<void> {
+    return on === null || !on.available() ? (sql) => void connection.db.exec(sql) : (sql) => buildIndex(connection, sql, on);
   }
 
   function writeTables(ref: ProjectionRef): ReadonlyMap<string, TableInfo> {
@@ -259,11 +262,12 @@ export function createSqliteViewStore(options: {
       await afterIndexBuilds(target);
       const active = meta.activeVersion(ref.name);
       const source = active === null || active === ref.version ? null : connectionOf({ name: ref.name, version: active });
-      return completeSqliteVersion(target.db, source?.db ?? null, meta, ref, execOf(target), log);
+      return completeSqliteVersion(target.db, source?.db ?? null, meta, ref, execOf(target, shadow?.of(ref) ?? indexThread), log);
     },
     applyBatch: async (ref, expected, next, changes) => {
       const connection = connectionOf(ref);
       await afterIndexBuilds(connection);
+      if (shadow !== null && shadow.of(ref) !== null) return shadow.apply(connection.path, ref, expected, next, changes);
       const applied = await connection.applies.apply(ref, expected, next, changes);
       upkeep?.afterCommit(connection);
       return applied;
@@ -324,8 +328,10 @@ export function createSqliteViewStore(options: {
         const existed = c.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== undefined;
         // Without statistics the planner takes a range on fromSeq for the most selective constraint and sorts in a
         // temporary B-tree; with them it sees that (branchId, tableKey) is the selective part and reads the new index.
-        const ddl = existed ? sql : `${sql}; ANALYZE ${table.table}`;
-        if (indexThread === null || !indexThread.available()) c.db.exec(ddl);
+        // One transaction: a connection loading the schema meanwhile would see the index without its statistics and
+        // (with the RELOAD_STATISTICS note's consequences) plan page 1 through it and a sort until the ANALYZE ends.
+        const ddl = existed ? sql : `BEGIN IMMEDIATE; ${sql}; ANALYZE ${table.table}; COMMIT; ${RELOAD_STATISTICS}`;
+        if (indexThread === null || !indexThread.available()) execOrRollBack(c.db, ddl);
         else if (!existed) await buildIndex(c, ddl);
         ensuredIndexes.add(sql);
         log?.debug({ projection, collection, sql, created: !existed }, 'view index ensured');
@@ -338,10 +344,20 @@ export function createSqliteViewStore(options: {
       }
     },
     close: async () => {
-      await Promise.all([readThreads?.close(), indexThread?.close()]);
+      await Promise.all([readThreads?.close(), indexThread?.close(), shadow?.thread.close()]);
       connections.closeAll();
     },
   };
+}
+
+/** Runs statements that may open a transaction; one left open by a failure is rolled back. */
+function execOrRollBack(db: { exec(sql: string): unknown; readonly inTransaction: boolean }, sql: string): void {
+  try {
+    db.exec(sql);
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
 }
 
 /** A read met a version that another process switched away from and dropped (its tables or file are gone). */
