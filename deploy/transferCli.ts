@@ -1,5 +1,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Writable } from 'node:stream';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -50,20 +52,55 @@ function connectionOf(io: TransferCliIo, options: { url?: string; apiKey?: strin
   return { url };
 }
 
-async function call(connection: Connection, method: string, path: string, init: { body?: Readable; contentType?: string } = {}): Promise<Response> {
+async function call(connection: Connection, method: string, path: string): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(`${connection.url}${path}`, {
-      method,
-      headers: { ...headersOf(connection), ...(init.contentType === undefined ? {} : { 'Content-Type': init.contentType }) },
-      ...(init.body === undefined ? {} : { body: Readable.toWeb(init.body) as unknown as ReadableStream, duplex: 'half' }),
-    } as RequestInit);
+    res = await fetch(`${connection.url}${path}`, { method, headers: headersOf(connection) });
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
     throw new Refused(`cannot reach ${connection.url}${cause}`);
   }
   if (!res.ok) throw new Refused(`${res.status} ${await res.text()}`);
   return res;
+}
+
+/**
+ * POSTs `body` and answers the JSON reply. node:http(s) with `pipeline`, not fetch: undici reads a stream body ahead
+ * of the socket, so the CLI's memory grew with the file (a 200 MB upload to a server reading at 40 MB/s peaked at
+ * 272 MB RSS with fetch, 75 MB this way, flat whatever the file's size).
+ */
+function upload(connection: Connection, path: string, body: Readable, contentType: string): Promise<unknown> {
+  const url = new URL(`${connection.url}${path}`);
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const unreachable = (err: Error): void => {
+      if (!answered) reject(new Refused(`cannot reach ${connection.url}: ${err.message}`));
+    };
+    const req = request(url, { method: 'POST', headers: { ...headersOf(connection), 'Content-Type': contentType } });
+    req.on('response', (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', (err) => reject(new Refused(`cannot reach ${connection.url}: ${err.message}`)));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const status = res.statusCode ?? 0;
+        if (status < 200 || status >= 300) reject(new Refused(`${status} ${text}`));
+        else {
+          try {
+            resolve(JSON.parse(text));
+          } catch {
+            reject(new Refused(`${status} ${text}`));
+          }
+        }
+        // A server that answered before the end of the file (a refusal) reads no more of it.
+        if (!body.readableEnded) req.destroy();
+      });
+    });
+    req.on('error', unreachable);
+    pipeline(body, req).catch(unreachable);
+  });
 }
 
 async function getJson<T>(connection: Connection, path: string): Promise<T> {
@@ -193,8 +230,8 @@ async function importTable(
   const { body, progress } = await uploadBody(io, options.file, `import ${options.table}`);
   try {
     const contentType = format === 'csv' ? 'text/csv' : 'application/x-ndjson';
-    const res = await call(connection, 'POST', `/api/revision/${seg(draft)}/table/${seg(options.table)}/import?${query}`, { body, contentType });
-    io.stdout(`${JSON.stringify(await res.json())}\n`);
+    const answer = await upload(connection, `/api/revision/${seg(draft)}/table/${seg(options.table)}/import?${query}`, body, contentType);
+    io.stdout(`${JSON.stringify(answer)}\n`);
   } finally {
     progress.stop();
   }
@@ -215,11 +252,9 @@ async function importBundle(io: TransferCliIo, options: Common & { branch?: stri
   const { body, progress } = await uploadBody(io, options.file, 'bundle import');
   try {
     const path = `/api/organization/${seg(options.org)}/project/${seg(options.project)}/branch/${seg(branch)}/bundle`;
-    const res = await call(connection, 'POST', `${path}?mode=${seg(options.mode)}${options.dryRun === true ? '&dryRun=true' : ''}`, {
-      body,
-      contentType: 'application/x-ndjson',
-    });
-    io.stdout(`${JSON.stringify(await res.json())}\n`);
+    const query = `mode=${seg(options.mode)}${options.dryRun === true ? '&dryRun=true' : ''}`;
+    const answer = await upload(connection, `${path}?${query}`, body, 'application/x-ndjson');
+    io.stdout(`${JSON.stringify(answer)}\n`);
   } finally {
     progress.stop();
   }

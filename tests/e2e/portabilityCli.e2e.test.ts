@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnStrata, startStrataProcess, type StrataProcess } from '../support/strataProcess.ts';
@@ -205,6 +205,12 @@ describe('table transfer through the CLI (portability.md §4)', () => {
     const refused = await cli(b, ['import', '--org', 'acme', '--project', 'blog', '--table', 'nope', '--file', csv]);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /TABLE_NOT_FOUND/);
+    // Refused before the body is read: the CLI stops sending a large file and reports the answer.
+    const large = join(dir, 'large.jsonl');
+    await writeFile(large, `${JSON.stringify({ id: 'x', data: { name: 'n'.repeat(200) } })}\n`.repeat(100_000));
+    const refusedLarge = await cli(b, ['import', '--org', 'acme', '--project', 'blog', '--table', 'nope', '--file', large]);
+    assert.equal(refusedLarge.code, 1, refusedLarge.stderr);
+    assert.match(refusedLarge.stderr, /TABLE_NOT_FOUND/);
     assert.equal((await cli(b, ['import', '--project', 'blog', '--table', 'authors'])).code, 2);
   });
 });
