@@ -35,6 +35,7 @@ export type {
   AppendBatchOutcome,
   AppendRequest,
   AppendResult,
+  EventStaging,
   EventStore,
   ExpectedRevision,
   ReadAllOptions,
