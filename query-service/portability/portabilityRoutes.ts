@@ -17,6 +17,11 @@ export type PortabilityConfig = {
   /** IMPORT_MAX_BYTES (operations.md §1; default 1 GiB) and its configured text. */
   readonly importMaxBytes: number;
   readonly importMaxBytesText: string;
+  /**
+   * Imports above one command are staged (versioned-storage.md §6): above how many rows (default and maximum
+   * MAX_DRAFT_ROW_CHANGES) and in chunks of how many (default 5,000). Tests lower both to stage small files.
+   */
+  readonly stagedImport?: { readonly aboveRows: number; readonly chunkRows: number };
 };
 
 export const PORTABILITY_DEFAULTS: PortabilityConfig = { importMaxBytes: 1024 ** 3, importMaxBytesText: '1gb' };

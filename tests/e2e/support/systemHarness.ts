@@ -56,7 +56,13 @@ function clientOf(url: string, baseHeaders: Record<string, string>): Client {
 
 /** The whole system in this process (inProcessSystem.ts) with REST and GraphQL clients. */
 export async function startSystem(
-  options: { readonly writeConsistency?: 'projected' | 'appended'; readonly consistencyTimeoutMs?: number; readonly importMaxBytes?: number } = {},
+  options: {
+    readonly writeConsistency?: 'projected' | 'appended';
+    readonly consistencyTimeoutMs?: number;
+    readonly importMaxBytes?: number;
+    /** Stage imports above this many rows in chunks of `chunkRows` (portabilityRoutes.ts `stagedImport`). */
+    readonly stagedImport?: { readonly aboveRows: number; readonly chunkRows: number };
+  } = {},
 ): Promise<System> {
   const system = await startInProcessSystem({
     dirPrefix: 'strata-system-',
@@ -69,9 +75,15 @@ export async function startSystem(
       consistencyTimeoutMs: options.consistencyTimeoutMs ?? 5000,
       bodyLimitBytes: 10 * 1024 * 1024,
       bodyLimitText: '10mb',
-      ...(options.importMaxBytes === undefined
+      ...(options.importMaxBytes === undefined && options.stagedImport === undefined
         ? {}
-        : { portability: { importMaxBytes: options.importMaxBytes, importMaxBytesText: `${options.importMaxBytes}b` } }),
+        : {
+            portability: {
+              importMaxBytes: options.importMaxBytes ?? 1024 ** 3,
+              importMaxBytesText: `${options.importMaxBytes ?? 1024 ** 3}b`,
+              ...(options.stagedImport ? { stagedImport: options.stagedImport } : {}),
+            },
+          }),
     },
   });
   const { url, eventStore, viewStore, log } = system;
