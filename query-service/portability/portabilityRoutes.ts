@@ -85,7 +85,14 @@ export function createTableTransfer(deps: PortabilityDeps) {
         abandonBody(call);
         throw new AppError('PAYLOAD_TOO_LARGE', `Import body exceeds ${deps.config.importMaxBytesText}`);
       }
-      const importDeps = { gateway: deps.gateway, rows, maxBytes: deps.config.importMaxBytes, maxBytesText: deps.config.importMaxBytesText };
+      const staged = deps.config.stagedImport;
+      const importDeps = {
+        gateway: deps.gateway,
+        rows,
+        maxBytes: deps.config.importMaxBytes,
+        maxBytesText: deps.config.importMaxBytesText,
+        ...(staged ? { stagedAboveRows: staged.aboveRows, chunkRows: staged.chunkRows } : {}),
+      };
       const context = { principal: call.principal, correlationId: call.requestId };
       const { answer, outcome } = await runTableImport(importDeps, context, table, bodyOf(call.req), options).catch((err: unknown) => {
         abandonBody(call);

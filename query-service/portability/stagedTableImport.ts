@@ -7,6 +7,7 @@ import type {
   CommandOutcome,
   DraftChangesResult,
   DraftOperation,
+  ErrorDetail,
   StagedTotals,
 } from '../../contracts/index.ts';
 import type { TableContext } from '../readers/rowReader.ts';
@@ -17,6 +18,12 @@ import type { TableRows } from './tableRows.ts';
 
 /** Rows per staged chunk: one decision and one staged RowsCreated/RowsUpdated pair of at most this many rows. */
 export const STAGED_CHUNK_ROWS = 5_000;
+
+/** A row error's detail naming the row by its index in the chunk, renumbered as in the whole file's rows. */
+function shiftIndex(detail: ErrorDetail, offset: number): ErrorDetail {
+  const index = (detail as { index?: unknown }).index;
+  return offset === 0 || typeof index !== 'number' ? detail : { ...detail, index: index + offset };
+}
 
 /** Whether an import into this table may go above one command: not with unique fields (checked across the whole file). */
 export function canStageImport(table: TableContext): boolean {
@@ -60,7 +67,11 @@ export async function runStagedImport(
   // The totals after the last staged chunk, and the stream revision every chunk was decided at.
   const progress: { before: StagedTotals | null; decidedAt: number | null | undefined } = { before: null, decidedAt: undefined };
 
-  async function send(operation: DraftOperation, lines: readonly number[]): Promise<void> {
+  /**
+   * Sends one chunk; `lines` are its rows' file lines and `offset` how many rows of the file were sent before it
+   * (row errors name a row by its index in the operation: in the file's row list, as one command would).
+   */
+  async function send(operation: DraftOperation, lines: readonly number[], offset = 0): Promise<void> {
     const input: ApplyDraftChangesInput = staging
       ? { revisionId, operations: [operation], stage: { stagingId, action: 'stage', before: progress.before } }
       : { revisionId, operations: [operation], dryRun: true };
@@ -82,20 +93,24 @@ export async function runStagedImport(
         rowId: row.rowId,
         code: row.code,
         message: row.message,
-        ...(row.details !== undefined ? { details: row.details } : {}),
+        ...(row.details !== undefined ? { details: row.details.map((detail) => shiftIndex(detail, offset)) } : {}),
       });
     }
   }
 
   const writeType = options.mode === 'insert' ? 'CreateRows' : 'UpsertRows';
   let chunk: ImportRow[] = [];
+  let sent = 0;
   async function flush(): Promise<void> {
     if (chunk.length === 0) return;
     const rows = chunk;
     chunk = [];
+    const offset = sent;
+    sent += rows.length;
     await send(
       { type: writeType, tableId, rows: rows.map(({ rowId, data }) => ({ rowId, data })), onInvalidRow: 'skip' },
       rows.map((row) => row.line),
+      offset,
     );
   }
   async function add(row: ImportRow): Promise<void> {
@@ -122,7 +137,6 @@ export async function runStagedImport(
       errors: collector.errors.first(),
       dryRun: options.dryRun,
     });
-    if (options.onError === 'fail') refuseIfInvalid(answer());
     if (options.mode === 'replace') {
       let absent: string[] = [];
       for await (const page of deps.rows.pages(table)) {
@@ -134,6 +148,9 @@ export async function runStagedImport(
       }
       if (absent.length > 0) await send({ type: 'DeleteRows', tableId, rowIds: absent }, []);
     }
+    // After the deletions, as one command decides them: a removed row still referenced (FOREIGN_KEY_IN_USE) refuses
+    // the import before its invalid lines are listed.
+    if (options.onError === 'fail') refuseIfInvalid(answer());
     const staged = progress.before;
     if (!staging || staged === null || staged.events === 0) {
       if (staging) await discard();
