@@ -235,7 +235,7 @@ test('a staged import and one ApplyDraftChanges give the same answers, rows and 
         assert.deepEqual(actual, expected);
       } catch (err) {
         // fast-check reports the counterexample, not the assertion: print the difference with it.
-        console.error(String((err as Error).message).slice(0, 4000));
+        process.stderr.write(`${String((err as Error).message).slice(0, 4000)}\n`);
         throw err;
       }
     }),
