@@ -86,7 +86,9 @@ export function createSqliteEventStaging(db: Database.Database, options: SqliteE
     ),
     deleteEvents: db.prepare<[string]>('DELETE FROM staged_events WHERE staging_id = ?'),
     deleteStaging: db.prepare<[string]>('DELETE FROM staging WHERE staging_id = ?'),
-    all: db.prepare<[], { staging_id: string; pid: number; touched_at: number }>('SELECT staging_id, pid, touched_at FROM staging'),
+    all: db.prepare<[], { staging_id: string; pid: number; touched_at: number; count: number }>(
+      'SELECT staging_id, pid, touched_at, count FROM staging',
+    ),
     deleteOldCommits: db.prepare<[number]>('DELETE FROM staged_commits WHERE committed_at < ?'),
   };
 
@@ -146,6 +148,10 @@ export function createSqliteEventStaging(db: Database.Database, options: SqliteE
       const { result, appended } = commit.immediate(stagingId, streamId, expected);
       if (appended) options.afterCommit();
       return result;
+    },
+
+    async list() {
+      return stmts.all.all().map((row) => ({ stagingId: row.staging_id, events: row.count, touchedAt: row.touched_at }));
     },
 
     async discard(stagingId) {

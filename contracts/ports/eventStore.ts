@@ -82,6 +82,8 @@ export interface EventStaging {
   stage(stagingId: string, events: readonly NewEvent[]): Promise<void>;
   /** How many events are staged under `stagingId` (0 when none). */
   stagedCount(stagingId: string): Promise<number>;
+  /** The stagings that hold events, with their size and when they were last staged to (ms since the epoch). */
+  list(): Promise<{ readonly stagingId: string; readonly events: number; readonly touchedAt: number }[]>;
   /**
    * Appends every event staged under `stagingId`, in staging order, to `streamId` iff the stream matches `expected`
    * (else StreamConflictError, nothing appended, the staging kept), and deletes the staging in the same transaction.

@@ -110,6 +110,12 @@ export function eventStagingContract(name: string, open: (options: OpenEventStor
       await staging.stage(stagingId('1'), [sampleEvent('Staged', { s: 1 })]);
       await staging.stage(stagingId('2'), [sampleEvent('Staged', { s: 2 }), sampleEvent('Staged', { s: 2 })]);
       assert.equal(await staging.discardAbandoned(60_000), 0, 'fresh stagings of a live process are kept');
+      const listed = (await staging.list()).filter((entry) => entry.stagingId.startsWith(category));
+      assert.deepEqual(listed.map((entry) => [entry.stagingId, entry.events]).sort(), [
+        [stagingId('1'), 1],
+        [stagingId('2'), 2],
+      ]);
+      assert.ok(listed.every((entry) => entry.touchedAt > 0));
       const committed = await staging.commit(stagingId('2'), stream('a'), 'no_stream');
       assert.equal(committed.nextExpectedRevision, 1);
       assert.deepEqual(
@@ -119,6 +125,7 @@ export function eventStagingContract(name: string, open: (options: OpenEventStor
       await new Promise((resolve) => setTimeout(resolve, 5));
       assert.equal(await staging.discardAbandoned(0), 1);
       assert.equal(await staging.stagedCount(stagingId('1')), 0);
+      assert.deepEqual(await staging.list(), []);
     });
 
     test('a second instance commits what the first staged, and the first reads it', async (t) => {

@@ -30,6 +30,8 @@ export type System = Client & {
   rebuildAll(): Promise<void>;
   /** Position of the last event in the log (null when empty). */
   headPosition(): Promise<string | null>;
+  /** The stagings of imports in progress (versioned-storage.md §6). */
+  stagings(): Promise<{ readonly stagingId: string; readonly events: number }[]>;
   /** Takes a projection's rebuild lease as another process (a CLI rebuild) would. */
   holdRebuildLease(name: string, owner: string): Promise<boolean>;
   releaseRebuildLease(name: string, owner: string): Promise<void>;
@@ -102,6 +104,7 @@ export async function startSystem(
       for (const projector of allProjectors) await rebuildProjection({ projector, eventStore, viewStore, log, dropDelayMs: 0 });
     },
     headPosition: () => eventStore.headPosition(),
+    stagings: async () => (await eventStore.staging?.list()) ?? [],
     holdRebuildLease: (name, owner) => viewStore.acquireLease(`${name}:rebuild`, owner, 60_000),
     releaseRebuildLease: (name, owner) => viewStore.releaseLease(`${name}:rebuild`, owner),
     rebuildsIdle: () => system.projections.whenIdle(),
