@@ -35,8 +35,8 @@ export type StagedImportDeps = { readonly gateway: CommandGateway; readonly rows
 /** What the one-command path read before the file turned out to be larger than one command. */
 export type StagedImportStart = {
   readonly collector: RowCollector;
-  /** Rows read so far, in file order (at most MAX_DRAFT_ROW_CHANGES + 1). */
-  readonly rows: readonly ImportRow[];
+  /** Rows read so far, in file order (at most MAX_DRAFT_ROW_CHANGES + 1); taken out as they are sent. */
+  readonly rows: ImportRow[];
   /** The rest of the file. */
   readonly rest: AsyncIterator<ImportRecord>;
 };
@@ -121,7 +121,8 @@ export async function runStagedImport(
   }
 
   try {
-    for (const row of start.rows) await add(row);
+    // Taken out chunk by chunk, so the rows read before the switch are not held to the end.
+    while (start.rows.length > 0) for (const row of start.rows.splice(0, chunkRows)) await add(row);
     for (let next = await start.rest.next(); next.done !== true; next = await start.rest.next()) {
       const row = collector.add(next.value);
       if (row !== null) await add(row);
