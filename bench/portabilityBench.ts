@@ -6,7 +6,7 @@
 // and the given count, each on a fresh instance) so that growth of the peak RSS with the row count shows.
 // Run alone: npx tsx bench/portabilityBench.ts [rows]   (default 100,000; the lead runs 1,000,000)
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +74,13 @@ async function peakRss<T>(pids: () => readonly number[], run: () => Promise<T>):
   } finally {
     clearInterval(timer);
   }
+}
+
+/** Lines of a file (newline-terminated), read as a stream. */
+async function countLines(file: string): Promise<number> {
+  let count = 0;
+  for await (const chunk of createReadStream(file)) for (const byte of chunk as Buffer) if (byte === 10) count += 1;
+  return count;
 }
 
 async function rssOf(pid: number): Promise<number> {
@@ -163,6 +170,8 @@ async function transferFigures(dir: string, rows: number, figures: BenchFigure[]
   await writeRows(file, 0, rows);
   const run = await timedCli(a.server, ['import', '--org', 'acme', '--project', 'big', '--table', 'items', '--file', file], a.env);
   await rm(file);
+  const answer = JSON.parse(run.stdout) as { created?: number; invalid?: number };
+  if (answer.created !== rows) throw new Error(`the import created ${String(answer.created)} of ${rows} rows: ${run.stdout.slice(0, 500)}`);
   figures.push({ name: `import JSON Lines, ${size} (one file)`, value: rows / run.seconds, unit: 'rows/s' });
   figures.push({ name: `import, ${size}: server peak RSS`, value: run.serverMb, unit: 'MB' });
   figures.push({ name: `import, ${size}: CLI peak RSS`, value: run.cliMb, unit: 'MB' });
@@ -180,6 +189,9 @@ async function transferFigures(dir: string, rows: number, figures: BenchFigure[]
       ['export', '--org', 'acme', '--project', 'big', '--table', 'items', '--format', format, '--file', file],
       a.env,
     );
+    const lines = await countLines(file);
+    // CSV has a header line.
+    if (lines !== rows + (format === 'csv' ? 1 : 0)) throw new Error(`the ${format} export has ${lines} lines for ${rows} rows`);
     figures.push({ name: `export ${format === 'jsonl' ? 'JSON Lines' : 'CSV'}, ${size}`, value: rows / run.seconds, unit: 'rows/s' });
     figures.push({ name: `export ${format}, ${size}: server peak RSS`, value: run.serverMb, unit: 'MB' });
     figures.push({ name: `export ${format}, ${size}: CLI peak RSS`, value: run.cliMb, unit: 'MB' });
