@@ -1,12 +1,12 @@
 // Portability (portability.md, issue 27): table import and export through the `strata` CLI against a real
 // `strata serve`, the server's and the CLI's peak RSS during each (sampled from /proc), a bundle round trip between
 // two instances, and `strata backup` of the log while single-row writes go on (backup time, write p99 before and
-// during). Imports go in files of at most 100,000 rows: one import is one atomic append (ApplyDraftChanges' limit).
-// Above 100,000 rows, import and export run at two sizes (100,000 and the given count, each on a fresh instance) so
-// that growth of the peak RSS with the row count shows.
+// during). Each size is imported as one file: up to 100,000 rows one ApplyDraftChanges, above that a staged import
+// (versioned-storage.md §6), each one atomic append. Above 100,000 rows, import and export run at two sizes (100,000
+// and the given count, each on a fresh instance) so that growth of the peak RSS with the row count shows.
 // Run alone: npx tsx bench/portabilityBench.ts [rows]   (default 100,000; the lead runs 1,000,000)
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { ADMIN_PASSWORD, createApiCaller, freePort, startStrata, waitFor } from 
 export type BenchFigure = { name: string; value: number; unit: string; note?: string };
 
 const DEFAULT_ROWS = 100_000;
+/** The smaller of the two sizes (the largest import that is one command). */
 const FILE_ROWS = 100_000;
 const BUNDLE_ROWS = 100_000;
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -73,6 +74,13 @@ async function peakRss<T>(pids: () => readonly number[], run: () => Promise<T>):
   } finally {
     clearInterval(timer);
   }
+}
+
+/** Lines of a file (newline-terminated), read as a stream. */
+async function countLines(file: string): Promise<number> {
+  let count = 0;
+  for await (const chunk of createReadStream(file)) for (const byte of chunk as Buffer) if (byte === 10) count += 1;
+  return count;
 }
 
 async function rssOf(pid: number): Promise<number> {
@@ -151,28 +159,22 @@ function writeLoad(at: Instance, draft: string, writers: number) {
   };
 }
 
-/** Import `rows` rows (files of FILE_ROWS) into a fresh instance, then export them as JSON Lines and CSV. */
+/** Import `rows` rows (one file) into a fresh instance, then export them as JSON Lines and CSV. */
 async function transferFigures(dir: string, rows: number, figures: BenchFigure[]): Promise<Instance> {
   let a = await startInstance(dir);
   await projectWithTable(a, 'acme', 'big');
   const size = `${rows.toLocaleString('en-US')} rows`;
 
-  // Import: files of at most FILE_ROWS rows (one atomic append each).
-  let importSeconds = 0;
-  let importServer = 0;
-  let importCli = 0;
-  for (let first = 0; first < rows; first += FILE_ROWS) {
-    const file = join(dir, `rows-${first}.jsonl`);
-    await writeRows(file, first, Math.min(FILE_ROWS, rows - first));
-    const run = await timedCli(a.server, ['import', '--org', 'acme', '--project', 'big', '--table', 'items', '--file', file], a.env);
-    importSeconds += run.seconds;
-    importServer = Math.max(importServer, run.serverMb);
-    importCli = Math.max(importCli, run.cliMb);
-    await rm(file);
-  }
-  figures.push({ name: `import JSON Lines, ${size} (files of ${FILE_ROWS.toLocaleString('en-US')})`, value: rows / importSeconds, unit: 'rows/s' });
-  figures.push({ name: `import, ${size}: server peak RSS`, value: importServer, unit: 'MB' });
-  figures.push({ name: `import, ${size}: CLI peak RSS`, value: importCli, unit: 'MB' });
+  // Import: one file, one atomic append (staged above 100,000 rows).
+  const file = join(dir, 'rows.jsonl');
+  await writeRows(file, 0, rows);
+  const run = await timedCli(a.server, ['import', '--org', 'acme', '--project', 'big', '--table', 'items', '--file', file], a.env);
+  await rm(file);
+  const answer = JSON.parse(run.stdout) as { created?: number; invalid?: number };
+  if (answer.created !== rows) throw new Error(`the import created ${String(answer.created)} of ${rows} rows: ${run.stdout.slice(0, 500)}`);
+  figures.push({ name: `import JSON Lines, ${size} (one file)`, value: rows / run.seconds, unit: 'rows/s' });
+  figures.push({ name: `import, ${size}: server peak RSS`, value: run.serverMb, unit: 'MB' });
+  figures.push({ name: `import, ${size}: CLI peak RSS`, value: run.cliMb, unit: 'MB' });
   await a.api('POST', '/api/organization/acme/project/big/branch/master/revisions', { comment: 'imported' }, a.token);
   // A fresh server for the exports: V8 keeps the heap the import grew, which would hide whether exports stay flat.
   a.server.kill('SIGTERM');
@@ -187,6 +189,9 @@ async function transferFigures(dir: string, rows: number, figures: BenchFigure[]
       ['export', '--org', 'acme', '--project', 'big', '--table', 'items', '--format', format, '--file', file],
       a.env,
     );
+    const lines = await countLines(file);
+    // CSV has a header line.
+    if (lines !== rows + (format === 'csv' ? 1 : 0)) throw new Error(`the ${format} export has ${lines} lines for ${rows} rows`);
     figures.push({ name: `export ${format === 'jsonl' ? 'JSON Lines' : 'CSV'}, ${size}`, value: rows / run.seconds, unit: 'rows/s' });
     figures.push({ name: `export ${format}, ${size}: server peak RSS`, value: run.serverMb, unit: 'MB' });
     figures.push({ name: `export ${format}, ${size}: CLI peak RSS`, value: run.cliMb, unit: 'MB' });

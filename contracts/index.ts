@@ -35,6 +35,7 @@ export type {
   AppendBatchOutcome,
   AppendRequest,
   AppendResult,
+  EventStaging,
   EventStore,
   ExpectedRevision,
   ReadAllOptions,
@@ -146,8 +147,8 @@ export type {
 } from './api/views.ts';
 export { MAX_JSON_DEPTH, isJsonTextTooDeep, parseRequestJson, tooDeepJsonError } from './api/jsonNesting.ts';
 export type { CommandInput, CommandMap, CommandResult, CommandType } from './commands/commands.ts';
-export { MAX_DRAFT_ROW_CHANGES } from './commands/draftChanges.ts';
-export type { ApplyDraftChangesInput, DraftChangesResult, DraftMergeRecord } from './commands/draftChanges.ts';
+export { MAX_DRAFT_ROW_CHANGES, MAX_IMPORT_ROWS } from './commands/draftChanges.ts';
+export type { ApplyDraftChangesInput, DraftChangesResult, DraftMergeRecord, DraftStaging, StagedTotals } from './commands/draftChanges.ts';
 export type { DraftOperation, DraftOperationResult, DraftOperationType, InvalidDraftRow } from './commands/draftChanges.ts';
 export type { CommandContext, CommandGateway, CommandOutcome } from './ports/commandGateway.ts';
 export type { SystemStateSource } from './ports/systemStateSource.ts';

@@ -143,6 +143,7 @@ export async function openInfra(config: StrataConfig, log: Logger): Promise<Infr
     cacheKiB: 16_384,
   });
   log.info({ eventStore: eventStore.backend, viewStore: viewStore.backend, queue: queue.kind, dataDir: config.dataDir }, 'infrastructure opened');
+  const stopStagingCleanup = startStagingCleanup(eventStore, log.child({ component: 'eventStore' }));
 
   let closing: Promise<void> | null = null;
   return {
@@ -153,12 +154,37 @@ export async function openInfra(config: StrataConfig, log: Logger): Promise<Infr
     decisionViews,
     close: () =>
       (closing ??= closeAll(log, [
+        ['stagingCleanup', async () => stopStagingCleanup()],
         ['queue', () => queue.close()],
         ['redis', async () => redis?.disconnect()],
         ['decisionViews', () => decisionViews.close()],
         ['stores', () => stores.close()],
       ])),
   };
+}
+
+/** An import stages a chunk every few seconds; one staged to for this long was abandoned (versioned-storage.md §6). */
+const STAGING_IDLE_MS = 15 * 60_000;
+
+/**
+ * Deletes the stagings of imports that will never commit: at start those of processes that are gone (a server
+ * killed mid-import) and any idle for STAGING_IDLE_MS, then every few minutes. A no-op without a staging area.
+ */
+function startStagingCleanup(eventStore: EventStore, log: Logger): () => void {
+  const staging = eventStore.staging;
+  if (staging === undefined) return () => {};
+  const sweep = (): void => {
+    staging
+      .discardAbandoned(STAGING_IDLE_MS)
+      .then((discarded) => {
+        if (discarded > 0) log.info({ discarded }, 'abandoned import stagings discarded');
+      })
+      .catch((err: unknown) => log.warn({ err }, 'discarding abandoned import stagings failed'));
+  };
+  sweep();
+  const timer = setInterval(sweep, STAGING_IDLE_MS / 3);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**

@@ -198,3 +198,46 @@ test('reads of the last appends answer from memory exactly what the log holds, a
       await writer.close();
     }
   }));
+
+test('the staging of a process that is gone is abandoned at once; a live process keeps its own until idle', () =>
+  withFile(async (file) => {
+    // A pid no process has (above Linux's pid_max): a server killed mid-import.
+    const killed = createSqliteEventStore({ file, pid: 2 ** 31 - 2 });
+    const live = createSqliteEventStore({ file });
+    try {
+      await killed.staging?.stage('import-killed', [event('RowsCreated')]);
+      await live.staging?.stage('import-live', [event('RowsCreated')]);
+      assert.equal(await live.staging?.discardAbandoned(3_600_000), 1);
+      assert.equal(await live.staging?.stagedCount('import-killed'), 0);
+      assert.equal(await live.staging?.stagedCount('import-live'), 1);
+      assert.equal(await live.countAfter(null), 0, 'nothing reached the log');
+      // After a commit appended by another process, this process's next append is read back right.
+      await killed.staging?.stage('import-2', [event('S1'), event('S2')]);
+      await killed.staging?.commit('import-2', 'thing-1', 'no_stream');
+      await live.append('thing-1', [event('After')], 1);
+      assert.deepEqual(
+        (await live.readAll(null, { maxCount: 10 })).map((e) => e.type),
+        ['S1', 'S2', 'After'],
+      );
+    } finally {
+      await killed.close();
+      await live.close();
+    }
+  }));
+
+test('a commit after this process appended is read back from the file, not from the recent appends', () =>
+  withFile(async (file) => {
+    const store = createSqliteEventStore({ file });
+    try {
+      const first = await store.append('thing-1', [event('A')], 'no_stream');
+      await store.staging?.stage('import-1', [event('S1'), event('S2')]);
+      await store.staging?.commit('import-1', 'thing-1', first.nextExpectedRevision);
+      await store.append('thing-1', [event('B')], 2);
+      assert.deepEqual(
+        (await store.readAll(first.position, { maxCount: 10 })).map((e) => e.type),
+        ['S1', 'S2', 'B'],
+      );
+    } finally {
+      await store.close();
+    }
+  }));

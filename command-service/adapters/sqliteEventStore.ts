@@ -15,6 +15,7 @@ import type {
 } from '../../contracts/index.ts';
 import { createAppendNotifier } from './appendNotifier.ts';
 import { createRecentAppends, type AppendedEvent } from './recentAppends.ts';
+import { createSqliteEventStaging } from './sqliteEventStaging.ts';
 import { openEventsDatabase, prepareEventStatements, toRecordedEvent } from './sqliteEventSchema.ts';
 import type { EventRow, EventStatements } from './sqliteEventSchema.ts';
 
@@ -25,6 +26,8 @@ export type SqliteEventStoreOptions = {
   /** How often `onAppended` looks for appends by other processes; default 50 ms. */
   readonly pollIntervalMs?: number;
   readonly log?: Logger;
+  /** The process id recorded with staged events (default `process.pid`; tests name a process that is gone). */
+  readonly pid?: number;
 };
 
 type PendingAppend = {
@@ -129,6 +132,17 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     }
   }
 
+  // A commit's events reach readers from the file: the recent-appends window no longer ends at the head, and the
+  // next append of this process starts a new window.
+  const staging = createSqliteEventStaging(db, {
+    pid: options.pid ?? process.pid,
+    now: Date.now,
+    afterCommit: () => {
+      const head = readHead();
+      if (head !== null) notifier.notify(head);
+    },
+  });
+
   function afterPosition(after: Position | null): number {
     if (after === null) return 0;
     if (positionBackend(after) !== 'sqlite') {
@@ -155,6 +169,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
 
   return {
     backend: 'sqlite',
+    staging,
 
     append(streamId, events, expected) {
       const invalid = checkAppend(streamId, events);

@@ -20,6 +20,7 @@ import { resolveBranchTarget, resolveRevisionTarget, type Access } from './branc
 import { branchViewOf, draftRowViews, draftTableView } from './branchViews.ts';
 import { createBranchWriteBatch, type Answer } from './branchWriteBatch.ts';
 import { previewUpdateTable } from './previewUpdateTable.ts';
+import { createStagedDraftChanges } from './stagedDraftChanges.ts';
 import { createHeadValueIndexes } from './headValueIndexes.ts';
 import { createTableModelCache } from './tableModelCache.ts';
 
@@ -169,8 +170,18 @@ export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): Bra
     return run(system, branch, context, body, answer);
   }
 
+  const staged = createStagedDraftChanges({
+    eventStore: deps.eventStore,
+    clock: deps.clock,
+    systemState: deps.systemState,
+    projections: CONTENT_PROJECTIONS,
+    decide: (input, context, access, tableIds, answer) => onDraft('ApplyDraftChanges', input, context, access, tableIds, answer),
+  });
+
   function draftChanges(input: CommandInput<'ApplyDraftChanges'>, context: CommandContext): Promise<CommandOutcome<DraftChangesResult>> {
     const { access, tableIds } = draftChangesTargets(input.operations);
+    // An import above one command: its chunks are staged, then committed in one append (versioned-storage.md §6).
+    if (input.stage) return staged.run(input, context, access, tableIds);
     return onDraft('ApplyDraftChanges', input, context, access, tableIds, (state, decided) => {
       const report = decided.report;
       invariant(report, 'ApplyDraftChanges is decided with a report');

@@ -51,6 +51,42 @@ export type ApplyDraftChangesInput = {
   readonly merge?: DraftMergeRecord | null;
   /** Decide everything and answer the same, append nothing. */
   readonly dryRun?: boolean | null;
+  /** An import above one command (below); omitted: the operations are appended as usual. */
+  readonly stage?: DraftStaging | null;
+};
+
+/**
+ * Staging of an import larger than one command (docs/reference/versioned-storage.md §6): `stage` decides the
+ * operations like a dry run against the draft as it is, and stages their events under `stagingId` (read by nothing)
+ * instead of appending them; the facts the events carry (row count, equals-HEAD, draft-has-changes) are those of the
+ * draft after every chunk staged before (`before`). Only row operations of one table (`CreateRows`, `UpsertRows`,
+ * `DeleteRows`); every chunk of an import must be decided at the same stream revision (the caller checks the
+ * answers' `streamRevision`). `commit` appends everything staged under the id to the branch stream in one transaction
+ * (`expectedStreamRevision` required: the revision the chunks were decided at; the operations only name the writes
+ * for authorization). `discard` drops the staged events. `stagingId` starts with the draft revision id and `:`.
+ * Event stores without a staging area (KurrentDB) refuse with 409 LIMIT_EXCEEDED.
+ */
+export type DraftStaging = {
+  readonly stagingId: string;
+  readonly action: 'stage' | 'commit' | 'discard';
+  /** Totals of the chunks staged before under this id (the previous answer's `staged`); none for the first. */
+  readonly before?: StagedTotals | null;
+};
+
+/** What the chunks staged so far do to the import's table, so the next chunk's events carry the right facts. */
+export type StagedTotals = {
+  /** Events staged. */
+  readonly events: number;
+  /** Row changes staged (the import's size). */
+  readonly rowChanges: number;
+  /** Rows created minus rows deleted. */
+  readonly netRows: number;
+  /** Rows written or deleted that leave a draft change (a row not equal to its HEAD row, a HEAD row deleted). */
+  readonly inOverlay: number;
+  /** Rows written or deleted that were draft changes before the import. */
+  readonly overlayTouched: number;
+  /** Whether the draft differs from HEAD after the last staged event. */
+  readonly hasChanges: boolean;
 };
 
 /** A row an `onInvalidRow: 'skip'` operation left out: its index in `rows`, its id and why. */
@@ -87,7 +123,12 @@ export type DraftChangesResult = {
   /** Row versions written or removed by the append (migrations and foreign-key rewrites included). */
   readonly rowChanges: number;
   readonly operations: readonly DraftOperationResult[];
+  /** `stage`: the totals after this chunk (pass them as the next chunk's `before`). */
+  readonly staged?: StagedTotals;
 };
 
 /** Row changes one ApplyDraftChanges may append (merge.md §3: 409 LIMIT_EXCEEDED beyond). */
 export const MAX_DRAFT_ROW_CHANGES = 100_000;
+
+/** Rows one staged import may write (portability.md §2). */
+export const MAX_IMPORT_ROWS = 1_000_000;

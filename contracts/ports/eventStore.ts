@@ -69,10 +69,43 @@ export function isStreamConflict(err: unknown): err is StreamConflictError {
   return err instanceof Error && err.name === 'StreamConflictError';
 }
 
+/**
+ * A staging area of the event store (docs/reference/versioned-storage.md §6, option B): events staged under an id
+ * are returned by no read (not by `readAll`, `readStream`, `streamRevision`, `headPosition`, `countAfter`, nor
+ * notified) until `commit` appends all of them to one stream in one transaction, as one `append` carrying them would,
+ * without the caller or the adapter holding them in memory. A staging that is never committed is deleted by
+ * `discard` or, once abandoned, by `discardAbandoned`. Optional: backends without a transaction across appends
+ * (KurrentDB) have none.
+ */
+export interface EventStaging {
+  /** Adds `events` after those already staged under `stagingId` (creating the staging) and marks it as used now. */
+  stage(stagingId: string, events: readonly NewEvent[]): Promise<void>;
+  /** How many events are staged under `stagingId` (0 when none). */
+  stagedCount(stagingId: string): Promise<number>;
+  /** The stagings that hold events, with their size and when they were last staged to (ms since the epoch). */
+  list(): Promise<{ readonly stagingId: string; readonly events: number; readonly touchedAt: number }[]>;
+  /**
+   * Appends every event staged under `stagingId`, in staging order, to `streamId` iff the stream matches `expected`
+   * (else StreamConflictError, nothing appended, the staging kept), and deletes the staging in the same transaction.
+   * Committing a staging again returns the first commit's result without appending; a staging id that holds nothing
+   * and was never committed is an error. An event id already in the log fails the commit whole.
+   */
+  commit(stagingId: string, streamId: string, expected: ExpectedRevision): Promise<AppendResult>;
+  /** Deletes the events staged under `stagingId` (nothing when there are none). */
+  discard(stagingId: string): Promise<void>;
+  /**
+   * Deletes the stagings nothing was staged to for `idleMs`, and those whose process is known to be gone (a crash
+   * mid-import); answers how many were deleted. Records of old commits are deleted after `idleMs` too.
+   */
+  discardAbandoned(idleMs: number): Promise<number>;
+}
+
 /** The append-only log: source of truth with per-stream optimistic concurrency and one global order. */
 export interface EventStore {
   /** Which position format this backend produces (spec operations §4.1). */
   readonly backend: 'sqlite' | 'kurrent';
+  /** The staging area, when the backend has one (SQLite does, KurrentDB does not). */
+  readonly staging?: EventStaging;
   /**
    * Appends all `events` to `streamId` atomically (all or none) iff the stream matches `expected`, else throws
    * StreamConflictError. Retrying an append whose first event id is already stored in that stream returns the

@@ -27,7 +27,7 @@ import type { TableVersion } from '../readers/schemaReader.ts';
 import { rowReadonlyOf } from '../readers/rowReader.ts';
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from './bundleExport.ts';
 import { limitedBody } from './importRecords.ts';
-import { MAX_REPORTED_LINES, type ImportLineError } from './tableImport.ts';
+import { MAX_REPORTED_LINES, type ImportLineError } from './importAnswer.ts';
 import type { TableRows } from './tableRows.ts';
 
 export type BundleImportOptions = { readonly mode: 'replace' | 'merge'; readonly dryRun: boolean };

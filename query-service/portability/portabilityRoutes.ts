@@ -17,6 +17,11 @@ export type PortabilityConfig = {
   /** IMPORT_MAX_BYTES (operations.md §1; default 1 GiB) and its configured text. */
   readonly importMaxBytes: number;
   readonly importMaxBytesText: string;
+  /**
+   * Imports above one command are staged (versioned-storage.md §6): above how many rows (default and maximum
+   * MAX_DRAFT_ROW_CHANGES) and in chunks of how many (default 5,000). Tests lower both to stage small files.
+   */
+  readonly stagedImport?: { readonly aboveRows: number; readonly chunkRows: number };
 };
 
 export const PORTABILITY_DEFAULTS: PortabilityConfig = { importMaxBytes: 1024 ** 3, importMaxBytesText: '1gb' };
@@ -80,7 +85,14 @@ export function createTableTransfer(deps: PortabilityDeps) {
         abandonBody(call);
         throw new AppError('PAYLOAD_TOO_LARGE', `Import body exceeds ${deps.config.importMaxBytesText}`);
       }
-      const importDeps = { gateway: deps.gateway, rows, maxBytes: deps.config.importMaxBytes, maxBytesText: deps.config.importMaxBytesText };
+      const staged = deps.config.stagedImport;
+      const importDeps = {
+        gateway: deps.gateway,
+        rows,
+        maxBytes: deps.config.importMaxBytes,
+        maxBytesText: deps.config.importMaxBytesText,
+        ...(staged ? { stagedAboveRows: staged.aboveRows, chunkRows: staged.chunkRows } : {}),
+      };
       const context = { principal: call.principal, correlationId: call.requestId };
       const { answer, outcome } = await runTableImport(importDeps, context, table, bodyOf(call.req), options).catch((err: unknown) => {
         abandonBody(call);

@@ -1,50 +1,16 @@
 import { AppError, MAX_DRAFT_ROW_CHANGES, isAppError } from '../../contracts/index.ts';
-import type {
-  CommandContext,
-  CommandGateway,
-  CommandOutcome,
-  DraftChangesResult,
-  ErrorCode,
-  ErrorDetail,
-  JsonObject,
-} from '../../contracts/index.ts';
+import type { CommandContext, CommandGateway, CommandOutcome, DraftChangesResult } from '../../contracts/index.ts';
 import type { DraftOperation } from '../../contracts/index.ts';
 import type { TableContext } from '../readers/rowReader.ts';
 import { flagParam, formatParam, type TransferFormat } from './tableExport.ts';
-import { csvRecords, jsonlRecords, limitedBody, type ImportRecord } from './importRecords.ts';
+import { refuseIfInvalid, type ImportAnswer, type ImportOptions } from './importAnswer.ts';
+import { csvRecords, jsonlRecords, limitedBody } from './importRecords.ts';
+import { createRowCollector, type ImportRow } from './importRows.ts';
+import { canStageImport, runStagedImport } from './stagedTableImport.ts';
 import type { TableRows } from './tableRows.ts';
 
-export type ImportMode = 'insert' | 'upsert' | 'replace';
-
-export type ImportOptions = {
-  readonly format: TransferFormat;
-  readonly mode: ImportMode;
-  readonly onError: 'fail' | 'skip';
-  readonly dryRun: boolean;
-};
-
-/** One invalid line of the answer (portability.md §2). */
-export type ImportLineError = {
-  readonly line: number;
-  readonly rowId: string | null;
-  readonly code: ErrorCode;
-  readonly message: string;
-  readonly details?: readonly ErrorDetail[];
-};
-
-export type ImportAnswer = {
-  readonly processed: number;
-  readonly created: number;
-  readonly updated: number;
-  readonly unchanged: number;
-  readonly removed: number;
-  readonly invalid: number;
-  readonly errors: readonly ImportLineError[];
-  readonly dryRun: boolean;
-};
-
-/** Invalid lines an answer or an IMPORT_INVALID error lists. */
-export const MAX_REPORTED_LINES = 100;
+export type { ImportAnswer, ImportLineError, ImportMode, ImportOptions } from './importAnswer.ts';
+export { MAX_REPORTED_LINES } from './importAnswer.ts';
 
 const MEDIA_TYPES: Readonly<Record<string, TransferFormat>> = { 'application/x-ndjson': 'jsonl', 'text/csv': 'csv' };
 
@@ -76,50 +42,21 @@ export function importOptionsOf(params: URLSearchParams, contentType: string | u
   };
 }
 
-type CollectedRows = {
-  readonly rows: { readonly rowId: string; readonly data: JsonObject }[];
-  /** The file line of each row in `rows`. */
-  readonly lines: number[];
-  readonly lineErrors: ImportLineError[];
-  processed: number;
-};
-
-/** Reads every line; rows are held until the one append (at most MAX_DRAFT_ROW_CHANGES of them). */
-export async function collectRows(records: AsyncIterable<ImportRecord>): Promise<CollectedRows> {
-  const collected: CollectedRows = { rows: [], lines: [], lineErrors: [], processed: 0 };
-  const firstLineOf = new Map<string, number>();
-  for await (const record of records) {
-    collected.processed += 1;
-    if (record.error !== undefined) {
-      collected.lineErrors.push({ line: record.line, rowId: record.id, ...record.error });
-      continue;
-    }
-    const earlier = firstLineOf.get(record.id);
-    if (earlier !== undefined) {
-      collected.lineErrors.push({
-        line: record.line,
-        rowId: record.id,
-        code: 'BAD_USER_INPUT',
-        message: `row "${record.id}" already appears on line ${earlier}`,
-      });
-      continue;
-    }
-    if (collected.rows.length >= MAX_DRAFT_ROW_CHANGES) {
-      throw new AppError('LIMIT_EXCEEDED', `An import can write at most ${MAX_DRAFT_ROW_CHANGES} rows in one atomic append; split the file`);
-    }
-    firstLineOf.set(record.id, record.line);
-    collected.rows.push({ rowId: record.id, data: record.data });
-    collected.lines.push(record.line);
-  }
-  return collected;
-}
-
 export type TableImportDeps = {
   readonly gateway: CommandGateway;
   readonly rows: TableRows;
   /** IMPORT_MAX_BYTES and its configured text (for the 413 message). */
   readonly maxBytes: number;
   readonly maxBytesText: string;
+  /**
+   * Files above one command (MAX_DRAFT_ROW_CHANGES rows) are staged and committed in one append (default true;
+   * false keeps the old 409 LIMIT_EXCEEDED). Tables with unique fields are never staged.
+   */
+  readonly staged?: boolean;
+  /** Rows above which an import is staged (default and maximum MAX_DRAFT_ROW_CHANGES; tests lower it). */
+  readonly stagedAboveRows?: number;
+  /** Rows per staged chunk (default STAGED_CHUNK_ROWS; tests lower it). */
+  readonly chunkRows?: number;
 };
 
 export type TableImportResult = {
@@ -129,15 +66,10 @@ export type TableImportResult = {
 };
 
 /** The ids of the table's rows that are not in the file (`mode=replace` removes them). */
-async function absentRowIds(rows: TableRows, table: TableContext, kept: ReadonlySet<string>): Promise<string[]> {
+async function absentRowIds(rows: TableRows, table: TableContext, kept: { has(rowId: string): boolean }): Promise<string[]> {
   const absent: string[] = [];
   for await (const page of rows.pages(table)) for (const row of page) if (!kept.has(row.id)) absent.push(row.id);
   return absent;
-}
-
-function describe(code: ErrorCode, message: string, details?: readonly ErrorDetail[]): string {
-  const where = details === undefined || details.length === 0 ? '' : ` (${details.map((d) => `${d.path}: ${d.message}`).join('; ')})`;
-  return `${code}: ${message}${where}`;
 }
 
 /**
@@ -155,41 +87,53 @@ export async function runTableImport(
 ): Promise<TableImportResult> {
   const limited = limitedBody(body, deps.maxBytes, deps.maxBytesText);
   const records = options.format === 'csv' ? csvRecords(limited, table.compiled.model) : jsonlRecords(limited);
-  const collected = await collectRows(records);
+  const collector = createRowCollector();
+  const rest = records[Symbol.asyncIterator]();
+  const rows: ImportRow[] = [];
+  const staged = deps.staged !== false && canStageImport(table);
+  const stagedAbove = Math.min(deps.stagedAboveRows ?? MAX_DRAFT_ROW_CHANGES, MAX_DRAFT_ROW_CHANGES);
+  for (let next = await rest.next(); next.done !== true; next = await rest.next()) {
+    const row = collector.add(next.value);
+    if (row === null) continue;
+    rows.push(row);
+    if (rows.length <= (staged ? stagedAbove : MAX_DRAFT_ROW_CHANGES)) continue;
+    // Larger than one command: staged (versioned-storage.md §6), else refused as soon as the row is read.
+    if (staged) return runStagedImport(deps, context, table, options, { collector, rows, rest });
+    await rest.return?.(undefined);
+    throw new AppError('LIMIT_EXCEEDED', `An import can write at most ${MAX_DRAFT_ROW_CHANGES} rows in one atomic append; split the file`);
+  }
   const tableId = table.version.tableId;
-  const removed = options.mode === 'replace' ? await absentRowIds(deps.rows, table, new Set(collected.rows.map((row) => row.rowId))) : [];
+  const removed = options.mode === 'replace' ? await absentRowIds(deps.rows, table, collector) : [];
+  if (staged && rows.length + removed.length > stagedAbove) {
+    return runStagedImport(deps, context, table, options, { collector, rows, rest });
+  }
+  const written = rows.map(({ rowId, data }) => ({ rowId, data }));
 
   const run = (dryRun: boolean, onInvalidRow: 'fail' | 'skip') => {
     const type = options.mode === 'insert' ? 'CreateRows' : 'UpsertRows';
-    const operations: DraftOperation[] = [{ type, tableId, rows: collected.rows, onInvalidRow }];
+    const operations: DraftOperation[] = [{ type, tableId, rows: written, onInvalidRow }];
     if (removed.length > 0) operations.push({ type: 'DeleteRows', tableId, rowIds: removed });
     return deps.gateway.execute('ApplyDraftChanges', { revisionId: table.scope.revisionId, operations, dryRun }, context);
   };
   const answerOf = (result: DraftChangesResult, dryRun: boolean): ImportAnswer => {
     const write = result.operations[0];
     const rowErrors = (write?.invalid ?? []).map((row) => ({
-      line: collected.lines[row.index] ?? 0,
+      line: rows[row.index]?.line ?? 0,
       rowId: row.rowId,
       code: row.code,
       message: row.message,
       ...(row.details !== undefined ? { details: row.details } : {}),
     }));
-    const errors = [...collected.lineErrors, ...rowErrors].sort((a, b) => a.line - b.line);
     return {
-      processed: collected.processed,
+      processed: collector.processed(),
       created: write?.created ?? 0,
       updated: write?.updated ?? 0,
       unchanged: write?.unchanged ?? 0,
       removed: result.operations[1]?.deleted ?? 0,
-      invalid: errors.length,
-      errors: errors.slice(0, MAX_REPORTED_LINES),
+      invalid: collector.errors.count() + rowErrors.length,
+      errors: collector.errors.first(rowErrors),
       dryRun,
     };
-  };
-  const refuseIfInvalid = (answer: ImportAnswer): void => {
-    if (answer.invalid === 0) return;
-    const details = answer.errors.map((error) => ({ path: `/line/${error.line}`, message: describe(error.code, error.message, error.details) }));
-    throw new AppError('IMPORT_INVALID', `${answer.invalid} of ${answer.processed} lines are invalid; nothing was imported`, details);
   };
 
   if (options.onError === 'skip' || options.dryRun) {
@@ -198,7 +142,7 @@ export async function runTableImport(
     if (options.onError === 'fail') refuseIfInvalid(answer);
     return { answer, outcome: options.dryRun ? null : outcome };
   }
-  if (collected.lineErrors.length > 0) {
+  if (collector.errors.count() > 0) {
     refuseIfInvalid(answerOf((await run(true, 'skip')).result, true));
   }
   try {

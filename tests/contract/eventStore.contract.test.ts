@@ -6,27 +6,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteEventStore, loadKurrentEventStore } from '../../command-service/index.ts';
 import { createFakeEventStore } from '../../projection-worker/testing/fakePorts.ts';
-import { eventStoreContract } from './eventStoreContract.ts';
+import { eventStagingContract } from './eventStagingContract.ts';
+import { eventStoreContract, type OpenedEventStore, type OpenEventStoreOptions } from './eventStoreContract.ts';
 
 const { createKurrentEventStore } = await loadKurrentEventStore();
 
-eventStoreContract(
-  'sqlite',
-  async ({ upcast }) => {
-    const dir = await mkdtemp(join(tmpdir(), 'strata-event-store-'));
-    const options = { file: join(dir, 'events.db'), pollIntervalMs: 10, ...(upcast ? { upcast } : {}) };
-    const store = createSqliteEventStore(options);
-    return {
-      store,
-      openSecond: async () => createSqliteEventStore(options),
-      async cleanup() {
-        await store.close();
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
-  },
-  { freshBackend: true },
-);
+async function openSqlite({ upcast }: OpenEventStoreOptions): Promise<OpenedEventStore> {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-event-store-'));
+  const options = { file: join(dir, 'events.db'), pollIntervalMs: 10, ...(upcast ? { upcast } : {}) };
+  const store = createSqliteEventStore(options);
+  return {
+    store,
+    openSecond: async () => createSqliteEventStore(options),
+    async cleanup() {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+eventStoreContract('sqlite', openSqlite, { freshBackend: true });
+eventStagingContract('sqlite', openSqlite);
 
 eventStoreContract(
   'in-memory (projection-worker/testing/fakePorts.ts)',

@@ -25,6 +25,11 @@ eventStoreContract(
   { freshBackend: true },
 );
 
+// KurrentDB has no transaction across appends, hence no staging area (versioned-storage.md §6).
+test('the kurrentdb adapter has no staging area', async () => {
+  await withStore(async (store) => assert.equal(store.staging, undefined));
+});
+
 async function withStore(
   run: (store: EventStore, server: FakeKurrentServer) => Promise<void>,
   options: { client?: (client: KurrentClient) => KurrentClient; countExactUpTo?: number } = {},

@@ -30,6 +30,8 @@ export type System = Client & {
   rebuildAll(): Promise<void>;
   /** Position of the last event in the log (null when empty). */
   headPosition(): Promise<string | null>;
+  /** The stagings of imports in progress (versioned-storage.md §6). */
+  stagings(): Promise<{ readonly stagingId: string; readonly events: number }[]>;
   /** Takes a projection's rebuild lease as another process (a CLI rebuild) would. */
   holdRebuildLease(name: string, owner: string): Promise<boolean>;
   releaseRebuildLease(name: string, owner: string): Promise<void>;
@@ -56,7 +58,13 @@ function clientOf(url: string, baseHeaders: Record<string, string>): Client {
 
 /** The whole system in this process (inProcessSystem.ts) with REST and GraphQL clients. */
 export async function startSystem(
-  options: { readonly writeConsistency?: 'projected' | 'appended'; readonly consistencyTimeoutMs?: number; readonly importMaxBytes?: number } = {},
+  options: {
+    readonly writeConsistency?: 'projected' | 'appended';
+    readonly consistencyTimeoutMs?: number;
+    readonly importMaxBytes?: number;
+    /** Stage imports above this many rows in chunks of `chunkRows` (portabilityRoutes.ts `stagedImport`). */
+    readonly stagedImport?: { readonly aboveRows: number; readonly chunkRows: number };
+  } = {},
 ): Promise<System> {
   const system = await startInProcessSystem({
     dirPrefix: 'strata-system-',
@@ -69,9 +77,15 @@ export async function startSystem(
       consistencyTimeoutMs: options.consistencyTimeoutMs ?? 5000,
       bodyLimitBytes: 10 * 1024 * 1024,
       bodyLimitText: '10mb',
-      ...(options.importMaxBytes === undefined
+      ...(options.importMaxBytes === undefined && options.stagedImport === undefined
         ? {}
-        : { portability: { importMaxBytes: options.importMaxBytes, importMaxBytesText: `${options.importMaxBytes}b` } }),
+        : {
+            portability: {
+              importMaxBytes: options.importMaxBytes ?? 1024 ** 3,
+              importMaxBytesText: `${options.importMaxBytes ?? 1024 ** 3}b`,
+              ...(options.stagedImport ? { stagedImport: options.stagedImport } : {}),
+            },
+          }),
     },
   });
   const { url, eventStore, viewStore, log } = system;
@@ -90,6 +104,7 @@ export async function startSystem(
       for (const projector of allProjectors) await rebuildProjection({ projector, eventStore, viewStore, log, dropDelayMs: 0 });
     },
     headPosition: () => eventStore.headPosition(),
+    stagings: async () => (await eventStore.staging?.list()) ?? [],
     holdRebuildLease: (name, owner) => viewStore.acquireLease(`${name}:rebuild`, owner, 60_000),
     releaseRebuildLease: (name, owner) => viewStore.releaseLease(`${name}:rebuild`, owner),
     rebuildsIdle: () => system.projections.whenIdle(),
