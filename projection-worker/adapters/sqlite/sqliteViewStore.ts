@@ -13,14 +13,14 @@ import type {
   ViewStore,
 } from '../../../contracts/index.ts';
 import { applyViewChanges } from './sqliteViewChanges.ts';
-import { createSqlBuilder } from './sqliteViewSql.ts';
 import type { Params } from './sqliteViewSql.ts';
 import { fromColumn } from './sqliteViewTable.ts';
 import type { TableInfo } from './sqliteViewTable.ts';
 import { createSqliteViewMeta } from './sqliteViewMeta.ts';
 import { sortIndexSql } from './sqliteViewIndex.ts';
 import { completeSqliteVersion } from './sqliteViewComplete.ts';
-import { byIdSql, layeredCountSql, layeredSelectSql, nonNegative, topRow } from './sqliteViewLayers.ts';
+import { byIdSql, topRow } from './sqliteViewLayers.ts';
+import { countSql, explainPlan, selectSql } from './sqliteViewStatements.ts';
 import { createSqliteThreads, type SqliteReadOptions } from './sqliteReadPool.ts';
 import { createViewConnections, type ViewConnection } from './sqliteViewConnections.ts';
 import { RELOAD_STATISTICS, createOffLoopUpkeep } from './sqliteViewStatistics.ts';
@@ -32,14 +32,6 @@ type Row = readonly unknown[];
 
 /** A read by id that found nothing visible. */
 const NONE = Symbol('none');
-
-/** `EXPLAIN QUERY PLAN` of `sql` on `c` (the `detail` column). */
-function explain(c: ViewConnection, sql: string, params: Params): string[] {
-  // EXPLAIN does not check the schema cookie: a statement that reads first loads indexes other connections (the
-  // index thread) made since this connection last read the file.
-  c.db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
-  return (c.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
-}
 
 /** The SQLite view store: the ViewStore port plus a look at how SQLite runs a find or a count (for index tests and tuning). */
 export type SqliteViewStore = ViewStore & {
@@ -193,17 +185,6 @@ export function createSqliteViewStore(options: {
     }
   }
 
-  function selectSql(table: TableInfo, query: FindQuery): { sql: string; params: Params } {
-    if (query.versions !== undefined) return layeredSelectSql(table, { ...query, versions: query.versions });
-    const b = createSqlBuilder(table);
-    let sql = `SELECT ${table.columns} FROM ${table.table} WHERE ${b.where(query.filter ?? { kind: 'all' })}`;
-    if (query.orderBy !== undefined && query.orderBy.length > 0) sql += ` ORDER BY ${b.orderBy(query.orderBy)}`;
-    if (query.limit !== undefined || query.offset !== undefined) {
-      sql += ` LIMIT ${b.param(nonNegative(query.limit, -1))} OFFSET ${b.param(nonNegative(query.offset, 0))}`;
-    }
-    return { sql, params: b.params };
-  }
-
   /** Whether a read of `projection` runs on this thread (no threads, or not a projection of theirs). */
   function onThisThread(projection: string): boolean {
     return readThreads === null || !readThreads.available() || (threadedProjections !== null && !threadedProjections.has(projection));
@@ -298,28 +279,20 @@ export function createSqliteViewStore(options: {
     find: async (projection, collection, query = {}) => read(projection, collection, [], (c, table) => select(c, projection, table, query)),
     count: async (projection, collection, filter = { kind: 'all' }, versions) =>
       read(projection, collection, 0, (c, table) => {
-        if (versions !== undefined) {
-          const byId = readById(c, table, filter, versions);
-          if (byId !== null) return byId === NONE ? 0 : 1;
-          const { sql, params } = layeredCountSql(table, filter, versions);
-          return countOf(c, projection, sql, params);
-        }
-        const b = createSqlBuilder(table);
-        return countOf(c, projection, `SELECT COUNT(*) FROM ${table.table} WHERE ${b.where(filter)}`, b.params);
+        const byId = versions === undefined ? null : readById(c, table, filter, versions);
+        if (byId !== null) return byId === NONE ? 0 : 1;
+        const { sql, params } = countSql(table, filter, versions);
+        return countOf(c, projection, sql, params);
       }),
     explainFind: async (projection, collection, query) =>
       read(projection, collection, [], (c, table) => {
         const { sql, params } = selectSql(table, query);
-        return explain(c, sql, params);
+        return explainPlan(c, sql, params);
       }),
     explainCount: async (projection, collection, filter, versions) =>
       read(projection, collection, [], (c, table) => {
-        if (versions !== undefined) {
-          const { sql, params } = layeredCountSql(table, filter, versions);
-          return explain(c, sql, params);
-        }
-        const b = createSqlBuilder(table);
-        return explain(c, `SELECT COUNT(*) FROM ${table.table} WHERE ${b.where(filter)}`, b.params);
+        const { sql, params } = countSql(table, filter, versions);
+        return explainPlan(c, sql, params);
       }),
     ensureIndex: async (projection, collection, index) =>
       read(projection, collection, undefined, async (c, table) => {
