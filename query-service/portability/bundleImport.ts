@@ -27,7 +27,7 @@ import type { TableVersion } from '../readers/schemaReader.ts';
 import { rowReadonlyOf } from '../readers/rowReader.ts';
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from './bundleExport.ts';
 import { limitedBody } from './importRecords.ts';
-import { MAX_REPORTED_LINES, type ImportLineError } from './importAnswer.ts';
+import { MAX_REPORTED_LINES, type ImportAnswer, type ImportLineError } from './importAnswer.ts';
 import type { TableRows } from './tableRows.ts';
 
 export type BundleImportOptions = { readonly mode: 'replace' | 'merge'; readonly dryRun: boolean };
@@ -41,18 +41,11 @@ export type BundleTableChange = {
   readonly rowChanges: { added: number; updated: number; removed: number; renamed: number; total: number };
 };
 
-export type BundleImportAnswer = {
+/** The draft's changes against its state before (changes.md §1.1 shape) plus a table import's counts. */
+export type BundleImportAnswer = ImportAnswer & {
   readonly revisionId: string;
   readonly tables: readonly BundleTableChange[];
   readonly totalRowChanges: number;
-  readonly processed: number;
-  readonly created: number;
-  readonly updated: number;
-  readonly unchanged: number;
-  readonly removed: number;
-  readonly invalid: number;
-  readonly errors: readonly ImportLineError[];
-  readonly dryRun: boolean;
 };
 
 type BundleTable = { readonly id: string; readonly schema: JsonObject };
