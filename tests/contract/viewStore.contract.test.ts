@@ -92,6 +92,9 @@ viewStoreContract(
       'text sorts by Unicode code point': 'jongodb orders strings by UTF-16 code units; MongoDB by code point (UTF-8 bytes)',
       'layers: sorted by a json path across layers': `${UNEVALUATED} in $addFields, which sorting on json paths needs`,
       'field indexes: an order on the field then the row id reads the index, page by page': `${UNEVALUATED} in $addFields, which sorting on json paths needs`,
+      // Seen 2026-11-28: the whole file then hit its 600 s timeout in `npm test`, and 1 run in 8 hung on a loaded machine.
+      'rebuild while the live version is read and written: batches interleave, the switch and the drop lose nothing':
+        'jongodb can hang when two transactions on different versions run at once (live and shadow batches together)',
     },
   },
 );
