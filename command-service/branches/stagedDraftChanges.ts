@@ -6,6 +6,8 @@ import type {
   CommandOutcome,
   DomainEvent,
   DraftChangesResult,
+  DraftStaging,
+  EventStaging,
   EventStore,
   RowWrite,
   StagedTotals,
@@ -119,15 +121,17 @@ export function createStagedDraftChanges(deps: StagedDraftChangesDeps) {
     return staging;
   }
 
-  async function stageChunk(
+  /** The arguments of `run`, with the staging area and the command's (checked) `stage`. */
+  type Staged = [
+    store: EventStaging,
+    stage: DraftStaging,
     input: CommandInput<'ApplyDraftChanges'>,
     context: CommandContext,
     access: readonly Access[],
     tableIds: readonly string[],
-  ): Promise<CommandOutcome<DraftChangesResult>> {
-    const store = requireStaging();
-    const stage = input.stage;
-    if (!stage) throw new AppError('BAD_USER_INPUT', 'stage is required');
+  ];
+
+  async function stageChunk(...[store, stage, input, context, access, tableIds]: Staged): Promise<CommandOutcome<DraftChangesResult>> {
     if (new Set(input.operations.map((op) => op.tableId)).size > 1 || input.operations.some((op) => !STAGED_OPERATIONS.has(op.type))) {
       throw new AppError('BAD_USER_INPUT', 'A staged chunk holds CreateRows, UpsertRows or DeleteRows of one table', [
         { path: '/operations', message: 'row operations of one table only' },
@@ -145,15 +149,7 @@ export function createStagedDraftChanges(deps: StagedDraftChangesDeps) {
     });
   }
 
-  async function commitOrDiscard(
-    input: CommandInput<'ApplyDraftChanges'>,
-    context: CommandContext,
-    access: readonly Access[],
-    tableIds: readonly string[],
-  ): Promise<CommandOutcome<DraftChangesResult>> {
-    const store = requireStaging();
-    const stage = input.stage;
-    if (!stage) throw new AppError('BAD_USER_INPUT', 'stage is required');
+  async function commitOrDiscard(...[store, stage, input, context, access, tableIds]: Staged): Promise<CommandOutcome<DraftChangesResult>> {
     const system = await deps.systemState.current();
     const { branch, revision } = resolveRevisionTarget(system, context.principal, input.revisionId, tableIds, access);
     if (!isDraftRevision(system, revision)) throw new AppError('REVISION_NOT_DRAFT', 'The revision is not a draft');
@@ -200,7 +196,8 @@ export function createStagedDraftChanges(deps: StagedDraftChangesDeps) {
           { path: '/stage/stagingId', message: 'foreign staging id' },
         ]);
       }
-      return stage.action === 'stage' ? stageChunk(input, context, access, tableIds) : commitOrDiscard(input, context, access, tableIds);
+      const staged: Staged = [requireStaging(), stage, input, context, access, tableIds];
+      return stage.action === 'stage' ? stageChunk(...staged) : commitOrDiscard(...staged);
     },
   };
 }
