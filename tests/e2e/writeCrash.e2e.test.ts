@@ -100,10 +100,13 @@ async function crashRun(onBranchOfBranch: boolean): Promise<void> {
     // After a restart the views converge to exactly the log.
     server = await startStrataProcess(env);
     token = await login(server);
+    // A page and its totalCount are two reads: while the views catch up, the count can already see rows the page
+    // did not, so the wait is for a page that holds them all (on a timeout the last page shows what is missing).
+    const page = async (): Promise<{ totalCount: number; edges: unknown[] }> => (await call(server, token, 'GET', `${rows}?first=1000`)).body;
     const listed = await until('views caught up', 60_000, async () => {
-      const reply = await call(server, token, 'GET', `${rows}?first=1000`);
-      return reply.status === 200 && reply.body.totalCount === created.length ? reply.body : undefined;
-    });
+      const body = await page();
+      return body.totalCount === created.length && body.edges.length === created.length ? body : undefined;
+    }).catch(page);
     const ids = new Set((listed.edges as { node: { id: string } }[]).map((edge) => edge.node.id));
     assert.deepEqual(ids, inLog);
   } finally {
