@@ -6,6 +6,7 @@ import type { EventStore, Queue, ViewStore } from '../contracts/index.ts';
 import { rowViews } from '../contracts/index.ts';
 import { createSqliteEventStore, loadKurrentEventStore } from '../command-service/index.ts';
 import { createInProcessQueue, createSqliteViewStore, loadBullmqQueue, loadMongoViewStore } from '../projection-worker/index.ts';
+import { sqliteThreadSource } from './sqliteThreadSource.ts';
 import { ConfigError, type ConfigProblem, type StrataConfig } from './config/strataConfig.ts';
 
 export type Infra = {
@@ -56,12 +57,6 @@ export type Stores = {
 };
 
 /**
- * The module that registers this executable's TypeScript hooks: SQLite view store threads import it, because node 20
- * threads do not inherit the hooks the main thread registered (projection-worker/adapters/sqlite/sqliteReadWorker.mjs).
- */
-const TS_HOOKS = new URL('./bin/registerTs.mjs', import.meta.url).href;
-
-/**
  * Page cache of the main views.db connection of a serving process, KiB: its finds run on the read threads (16 MiB
  * each), so it serves projection writes and reads by key. Bulk loads keep their insertion points cached (A/B at
  * 100,000 rows: no CPU difference against the store's 64 MiB default), and a process that loaded a large table holds
@@ -102,7 +97,7 @@ export async function openStores(config: StrataConfig, log: Logger, options: { r
             log: viewLog,
             ...(options.readThreads === true
               ? {
-                  reads: { timeoutMs: config.queryTimeoutMs, projections: [rowViews.name], preload: [TS_HOOKS] },
+                  reads: { timeoutMs: config.queryTimeoutMs, projections: [rowViews.name], source: await sqliteThreadSource() },
                   cacheKiB: SERVING_VIEWS_CACHE_KIB,
                 }
               : {}),

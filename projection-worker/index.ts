@@ -1,4 +1,5 @@
 export { createSqliteViewStore } from './adapters/sqlite/sqliteViewStore.ts';
+export { createSqliteThreads, sqliteThreadEntry } from './adapters/sqlite/sqliteReadPool.ts';
 /** The MongoDB view store, imported when a deployment chooses it (the driver and BSON: ~7 MB of heap, ~20 MB of RSS). */
 export const loadMongoViewStore = () => import('./adapters/mongo/mongoViewStore.ts');
 export { createProjectionWorker } from './projectionWorker.ts';

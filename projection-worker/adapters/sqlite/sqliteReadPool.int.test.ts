@@ -134,15 +134,45 @@ test('threads that cannot start are given up after three attempts: queued statem
   const dir = await mkdtemp(join(tmpdir(), 'strata-read-pool-'));
   const file = join(dir, 'views.db');
   new Database(file).close();
-  const preload = ['data:text/javascript,throw new Error("no hooks here")'];
-  const threads = createSqliteThreads({ file, threads: 1, budgetMs: 60_000, writable: false, preload });
+  const source = 'throw new Error("no body here")';
+  const threads = createSqliteThreads({ file, threads: 1, budgetMs: 60_000, writable: false, source });
   try {
-    await assert.rejects(threads.value(file, 'SELECT 1', {}), /no hooks here/);
+    await assert.rejects(threads.value(file, 'SELECT 1', {}), /no body here/);
     assert.equal(threads.available(), false);
     assert.equal(threads.stats().live, 0);
-    await assert.rejects(threads.value(file, 'SELECT 1', {}), /no hooks here/);
+    await assert.rejects(threads.value(file, 'SELECT 1', {}), /no body here/);
   } finally {
     await threads.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a lazy pool ends its threads after idleMs idle and starts one again for the next statement', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-read-pool-'));
+  const file = join(dir, 'views.db');
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.exec("CREATE TABLE t (a TEXT); INSERT INTO t VALUES ('x')");
+  const threads = createSqliteThreads({ file, threads: 1, budgetMs: null, writable: false, lazy: true, idleMs: 150 });
+  try {
+    assert.equal(threads.stats().live, 0, 'no thread before the first statement');
+    assert.equal(await threads.value(file, 'SELECT count(*) FROM t', {}), 1);
+    assert.equal(threads.stats().live, 1);
+    // Busy (statements keep coming within idleMs): the thread stays.
+    for (let i = 0; i < 4; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 75));
+      assert.equal(await threads.value(file, 'SELECT 1', {}), 1);
+    }
+    assert.equal(threads.stats().live, 1);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.equal(threads.stats().live, 0, 'ended after idleMs idle');
+    db.exec("INSERT INTO t VALUES ('y')");
+    assert.equal(await threads.value(file, 'SELECT count(*) FROM t', {}), 2);
+    assert.equal(threads.stats().live, 1);
+    assert.equal(threads.available(), true);
+  } finally {
+    await threads.close();
+    db.close();
     await rm(dir, { recursive: true, force: true });
   }
 });

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { AppError } from '../../../contracts/index.ts';
@@ -37,7 +38,6 @@ export type ReadThreadData = {
   readonly file: string;
   readonly writable: boolean;
   readonly busyTimeoutMs: number;
-  readonly preload: readonly string[];
   /** Scheduling niceness of the thread (Linux; default 10: below the event loop's thread). */
   readonly niceness?: number;
   /** Page cache of each connection, KiB (default 16,384). */
@@ -57,8 +57,8 @@ export type SqliteReadOptions = {
    * threads, so small reads (system state, schemas, catalogs) never queue behind a slow one. Default: all.
    */
   readonly projections?: readonly string[];
-  /** Modules the threads import when they do not inherit the hooks that load `.ts` files (the composition root's). */
-  readonly preload?: readonly string[];
+  /** The threads' body as one script (SqliteThreadsOptions.source). */
+  readonly source?: string;
 };
 
 export type SqliteThreadsOptions = {
@@ -71,8 +71,14 @@ export type SqliteThreadsOptions = {
   readonly busyTimeoutMs?: number;
   /** Start threads with the first statement rather than at once. */
   readonly lazy?: boolean;
-  /** Modules a thread imports before its TypeScript body when the hooks that load `.ts` are not inherited. */
-  readonly preload?: readonly string[];
+  /**
+   * The threads' body (sqliteThreadEntry and what it imports) bundled into one CommonJS script by the composition
+   * root. Without it a thread loads the TypeScript body through module hooks of its own (tsx: tests and benches),
+   * which costs each thread a hooks thread and ~25 MB.
+   */
+  readonly source?: string;
+  /** Lazy threads idle this long are ended (their connections and heaps freed) and start again when needed; default 30 s. */
+  readonly idleMs?: number;
   /** Scheduling niceness of the threads (default 10). */
   readonly niceness?: number;
   /** Page cache of each connection, KiB (default 16,384). */
@@ -120,6 +126,8 @@ type Thread = {
 const CANCEL_GRACE_MS = 50;
 
 const ENTRY = new URL('./sqliteReadWorker.mjs', import.meta.url);
+/** The module a thread runs (what SqliteThreadsOptions.source bundles). */
+export const sqliteThreadEntry = fileURLToPath(new URL('./sqliteReadThread.ts', import.meta.url));
 const MAX_FAILED_STARTS = 3;
 /** How long close() lets threads finish the statement they are running before terminating them. */
 const CLOSE_GRACE_MS = 5_000;
@@ -147,11 +155,12 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
   // Threads that exited before their connection opened, in a row: a broken setup must not respawn forever.
   let failedStarts = 0;
   let startError: unknown = null;
+  /** The timer that ends the threads of a lazy pool left idle (retireIdle). */
+  let retire: NodeJS.Timeout | null = null;
   const data = {
     file: options.file,
     writable: options.writable,
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
-    preload: options.preload ?? [],
     ...(options.niceness === undefined ? {} : { niceness: options.niceness }),
     ...(options.cacheKiB === undefined ? {} : { cacheKiB: options.cacheKiB }),
   };
@@ -163,7 +172,8 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
   /** A new thread; it takes statements once its connection is open (its `ready` message). */
   function spawn(): Thread {
     const cancel = new SharedArrayBuffer(4);
-    const worker = new Worker(ENTRY, { workerData: { ...data, cancel } satisfies ReadThreadData });
+    const workerData = { ...data, cancel } satisfies ReadThreadData;
+    const worker = options.source === undefined ? new Worker(ENTRY, { workerData }) : new Worker(options.source, { eval: true, workerData });
     const thread: Thread = { worker, cancel: new Int32Array(cancel), task: null, id: 0, timer: null, ready: false, cancelling: false };
     live.add(thread);
     worker.on('message', (reply: ReadReply | { readonly ready: true }) => {
@@ -241,6 +251,20 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
     if (!live.has(thread)) return;
     idle.push(thread);
     pump();
+    if (options.lazy === true && queue.length === 0 && idle.length === live.size && draining.size === 0) {
+      if (retire !== null) clearTimeout(retire);
+      retire = setTimeout(retireIdle, options.idleMs ?? 30_000).unref();
+    }
+  }
+
+  /** A lazy pool idle for idleMs ends its threads (idle, so none is inside SQLite); the next statement starts one. */
+  function retireIdle(): void {
+    retire = null;
+    if (closed || queue.length > 0 || idle.length !== live.size || draining.size > 0) return;
+    const threads = idle.splice(0);
+    live.clear();
+    started = false;
+    for (const thread of threads) void thread.worker.terminate();
   }
 
   /**
@@ -289,6 +313,8 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
   }
 
   function dispatch(thread: Thread, task: Task): void {
+    if (retire !== null) clearTimeout(retire);
+    retire = null;
     thread.task = task;
     thread.id = nextId++;
     thread.worker.ref();
@@ -329,6 +355,7 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
     stats: () => ({ live: live.size, abandoned, queued: queue.length }),
     close: async () => {
       closed = true;
+      if (retire !== null) clearTimeout(retire);
       for (const task of queue.splice(0)) task.reject(new Error('view store is closed'));
       // A thread is not terminated inside a statement (see above): those still running one (a checkpoint or an index
       // build the store did not wait for, a read past its budget) get CLOSE_GRACE_MS to answer first. Terminating one

@@ -62,7 +62,7 @@ export function createSqliteViewStore(options: {
   const clock = options.clock ?? systemClock;
   const log = options.log;
   const offLoop = options.reads !== undefined && options.file !== ':memory:';
-  const threadOptions = { file: options.file, preload: options.reads?.preload ?? [], ...(log === undefined ? {} : { log }) };
+  const threadOptions = { file: options.file, ...(options.reads?.source === undefined ? {} : { source: options.reads.source }), ...(log === undefined ? {} : { log }) };
   const readThreads = !offLoop
     ? null
     : createSqliteThreads({ ...threadOptions, threads: options.reads?.threads ?? 2, budgetMs: options.reads?.timeoutMs ?? null, writable: false });
