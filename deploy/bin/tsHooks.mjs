@@ -1,5 +1,6 @@
 // Module hooks of the `strata` executable (registered by strata.mjs): `.ts` files of this repository are compiled
 // with esbuild when imported, one file at a time, with inline source maps. Everything else loads as Node loads it.
+// The maps leave out the sources' text (stack traces need only positions): 12 MB less heap in a server.
 //
 // Why not tsx, which the tests and benches use: tsx compiles with esbuild's `keepNames`, which wraps every named
 // function expression in `__name(fn, "name")` (an Object.defineProperty on the new function). Each such closure made
@@ -26,6 +27,7 @@ export async function load(url, context, nextLoad) {
     format: 'esm',
     target: 'node20',
     sourcemap: 'inline',
+    sourcesContent: false,
     sourcefile: path,
     tsconfigRaw,
   });
