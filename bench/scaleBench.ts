@@ -4,7 +4,7 @@
 // single-row writes, RSS after touching the table, get-by-id / page 1 / page 50 on HEAD, draft and a child branch,
 // and the growth ratio between sizes; then the query rows of scaleQueries.ts (indexed and unindexed filters, get-by-id
 // under filter load, the rebuild of `rows`). Sizes: SCALE_SIZES=10000,100000 (default 10000,100000,1000000).
-// SCALE_ONLY=rebuild measures the load and the rebuild alone; SCALE_NODE_ARGS passes node flags to the server.
+// SCALE_ONLY=rebuild measures the load and the rebuild alone, SCALE_ONLY=writes the load, writes and RSS; SCALE_NODE_ARGS passes node flags to the server.
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +108,8 @@ async function rssBytes(pid: number): Promise<number> {
 type Server = { readonly url: string; readonly child: ChildProcess; readonly call: Call; token: string };
 
 /** Extra node arguments of the server (SCALE_NODE_ARGS, space-separated: `--cpu-prof --cpu-prof-dir=/tmp/prof`). */
+/** How long the server idles before the second RSS figure (lazy view store threads end after 30 s idle). */
+const IDLE_MS = 45_000;
 const NODE_ARGS = (process.env.SCALE_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
 
 async function boot(dir: string): Promise<Server> {
@@ -189,6 +191,12 @@ async function measureSize(rows: number, log: (line: string) => void): Promise<S
     out.singleWriteP50Ms = writes.p50;
     out.singleWriteP99Ms = writes.p99;
     out.rssAfterWritesMB = (await rssBytes(server.child.pid as number)) / 1e6;
+    // The same process idle: V8 collects the load's garbage (its old space holds 70-140 MB of it right after the
+    // writes, varying from run to run) and lazy view store threads end.
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    out.rssIdleAfterWritesMB = (await rssBytes(server.child.pid as number)) / 1e6;
+    // SCALE_ONLY=writes: the load, the single-row writes and RSS after them, nothing else (issue 29).
+    if (process.env.SCALE_ONLY === 'writes') return out;
 
     // Branch creation and the child's first write.
     const viewsBefore = await usedBytes(dir, 'views.db');
@@ -257,6 +265,7 @@ const FIGURES: readonly (readonly [string, string, string])[] = [
   ['singleWriteP50Ms', 'steady single-row write p50', 'ms'],
   ['singleWriteP99Ms', 'steady single-row write p99', 'ms'],
   ['rssAfterWritesMB', 'RSS after writing to the table', 'MB'],
+  ['rssIdleAfterWritesMB', 'RSS 45 s after those writes (idle)', 'MB'],
   ['rssAfterRestartWriteMB', 'RSS after a restart and one write', 'MB'],
   ['getById_head_p50Ms', 'get-by-id HEAD p50', 'ms'],
   ['getById_head_p99Ms', 'get-by-id HEAD p99', 'ms'],
