@@ -30,6 +30,9 @@ import { pinnedIdentity } from '../layeredRead.ts';
 
 type Row = readonly unknown[];
 
+
+/** Scheduling niceness of the index thread and a rebuild's writing thread: the event loop's (see below). */
+const WRITING_NICENESS = 0;
 /** A read by id that found nothing visible. */
 const NONE = Symbol('none');
 
@@ -67,7 +70,10 @@ export function createSqliteViewStore(options: {
     ? null
     : createSqliteThreads({ ...threadOptions, threads: options.reads?.threads ?? 2, budgetMs: options.reads?.timeoutMs ?? null, writable: false });
   const threadedProjections = options.reads?.projections === undefined ? null : new Set(options.reads.projections);
-  const indexThread = !offLoop ? null : createSqliteThreads({ ...threadOptions, threads: 1, budgetMs: null, writable: true, lazy: true });
+  // Writing threads run at the event loop's priority (nice 0), read threads below it (sqliteReadThread.ts): live writes
+  // wait for what the index thread holds (an index build, a statistics refresh: the file's write lock), and at nice
+  // 10 beside a busy event loop on one core such a build held that lock for 20 s (writes waiting 5 s each).
+  const indexThread = !offLoop ? null : createSqliteThreads({ ...threadOptions, threads: 1, budgetMs: null, writable: true, lazy: true, niceness: WRITING_NICENESS });
 
   const connections = createViewConnections({
     file: options.file,
@@ -91,7 +97,7 @@ export function createSqliteViewStore(options: {
   const db = main.db;
   const files = connections.dir === null ? null : { name: versionFileName, db: (file: string, create?: boolean) => connections.of(file, create).db };
   const meta = createSqliteViewMeta(db, clock, files);
-  const shadow = offLoop ? createShadowWrites({ ...threadOptions, cacheKiB: options.cacheKiB ?? 65_536 }, meta, clock) : null;
+  const shadow = offLoop ? createShadowWrites({ ...threadOptions, cacheKiB: options.cacheKiB ?? 65_536, niceness: WRITING_NICENESS }, meta, clock) : null;
   log?.debug({ file: options.file, versions: connections.dir }, 'view store opened');
   const versionFolder = connections.dir;
   if (versionFolder !== null) {
