@@ -55,7 +55,9 @@ const rebuildNotes = [
     'costs about what keeping those indexes row by row did (their keys arrive almost in order here); the gain is in ' +
     'fewer pages per commit, and on tables whose index pages do not stay cached (1,000,000 rows with scattered row ' +
     'ids, SQLite alone: 109 s row by row, 45 s deferred). The sequence indexes stay: reverts and table deletions ' +
-    'select through them (a revert on a 100,000-row branch costs 0.05 ms with them, 31 ms without).',
+    'select through them (a revert on a 100,000-row branch costs 0.05 ms with them, 31 ms without). Since ' +
+    '2026-11-28 the rows view declares no readersOnly index: the createdAt and updatedAt ones duplicated the sort ' +
+    'indexes lists make on first use (contracts/views/viewSpecs.ts); other projections keep theirs.',
   'Tried and not kept: replay batches of 2,500 or 5,000 events (fewer commits, as much more GC), a rarer WAL ' +
     'checkpoint for shadow batches (~3 %, a WAL file ten times larger), synchronous=OFF for shadow batches (the ' +
     'connection and file are shared with the live views: a checkpoint run unsynced could corrupt them on power ' +

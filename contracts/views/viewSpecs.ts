@@ -184,10 +184,10 @@ export const rowViews = {
         tombstone: 'boolean',
       },
       indexes: [
-        // Row lists sorted by creation or update time. The rows projector's changes reach their rows as fast through
-        // the key or the sequence indexes, so a rebuild builds these once at the end.
-        { fields: ['branchId', 'tableKey', 'createdAt', 'rowId'], readersOnly: true },
-        { fields: ['branchId', 'tableKey', 'updatedAt', 'rowId'], readersOnly: true },
+        // No index for row lists: each order a list asks for gets its own index on first use (the default order's
+        // when the server starts: query-service/readers/rowIndexes.ts). Two declared time indexes here duplicated
+        // those orders' columns: 2 of 8 B-trees every row version of a scale-bench table updated, 5 s of a rebuild's
+        // last phase at 1,000,000 rows. Files made before keep them; a rebuild leaves them out.
         // Reverts and table deletions select a branch's versions by sequence: a rebuild replaying them needs these
         // while it writes (without them a revert on a 100,000-row branch scans the whole branch).
         { fields: ['branchId', 'toSeq'] },
