@@ -89,3 +89,50 @@ test('sqlite completeVersion: deferred read indexes and the active sort indexes 
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('sqlite completeVersion copies the active version statistics (same rows, same indexes) rather than analyzing; without them it analyzes', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-view-complete-'));
+  const file = join(dir, 'views.db');
+  const store = createSqliteViewStore({ file });
+  const fileOf = (version: number): string => versionFilePath(file, 'items', version) ?? file;
+  const stats = (version: number): Record<string, string> => {
+    const db = new Database(fileOf(version), { readonly: true });
+    try {
+      const rows = db.prepare<[string], { idx: string | null; stat: string }>('SELECT idx, stat FROM sqlite_stat1 WHERE tbl = ?').all(`v_items_${version}_items`);
+      return Object.fromEntries(rows.map((row) => [String(row.idx).replace(`v_items_${version}_items`, 'T'), row.stat]));
+    } finally {
+      db.close();
+    }
+  };
+  try {
+    await store.ensureProjection(spec(1));
+    assert.ok(await store.applyBatch({ name: 'items', version: 1 }, null, 's:00000000000000000001', docs));
+    await store.ensureIndex('items', 'items', { equal: ['group'], sort: byViews });
+    // The active version's statistics, made up so that a copy is told from an ANALYZE of the same 40 rows.
+    const writer = new Database(fileOf(1));
+    writer.prepare("UPDATE sqlite_stat1 SET stat = '4000 2000 1' WHERE idx = 'v_items_1_items__group__seq'").run();
+    writer.close();
+    const active = stats(1);
+    assert.equal(active['T__group__seq'], '4000 2000 1');
+
+    await store.ensureProjection(spec(2), { deferReadIndexes: true });
+    assert.ok(await store.applyBatch({ name: 'items', version: 2 }, null, 's:00000000000000000001', docs));
+    await store.completeVersion({ name: 'items', version: 2 });
+    assert.deepEqual(stats(2), active, 'every index of the new version has the statistics of its twin');
+
+    // A version whose twin lacks statistics for one of its indexes is analyzed: the real figures for 40 rows.
+    const reader = new Database(fileOf(2));
+    reader.prepare("DELETE FROM sqlite_stat1 WHERE idx = 'v_items_2_items__group__updatedAt'").run();
+    reader.close();
+    await store.activate('items', 2);
+    await store.ensureProjection(spec(3), { deferReadIndexes: true });
+    assert.ok(await store.applyBatch({ name: 'items', version: 3 }, null, 's:00000000000000000001', docs));
+    await store.completeVersion({ name: 'items', version: 3 });
+    const analyzed = stats(3);
+    assert.equal(analyzed['T__group__seq'], '40 20 4');
+    assert.ok(analyzed['T__group__updatedAt'] !== undefined);
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

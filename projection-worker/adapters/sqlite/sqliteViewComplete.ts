@@ -5,6 +5,7 @@ import { copiedSortIndexSql } from './sqliteViewIndex.ts';
 import type { SqliteViewMeta } from './sqliteViewMeta.ts';
 import { createIndexSqls, type TableInfo } from './sqliteViewTable.ts';
 import { RELOAD_STATISTICS } from './sqliteViewStatistics.ts';
+import { copiedStatisticsSql, indexNamesMadeBy } from './sqliteViewStatsCopy.ts';
 
 type StoredIndex = { readonly name: string; readonly sql: string | null };
 
@@ -55,10 +56,38 @@ function versionDdl(db: Database.Database, activeDb: Database.Database | null, m
   const from = active === null || active === ref.version ? null : meta.tables(ref.name, active);
   if (from !== null && activeDb !== null) steps.push(...copiedSortIndexes(db, activeDb, tables, from));
   // Statistics of the filled tables before readers switch (the planner does not pick sort indexes without them, and
-  // the statistics refresh would come only after commits to the new version), read by every connection opened since.
-  for (const info of tables.values()) steps.push({ sql: `ANALYZE ${info.table}`, carried: null });
+  // the statistics refresh would come only after commits to the new version), read by every connection opened since:
+  // the active version's where it has them for every index (sqliteViewStatsCopy.ts), else an ANALYZE.
+  const made = steps.map((step) => step.sql);
+  const copies: string[] = [];
+  for (const [collection, info] of tables) {
+    const source = from?.get(collection);
+    const name = info.table.slice(1, -1);
+    const copy =
+      source === undefined || activeDb === null
+        ? null
+        : copiedStatisticsSql(activeDb, source.table.slice(1, -1), name, [...existingIndexes(db, name), ...indexNamesMadeBy(made, name)]);
+    if (copy === null) steps.push({ sql: `ANALYZE ${info.table}`, carried: null });
+    else copies.push(copy);
+  }
+  // The statistics tables exist once any ANALYZE ran in the file (here: of a one-row table of ours, if none has).
+  // Written rows of sqlite_stat1 reach no connection's planner by themselves, not even the writing one's (the schema
+  // change of RELOAD_STATISTICS does not make it reload): `ANALYZE sqlite_schema` loads them into it.
+  if (copies.length > 0) steps.push({ sql: [...statisticsTables(db), ...copies, 'ANALYZE sqlite_schema'].join('; '), carried: null });
   steps.push({ sql: RELOAD_STATISTICS, carried: null });
   return steps;
+}
+
+/** An ANALYZE that makes SQLite create its statistics tables in `db`, if they are not there yet. */
+function statisticsTables(db: Database.Database): string[] {
+  const exists = (name: string): boolean => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+  if (exists('sqlite_stat1')) return [];
+  return [exists('strata_view_checkpoint') ? 'ANALYZE strata_view_checkpoint' : 'ANALYZE strata_view_versions'];
+}
+
+/** The indexes `table` has in `db` now (its key's among them). */
+function existingIndexes(db: Database.Database, table: string): string[] {
+  return db.prepare<[string], string>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(table);
 }
 
 /** The sort indexes of the active version (in `activeDb`) the version (in `db`) does not have yet. */
