@@ -68,7 +68,7 @@ export async function startSystem(
 ): Promise<System> {
   const system = await startInProcessSystem({
     dirPrefix: 'strata-system-',
-    log: pino({ level: process.env.E2E_LOG ?? 'silent' }),
+    log: pino({ level: 'silent' }),
     owner: 'e2e',
     jwtSecret: 'e2e-secret-that-is-at-least-32-bytes-long',
     adminPassword: ADMIN_PASSWORD,
