@@ -84,9 +84,11 @@ export function createSqliteStagedUnique(db: Database.Database) {
        WHERE staging_id = ? AND idx IN (SELECT DISTINCT idx FROM staged_unique_clashes WHERE staging_id = ? ORDER BY idx LIMIT ?)
        ORDER BY idx, field`,
     ),
-    clashing: db.prepare<[string, string], string>(
-      `SELECT DISTINCT row_id FROM staged_unique_clashes WHERE staging_id = ? AND row_id IN (SELECT value FROM json_each(?))`,
-    ).pluck(),
+    clashing: db
+      .prepare<[string, string], string>(
+        `SELECT DISTINCT row_id FROM staged_unique_clashes WHERE staging_id = ? AND row_id IN (SELECT value FROM json_each(?))`,
+      )
+      .pluck(),
     dropValues: db.prepare<[string]>('DELETE FROM staged_unique WHERE staging_id = ?'),
     dropRowIds: db.prepare<[string]>('DELETE FROM staged_row_ids WHERE staging_id = ?'),
   };

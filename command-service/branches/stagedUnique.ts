@@ -46,7 +46,12 @@ export async function uniqueAware(store: EventStaging, stage: DraftStaging, oper
 }
 
 /** Records the chunk's unique values (their index moved to the import's row list) and every row id it writes or deletes. */
-export async function recordUnique(store: EventStaging, stage: DraftStaging, report: DraftChangesReport, events: readonly DomainEvent[]): Promise<void> {
+export async function recordUnique(
+  store: EventStaging,
+  stage: DraftStaging,
+  report: DraftChangesReport,
+  events: readonly DomainEvent[],
+): Promise<void> {
   const first = stage.firstIndex ?? 0;
   const values: DeferredUniqueValue[] = report.operations.flatMap((op) =>
     (op.deferredUnique ?? []).map((value) => ({ ...value, index: value.index + first })),

@@ -110,7 +110,12 @@ export async function runStagedImport(
     if (last.counts.removed > 0) operations.push({ type: 'DeleteRows', tableId, rowIds: [] });
     const outcome = await deps.gateway.execute(
       'ApplyDraftChanges',
-      { revisionId, operations, expectedStreamRevision: last.decidedAt ?? 'no_stream', stage: { stagingId: last.stagingId, action: 'commit', before: staged } },
+      {
+        revisionId,
+        operations,
+        expectedStreamRevision: last.decidedAt ?? 'no_stream',
+        stage: { stagingId: last.stagingId, action: 'commit', before: staged },
+      },
       context,
     );
     if (passes.length > 1) await discardAll();
@@ -126,7 +131,11 @@ export async function runStagedImport(
     // Best effort: what stays behind is deleted by the event store's cleanup of abandoned stagings.
     for (const { stagingId } of passes) {
       await deps.gateway
-        .execute('ApplyDraftChanges', { revisionId, operations: [{ type: writeType, tableId, rows: [] }], stage: { stagingId, action: 'discard' } }, context)
+        .execute(
+          'ApplyDraftChanges',
+          { revisionId, operations: [{ type: writeType, tableId, rows: [] }], stage: { stagingId, action: 'discard' } },
+          context,
+        )
         .catch(() => undefined);
     }
   }

@@ -141,8 +141,16 @@ export function eventStagingContract(name: string, open: (options: OpenEventStor
       // sku "a": n1 first, n3 repeats it. sku "b": held by h1, which the staging also writes (free). sku "c": held by
       // h2, which it neither writes nor deletes (every row of the value clashes with h2). n 7 (number) and sku "7"
       // (string) never clash; n 5 repeats across fields only in name. h3 is deleted: its value "d" is free.
-      await staging.recordUnique(stagingId('u'), [v(0, 'n1', 0, 'a'), v(1, 'n2', 0, 'b', 'h1'), v(2, 'n3', 0, 'a'), v(3, 'n4', 1, 7)], ['n1', 'n2', 'n3', 'n4']);
-      await staging.recordUnique(stagingId('u'), [v(4, 'h1', 0, 'x', null, false), v(5, 'n5', 0, 'c', 'h2'), v(5, 'n5', 1, 5), v(6, 'n6', 0, '7'), v(7, 'n7', 0, 'd', 'h3')], ['h1', 'n5', 'n6', 'n7']);
+      await staging.recordUnique(
+        stagingId('u'),
+        [v(0, 'n1', 0, 'a'), v(1, 'n2', 0, 'b', 'h1'), v(2, 'n3', 0, 'a'), v(3, 'n4', 1, 7)],
+        ['n1', 'n2', 'n3', 'n4'],
+      );
+      await staging.recordUnique(
+        stagingId('u'),
+        [v(4, 'h1', 0, 'x', null, false), v(5, 'n5', 0, 'c', 'h2'), v(5, 'n5', 1, 5), v(6, 'n6', 0, '7'), v(7, 'n7', 0, 'd', 'h3')],
+        ['h1', 'n5', 'n6', 'n7'],
+      );
       await staging.recordUnique(stagingId('u'), [v(8, 'n8', 0, 'c', 'h2', false), v(8, 'n8', 1, 5, null, false)], ['n8', 'h3']);
       const found = await staging.checkUnique(stagingId('u'), 2);
       assert.deepEqual({ rows: found.rows, created: found.created, updated: found.updated }, { rows: 3, created: 2, updated: 1 });

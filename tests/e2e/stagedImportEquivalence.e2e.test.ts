@@ -219,7 +219,16 @@ const uniqueAcrossChunks: Scenario = {
   mode: 'upsert',
   onError: 'skip',
   dryRun: false,
-  lines: [row(5, 's1', 5), row(6, '', 6), row(4, '', 1), { kind: 'badData', id: 1 }, row(3, 's2', 3), row(0, 's4', 0), row(2, 's3', 2), row(1, '', 6)],
+  lines: [
+    row(5, 's1', 5),
+    row(6, '', 6),
+    row(4, '', 1),
+    { kind: 'badData', id: 1 },
+    row(3, 's2', 3),
+    row(0, 's4', 0),
+    row(2, 's3', 2),
+    row(1, '', 6),
+  ],
   restore: false,
 };
 
@@ -282,6 +291,18 @@ test('a staged import and one ApplyDraftChanges give the same answers, rows and 
         throw err;
       }
     }),
-    { seed: SEED, numRuns: RUNS, endOnFailure: true, examples: [[restoring], [restoringPosts], [uniqueAcrossChunks], [replaceFreesValues], [{ ...uniqueAcrossChunks, onError: 'fail' }], [{ ...uniqueAcrossChunks, dryRun: true }]] },
+    {
+      seed: SEED,
+      numRuns: RUNS,
+      endOnFailure: true,
+      examples: [
+        [restoring],
+        [restoringPosts],
+        [uniqueAcrossChunks],
+        [replaceFreesValues],
+        [{ ...uniqueAcrossChunks, onError: 'fail' }],
+        [{ ...uniqueAcrossChunks, dryRun: true }],
+      ],
+    },
   );
 });

@@ -22,8 +22,7 @@ const schema = {
 const id = (i: number): string => `r${String(i).padStart(6, '0')}`;
 const sku = (i: number): string => `sku-${i}`;
 const line = (i: number, value = sku(i)): string => JSON.stringify({ id: id(i), data: { sku: value, n: i } });
-const file = (count: number, lineOf: (i: number) => string = (i) => line(i)): string =>
-  Array.from({ length: count }, (_, i) => lineOf(i)).join('\n');
+const file = (count: number, lineOf: (i: number) => string = (i) => line(i)): string => Array.from({ length: count }, (_, i) => lineOf(i)).join('\n');
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
 
