@@ -128,7 +128,7 @@ function fileOf(s: Scenario): string {
     .map((line) => {
       if (line.kind === 'badJson') return 'not json';
       if (line.kind === 'badData') return JSON.stringify({ id: `${prefix}${line.id}`, data: s.target === 'posts' ? { title: 5 } : { name: 5 } });
-      return JSON.stringify({ id: `${prefix}${line.id}`, data: rowData(s.target, line.text, line.author, line) });
+      return JSON.stringify({ id: `${prefix}${line.id}`, data: rowData(s.target, line.text, line.author, { slug: line.slug, rank: line.rank }) });
     })
     .join('\n');
 }
@@ -169,7 +169,7 @@ async function play(at: Side, project: string, s: Scenario): Promise<unknown> {
       continue;
     }
     const rowId = `${op.table === 'posts' ? 'p' : 'a'}${op.id}`;
-    const data = rowData(op.table, op.text, op.author, op);
+    const data = rowData(op.table, op.text, op.author, { slug: op.slug, rank: op.rank });
     const put = await admin.rest('PUT', `${T(draft, op.table)}/row/${rowId}`, { data });
     if (put.status === 404) await must(admin.rest('POST', `${T(draft, op.table)}/rows`, { rowId, data }), 201, 400, 409);
     else assert.ok([200, 400, 409].includes(put.status), JSON.stringify(put.body));
@@ -201,18 +201,18 @@ async function play(at: Side, project: string, s: Scenario): Promise<unknown> {
 }
 
 const U = (slugValue: string, rankValue: number): Unique => ({ slug: slugValue, rank: rankValue });
-const row = (id: number, slugValue: string, rankValue: number): Line => ({ kind: 'row', id, text: 'x', author: 6, ...U(slugValue, rankValue) });
+const row = (id: number, slugValue: string, rankValue: number): Line => ({ kind: 'row', id, text: 'x', author: 0, ...U(slugValue, rankValue) });
 
 /**
- * Unique values across chunks of 2: p5 (chunk 1) takes s1 from p0, which a later chunk moves to s3; p6 repeats rank 6
- * of a row three chunks later; p4 takes rank 1 that p1 keeps (p1's line is invalid data); p2's line equals its row.
+ * Unique values across chunks of 2: p5 (chunk 1) takes s1 from p0, which a later chunk moves to s4; rank 6 of p6 repeats
+ * three chunks later (p7); p4 takes rank 1 that p1 keeps (p1's line is invalid data); p2's line equals its row.
  */
 const uniqueAcrossChunks: Scenario = {
-  headAuthors: [],
+  headAuthors: [0],
   headPosts: [
-    { id: 0, text: 'x', author: 6, ...U('s1', 0) },
-    { id: 1, text: 'x', author: 6, ...U('s2', 1) },
-    { id: 2, text: 'x', author: 6, ...U('s3', 2) },
+    { id: 0, text: 'x', author: 0, ...U('s1', 0) },
+    { id: 1, text: 'x', author: 0, ...U('s2', 1) },
+    { id: 2, text: 'x', author: 0, ...U('s3', 2) },
   ],
   draft: [],
   target: 'posts',
