@@ -36,6 +36,8 @@ export type {
   AppendRequest,
   AppendResult,
   EventStaging,
+  StagedUniqueCheck,
+  StagedUniqueClash,
   EventStore,
   ExpectedRevision,
   ReadAllOptions,
@@ -148,7 +150,14 @@ export type {
 export { MAX_JSON_DEPTH, isJsonTextTooDeep, parseRequestJson, tooDeepJsonError } from './api/jsonNesting.ts';
 export type { CommandInput, CommandMap, CommandResult, CommandType } from './commands/commands.ts';
 export { MAX_DRAFT_ROW_CHANGES, MAX_IMPORT_ROWS } from './commands/draftChanges.ts';
-export type { ApplyDraftChangesInput, DraftChangesResult, DraftMergeRecord, DraftStaging, StagedTotals } from './commands/draftChanges.ts';
+export type {
+  ApplyDraftChangesInput,
+  DeferredUniqueValue,
+  DraftChangesResult,
+  DraftMergeRecord,
+  DraftStaging,
+  StagedTotals,
+} from './commands/draftChanges.ts';
 export type { DraftOperation, DraftOperationResult, DraftOperationType, InvalidDraftRow } from './commands/draftChanges.ts';
 export type { CommandContext, CommandGateway, CommandOutcome } from './ports/commandGateway.ts';
 export type { SystemStateSource } from './ports/systemStateSource.ts';

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { StreamConflictError, sqlitePosition, streamCategory } from '../../contracts/index.ts';
-import type { AppendResult, EventStaging, ExpectedRevision, NewEvent } from '../../contracts/index.ts';
+import type { AppendResult, DeferredUniqueValue, EventStaging, ExpectedRevision, NewEvent } from '../../contracts/index.ts';
+import { createSqliteStagedUnique } from './sqliteStagedUnique.ts';
 
 /**
  * The staging area's tables, in the log's own file so that a commit is one transaction of that file. Staged events
@@ -62,6 +63,7 @@ function processIsAlive(pid: number): boolean {
  */
 export function createSqliteEventStaging(db: Database.Database, options: SqliteEventStagingOptions): EventStaging {
   db.exec(SCHEMA);
+  const unique = createSqliteStagedUnique(db);
   const isAlive = options.isAlive ?? processIsAlive;
   const stmts = {
     staging: db.prepare<[string], { count: number }>('SELECT count FROM staging WHERE staging_id = ?'),
@@ -112,6 +114,13 @@ export function createSqliteEventStaging(db: Database.Database, options: SqliteE
   const discard = db.transaction((stagingId: string) => {
     stmts.deleteEvents.run(stagingId);
     stmts.deleteStaging.run(stagingId);
+    unique.drop(stagingId);
+  });
+
+  // The staging's row is touched so that a scratch without events is found by the cleanup too.
+  const recordUnique = db.transaction((stagingId: string, values: readonly DeferredUniqueValue[], rowIds: readonly string[]) => {
+    unique.record(stagingId, values, rowIds);
+    stmts.touch.run(stagingId, options.pid, options.now(), stmts.staging.get(stagingId)?.count ?? 0);
   });
 
   const commit = db.transaction((stagingId: string, streamId: string, expected: ExpectedRevision): { result: AppendResult; appended: boolean } => {
@@ -132,6 +141,7 @@ export function createSqliteEventStaging(db: Database.Database, options: SqliteE
     stmts.recordCommit.run(stagingId, streamId, revision, position, options.now());
     stmts.deleteEvents.run(stagingId);
     stmts.deleteStaging.run(stagingId);
+    unique.drop(stagingId);
     return { result: { nextExpectedRevision: revision, position: sqlitePosition(position) }, appended: true };
   });
 
@@ -167,6 +177,18 @@ export function createSqliteEventStaging(db: Database.Database, options: SqliteE
       for (const stagingId of abandoned) discard.immediate(stagingId);
       stmts.deleteOldCommits.run(cutoff);
       return abandoned.length;
+    },
+
+    async recordUnique(stagingId, values, rowIds) {
+      if (values.length > 0 || rowIds.length > 0) recordUnique.immediate(stagingId, values, rowIds);
+    },
+
+    async checkUnique(stagingId, limit) {
+      return unique.check.immediate(stagingId, limit);
+    },
+
+    async clashingRows(stagingId, rowIds) {
+      return unique.clashing(stagingId, rowIds);
     },
   };
 }

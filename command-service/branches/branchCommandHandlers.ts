@@ -182,6 +182,12 @@ export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): Bra
     const { access, tableIds } = draftChangesTargets(input.operations);
     // An import above one command: its chunks are staged, then committed in one append (versioned-storage.md §6).
     if (input.stage) return staged.run(input, context, access, tableIds);
+    const deferring = input.operations.findIndex((op) => 'uniqueChecks' in op && op.uniqueChecks !== undefined);
+    if (deferring >= 0) {
+      throw new AppError('BAD_USER_INPUT', 'uniqueChecks is set by staged imports only', [
+        { path: `/operations/${deferring}/uniqueChecks`, message: 'not allowed' },
+      ]);
+    }
     return onDraft('ApplyDraftChanges', input, context, access, tableIds, (state, decided) => {
       const report = decided.report;
       invariant(report, 'ApplyDraftChanges is decided with a report');

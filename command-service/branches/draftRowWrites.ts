@@ -7,7 +7,7 @@ import { collectMissingForeignKeys, draftRowExists, foreignKeyError, type Foreig
 import { rowsAlreadyExist, rowsNotFound } from './rowErrors.ts';
 import { checkedData, patchedData } from './rowWriteDecisions.ts';
 import { createTableEdit } from './tableEdit.ts';
-import { uniqueClashesOf } from './uniqueFields.ts';
+import { deferredUniqueValues, uniqueClashesOf } from './uniqueFields.ts';
 import { uniqueViolation } from '../domain/rows/uniqueClashes.ts';
 
 type RowWriteOp = Extract<DraftOperation, { type: 'CreateRows' | 'UpdateRows' | 'UpsertRows' | 'PatchRows' }>;
@@ -174,8 +174,19 @@ export function decideRowWrites(
   const changed = (row: Candidate): boolean => row.current === null || !jsonDeepEqual(row.current.data, row.data);
   const unchanged = rows.filter((row) => !changed(row)).length;
   rows = rows.filter(changed);
-  if (skip) rows = skipUniqueClashes(state, tools, table, skipMissingForeignKeys(state, tools, table, rows, invalid), invalid);
+  // A staged import's chunk leaves its unique values to the staging's check across the whole file.
+  const deferred = skip && op.uniqueChecks === 'defer';
+  if (skip) rows = skipMissingForeignKeys(state, tools, table, rows, invalid);
+  if (skip && !deferred) rows = skipUniqueClashes(state, tools, table, rows, invalid);
   invalid.sort((a, b) => a.index - b.index);
+  const deferredUnique = deferred
+    ? deferredUniqueValues(
+        state,
+        table,
+        rows.map((row) => ({ rowId: row.rowId, data: row.data, index: row.index, created: row.current === null })),
+        tools,
+      )
+    : undefined;
 
   const creations = rows.filter((row) => row.current === null);
   const replacements = rows.filter((row) => row.current !== null);
@@ -191,6 +202,13 @@ export function decideRowWrites(
     const facts = edit.facts();
     events.push({ type: 'RowsUpdated', data: { ...refs.afterTables([facts]), tableKey: table.tableKey, rows: writes, table: facts } });
   }
-  const result = { ...emptyResult(op.type, table.tableId), created: creations.length, updated: replacements.length, unchanged, invalid };
+  const result = {
+    ...emptyResult(op.type, table.tableId),
+    created: creations.length,
+    updated: replacements.length,
+    unchanged,
+    invalid,
+    ...(deferredUnique !== undefined ? { deferredUnique } : {}),
+  };
   return { events, result, written: skip ? null : { tableKey: table.tableKey, rowIds: edit.changedRowIds() } };
 }

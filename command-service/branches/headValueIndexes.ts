@@ -1,5 +1,6 @@
 import { uniqueValueAt, type UniqueValue } from '../domain/rows/uniqueClashes.ts';
 import type { RowRecord, TableRecord } from './branchContent.ts';
+import { FactRows } from './factRows.ts';
 
 /** Numbers by value, strings byte for byte (domain.md §5.5), never one for the other. */
 export const valueKey = (value: UniqueValue): string => `${typeof value}:${String(value)}`;
@@ -41,6 +42,9 @@ export function createHeadValueIndexes(): HeadValueIndexes {
         entry = { revisionId: headRevisionId, byPath: new Map() };
         byTable.set(head, entry);
       }
+      // HEAD rows not gathered whole yet (a decision on the durable state): the index of what is known serves this
+      // round only; iterating recorded the miss, and the next round, on the whole table, builds the one kept.
+      if (head.rows instanceof FactRows && !head.rows.complete) return indexRows(head.rows, dataPath);
       const pathKey = JSON.stringify(dataPath);
       let values = entry.byPath.get(pathKey);
       if (values === undefined) {

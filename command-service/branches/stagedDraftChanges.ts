@@ -1,4 +1,4 @@
-import { AppError, branchStreamId, isDraftRevision, isStreamConflict } from '../../contracts/index.ts';
+import { AppError, MAX_ERROR_DETAILS, branchStreamId, isDraftRevision, isStreamConflict } from '../../contracts/index.ts';
 import type {
   Clock,
   CommandContext,
@@ -19,6 +19,8 @@ import { resolveRevisionTarget, type Access } from './branchTargets.ts';
 import type { Answer } from './branchWriteBatch.ts';
 import { FactRows } from './factRows.ts';
 import { sameSchema } from './tableEdit.ts';
+import { emptyResult } from './draftRowWrites.ts';
+import { clashingRowsOf, recordUnique, uniqueAware } from './stagedUnique.ts';
 
 const NO_TOTALS: StagedTotals = { events: 0, rowChanges: 0, netRows: 0, inOverlay: 0, overlayTouched: 0, hasChanges: false };
 
@@ -138,14 +140,17 @@ export function createStagedDraftChanges(deps: StagedDraftChangesDeps) {
       ]);
     }
     const { stage: _stage, merge: _merge, ...plain } = input;
-    return deps.decide({ ...plain, dryRun: true }, context, access, tableIds, async (state, decided) => {
+    const operations = await uniqueAware(store, stage, input.operations);
+    return deps.decide({ ...plain, operations, dryRun: true }, context, access, tableIds, async (state, decided) => {
       const report = decided.report;
       if (report === undefined) throw new AppError('INTERNAL_SERVER_ERROR');
       // Before the first chunk: the draft as it is (nothing of the import staged yet).
       const before = stage.before ?? { ...NO_TOTALS, hasChanges: draftHasChanges(state) };
       const { events, after } = stagedChunkFacts(state, decided.events, before);
-      if (events.length > 0) await store.stage(stage.stagingId, buildEvents(events, context, deps.clock, decided.now));
-      return { ...report, dryRun: false, hasChanges: after.hasChanges, streamRevision: state.streamRevision, staged: after };
+      if (events.length > 0 && stage.dryRun !== true) await store.stage(stage.stagingId, buildEvents(events, context, deps.clock, decided.now));
+      if (stage.firstIndex !== undefined && stage.clashesFrom === undefined) await recordUnique(store, stage, report, decided.events);
+      const done = report.operations.map(({ deferredUnique: _values, ...result }) => result);
+      return { ...report, operations: done, dryRun: false, hasChanges: after.hasChanges, streamRevision: state.streamRevision, staged: after };
     });
   }
 
@@ -161,6 +166,13 @@ export function createStagedDraftChanges(deps: StagedDraftChangesDeps) {
       rowChanges: stage.before?.rowChanges ?? 0,
       operations: [],
     });
+    if (stage.action === 'checkUnique') {
+      const tableId = input.operations[0]?.tableId ?? '';
+      const found = await store.checkUnique(stage.stagingId, MAX_ERROR_DETAILS);
+      const { created, updated, rows } = found;
+      const write = { ...emptyResult('UpsertRows', tableId), invalid: clashingRowsOf(tableId, found.first) };
+      return { result: { ...result(null, false), operations: [write], uniqueClashes: { rows, created, updated } }, position: null, projections: [] };
+    }
     if (stage.action === 'discard') {
       await store.discard(stage.stagingId);
       return { result: result(null, false), position: null, projections: [] };
@@ -191,7 +203,8 @@ export function createStagedDraftChanges(deps: StagedDraftChangesDeps) {
     ): Promise<CommandOutcome<DraftChangesResult>> {
       const stage = input.stage;
       if (!stage) throw new AppError('BAD_USER_INPUT', 'stage is required');
-      if (!stage.stagingId.startsWith(`${input.revisionId}:`)) {
+      const foreign = [stage.stagingId, stage.clashesFrom ?? stage.stagingId].some((id) => !id.startsWith(`${input.revisionId}:`));
+      if (foreign) {
         throw new AppError('BAD_USER_INPUT', 'stagingId must start with the revision id and ":"', [
           { path: '/stage/stagingId', message: 'foreign staging id' },
         ]);

@@ -1,4 +1,5 @@
-import type { IndexedField, JsonObject } from '../../contracts/index.ts';
+import { toJsonPointer } from '../../contracts/index.ts';
+import type { DeferredUniqueValue, IndexedField, JsonObject } from '../../contracts/index.ts';
 import {
   assertUnique,
   uniqueClashes,
@@ -162,4 +163,37 @@ export function assertUniqueRows(state: BranchContent, table: DraftTable, rows: 
 export function uniqueClashesOf(state: BranchContent, table: DraftTable, rows: readonly UniqueCandidate[], tools: BranchDeciderTools): UniqueClash[] {
   if (rows.length === 0 || uniqueFieldsOf(table.schema, tools.models).length === 0) return [];
   return uniqueClashes(draftUniqueFacts(state, table, table, rows, tools));
+}
+
+/**
+ * A staged import's chunk (`uniqueChecks: 'defer'`): the unique values of the rows it writes and the draft row
+ * holding each (leaving out the chunk's rows), in field order then row order; the staging checks them across the
+ * whole import (EventStaging.checkUnique) as uniqueClashes would in one command.
+ */
+export function deferredUniqueValues(
+  state: BranchContent,
+  table: DraftTable,
+  rows: readonly (UniqueCandidate & { readonly index: number; readonly created: boolean })[],
+  tools: BranchDeciderTools,
+): DeferredUniqueValue[] {
+  const fields = uniqueFieldsOf(table.schema, tools.models);
+  if (rows.length === 0 || fields.length === 0) return [];
+  const holders = draftUniqueFacts(state, table, table, rows, tools).holders;
+  const out: DeferredUniqueValue[] = [];
+  fields.forEach((field, position) => {
+    const path = toJsonPointer(field.dataPath);
+    for (const row of rows) {
+      const value = uniqueValueAt(row.data, field.dataPath);
+      if (value === null) continue;
+      let holder: string | null = null;
+      for (const rowId of holders(field, value)) {
+        if (rowId !== row.rowId) {
+          holder = rowId;
+          break;
+        }
+      }
+      out.push({ index: row.index, rowId: row.rowId, field: position, path, value, holder, created: row.created });
+    }
+  });
+  return out;
 }

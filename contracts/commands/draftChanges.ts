@@ -27,6 +27,12 @@ type RowWriteOperation<TType extends string, TRow> = {
   readonly tableId: string;
   readonly rows: readonly TRow[];
   readonly onInvalidRow?: 'fail' | 'skip';
+  /**
+   * Set by the command side on the chunks of a staged import only (refused elsewhere): unique values are not
+   * checked; the result lists each written row's values and their holder in the draft (`deferredUnique`) for the
+   * staging's check across the whole file.
+   */
+  readonly uniqueChecks?: 'defer';
 };
 
 export type DraftOperationType = DraftOperation['type'];
@@ -68,9 +74,35 @@ export type ApplyDraftChangesInput = {
  */
 export type DraftStaging = {
   readonly stagingId: string;
-  readonly action: 'stage' | 'commit' | 'discard';
+  /** `checkUnique`: the unique values the chunks wrote are checked across the whole import (below). */
+  readonly action: 'stage' | 'commit' | 'discard' | 'checkUnique';
   /** Totals of the chunks staged before under this id (the previous answer's `staged`); none for the first. */
   readonly before?: StagedTotals | null;
+  /**
+   * Tables with `x-unique` fields: the index in the import's row list of the chunk's first row. The chunk's unique
+   * values are recorded under the staging id (not checked); `checkUnique` then finds every clash across the import
+   * as one command would (`uniqueClashes` in the answer, the first clashing rows in `operations[0].invalid`).
+   */
+  readonly firstIndex?: number;
+  /** Record the chunk's unique values only, stage no event (a dry run). */
+  readonly dryRun?: boolean;
+  /** A second pass after `checkUnique` found clashes: rows that clash under this staging id are left out. */
+  readonly clashesFrom?: string;
+};
+
+/** A written row's value of a unique field and the draft row holding it (staged imports, `uniqueChecks: 'defer'`). */
+export type DeferredUniqueValue = {
+  /** The row's index in the import (the chunk's `firstIndex` plus its index in the chunk). */
+  readonly index: number;
+  readonly rowId: string;
+  /** The field's position among the table's unique fields, and its data path as a JSON Pointer. */
+  readonly field: number;
+  readonly path: string;
+  readonly value: string | number;
+  /** The draft row holding the value, leaving out the chunk's written rows (at most one: the draft is unique). */
+  readonly holder: string | null;
+  /** Whether the row is created (else replaced). */
+  readonly created: boolean;
 };
 
 /** What the chunks staged so far do to the import's table, so the next chunk's events carry the right facts. */
@@ -110,6 +142,8 @@ export type DraftOperationResult = {
   readonly renamed: number;
   /** Rows left out by `onInvalidRow: 'skip'`, in `rows` order. */
   readonly invalid: readonly InvalidDraftRow[];
+  /** `uniqueChecks: 'defer'`: the written rows' unique values (index relative to the operation's rows). */
+  readonly deferredUnique?: readonly DeferredUniqueValue[];
 };
 
 export type DraftChangesResult = {
@@ -125,6 +159,8 @@ export type DraftChangesResult = {
   readonly operations: readonly DraftOperationResult[];
   /** `stage`: the totals after this chunk (pass them as the next chunk's `before`). */
   readonly staged?: StagedTotals;
+  /** `checkUnique`: how many rows of the import clash, and how many of them it would create and replace. */
+  readonly uniqueClashes?: { readonly rows: number; readonly created: number; readonly updated: number };
 };
 
 /** Row changes one ApplyDraftChanges may append (merge.md §3: 409 LIMIT_EXCEEDED beyond). */

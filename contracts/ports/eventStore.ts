@@ -1,3 +1,4 @@
+import type { DeferredUniqueValue } from '../commands/draftChanges.ts';
 import type { NewEvent, RecordedEvent } from '../events/envelope.ts';
 import type { Position } from '../events/position.ts';
 
@@ -98,7 +99,39 @@ export interface EventStaging {
    * mid-import); answers how many were deleted. Records of old commits are deleted after `idleMs` too.
    */
   discardAbandoned(idleMs: number): Promise<number>;
+  /**
+   * Imports into tables with unique fields: records the unique values of rows staged under `stagingId` and the ids
+   * of every row it writes or deletes (a scratch kept and deleted with the staging, read by nothing else).
+   */
+  recordUnique(stagingId: string, values: readonly DeferredUniqueValue[], rowIds: readonly string[]): Promise<void>;
+  /**
+   * Finds every clash among the recorded values as one command deciding the whole import would (domain.md §5.5), per
+   * field and value: a holder that the staging neither writes nor deletes clashes with every row of the value;
+   * otherwise the first row by index keeps it and the later ones clash with it. Answers the clashing rows' count
+   * (and how many are created or replaced) and the clashes of the first `limit` clashing rows by index, then field.
+   * Replaces what an earlier call found.
+   */
+  checkUnique(stagingId: string, limit: number): Promise<StagedUniqueCheck>;
+  /** Which of `rowIds` clash according to the last `checkUnique` of `stagingId`. */
+  clashingRows(stagingId: string, rowIds: readonly string[]): Promise<Set<string>>;
 }
+
+/** A clash `checkUnique` found: the row, the field, the value and the row that keeps it. */
+export type StagedUniqueClash = {
+  readonly index: number;
+  readonly rowId: string;
+  readonly field: number;
+  readonly path: string;
+  readonly value: string | number;
+  readonly otherRowId: string;
+};
+
+export type StagedUniqueCheck = {
+  readonly rows: number;
+  readonly created: number;
+  readonly updated: number;
+  readonly first: readonly StagedUniqueClash[];
+};
 
 /** The append-only log: source of truth with per-stream optimistic concurrency and one global order. */
 export interface EventStore {

@@ -77,7 +77,7 @@ const DATA: readonly Limit[] = [
     '`409 LIMIT_EXCEEDED`',
   ),
   L(
-    'Rows per table import (above 100,000 staged; tables with unique fields and KurrentDB: 100,000)',
+    'Rows per table import (above 100,000 staged; KurrentDB: 100,000)',
     'contracts/commands/draftChanges.ts',
     'MAX_IMPORT_ROWS',
     'count',

@@ -11,6 +11,8 @@ export type ImportRow = { readonly rowId: string; readonly data: JsonObject; rea
  */
 export type LineErrors = {
   add(error: ImportLineError): void;
+  /** Counts `n` more invalid lines that are not among the first reported (their errors were found elsewhere and kept there). */
+  addUnlisted(n: number): void;
   readonly count: () => number;
   /** The first MAX_REPORTED_LINES errors by line, with `more` (errors of this answer not kept, e.g. a command's). */
   first(more?: readonly ImportLineError[]): ImportLineError[];
@@ -25,6 +27,9 @@ export function createLineErrors(): LineErrors {
       count += 1;
       kept.push(error);
       if (kept.length > 4 * MAX_REPORTED_LINES) kept = kept.sort(byLine).slice(0, MAX_REPORTED_LINES);
+    },
+    addUnlisted(n) {
+      count += n;
     },
     count: () => count,
     first: (more = []) => [...kept, ...more].sort(byLine).slice(0, MAX_REPORTED_LINES),
@@ -45,6 +50,8 @@ export function createRowCollector() {
     processed: () => processed,
     /** Whether a row of the file has this id. */
     has: (rowId: string) => firstLineOf.has(rowId),
+    /** The line of the file's row with this id (0 when none). */
+    lineOf: (rowId: string) => firstLineOf.get(rowId) ?? 0,
     /** The record as a row, or null when it is a line error. */
     add(record: ImportRecord): ImportRow | null {
       processed += 1;

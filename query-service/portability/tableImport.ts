@@ -6,7 +6,7 @@ import { flagParam, formatParam, type TransferFormat } from './tableExport.ts';
 import { refuseIfInvalid, type ImportAnswer, type ImportOptions } from './importAnswer.ts';
 import { csvRecords, jsonlRecords, limitedBody } from './importRecords.ts';
 import { createRowCollector, type ImportRow } from './importRows.ts';
-import { canStageImport, runStagedImport } from './stagedTableImport.ts';
+import { runStagedImport } from './stagedTableImport.ts';
 import type { TableRows } from './tableRows.ts';
 
 export type { ImportAnswer, ImportLineError, ImportMode, ImportOptions } from './importAnswer.ts';
@@ -50,7 +50,7 @@ export type TableImportDeps = {
   readonly maxBytesText: string;
   /**
    * Files above one command (MAX_DRAFT_ROW_CHANGES rows) are staged and committed in one append (default true;
-   * false keeps the old 409 LIMIT_EXCEEDED). Tables with unique fields are never staged.
+   * false keeps the old 409 LIMIT_EXCEEDED).
    */
   readonly staged?: boolean;
   /** Rows above which an import is staged (default and maximum MAX_DRAFT_ROW_CHANGES; tests lower it). */
@@ -90,7 +90,7 @@ export async function runTableImport(
   const collector = createRowCollector();
   const rest = records[Symbol.asyncIterator]();
   const rows: ImportRow[] = [];
-  const staged = deps.staged !== false && canStageImport(table);
+  const staged = deps.staged !== false;
   const stagedAbove = Math.min(deps.stagedAboveRows ?? MAX_DRAFT_ROW_CHANGES, MAX_DRAFT_ROW_CHANGES);
   for (let next = await rest.next(); next.done !== true; next = await rest.next()) {
     const row = collector.add(next.value);
@@ -111,12 +111,13 @@ export async function runTableImport(
 
   const run = (dryRun: boolean, onInvalidRow: 'fail' | 'skip') => {
     const type = options.mode === 'insert' ? 'CreateRows' : 'UpsertRows';
-    const operations: DraftOperation[] = [{ type, tableId, rows: written, onInvalidRow }];
-    if (removed.length > 0) operations.push({ type: 'DeleteRows', tableId, rowIds: removed });
+    // Removals first: a unique value of a removed row is free for the file's rows (the table becomes the file).
+    const operations: DraftOperation[] = removed.length > 0 ? [{ type: 'DeleteRows', tableId, rowIds: removed }] : [];
+    operations.push({ type, tableId, rows: written, onInvalidRow });
     return deps.gateway.execute('ApplyDraftChanges', { revisionId: table.scope.revisionId, operations, dryRun }, context);
   };
   const answerOf = (result: DraftChangesResult, dryRun: boolean): ImportAnswer => {
-    const write = result.operations[0];
+    const write = result.operations[removed.length > 0 ? 1 : 0];
     const rowErrors = (write?.invalid ?? []).map((row) => ({
       line: rows[row.index]?.line ?? 0,
       rowId: row.rowId,
@@ -129,7 +130,7 @@ export async function runTableImport(
       created: write?.created ?? 0,
       updated: write?.updated ?? 0,
       unchanged: write?.unchanged ?? 0,
-      removed: result.operations[1]?.deleted ?? 0,
+      removed: removed.length > 0 ? (result.operations[0]?.deleted ?? 0) : 0,
       invalid: collector.errors.count() + rowErrors.length,
       errors: collector.errors.first(rowErrors),
       dryRun,

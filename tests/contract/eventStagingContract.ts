@@ -128,6 +128,50 @@ export function eventStagingContract(name: string, open: (options: OpenEventStor
       assert.deepEqual(await staging.list(), []);
     });
 
+    test('checkUnique finds the clashes of recorded values as one command would; discard and commit drop them', async () => {
+      const v = (index: number, rowId: string, field: number, value: string | number, holder: string | null = null, created = true) => ({
+        index,
+        rowId,
+        field,
+        path: field === 0 ? '/sku' : '/n',
+        value,
+        holder,
+        created,
+      });
+      // sku "a": n1 first, n3 repeats it. sku "b": held by h1, which the staging also writes (free). sku "c": held by
+      // h2, which it neither writes nor deletes (every row of the value clashes with h2). n 7 (number) and sku "7"
+      // (string) never clash; n 5 repeats across fields only in name. h3 is deleted: its value "d" is free.
+      await staging.recordUnique(
+        stagingId('u'),
+        [v(0, 'n1', 0, 'a'), v(1, 'n2', 0, 'b', 'h1'), v(2, 'n3', 0, 'a'), v(3, 'n4', 1, 7)],
+        ['n1', 'n2', 'n3', 'n4'],
+      );
+      await staging.recordUnique(
+        stagingId('u'),
+        [v(4, 'h1', 0, 'x', null, false), v(5, 'n5', 0, 'c', 'h2'), v(5, 'n5', 1, 5), v(6, 'n6', 0, '7'), v(7, 'n7', 0, 'd', 'h3')],
+        ['h1', 'n5', 'n6', 'n7'],
+      );
+      await staging.recordUnique(stagingId('u'), [v(8, 'n8', 0, 'c', 'h2', false), v(8, 'n8', 1, 5, null, false)], ['n8', 'h3']);
+      const found = await staging.checkUnique(stagingId('u'), 2);
+      assert.deepEqual({ rows: found.rows, created: found.created, updated: found.updated }, { rows: 3, created: 2, updated: 1 });
+      assert.deepEqual(found.first, [
+        { index: 2, rowId: 'n3', field: 0, path: '/sku', value: 'a', otherRowId: 'n1' },
+        { index: 5, rowId: 'n5', field: 0, path: '/sku', value: 'c', otherRowId: 'h2' },
+      ]);
+      assert.deepEqual((await staging.checkUnique(stagingId('u'), 100)).first.slice(2), [
+        { index: 8, rowId: 'n8', field: 0, path: '/sku', value: 'c', otherRowId: 'h2' },
+        { index: 8, rowId: 'n8', field: 1, path: '/n', value: 5, otherRowId: 'n5' },
+      ]);
+      assert.deepEqual([...(await staging.clashingRows(stagingId('u'), ['n1', 'n3', 'n8', 'zz']))].sort(), ['n3', 'n8']);
+      await staging.discard(stagingId('u'));
+      assert.deepEqual((await staging.checkUnique(stagingId('u'), 100)).rows, 0, 'discard drops the recorded values');
+      await staging.recordUnique(stagingId('w'), [v(0, 'n1', 0, 'a'), v(1, 'n2', 0, 'a')], ['n1', 'n2']);
+      await staging.stage(stagingId('w'), [sampleEvent('Staged')]);
+      await staging.commit(stagingId('w'), stream('a'), 'no_stream');
+      assert.equal((await staging.checkUnique(stagingId('w'), 100)).rows, 0, 'commit drops them');
+      assert.equal(await staging.discardAbandoned(60_000), 0);
+    });
+
     test('a second instance commits what the first staged, and the first reads it', async (t) => {
       if (!opened.openSecond) {
         t.skip('this adapter cannot open a second instance on the same backend');

@@ -22,8 +22,13 @@ const authorsSchema = {
 const postsSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['title', 'author'],
-  properties: { title: { type: 'string', default: '' }, author: { type: 'string', default: '', foreignKey: 'authors' } },
+  required: ['title', 'author', 'slug', 'rank'],
+  properties: {
+    title: { type: 'string', default: '' },
+    author: { type: 'string', default: '', foreignKey: 'authors' },
+    slug: { type: 'string', default: '', 'x-unique': true },
+    rank: { type: 'number', default: 0, 'x-unique': true },
+  },
 };
 
 type Side = { system: System; admin: Client; token: string };
@@ -47,11 +52,13 @@ after(async () => {
 
 const T = (revision: string, table: string) => `/revision/${revision}/table/${table}`;
 
-type Line = { kind: 'row'; id: number; text: string; author: number } | { kind: 'badJson' } | { kind: 'badData'; id: number };
+/** Posts' unique values: `slug` (`""` is exempt) and `rank` (a number). */
+type Unique = { slug: string; rank: number };
+type Line = ({ kind: 'row'; id: number; text: string; author: number } & Unique) | { kind: 'badJson' } | { kind: 'badData'; id: number };
 type Scenario = {
   headAuthors: number[];
-  headPosts: { id: number; text: string; author: number }[];
-  draft: ({ kind: 'write'; table: 'posts' | 'authors'; id: number; text: string; author: number } | { kind: 'delete'; id: number })[];
+  headPosts: ({ id: number; text: string; author: number } & Unique)[];
+  draft: (({ kind: 'write'; table: 'posts' | 'authors'; id: number; text: string; author: number } & Unique) | { kind: 'delete'; id: number })[];
   target: 'posts' | 'authors';
   mode: 'insert' | 'upsert' | 'replace';
   onError: 'fail' | 'skip';
@@ -62,9 +69,11 @@ type Scenario = {
 };
 
 const text = fc.constantFrom('x', 'y', 'z');
+const slug = fc.constantFrom('', '', 's1', 's2', 's3');
+const rank = fc.nat(7);
 const scenario: fc.Arbitrary<Scenario> = fc.record({
   headAuthors: fc.uniqueArray(fc.nat(4), { maxLength: 4 }),
-  headPosts: fc.array(fc.record({ id: fc.nat(5), text, author: fc.nat(6) }), { maxLength: 5 }),
+  headPosts: fc.array(fc.record({ id: fc.nat(5), text, author: fc.nat(6), slug, rank }), { maxLength: 5 }),
   draft: fc.array(
     fc.oneof(
       fc.record({
@@ -73,6 +82,8 @@ const scenario: fc.Arbitrary<Scenario> = fc.record({
         id: fc.nat(5),
         text,
         author: fc.nat(6),
+        slug,
+        rank,
       }),
       fc.record({ kind: fc.constant('delete' as const), id: fc.nat(5) }),
     ),
@@ -84,7 +95,7 @@ const scenario: fc.Arbitrary<Scenario> = fc.record({
   dryRun: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   lines: fc.array(
     fc.oneof(
-      { weight: 10, arbitrary: fc.record({ kind: fc.constant('row' as const), id: fc.nat(6), text, author: fc.nat(6) }) },
+      { weight: 10, arbitrary: fc.record({ kind: fc.constant('row' as const), id: fc.nat(6), text, author: fc.nat(6), slug, rank }) },
       { weight: 1, arbitrary: fc.constant({ kind: 'badJson' as const }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('badData' as const), id: fc.nat(6) }) },
     ),
@@ -95,8 +106,8 @@ const scenario: fc.Arbitrary<Scenario> = fc.record({
 
 /** Authors 0-4 may exist; 5 and 6 never do (a foreign key naming them is invalid), and author 6 is written as "". */
 const authorRef = (n: number): string => (n === 6 ? '' : `a${n}`);
-const rowData = (table: 'posts' | 'authors', textValue: string, author: number) =>
-  table === 'posts' ? { title: textValue, author: authorRef(author) } : { name: textValue };
+const rowData = (table: 'posts' | 'authors', textValue: string, author: number, unique: Unique) =>
+  table === 'posts' ? { title: textValue, author: authorRef(author), ...unique } : { name: textValue };
 
 /** The target table's rows as HEAD has them (the first of repeated head posts; authors as they were written). */
 function headLines(s: Scenario): string[] {
@@ -106,7 +117,7 @@ function headLines(s: Scenario): string[] {
     if (seen.has(p.id)) return [];
     seen.add(p.id);
     const author = s.headAuthors.includes(p.author) ? authorRef(p.author) : '';
-    return [JSON.stringify({ id: `p${p.id}`, data: { title: p.text, author } })];
+    return [JSON.stringify({ id: `p${p.id}`, data: { title: p.text, author, slug: p.slug, rank: p.rank } })];
   });
 }
 
@@ -117,7 +128,7 @@ function fileOf(s: Scenario): string {
     .map((line) => {
       if (line.kind === 'badJson') return 'not json';
       if (line.kind === 'badData') return JSON.stringify({ id: `${prefix}${line.id}`, data: s.target === 'posts' ? { title: 5 } : { name: 5 } });
-      return JSON.stringify({ id: `${prefix}${line.id}`, data: rowData(s.target, line.text, line.author) });
+      return JSON.stringify({ id: `${prefix}${line.id}`, data: rowData(s.target, line.text, line.author, { slug: line.slug, rank: line.rank }) });
     })
     .join('\n');
 }
@@ -146,7 +157,8 @@ async function play(at: Side, project: string, s: Scenario): Promise<unknown> {
     await must(admin.rest('POST', `${T(ids.draftRevisionId, 'authors')}/rows`, { rowId: `a${a}`, data: { name: 'x' } }), 201);
   for (const p of s.headPosts) {
     const author = s.headAuthors.includes(p.author) ? authorRef(p.author) : '';
-    await must(admin.rest('POST', `${T(ids.draftRevisionId, 'posts')}/rows`, { rowId: `p${p.id}`, data: { title: p.text, author } }), 201, 400, 409);
+    const data = { title: p.text, author, slug: p.slug, rank: p.rank };
+    await must(admin.rest('POST', `${T(ids.draftRevisionId, 'posts')}/rows`, { rowId: `p${p.id}`, data }), 201, 400, 409);
   }
   await must(admin.rest('POST', `${B}/revisions`, { comment: 'head' }), 201);
   ids = (await must(admin.rest('GET', B), 200)) as typeof ids;
@@ -157,10 +169,10 @@ async function play(at: Side, project: string, s: Scenario): Promise<unknown> {
       continue;
     }
     const rowId = `${op.table === 'posts' ? 'p' : 'a'}${op.id}`;
-    const data = rowData(op.table, op.text, op.author);
+    const data = rowData(op.table, op.text, op.author, { slug: op.slug, rank: op.rank });
     const put = await admin.rest('PUT', `${T(draft, op.table)}/row/${rowId}`, { data });
-    if (put.status === 404) await must(admin.rest('POST', `${T(draft, op.table)}/rows`, { rowId, data }), 201, 400);
-    else assert.ok([200, 400].includes(put.status), JSON.stringify(put.body));
+    if (put.status === 404) await must(admin.rest('POST', `${T(draft, op.table)}/rows`, { rowId, data }), 201, 400, 409);
+    else assert.ok([200, 400, 409].includes(put.status), JSON.stringify(put.body));
   }
 
   const query = `mode=${s.mode}&onError=${s.onError}${s.dryRun ? '&dryRun=true' : ''}`;
@@ -188,13 +200,53 @@ async function play(at: Side, project: string, s: Scenario): Promise<unknown> {
   };
 }
 
+const U = (slugValue: string, rankValue: number): Unique => ({ slug: slugValue, rank: rankValue });
+const row = (id: number, slugValue: string, rankValue: number): Line => ({ kind: 'row', id, text: 'x', author: 0, ...U(slugValue, rankValue) });
+
+/**
+ * Unique values across chunks of 2: p5 (chunk 1) takes s1 from p0, which a later chunk moves to s4; rank 6 of p6 repeats
+ * three chunks later (p7); p4 takes rank 1 that p1 keeps (p1's line is invalid data); p2's line equals its row.
+ */
+const uniqueAcrossChunks: Scenario = {
+  headAuthors: [0],
+  headPosts: [
+    { id: 0, text: 'x', author: 0, ...U('s1', 0) },
+    { id: 1, text: 'x', author: 0, ...U('s2', 1) },
+    { id: 2, text: 'x', author: 0, ...U('s3', 2) },
+  ],
+  draft: [],
+  target: 'posts',
+  mode: 'upsert',
+  onError: 'skip',
+  dryRun: false,
+  lines: [
+    row(5, 's1', 5),
+    row(6, '', 6),
+    row(4, '', 1),
+    { kind: 'badData', id: 1 },
+    row(3, 's2', 3),
+    row(0, 's4', 0),
+    row(2, 's3', 2),
+    row(1, '', 6),
+  ],
+  restore: false,
+};
+
+/** mode=replace: a removed row's values are free for the file's rows, a kept row's are not. */
+const replaceFreesValues: Scenario = {
+  ...uniqueAcrossChunks,
+  mode: 'replace',
+  onError: 'fail',
+  lines: [row(3, 's1', 7), row(4, '', 0), row(1, 's2', 1)],
+};
+
 /** Draft changes to a table that an import of HEAD's rows takes back: the table equals HEAD again (equalsHead). */
 const restoring: Scenario = {
   headAuthors: [0, 1, 2],
   headPosts: [],
   draft: [
-    { kind: 'write', table: 'authors', id: 1, text: 'z', author: 0 },
-    { kind: 'write', table: 'authors', id: 3, text: 'z', author: 0 },
+    { kind: 'write', table: 'authors', id: 1, text: 'z', author: 0, ...U('', 0) },
+    { kind: 'write', table: 'authors', id: 3, text: 'z', author: 0, ...U('', 0) },
   ],
   target: 'authors',
   mode: 'replace',
@@ -206,15 +258,15 @@ const restoring: Scenario = {
 const restoringPosts: Scenario = {
   headAuthors: [0, 1],
   headPosts: [
-    { id: 0, text: 'x', author: 0 },
-    { id: 1, text: 'y', author: 1 },
-    { id: 2, text: 'x', author: 1 },
-    { id: 3, text: 'y', author: 6 },
+    { id: 0, text: 'x', author: 0, ...U('s1', 0) },
+    { id: 1, text: 'y', author: 1, ...U('s2', 1) },
+    { id: 2, text: 'x', author: 1, ...U('', 2) },
+    { id: 3, text: 'y', author: 6, ...U('s3', 3) },
   ],
   draft: [
     { kind: 'delete', id: 1 },
-    { kind: 'write', table: 'posts', id: 2, text: 'z', author: 0 },
-    { kind: 'write', table: 'authors', id: 4, text: 'z', author: 0 },
+    { kind: 'write', table: 'posts', id: 2, text: 'z', author: 0, ...U('s1', 4) },
+    { kind: 'write', table: 'authors', id: 4, text: 'z', author: 0, ...U('', 0) },
   ],
   target: 'posts',
   mode: 'upsert',
@@ -239,6 +291,18 @@ test('a staged import and one ApplyDraftChanges give the same answers, rows and 
         throw err;
       }
     }),
-    { seed: SEED, numRuns: RUNS, endOnFailure: true, examples: [[restoring], [restoringPosts]] },
+    {
+      seed: SEED,
+      numRuns: RUNS,
+      endOnFailure: true,
+      examples: [
+        [restoring],
+        [restoringPosts],
+        [uniqueAcrossChunks],
+        [replaceFreesValues],
+        [{ ...uniqueAcrossChunks, onError: 'fail' }],
+        [{ ...uniqueAcrossChunks, dryRun: true }],
+      ],
+    },
   );
 });
