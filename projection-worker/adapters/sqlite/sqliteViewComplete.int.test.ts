@@ -98,7 +98,9 @@ test('sqlite completeVersion copies the active version statistics (same rows, sa
   const stats = (version: number): Record<string, string> => {
     const db = new Database(fileOf(version), { readonly: true });
     try {
-      const rows = db.prepare<[string], { idx: string | null; stat: string }>('SELECT idx, stat FROM sqlite_stat1 WHERE tbl = ?').all(`v_items_${version}_items`);
+      const rows = db
+        .prepare<[string], { idx: string | null; stat: string }>('SELECT idx, stat FROM sqlite_stat1 WHERE tbl = ?')
+        .all(`v_items_${version}_items`);
       return Object.fromEntries(rows.map((row) => [String(row.idx).replace(`v_items_${version}_items`, 'T'), row.stat]));
     } finally {
       db.close();

@@ -43,7 +43,8 @@ export function copiedStatisticsSql(activeDb: Database.Database, fromTable: stri
         `(${literal(toTable)}, ${literal(rename(row.idx))}, ${literal(row.neq)}, ${literal(row.nlt)}, ${literal(row.ndlt)}, X'${row.sample.toString('hex')}')`,
     );
     // In chunks: a statement's length is bounded (SQLITE_MAX_SQL_LENGTH, 1,000,000 bytes by default).
-    for (let i = 0; i < values.length; i += 200) sql.push(`INSERT INTO sqlite_stat4 (tbl, idx, neq, nlt, ndlt, sample) VALUES ${values.slice(i, i + 200).join(', ')}`);
+    for (let i = 0; i < values.length; i += 200)
+      sql.push(`INSERT INTO sqlite_stat4 (tbl, idx, neq, nlt, ndlt, sample) VALUES ${values.slice(i, i + 200).join(', ')}`);
   }
   return sql.join('; ');
 }

@@ -30,7 +30,6 @@ import { pinnedIdentity } from '../layeredRead.ts';
 
 type Row = readonly unknown[];
 
-
 /** Scheduling niceness of the index thread and a rebuild's writing thread: the event loop's (see below). */
 const WRITING_NICENESS = 0;
 /** A read by id that found nothing visible. */
@@ -65,7 +64,11 @@ export function createSqliteViewStore(options: {
   const clock = options.clock ?? systemClock;
   const log = options.log;
   const offLoop = options.reads !== undefined && options.file !== ':memory:';
-  const threadOptions = { file: options.file, ...(options.reads?.source === undefined ? {} : { source: options.reads.source }), ...(log === undefined ? {} : { log }) };
+  const threadOptions = {
+    file: options.file,
+    ...(options.reads?.source === undefined ? {} : { source: options.reads.source }),
+    ...(log === undefined ? {} : { log }),
+  };
   const readThreads = !offLoop
     ? null
     : createSqliteThreads({ ...threadOptions, threads: options.reads?.threads ?? 2, budgetMs: options.reads?.timeoutMs ?? null, writable: false });
@@ -73,7 +76,9 @@ export function createSqliteViewStore(options: {
   // Writing threads run at the event loop's priority (nice 0), read threads below it (sqliteReadThread.ts): live writes
   // wait for what the index thread holds (an index build, a statistics refresh: the file's write lock), and at nice
   // 10 beside a busy event loop on one core such a build held that lock for 20 s (writes waiting 5 s each).
-  const indexThread = !offLoop ? null : createSqliteThreads({ ...threadOptions, threads: 1, budgetMs: null, writable: true, lazy: true, niceness: WRITING_NICENESS });
+  const indexThread = !offLoop
+    ? null
+    : createSqliteThreads({ ...threadOptions, threads: 1, budgetMs: null, writable: true, lazy: true, niceness: WRITING_NICENESS });
 
   const connections = createViewConnections({
     file: options.file,
@@ -97,7 +102,9 @@ export function createSqliteViewStore(options: {
   const db = main.db;
   const files = connections.dir === null ? null : { name: versionFileName, db: (file: string, create?: boolean) => connections.of(file, create).db };
   const meta = createSqliteViewMeta(db, clock, files);
-  const shadow = offLoop ? createShadowWrites({ ...threadOptions, cacheKiB: options.cacheKiB ?? 65_536, niceness: WRITING_NICENESS }, meta, clock) : null;
+  const shadow = offLoop
+    ? createShadowWrites({ ...threadOptions, cacheKiB: options.cacheKiB ?? 65_536, niceness: WRITING_NICENESS }, meta, clock)
+    : null;
   log?.debug({ file: options.file, versions: connections.dir }, 'view store opened');
   const versionFolder = connections.dir;
   if (versionFolder !== null) {
