@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ADMIN_PASSWORD, startSystem, type Client, type System } from './support/systemHarness.ts';
-import { organizationWithProject } from './support/systemFixtures.ts';
+import { organizationWithProject, uploadImport } from './support/systemFixtures.ts';
 import { startStrataProcess, until, type StrataProcess } from '../support/strataProcess.ts';
 
 const ROWS = 120_000;
@@ -72,14 +72,7 @@ describe('imports above 100,000 rows in one server process', () => {
   });
   after(() => system.close());
 
-  const upload = async (table: string, body: string, query = ''): Promise<{ status: number; body: Json }> => {
-    const res = await fetch(`${system.url}/api/revision/${draft}/table/${table}/import${query}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-ndjson' },
-      body,
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const upload = (table: string, body: string, query = '') => uploadImport(system.url, token, draft, table, body, query);
 
   test(`${ROWS} rows land in one import and export back equal`, async () => {
     const file = Array.from({ length: ROWS }, (_, i) => line(i)).join('\n');

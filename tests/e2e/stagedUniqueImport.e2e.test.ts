@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { ADMIN_PASSWORD, startSystem, type Client, type System } from './support/systemHarness.ts';
-import { organizationWithProject } from './support/systemFixtures.ts';
+import { organizationWithProject, uploadImport } from './support/systemFixtures.ts';
 import { until } from '../support/strataProcess.ts';
 
 /** 40 chunks of 5,000 after the first one: line 200,000 is in chunk 40 of the staged rows. */
@@ -44,14 +44,7 @@ describe('staged imports into a table with a unique field', () => {
   });
   after(() => system.close());
 
-  const upload = async (table: string, body: string, query = ''): Promise<{ status: number; body: Json }> => {
-    const res = await fetch(`${system.url}/api/revision/${draft}/table/${table}/import${query}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-ndjson' },
-      body,
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const upload = (table: string, body: string, query = '') => uploadImport(system.url, token, draft, table, body, query);
   const count = async (table: string): Promise<number> => ((await admin.rest('GET', `/revision/${draft}/table/${table}`)).body as Json).count;
   const message = `Another row ("${id(2)}") already has "/sku" = "${sku(2)}" in table "TABLE" (row "${id(ROWS - 1)}")`;
   // The last line (chunk 40) repeats line 3's value (chunk 1).

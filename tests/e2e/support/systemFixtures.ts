@@ -71,3 +71,21 @@ export async function createUser(admin: Client, username: string, password: stri
   assert.equal(reply.status, 201, JSON.stringify(reply.body));
   return reply.body.id;
 }
+
+/** A JSON Lines file POSTed to the system REST import of `table` in `revisionId` (portability.md §2), as `token`. */
+export async function uploadImport(
+  url: string,
+  token: string,
+  revisionId: string,
+  table: string,
+  body: string,
+  query = '',
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answer's JSON
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}/api/revision/${revisionId}/table/${table}/import${query}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-ndjson' },
+    body,
+  });
+  return { status: res.status, body: await res.json() };
+}
