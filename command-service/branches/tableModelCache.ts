@@ -1,20 +1,20 @@
-import { compileTableModel } from '../../contracts/index.ts';
+import { compileTableModel, createBoundedCache } from '../../contracts/index.ts';
 import type { JsonObject, TableModel, TableSchema } from '../../contracts/index.ts';
 
 /** Compiled models of stored (valid) schemas, by schema object: stored schemas are never mutated. */
 export type TableModelCache = (schema: JsonObject) => TableModel;
 
-/** Distinct schemas whose models are kept by text (the least recently used one goes first). */
-const MAX_BY_TEXT = 500;
+/** Models kept by schema text: at most 500, and ~32 MiB estimated (a model counted as 4 bytes per schema character). */
+const BY_TEXT = { maxEntries: 500, maxBytes: 32 * 1024 * 1024, sizeOf: (_model: TableModel, text: string) => 4 * text.length };
 
 /**
  * By schema object first (free), then by schema text: a decision state read from the store (decisionFacts.ts)
  * parses a new schema object for every batch, and compiling the model again each time would cost more than the
- * write. Bounded by MAX_BY_TEXT models.
+ * write. By text in the one bounded cache (least recently used first).
  */
 export function createTableModelCache(): TableModelCache {
   const models = new WeakMap<JsonObject, TableModel>();
-  const byText = new Map<string, TableModel>();
+  const byText = createBoundedCache<string, TableModel>(BY_TEXT);
   return (schema) => {
     let model = models.get(schema);
     if (model !== undefined) return model;
@@ -22,14 +22,8 @@ export function createTableModelCache(): TableModelCache {
     model = byText.get(text);
     if (model === undefined) {
       model = compileTableModel(schema as TableSchema);
-      if (byText.size >= MAX_BY_TEXT) {
-        const oldest = byText.keys().next();
-        if (oldest.done !== true) byText.delete(oldest.value);
-      }
-    } else {
-      byText.delete(text);
+      byText.set(text, model);
     }
-    byText.set(text, model);
     models.set(schema, model);
     return model;
   };

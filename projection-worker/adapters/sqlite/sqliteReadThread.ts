@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sqlCast } from './sqliteViewCast.ts';
+import { createStatementCache } from './sqliteStatementCache.ts';
 import { applyViewChanges } from './sqliteViewChanges.ts';
 import { fileCheckpoint } from './sqliteViewFiles.ts';
 import { createSqliteUpserts, type SqliteUpserts } from './sqliteViewUpserts.ts';
@@ -34,10 +35,9 @@ function running(): void {
   if (Atomics.load(cancel, 0) === current) throw new Error('statement cancelled: past its time budget');
 }
 
-const MAX_CACHED_STATEMENTS = 200;
 type Connection = {
   readonly db: Database.Database;
-  readonly statements: Map<string, Database.Statement>;
+  readonly statements: ReturnType<typeof createStatementCache>;
   /** Writing connections: the upserts of `apply` and the tables they were prepared for (by table name). */
   upserts?: SqliteUpserts;
   tables?: Map<string, TableInfo>;
@@ -61,19 +61,13 @@ function open(file: string): Connection {
     running();
     return typeof v === 'string' ? v.toLowerCase() : v;
   });
-  connection = { db, statements: new Map() };
+  connection = { db, statements: createStatementCache(db) };
   connections.set(file, connection);
   return connection;
 }
 
 function prepare(connection: Connection, sql: string): Database.Statement {
-  let statement = connection.statements.get(sql);
-  if (statement === undefined) {
-    if (connection.statements.size >= MAX_CACHED_STATEMENTS) connection.statements.clear();
-    statement = connection.db.prepare(sql);
-    connection.statements.set(sql, statement);
-  }
-  return statement;
+  return connection.statements.prepare(sql);
 }
 
 function run(request: ReadRequest): unknown {

@@ -1,15 +1,12 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { createBoundedCache } from '../../../contracts/index.ts';
 import { createApplyGroup } from './sqliteApplyGroup.ts';
 import type { ApplyGroup, ApplyInTransaction } from './sqliteApplyGroup.ts';
 import { BUSY_WAIT_MS, deleteVersionFile, ensureVersionDir, openViewDatabase, versionDir } from './sqliteViewFiles.ts';
+import { createStatementCache } from './sqliteStatementCache.ts';
 import { createSqliteUpserts } from './sqliteViewUpserts.ts';
 import type { SqliteUpserts } from './sqliteViewUpserts.ts';
-
-/** Prepared statements kept per connection: entries, and bytes (each counted as 2 KiB plus 4 bytes per SQL character). */
-const STATEMENTS_CACHE = { maxEntries: 1_000, maxBytes: 16 * 1024 * 1024 };
 
 /** This process's connection to one file of the view store (views.db, or a version file). */
 export type ViewConnection = {
@@ -69,19 +66,12 @@ export function createViewConnections(options: {
   const byFile = new Map<string, ViewConnection>();
 
   function connect(file: string | null, path: string, db: Database.Database): ViewConnection {
-    const statements = createBoundedCache<string, Database.Statement>(STATEMENTS_CACHE);
+    const statements = createStatementCache(db);
     const connection: ViewConnection = {
       file,
       path,
       db,
-      prepare(sql) {
-        let statement = statements.get(sql);
-        if (statement === undefined) {
-          statement = db.prepare(sql);
-          statements.set(sql, statement, 2048 + 3 * sql.length);
-        }
-        return statement;
-      },
+      prepare: statements.prepare,
       upserts: createSqliteUpserts(db),
       applies: createApplyGroup(db, (...args) => options.applyIn(connection)(...args), options.beforeWrite),
       building: 0,
