@@ -3,7 +3,8 @@ import type { DeferredUniqueValue, StagedUniqueCheck, StagedUniqueClash } from '
 
 /**
  * The unique-value scratch of a staging (EventStaging.recordUnique / checkUnique / clashingRows), in the staging's
- * file: `staged_unique` (one row per written row and unique field with a value, keyed for the per-value groups),
+ * file: `staged_unique` (one row per written row and unique field with a value; `value` is its JSON text, which keeps
+ * numbers by value and strings byte for byte, never equal to each other, as uniqueClashes' keys do),
  * `staged_row_ids` (every row the staging writes or deletes: such a holder no longer holds its old value) and
  * `staged_unique_clashes` (what the last check found). The check is SQL over these tables, so a 1,000,000-row import
  * costs SQLite's pages, not the heap; only the values that repeat or have a holder are grouped further.
@@ -12,14 +13,13 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS staged_unique (
   staging_id TEXT NOT NULL,
   field INTEGER NOT NULL,
-  value_key TEXT NOT NULL,
+  value TEXT NOT NULL,
   idx INTEGER NOT NULL,
   row_id TEXT NOT NULL,
   path TEXT NOT NULL,
-  value TEXT NOT NULL,
   holder TEXT,
   created INTEGER NOT NULL,
-  PRIMARY KEY (staging_id, field, value_key, idx)
+  PRIMARY KEY (staging_id, field, value, idx)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS staged_row_ids (
   staging_id TEXT NOT NULL,
@@ -49,28 +49,25 @@ const CHECK = `
 INSERT INTO staged_unique_clashes (staging_id, idx, field, row_id, path, value, other_row_id, created)
 SELECT u.staging_id, u.idx, u.field, u.row_id, u.path, u.value, COALESCE(g.holder, f.row_id), u.created
 FROM (
-  SELECT field, value_key, MIN(idx) AS first_idx,
+  SELECT field, value, MIN(idx) AS first_idx,
     MAX(CASE WHEN holder IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM staged_row_ids r WHERE r.staging_id = @id AND r.row_id = holder) THEN holder END) AS holder
   FROM staged_unique WHERE staging_id = @id
-  GROUP BY field, value_key
+  GROUP BY field, value
   HAVING COUNT(*) > 1 OR MAX(holder) IS NOT NULL
 ) g
-JOIN staged_unique u ON u.staging_id = @id AND u.field = g.field AND u.value_key = g.value_key
-JOIN staged_unique f ON f.staging_id = @id AND f.field = g.field AND f.value_key = g.value_key AND f.idx = g.first_idx
+JOIN staged_unique u ON u.staging_id = @id AND u.field = g.field AND u.value = g.value
+JOIN staged_unique f ON f.staging_id = @id AND f.field = g.field AND f.value = g.value AND f.idx = g.first_idx
 WHERE g.holder IS NOT NULL OR u.idx > g.first_idx
 `;
 
 type ClashRow = { idx: number; field: number; row_id: string; path: string; value: string; other_row_id: string };
 
-/** Numbers by value, strings byte for byte, never equal to each other (uniqueClashes' keys). */
-const valueKey = (value: string | number): string => `${typeof value}:${String(value)}`;
-
 export function createSqliteStagedUnique(db: Database.Database) {
   db.exec(SCHEMA);
   const stmts = {
-    value: db.prepare<[string, number, string, number, string, string, string, string | null, number]>(
-      `INSERT OR REPLACE INTO staged_unique (staging_id, field, value_key, idx, row_id, path, value, holder, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    value: db.prepare<[string, number, string, number, string, string, string | null, number]>(
+      `INSERT OR REPLACE INTO staged_unique (staging_id, field, value, idx, row_id, path, holder, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     rowId: db.prepare<[string, string]>('INSERT OR IGNORE INTO staged_row_ids (staging_id, row_id) VALUES (?, ?)'),
     clearClashes: db.prepare<[string]>('DELETE FROM staged_unique_clashes WHERE staging_id = ?'),
@@ -95,7 +92,7 @@ export function createSqliteStagedUnique(db: Database.Database) {
 
   const record = db.transaction((stagingId: string, values: readonly DeferredUniqueValue[], rowIds: readonly string[]) => {
     for (const v of values) {
-      stmts.value.run(stagingId, v.field, valueKey(v.value), v.index, v.rowId, v.path, JSON.stringify(v.value), v.holder, v.created ? 1 : 0);
+      stmts.value.run(stagingId, v.field, JSON.stringify(v.value), v.index, v.rowId, v.path, v.holder, v.created ? 1 : 0);
     }
     for (const rowId of rowIds) stmts.rowId.run(stagingId, rowId);
   });
