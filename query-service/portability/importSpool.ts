@@ -22,7 +22,6 @@ export async function createImportSpool() {
     },
     /** The rows written, in order (the file is complete once the first pass is done). */
     async *rows(): AsyncGenerator<ImportRow> {
-      await file.sync();
       const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
       for await (const line of lines) if (line !== '') yield JSON.parse(line) as ImportRow;
     },
