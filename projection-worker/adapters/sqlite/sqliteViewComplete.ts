@@ -5,7 +5,7 @@ import { copiedSortIndexSql } from './sqliteViewIndex.ts';
 import type { SqliteViewMeta } from './sqliteViewMeta.ts';
 import { createIndexSqls, type TableInfo } from './sqliteViewTable.ts';
 import { RELOAD_STATISTICS } from './sqliteViewStatistics.ts';
-import { copiedStatisticsSql, indexNamesMadeBy } from './sqliteViewStatsCopy.ts';
+import { copiedStatisticsSql, hasTable, indexNamesMadeBy } from './sqliteViewStatsCopy.ts';
 
 type StoredIndex = { readonly name: string; readonly sql: string | null };
 
@@ -80,9 +80,8 @@ function versionDdl(db: Database.Database, activeDb: Database.Database | null, m
 
 /** An ANALYZE that makes SQLite create its statistics tables in `db`, if they are not there yet. */
 function statisticsTables(db: Database.Database): string[] {
-  const exists = (name: string): boolean => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-  if (exists('sqlite_stat1')) return [];
-  return [exists('strata_view_checkpoint') ? 'ANALYZE strata_view_checkpoint' : 'ANALYZE strata_view_versions'];
+  if (hasTable(db, 'sqlite_stat1')) return [];
+  return [hasTable(db, 'strata_view_checkpoint') ? 'ANALYZE strata_view_checkpoint' : 'ANALYZE strata_view_versions'];
 }
 
 /** The indexes `table` has in `db` now (its key's among them). */

@@ -5,7 +5,7 @@ type Stat4Row = { readonly idx: string; readonly neq: string; readonly nlt: stri
 
 const literal = (value: string | null): string => (value === null ? 'NULL' : `'${value.replaceAll("'", "''")}'`);
 
-function hasTable(db: Database.Database, name: string): boolean {
+export function hasTable(db: Database.Database, name: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
 
