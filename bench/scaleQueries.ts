@@ -20,7 +20,7 @@ export function indexedSchema(schema: Json): Json {
 }
 
 /** stock = n % 1000: the indexed equality matches rows / 1000 rows (1,000 at a million rows). */
-const INDEXED_WHERE = { data: { path: 'stock', equals: 7 } };
+export const INDEXED_WHERE = { data: { path: 'stock', equals: 7 } };
 /** address.zip = 10000 + n % 89999: no index serves it; a handful of matches. */
 const UNINDEXED_WHERE = { data: { path: 'address.zip', equals: '10007' } };
 const BY_ID = [{ id: 'asc' }];
@@ -36,13 +36,14 @@ async function get(server: QueryServer, path: string): Promise<{ status: number;
   return { status: res.status, json: text.length > 0 ? JSON.parse(text) : null, ms: performance.now() - started };
 }
 
-async function rssBytes(pid: number): Promise<number> {
+/** Resident set size of process `pid` (Linux /proc), bytes. */
+export async function rssBytes(pid: number): Promise<number> {
   const { readFile } = await import('node:fs/promises');
   const match = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) * 1024 : Number.NaN;
 }
 
-function listPath(rowsPath: string, where: unknown): string {
+export function listPath(rowsPath: string, where: unknown): string {
   return `${rowsPath}/rows?first=20&where=${encodeURIComponent(JSON.stringify(where))}&orderBy=${encodeURIComponent(JSON.stringify(BY_ID))}`;
 }
 
@@ -111,6 +112,13 @@ export async function measureQueries(
   return Object.assign(out, await measureRebuild(server, rowsPath, revisions, rows, log));
 }
 
+/** The peak RSS of process `pid` from now until `stop()`, sampled every 200 ms. */
+async function sampleRss(pid: number): Promise<{ peak(): number; stop(): void }> {
+  let peak = await rssBytes(pid);
+  const timer = setInterval(() => void rssBytes(pid).then((bytes) => (peak = Math.max(peak, bytes))), 200);
+  return { peak: () => peak, stop: () => clearInterval(timer) };
+}
+
 /** Starts a rebuild of `rows` in the server and waits until readers switched to its version (after `version`). */
 async function rebuildRows(server: QueryServer, version: number): Promise<void> {
   const res = await fetch(`${server.url}/api/projections/rows/rebuild`, { method: 'POST', headers: { authorization: `Bearer ${server.token}` } });
@@ -142,23 +150,21 @@ export async function measureRebuild(
   await get(server, `${path}/rows?first=20`);
   await get(server, listPath(path, INDEXED_WHERE));
   const idle = (await get(server, '/api/projections')).json.find((p: Json) => p.name === 'rows');
-  let idlePeakRss = await rssBytes(server.pid);
-  const idleSampler = setInterval(() => void rssBytes(server.pid).then((b) => (idlePeakRss = Math.max(idlePeakRss, b))), 200);
+  const idleRss = await sampleRss(server.pid);
   const idleStarted = performance.now();
   try {
     await rebuildRows(server, idle.version);
   } finally {
-    clearInterval(idleSampler);
+    idleRss.stop();
   }
   out.rebuildIdleRowsPerSecond = rows / ((performance.now() - idleStarted) / 1000);
-  out.rebuildIdlePeakRssMB = idlePeakRss / 1e6;
+  out.rebuildIdlePeakRssMB = idleRss.peak() / 1e6;
   log(`  rebuild of rows alone: ${out.rebuildIdleRowsPerSecond.toFixed(0)} rows/s, peak RSS ${out.rebuildIdlePeakRssMB.toFixed(0)} MB`);
 
   const before = (await get(server, '/api/projections')).json.find((p: Json) => p.name === 'rows');
   const viewBytesBefore = await server.viewBytes();
   let rebuilding = true;
-  let peakRss = await rssBytes(server.pid);
-  const sampler = setInterval(() => void rssBytes(server.pid).then((b) => (peakRss = Math.max(peakRss, b))), 200);
+  const rss = await sampleRss(server.pid);
   const reader = loop(
     async () => (await get(server, `${path}/rows?first=20`)).ms,
     () => !rebuilding,
@@ -183,17 +189,17 @@ export async function measureRebuild(
   } catch (err) {
     // Stop the reader and writer before the caller stops the server, so this error is the one reported.
     rebuilding = false;
-    clearInterval(sampler);
+    rss.stop();
     await Promise.allSettled([reader, writer]);
     throw err;
   }
   const rebuildMs = performance.now() - started;
   rebuilding = false;
-  clearInterval(sampler);
+  rss.stop();
   const reads = (await reader).sort((a, b) => a - b);
   const writes = (await writer).sort((a, b) => a - b);
   out.rebuildRowsPerSecond = rows / (rebuildMs / 1000);
-  out.rebuildPeakRssMB = peakRss / 1e6;
+  out.rebuildPeakRssMB = rss.peak() / 1e6;
   out.rebuildReaderP99Ms = percentile(reads, 99);
   out.rebuildReaderMaxMs = reads.at(-1) ?? Number.NaN;
   out.rebuildWriterP99Ms = percentile(writes, 99);
