@@ -10,8 +10,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ADMIN_PASSWORD, startSystem, type Client, type System } from './support/systemHarness.ts';
-import { organizationWithProject, uploadImport } from './support/systemFixtures.ts';
+import type { System } from './support/systemHarness.ts';
+import { systemWithTables, uploadImport } from './support/systemFixtures.ts';
 import { startStrataProcess, until, type StrataProcess } from '../support/strataProcess.ts';
 
 const ROWS = 120_000;
@@ -56,19 +56,11 @@ async function disconnectWhileStaging(importUrl: string, token: string, count: n
 
 describe('imports above 100,000 rows in one server process', () => {
   let system: System;
-  let admin: Client;
   let token = '';
   let draft = '';
 
   before(async () => {
-    system = await startSystem({});
-    token = await system.login('admin', ADMIN_PASSWORD);
-    admin = system.as(token);
-    draft = (await organizationWithProject(admin, 'acme', 'big')).draftRevisionId;
-    for (const tableId of ['items', 'refused', 'cut']) {
-      const made = await admin.rest('POST', `/revision/${draft}/tables`, { tableId, schema: itemsSchema });
-      assert.equal(made.status, 201, JSON.stringify(made.body));
-    }
+    ({ system, token, draft } = await systemWithTables('big', ['items', 'refused', 'cut'], itemsSchema));
   });
   after(() => system.close());
 

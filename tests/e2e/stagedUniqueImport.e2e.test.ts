@@ -7,8 +7,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { ADMIN_PASSWORD, startSystem, type Client, type System } from './support/systemHarness.ts';
-import { organizationWithProject, uploadImport } from './support/systemFixtures.ts';
+import type { Client, System } from './support/systemHarness.ts';
+import { systemWithTables, uploadImport } from './support/systemFixtures.ts';
 import { until } from '../support/strataProcess.ts';
 
 /** 40 chunks of 5,000 after the first one: line 200,000 is in chunk 40 of the staged rows. */
@@ -33,14 +33,7 @@ describe('staged imports into a table with a unique field', () => {
   let draft = '';
 
   before(async () => {
-    system = await startSystem({});
-    token = await system.login('admin', ADMIN_PASSWORD);
-    admin = system.as(token);
-    draft = (await organizationWithProject(admin, 'acme', 'uniq')).draftRevisionId;
-    for (const tableId of ['fail', 'skip', 'moves', 'racing']) {
-      const made = await admin.rest('POST', `/revision/${draft}/tables`, { tableId, schema });
-      assert.equal(made.status, 201, JSON.stringify(made.body));
-    }
+    ({ system, token, admin, draft } = await systemWithTables('uniq', ['fail', 'skip', 'moves', 'racing'], schema));
   });
   after(() => system.close());
 

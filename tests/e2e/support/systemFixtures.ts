@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Client } from './systemHarness.ts';
+import { ADMIN_PASSWORD, startSystem, type Client, type System } from './systemHarness.ts';
 
 /** Authors: nested object, array of strings. */
 export const authorsSchema = {
@@ -88,4 +88,24 @@ export async function uploadImport(
     body,
   });
   return { status: res.status, body: await res.json() };
+}
+
+/**
+ * A system in this process with, as the admin, organization `acme`, project `project` and the tables `tableIds` of
+ * `schema` on its draft (the staged-import suites' start).
+ */
+export async function systemWithTables(
+  project: string,
+  tableIds: readonly string[],
+  schema: unknown,
+): Promise<{ system: System; token: string; admin: Client; draft: string }> {
+  const system = await startSystem({});
+  const token = await system.login('admin', ADMIN_PASSWORD);
+  const admin = system.as(token);
+  const draft = (await organizationWithProject(admin, 'acme', project)).draftRevisionId;
+  for (const tableId of tableIds) {
+    const made = await admin.rest('POST', `/revision/${draft}/tables`, { tableId, schema });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+  }
+  return { system, token, admin, draft };
 }
