@@ -81,7 +81,7 @@ const DATA: readonly Limit[] = [
     'contracts/commands/draftChanges.ts',
     'MAX_IMPORT_ROWS',
     'count',
-    '`409 LIMIT_EXCEEDED`',
+    '`400 IMPORT_INVALID` (bundles and KurrentDB above 100,000: `409 LIMIT_EXCEEDED`)',
   ),
   L('Field changes listed per changed row', 'query-service/changes/fieldChanges.ts', 'MAX_FIELD_CHANGES', 'count', 'truncated'),
   L(

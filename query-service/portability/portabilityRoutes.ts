@@ -21,7 +21,7 @@ export type PortabilityConfig = {
    * Imports above one command are staged (versioned-storage.md §6): above how many rows (default and maximum
    * MAX_DRAFT_ROW_CHANGES) and in chunks of how many (default 5,000). Tests lower both to stage small files.
    */
-  readonly stagedImport?: { readonly aboveRows: number; readonly chunkRows: number };
+  readonly stagedImport?: { readonly aboveRows: number; readonly chunkRows: number; readonly maxRows?: number };
 };
 
 export const PORTABILITY_DEFAULTS: PortabilityConfig = { importMaxBytes: 1024 ** 3, importMaxBytesText: '1gb' };
@@ -92,6 +92,7 @@ export function createTableTransfer(deps: PortabilityDeps) {
         maxBytes: deps.config.importMaxBytes,
         maxBytesText: deps.config.importMaxBytesText,
         ...(staged ? { stagedAboveRows: staged.aboveRows, chunkRows: staged.chunkRows } : {}),
+        ...(staged?.maxRows !== undefined ? { maxRows: staged.maxRows } : {}),
       };
       const context = { principal: call.principal, correlationId: call.requestId };
       const { answer, outcome } = await runTableImport(importDeps, context, table, bodyOf(call.req), options).catch((err: unknown) => {

@@ -11,7 +11,13 @@ import type { TableRows } from './tableRows.ts';
 /** Rows per staged chunk: one decision and one staged RowsCreated/RowsUpdated pair of at most this many rows. */
 export const STAGED_CHUNK_ROWS = 5_000;
 
-export type StagedImportDeps = { readonly gateway: CommandGateway; readonly rows: TableRows; readonly chunkRows?: number };
+export type StagedImportDeps = {
+  readonly gateway: CommandGateway;
+  readonly rows: TableRows;
+  readonly chunkRows?: number;
+  /** Rows one import may hold (default and maximum MAX_IMPORT_ROWS; tests lower it). */
+  readonly maxRows?: number;
+};
 
 /** What the one-command path read before the file turned out to be larger than one command. */
 export type StagedImportStart = {
@@ -46,6 +52,7 @@ export async function runStagedImport(
   const tableId = table.version.tableId;
   const unique = table.compiled.model.indexedFields.some((field) => field.unique);
   const chunkRows = deps.chunkRows ?? STAGED_CHUNK_ROWS;
+  const maxRows = Math.min(deps.maxRows ?? MAX_IMPORT_ROWS, MAX_IMPORT_ROWS);
   const writeType = options.mode === 'insert' ? 'CreateRows' : 'UpsertRows';
   // A dry run stages no event; with unique fields it still records their values under a staging id.
   const staging = !options.dryRun || unique;
@@ -68,20 +75,25 @@ export async function runStagedImport(
 
   try {
     // Taken out chunk by chunk, so the rows read before the switch are not held to the end.
-    const count = (): void => {
+    // Past the rows one import may hold: refused like an invalid file (operations.md §7), at the first row too many.
+    const count = (row: ImportRow): void => {
       rowsRead += 1;
-      if (rowsRead > MAX_IMPORT_ROWS) throw new AppError('LIMIT_EXCEEDED', `An import can write at most ${MAX_IMPORT_ROWS} rows; split the file`);
+      if (rowsRead <= maxRows) return;
+      const message = `IMPORT_INVALID: an import holds at most ${maxRows} rows; split the file`;
+      throw new AppError('IMPORT_INVALID', `Line ${row.line} is past ${maxRows} rows; nothing was imported`, [
+        { path: `/line/${row.line}`, message },
+      ]);
     };
     while (start.rows.length > 0) {
       for (const row of start.rows.splice(0, chunkRows)) {
-        count();
+        count(row);
         await sender.add(pass, row, spool);
       }
     }
     for (let next = await start.rest.next(); next.done !== true; next = await start.rest.next()) {
       const row = collector.add(next.value);
       if (row === null) continue;
-      count();
+      count(row);
       await sender.add(pass, row, spool);
     }
     await sender.finish(pass, spool, deps.rows, table, options.mode === 'replace');

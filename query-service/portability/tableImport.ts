@@ -57,6 +57,8 @@ export type TableImportDeps = {
   readonly stagedAboveRows?: number;
   /** Rows per staged chunk (default STAGED_CHUNK_ROWS; tests lower it). */
   readonly chunkRows?: number;
+  /** Rows one import may hold (default and maximum MAX_IMPORT_ROWS; tests lower it). */
+  readonly maxRows?: number;
 };
 
 export type TableImportResult = {

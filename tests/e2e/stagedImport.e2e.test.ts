@@ -10,8 +10,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { System } from './support/systemHarness.ts';
-import { systemWithTables, uploadImport } from './support/systemFixtures.ts';
+import { ADMIN_PASSWORD, startSystem, type System } from './support/systemHarness.ts';
+import { organizationWithProject, systemWithTables, uploadImport } from './support/systemFixtures.ts';
 import { startStrataProcess, until, type StrataProcess } from '../support/strataProcess.ts';
 
 const ROWS = 120_000;
@@ -111,6 +111,31 @@ describe('imports above 100,000 rows in one server process', () => {
     assert.equal(await system.headPosition(), head);
     assert.deepEqual(await snapshot(system.url, token, draft, 'cut'), before);
   });
+});
+
+test('a file past the rows one import may hold is 400 IMPORT_INVALID at the first row too many, and writes nothing', async () => {
+  // The limit lowered to 5 rows (1,000,000 in the product), staged from the first row in chunks of 2.
+  const system = await startSystem({ stagedImport: { aboveRows: 0, chunkRows: 2, maxRows: 5 } });
+  try {
+    const token = await system.login('admin', ADMIN_PASSWORD);
+    const draft = (await organizationWithProject(system.as(token), 'acme', 'capped')).draftRevisionId;
+    assert.equal((await system.as(token).rest('POST', `/revision/${draft}/tables`, { tableId: 'items', schema: itemsSchema })).status, 201);
+    const before = await snapshot(system.url, token, draft, 'items');
+    const head = await system.headPosition();
+    const reply = await uploadImport(system.url, token, draft, 'items', Array.from({ length: 6 }, (_, i) => line(i)).join('\n'));
+    assert.equal(reply.status, 400, JSON.stringify(reply.body));
+    assert.equal(reply.body.code, 'IMPORT_INVALID');
+    assert.deepEqual(reply.body.details, [{ path: '/line/6', message: 'IMPORT_INVALID: an import holds at most 5 rows; split the file' }]);
+    assert.equal(await system.headPosition(), head, 'nothing was appended');
+    assert.deepEqual(await snapshot(system.url, token, draft, 'items'), before);
+    assert.deepEqual(await system.stagings(), []);
+    // Five rows are within the limit.
+    const five = await uploadImport(system.url, token, draft, 'items', Array.from({ length: 5 }, (_, i) => line(i)).join('\n'));
+    assert.equal(five.status, 200, JSON.stringify(five.body));
+    assert.equal(five.body.created, 5);
+  } finally {
+    await system.close();
+  }
 });
 
 describe('a server SIGKILLed while an import is staging', () => {

@@ -63,7 +63,7 @@ export async function startSystem(
     readonly consistencyTimeoutMs?: number;
     readonly importMaxBytes?: number;
     /** Stage imports above this many rows in chunks of `chunkRows` (portabilityRoutes.ts `stagedImport`). */
-    readonly stagedImport?: { readonly aboveRows: number; readonly chunkRows: number };
+    readonly stagedImport?: { readonly aboveRows: number; readonly chunkRows: number; readonly maxRows?: number };
   } = {},
 ): Promise<System> {
   const system = await startInProcessSystem({
