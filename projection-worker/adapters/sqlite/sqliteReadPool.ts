@@ -359,9 +359,11 @@ export function createSqliteThreads(options: SqliteThreadsOptions): SqliteThread
       for (const task of queue.splice(0)) task.reject(new Error('view store is closed'));
       // A thread is not terminated inside a statement (see above): those still running one (a checkpoint or an index
       // build the store did not wait for, a read past its budget) get CLOSE_GRACE_MS to answer first. Terminating one
-      // inside SQLite left worker.terminate() pending forever, and the closing process hanging with it.
+      // inside SQLite left worker.terminate() pending forever, and the closing process hanging with it. Threads still
+      // starting are waited for too: one terminated while it ran its bundled script left terminate() pending with no
+      // handle open, so a process closing its stores right after opening them saw its event loop end (openInfra test).
       const deadline = Date.now() + CLOSE_GRACE_MS;
-      while ([...live, ...draining].some((t) => t.task !== null || t.cancelling || draining.has(t)) && Date.now() < deadline) {
+      while ([...live, ...draining].some((t) => !t.ready || t.task !== null || t.cancelling || draining.has(t)) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       const threads = [...live, ...draining];
