@@ -97,7 +97,7 @@ export async function openStores(config: StrataConfig, log: Logger, options: { r
             log: viewLog,
             ...(options.readThreads === true
               ? {
-                  reads: { timeoutMs: config.queryTimeoutMs, projections: [rowViews.name], source: await sqliteThreadSource() },
+                  reads: { timeoutMs: config.queryTimeoutMs, projections: [rowViews.name], source: sqliteThreadSource() },
                   cacheKiB: SERVING_VIEWS_CACHE_KIB,
                 }
               : {}),

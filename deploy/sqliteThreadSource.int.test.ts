@@ -13,7 +13,7 @@ test('the bundled thread body runs as a plain script in a thread: statements wit
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.exec("CREATE TABLE t (a TEXT); INSERT INTO t VALUES ('x')");
-  const source = await sqliteThreadSource();
+  const source = sqliteThreadSource();
   // One CommonJS script: nothing in it is loaded through hooks (no dynamic import of the TypeScript body).
   assert.doesNotMatch(source, /\bimport\s*\(/);
   const threads = createSqliteThreads({ file, threads: 1, budgetMs: 5_000, writable: true, source });
