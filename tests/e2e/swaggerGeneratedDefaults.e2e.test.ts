@@ -69,10 +69,12 @@ describe('Swagger UI defaults on generated REST endpoints', () => {
         'listAuthors',
         'queryAuthors',
         'getAuthor',
+        'exportAuthors',
         'getPostSchema',
         'listPosts',
         'queryPosts',
         'getPost',
+        'exportPosts',
       ],
     );
     assertAllSucceeded(outcomes);
@@ -105,6 +107,11 @@ describe('Swagger UI defaults on generated REST endpoints', () => {
     assert.deepEqual([created.id, created.data.post], ['example-row', posts[0]?.id]);
     assert.equal((byId(outcomes, 'getComment').body as { id: string }).id, 'example-row');
     assert.equal((byId(outcomes, 'getAuthor').body as { id: string }).id, authors[0]?.id);
+    // The import's example is a CSV row of example data (a real post for the foreign key), tried as a dry run.
+    const imported = byId(outcomes, 'importComments');
+    assert.deepEqual(imported.body, { processed: 1, created: 1, updated: 0, unchanged: 0, removed: 0, invalid: 0, errors: [], dryRun: true });
+    assert.match(String(imported.request?.url), /dryRun=true/);
+    assert.match(byId(outcomes, 'exportPosts').body as string, new RegExp(`"id":"${posts[0]?.id}"`));
     const after = ok(await sys.call('GET', `${endpointUrl('rest', blog, 'draft')}/tables/posts/rows?first=100`, { token: admin })).body;
     assert.deepEqual(
       after.edges.map((e: { node: unknown }) => e.node),

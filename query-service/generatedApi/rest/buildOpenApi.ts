@@ -4,6 +4,7 @@ import { tableExamples } from './openApiExamples.ts';
 import { firstSchema, sharedComponentSchemas } from './openApiSharedComponents.ts';
 import { READ_ERRORS, errorResponseComponents, readOperation, responses, tablePaths, type OperationOptions } from './openApiTablePaths.ts';
 import { tableJsonSchema } from './tableJsonSchema.ts';
+import { transferPaths } from './openApiTransferPaths.ts';
 
 export type BuildOpenApiOptions = {
   readonly org: string;
@@ -136,7 +137,9 @@ export function buildOpenApi(options: BuildOpenApiOptions): OpenApiDocument {
   for (const table of ordered) {
     const n = names.tables.get(table.id);
     if (n === undefined) continue;
-    Object.assign(paths, tablePaths(table.id, n, writable, operationOptions, tableExamples(table.id, table.model, exampleRowIds)));
+    const examples = tableExamples(table.id, table.model, exampleRowIds);
+    Object.assign(paths, tablePaths(table.id, n, writable, operationOptions, examples));
+    Object.assign(paths, transferPaths(table.id, table.model, n, writable, operationOptions, examples));
     Object.assign(schemas, tableComponents(table, n, writable));
   }
   Object.assign(schemas, sharedComponentSchemas(writable));

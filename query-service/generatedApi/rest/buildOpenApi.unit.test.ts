@@ -90,7 +90,12 @@ describe('buildOpenApi', () => {
     assert.equal(ids['DELETE /tables/posts/rows/bulk'], 'bulkDeletePosts');
     assert.equal(ids['POST /tables/sheep/rows/bulk'], 'bulkCreateSheepList');
     assert.equal(ids['GET /tables/order-items/schema'], 'getOrderItemSchema');
-    assert.equal(Object.keys(ids).length, 4 + 12 * blogTables.length);
+    // portability.md §1-§2: export and import, named after §8.4's pattern.
+    assert.equal(ids['GET /tables/posts/export'], 'exportPosts');
+    assert.equal(ids['POST /tables/posts/import'], 'importPosts');
+    assert.equal(ids['POST /tables/sheep/import'], 'importSheepList');
+    assert.equal(Object.keys(ids).length, 4 + 14 * blogTables.length);
+    assert.equal(new Set(Object.values(ids)).size, Object.keys(ids).length);
     assert.ok(doc.components.schemas.BlogCreatePostsRequest);
   });
 
@@ -98,7 +103,8 @@ describe('buildOpenApi', () => {
     for (const mode of ['head', 'pinned'] as const) {
       const doc = build({ mode });
       const all = operations(doc);
-      assert.equal(all.length, 4 + 4 * blogTables.length);
+      assert.equal(all.length, 4 + 5 * blogTables.length);
+      assert.equal(doc.paths['/tables/posts/import'], undefined);
       for (const [path, method] of all) assert.ok(isRead(path, method), `${method} ${path}`);
       assert.equal(doc.paths['/tables/posts/rows/bulk'], undefined);
       assert.equal(doc.components.schemas.BlogCreatePostRequest, undefined);

@@ -6,11 +6,12 @@ import { defaultValueOf, toJsonPointer, type JsonValue, type TableModel } from '
  * its samples are invalid here (`where` gets every filter at once, strings are random matches of their pattern).
  *
  * The write examples work on rows of their own: `create` makes EXAMPLE_ROW_ID, which the by-id writes then replace,
- * patch and delete; the bulk writes do the same with EXAMPLE_BULK_ROW_ID. Trying them out never touches a row the
- * user wrote. Reads of one row name a row the served revision has.
+ * patch and delete; the bulk writes do the same with EXAMPLE_BULK_ROW_ID, and an import's example (a dry run)
+ * names EXAMPLE_IMPORT_ROW_ID. Trying them out never touches a row the user wrote. Reads of one row name a row the served revision has.
  */
 export const EXAMPLE_ROW_ID = 'example-row';
 export const EXAMPLE_BULK_ROW_ID = 'example-row-2';
+export const EXAMPLE_IMPORT_ROW_ID = 'example-row-3';
 
 /** `where` matching every row and the default order, as list examples. */
 export const WHERE_EXAMPLE = {};

@@ -16,6 +16,7 @@ const ERROR_RESPONSES: Readonly<Record<number, readonly [name: string, descripti
   403: ['Forbidden', 'Not allowed, or outside the API key scope'],
   404: ['NotFound', 'Endpoint, table or row not found'],
   409: ['Conflict', 'Conflict (ROW_ALREADY_EXISTS, FOREIGN_KEY_IN_USE, CONCURRENT_MODIFICATION)'],
+  413: ['PayloadTooLarge', 'The file is larger than IMPORT_MAX_BYTES'],
   415: ['UnsupportedMediaType', 'The body is not application/json'],
 };
 
@@ -24,10 +25,13 @@ export function errorResponseComponents(): Record<string, unknown> {
   return Object.fromEntries(Object.values(ERROR_RESPONSES).map(([name, description]) => [name, errorResponse(description)]));
 }
 
+/** The error responses of `errors`, as references to `components.responses`. */
+export function responseRefs(errors: readonly number[]): Record<string, unknown> {
+  return Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status]?.[0]}` }]));
+}
+
 export function responses(success: { status: number; description: string; schema: JsonSchema }, errors: readonly number[]) {
-  const out: Record<string, unknown> = { [success.status]: { description: success.description, content: json(success.schema) } };
-  for (const status of errors) out[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]?.[0]}` };
-  return out;
+  return { [success.status]: { description: success.description, content: json(success.schema) }, ...responseRefs(errors) };
 }
 
 export const READ_ERRORS = [400, 401, 403, 404] as const;
