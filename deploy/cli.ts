@@ -6,6 +6,7 @@ import { addBackupCommands } from './backupCli.ts';
 import { cliConfig } from './cliConfig.ts';
 import { isConfigError } from './config/strataConfig.ts';
 import { createRootLogger } from './logger.ts';
+import { limitHeapGrowth } from './heapGrowth.ts';
 
 export type CliIo = {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -32,6 +33,7 @@ async function serve(io: CliIo): Promise<number | null> {
   const config = cliConfig(io);
   if (config === null) return 1;
   const log = createRootLogger(config);
+  limitHeapGrowth();
   try {
     // Loaded only here so usage and configuration errors answer without loading every role.
     const { shutdownOnSignals, startStrata } = await import('./main.ts');
