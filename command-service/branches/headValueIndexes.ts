@@ -1,9 +1,9 @@
-import { uniqueValueAt, type UniqueValue } from '../domain/rows/uniqueClashes.ts';
+import { uniqueValueAt, uniqueValueKey } from '../domain/rows/uniqueClashes.ts';
 import type { RowRecord, TableRecord } from './branchContent.ts';
 import { FactRows } from './factRows.ts';
 
-/** Numbers by value, strings byte for byte (domain.md §5.5), never one for the other. */
-export const valueKey = (value: UniqueValue): string => `${typeof value}:${String(value)}`;
+/** The key of a value in a ValueIndex (uniqueClashes.ts). */
+export const valueKey = uniqueValueKey;
 
 /** Values of one field -> the rows holding them. */
 export type ValueIndex = Map<string, string[]>;

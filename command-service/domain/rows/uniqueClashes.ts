@@ -45,7 +45,8 @@ export function uniqueValueAt(data: unknown, dataPath: readonly string[]): Uniqu
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-const keyOf = (value: UniqueValue): string => `${typeof value}:${String(value)}`;
+/** Numbers by value, strings byte for byte (domain.md §5.5), never one for the other. */
+export const uniqueValueKey = (value: UniqueValue): string => `${typeof value}:${String(value)}`;
 
 /**
  * Every clash the write would create, in candidate order per field (domain.md §5.5): a candidate whose value is held
@@ -58,7 +59,7 @@ export function uniqueClashes(facts: UniqueFacts): UniqueClash[] {
     for (const candidate of facts.candidates) {
       const value = uniqueValueAt(candidate.data, field.dataPath);
       if (value === null) continue;
-      const key = keyOf(value);
+      const key = uniqueValueKey(value);
       let other = taken.get(key);
       if (other === undefined) {
         for (const rowId of facts.holders(field, value)) {
