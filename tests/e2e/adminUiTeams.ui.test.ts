@@ -5,8 +5,8 @@
 // any click), is refused a table as editor and allowed one as developer, builds it with the visual schema editor,
 // adds rows whose foreign keys show the referenced row, selects three and deletes them in one request, and reloads a
 // filtered, sorted view kept in the address (Back and Forward step through it). The admin resets the password,
-// changes the system role, and deactivates the user, whose session ends. Every screen is checked at 1280×800 and
-// 390×844 by `shot` (axe-core, overflow, unique names); screenshots in tests/.tmp/screenshots/teams{,-user}/.
+// changes the system role, deactivates the user, whose session ends, and removes them from the organization after a
+// confirmation. Every screen is checked at 1280×800 and 390×844 by `shot` (axe-core, overflow, unique names); screenshots in tests/.tmp/screenshots/teams{,-user}/.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page, Request } from 'playwright-core';
@@ -501,5 +501,26 @@ describe('Admin UI: a team at work (users, account, organizations, create table,
     await page.getByText('1 selected').waitFor();
     await s.shot('mobile-rows-selected');
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test('an owner removes a member after a confirmation saying what they lose; nothing changes until it is confirmed', async () => {
+    const { page } = s;
+    await page.goto('/admin/org/guild');
+    await page.getByRole('heading', { name: 'Members' }).waitFor();
+    await page.getByRole('button', { name: 'Remove writer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove writer from guild?' });
+    await dialog.getByText(/writer loses their role in guild and every role in its projects/).waitFor();
+    await s.shot('remove-member-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const usernames = async (): Promise<string[]> =>
+      (await api('GET', '/organization/guild/users')).edges.map((e: { node: { user: { username: string } } }) => e.node.user.username);
+    assert.deepEqual(await usernames(), ['admin', 'writer']);
+
+    await page.getByRole('button', { name: 'Remove writer' }).click();
+    await dialog.getByRole('button', { name: 'Remove member' }).click();
+    await page.getByRole('cell', { name: 'writer', exact: true }).waitFor({ state: 'detached' });
+    assert.deepEqual(await usernames(), ['admin']);
+    await s.shot('member-removed');
   });
 });
