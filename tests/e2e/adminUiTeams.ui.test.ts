@@ -6,7 +6,8 @@
 // adds rows whose foreign keys show the referenced row, selects three and deletes them in one request, and reloads a
 // filtered, sorted view kept in the address (Back and Forward step through it). The admin resets the password,
 // changes the system role, deactivates the user, whose session ends, and removes them from the organization after a
-// confirmation. Every screen is checked at 1280×800 and 390×844 by `shot` (axe-core, overflow, unique names); screenshots in tests/.tmp/screenshots/teams{,-user}/.
+// confirmation. Every screen is checked at 1280×800 and 390×844 by `shot` (axe-core, overflow, unique names);
+// screenshots in tests/.tmp/screenshots/teams{,-user}/.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page, Request } from 'playwright-core';
