@@ -100,7 +100,51 @@ export const portabilitySchemas: Record<string, JsonSchema> = {
 const ndjson = (description: string) => ({ 'application/x-ndjson': { schema: { type: 'string', description } } });
 const CSV_EXAMPLE = 'id,title\nimported,Imported post\n';
 
-const exportFormat = queryParam('format', { type: 'string', enum: ['jsonl', 'csv'], default: 'jsonl' }, 'File format (portability.md §1).');
+/** The query parameters of a table export (system and generated REST). */
+export const tableExportParameters = [
+  queryParam('format', { type: 'string', enum: ['jsonl', 'csv'], default: 'jsonl' }, 'File format (portability.md §1).'),
+  queryParam('meta', { type: 'boolean', default: false }, 'JSON Lines only: each line adds createdAt and updatedAt.'),
+];
+
+/** The 200 answer of a table export. */
+export const tableExportAnswer = {
+  description: 'The file (Content-Disposition: attachment)',
+  content: {
+    ...ndjson('One {"id","data"} object per line.'),
+    'text/csv': {
+      schema: { type: 'string', description: 'RFC 4180: a header line (id, then one column per schema leaf), then one line per row.' },
+    },
+  },
+};
+
+/**
+ * The query parameters of a table import. `dryRunExample`: Swagger UI's "Try it out" fills `dryRun=true` (a
+ * generated document, whose body example is made up from the table's schema).
+ */
+export function tableImportParameters(dryRunExample: boolean) {
+  return [
+    queryParam('format', { type: 'string', enum: ['jsonl', 'csv'] }, 'Must agree with Content-Type when given.'),
+    queryParam('mode', { type: 'string', enum: ['insert', 'upsert', 'replace'], default: 'insert' }, 'replace: rows not in the file are removed.'),
+    queryParam(
+      'onError',
+      { type: 'string', enum: ['fail', 'skip'], default: 'fail' },
+      'fail: any invalid line refuses the whole file (400 IMPORT_INVALID).',
+    ),
+    dryRunExample ? { ...dryRunParam, example: true } : dryRunParam,
+  ];
+}
+
+/** The body of a table import, with a CSV example (Swagger UI offers the first media type). */
+export function tableImportBody(csvExample: string) {
+  return {
+    required: true,
+    description: 'The file, streamed, up to IMPORT_MAX_BYTES.',
+    content: {
+      'text/csv': { schema: { type: 'string', description: 'As an export writes it: a header line, then one line per row.' }, example: csvExample },
+      ...ndjson('One {"id","data"} object per line.'),
+    },
+  };
+}
 
 const errors = (statuses: readonly string[]) => Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/E${status}` }]));
 
@@ -115,22 +159,9 @@ export function portabilityPaths(openApiPath: (path: string) => string): Record<
         summary: "Export a table's rows as JSON Lines or CSV, streamed in row id order",
         tags: [PORTABILITY_TAG],
         ...readSecurity,
-        parameters: [
-          pathParam('revisionId'),
-          pathParam('tableId'),
-          exportFormat,
-          queryParam('meta', { type: 'boolean', default: false }, 'JSON Lines only: each line adds createdAt and updatedAt.'),
-        ],
+        parameters: [pathParam('revisionId'), pathParam('tableId'), ...tableExportParameters],
         responses: {
-          '200': {
-            description: 'The file (Content-Disposition: attachment)',
-            content: {
-              ...ndjson('One {"id","data"} object per line.'),
-              'text/csv': {
-                schema: { type: 'string', description: 'RFC 4180: a header line (id, then one column per schema leaf), then one line per row.' },
-              },
-            },
-          },
+          '200': tableExportAnswer,
           ...errors(['400', '401', '403', '404', '503']),
         },
       },
@@ -140,33 +171,8 @@ export function portabilityPaths(openApiPath: (path: string) => string): Record<
         operationId: importTable.operationId,
         summary: 'Import rows into a draft table from JSON Lines or CSV (validated line by line, written atomically)',
         tags: [PORTABILITY_TAG],
-        parameters: [
-          pathParam('revisionId'),
-          pathParam('tableId'),
-          queryParam('format', { type: 'string', enum: ['jsonl', 'csv'] }, 'Must agree with Content-Type when given.'),
-          queryParam(
-            'mode',
-            { type: 'string', enum: ['insert', 'upsert', 'replace'], default: 'insert' },
-            'replace: rows not in the file are removed.',
-          ),
-          queryParam(
-            'onError',
-            { type: 'string', enum: ['fail', 'skip'], default: 'fail' },
-            'fail: any invalid line refuses the whole file (400 IMPORT_INVALID).',
-          ),
-          dryRunParam,
-        ],
-        requestBody: {
-          required: true,
-          description: 'The file, streamed, up to IMPORT_MAX_BYTES.',
-          content: {
-            'text/csv': {
-              schema: { type: 'string', description: 'As an export writes it: a header line, then one line per row.' },
-              example: CSV_EXAMPLE,
-            },
-            ...ndjson('One {"id","data"} object per line.'),
-          },
-        },
+        parameters: [pathParam('revisionId'), pathParam('tableId'), ...tableImportParameters(false)],
+        requestBody: tableImportBody(CSV_EXAMPLE),
         responses: {
           '200': {
             description: 'OK',
