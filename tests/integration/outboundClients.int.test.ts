@@ -14,7 +14,14 @@ import { systemClock } from '../../contracts/index.ts';
 import type { OutboundResult } from '../../contracts/index.ts';
 import { createOutboundHttp } from '../../deploy/http/outboundHttp.ts';
 import { TEST_COMMAND_CONFIG } from '../../command-service/testing/commandConfig.ts';
-import { activeResources, hostileCases, startHostileServer, waitUntil, type HostileCase, type HostileServer } from '../support/hostileServer.ts';
+import {
+  activeResources,
+  hostileCases,
+  settledWithoutLeaks,
+  startHostileServer,
+  type HostileCase,
+  type HostileServer,
+} from '../support/hostileServer.ts';
 
 const TIMEOUT_MS = 3000;
 const MAX_BYTES = 5 * 1024;
@@ -40,19 +47,6 @@ const expected: Record<HostileCase, { keep: string; discard: string }> = {
 };
 
 const outcome = (result: OutboundResult): string => (result.ok ? `ok ${result.status}` : result.kind);
-
-/** Sockets, TLS wraps and timers of this process that are not in `baseline`. */
-function leaked(baseline: Map<string, number>): string[] {
-  const now = activeResources();
-  return [...now]
-    .filter(([kind, count]) => count > (baseline.get(kind) ?? 0))
-    .map(([kind, count]) => `${kind} +${count - (baseline.get(kind) ?? 0)}`);
-}
-
-async function settledWithoutLeaks(kit: HostileServer, baseline: Map<string, number>): Promise<void> {
-  await waitUntil(() => kit.openConnections() === 0, 'the kit to see every connection closed');
-  await waitUntil(() => leaked(baseline).length === 0, `no leaked handles (${leaked(baseline).join(', ')})`);
-}
 
 describe('outbound HTTP against hostile hosts', { concurrency: false }, () => {
   let kit: HostileServer;

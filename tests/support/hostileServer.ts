@@ -241,3 +241,16 @@ export function activeResources(): Map<string, number> {
   for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   return counts;
 }
+
+/** Sockets, TLS wraps and timers of this process that are not in `baseline` (`kind +n`). */
+export function leakedSince(baseline: Map<string, number>): string[] {
+  return [...activeResources()]
+    .filter(([kind, count]) => count > (baseline.get(kind) ?? 0))
+    .map(([kind, count]) => `${kind} +${count - (baseline.get(kind) ?? 0)}`);
+}
+
+/** Waits until the kit holds no connection open and this process has no handle `baseline` lacks. */
+export async function settledWithoutLeaks(kit: HostileServer, baseline: Map<string, number>): Promise<void> {
+  await waitUntil(() => kit.openConnections() === 0, 'the kit to see every connection closed');
+  await waitUntil(() => leakedSince(baseline).length === 0, `no leaked handles (${leakedSince(baseline).join(', ')})`);
+}
