@@ -259,7 +259,11 @@ function withConnection(command: Command): Command {
     .option('--token <token>', 'an access token (default STRATA_TOKEN)')
     .requiredOption('--org <org>', 'organization id')
     .requiredOption('--project <project>', 'project name')
-    .option('--file <path>', 'read or write this file instead of standard input/output');
+    .option('--file <path>', 'read or write this file instead of standard input/output')
+    .addHelpText(
+      'after',
+      `\nGives up (exit 1) when the server leaves it waiting ${TRANSFER_LIMITS.stallMs / 1000} s without a byte moving (a long transfer\nthat keeps moving has no deadline). Redirects are not followed.`,
+    );
 }
 
 /** Adds `strata export`, `strata import` and `strata bundle export|import` (portability.md §4) to the CLI program. */

@@ -4,8 +4,10 @@
 // stay alive, and nothing may be left behind (the kit's connections close, no socket or timer outlives the case).
 // Before the fix a document a little over 5 KiB arriving with the end of the answer killed the process
 // (`Error: the document is larger than 5120 bytes` emitted on a TLSSocket with no listener). The same cases run
-// anonymously through a real server in tests/e2e/oauthHostileDocuments.e2e.test.ts; the write forwarding proxy has
-// its own run in deploy/http/httpProxy.int.test.ts.
+// anonymously through a real server in tests/e2e/oauthHostileDocuments.e2e.test.ts. The other outbound clients have a
+// run of their own: the write forwarding proxy (deploy/http/httpProxy.ts) in deploy/http/httpProxy.int.test.ts, and
+// the transfer CLI (`strata export|import|bundle`, deploy/transferHttp.ts) in
+// tests/integration/transferCliHostile.int.test.ts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
