@@ -1,13 +1,20 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import type { Writable } from 'node:stream';
-import { Readable, Transform } from 'node:stream';
+import { rm, stat } from 'node:fs/promises';
+import type { Readable, Writable } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
+import {
+  Refused,
+  TRANSFER_LIMITS,
+  oneLine,
+  requestJson,
+  requestStream,
+  type TransferLimits,
+  type TransferTarget,
+  type Upload,
+} from './transferHttp.ts';
 
 /** What the transfer commands need of the CLI's I/O (deploy/cli.ts CliIo). */
 export type TransferCliIo = {
@@ -20,113 +27,69 @@ export type TransferCliIo = {
   readonly dataOut?: Writable;
   /** Where data comes from without --file; default process.stdin. */
   readonly dataIn?: Readable;
+  /** Shorter bounds than TRANSFER_LIMITS (tests). */
+  readonly limits?: Partial<TransferLimits>;
+  /** Certificates to trust instead of the default ones (tests). */
+  readonly ca?: readonly (string | Buffer)[];
 };
 
 const REFUSED = 1;
 const USAGE_ERROR = 2;
 const PROGRESS_LINE_INTERVAL_MS = 2000;
 
-type Connection = { readonly url: string; readonly apiKey?: string; readonly token?: string };
+type Connection = { readonly url?: string; readonly apiKey?: string; readonly token?: string };
 type Common = Connection & { readonly org: string; readonly project: string; readonly file?: string };
 
-class Refused extends Error {}
 class Usage extends Error {}
 
-function headersOf(connection: Connection): Record<string, string> {
-  if (connection.apiKey !== undefined) return { 'X-Api-Key': connection.apiKey };
-  if (connection.token !== undefined) return { Authorization: `Bearer ${connection.token}` };
-  return {};
-}
-
 /**
- * `--url` (default STRATA_URL, then http://localhost:8080) and one credential: `--api-key` or `--token` as given
- * (both: a usage error), else STRATA_API_KEY, else STRATA_TOKEN.
+ * The instance: `--url` (default STRATA_URL, then http://localhost:8080) and one credential: `--api-key` or `--token`
+ * as given (both: a usage error), else STRATA_API_KEY, else STRATA_TOKEN.
  */
-function connectionOf(io: TransferCliIo, options: { url?: string; apiKey?: string; token?: string }): Connection {
+function targetOf(io: TransferCliIo, options: Connection): TransferTarget {
   const url = (options.url ?? io.env.STRATA_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
+  return { url, headers: credentialOf(io, options), limits: { ...TRANSFER_LIMITS, ...io.limits }, ...(io.ca ? { ca: io.ca } : {}) };
+}
+
+function credentialOf(io: TransferCliIo, options: Connection): Record<string, string> {
   if (options.apiKey !== undefined && options.token !== undefined) throw new Usage('give --api-key or --token, not both');
-  if (options.apiKey !== undefined) return { url, apiKey: options.apiKey };
-  if (options.token !== undefined) return { url, token: options.token };
-  if (io.env.STRATA_API_KEY) return { url, apiKey: io.env.STRATA_API_KEY };
-  if (io.env.STRATA_TOKEN) return { url, token: io.env.STRATA_TOKEN };
-  return { url };
+  const apiKey = options.apiKey ?? (options.token === undefined && io.env.STRATA_API_KEY ? io.env.STRATA_API_KEY : undefined);
+  if (apiKey !== undefined) return { 'X-Api-Key': apiKey };
+  const token = options.token ?? (io.env.STRATA_TOKEN || undefined);
+  return token === undefined ? {} : { Authorization: `Bearer ${token}` };
 }
 
-async function call(connection: Connection, method: string, path: string): Promise<Response> {
-  let res: Response;
-  try {
-    res = await fetch(`${connection.url}${path}`, { method, headers: headersOf(connection) });
-  } catch (err) {
-    const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
-    throw new Refused(`cannot reach ${connection.url}${cause}`);
-  }
-  if (!res.ok) throw new Refused(`${res.status} ${await res.text()}`);
-  return res;
-}
-
-/**
- * POSTs `body` and answers the JSON reply. node:http(s) with `pipeline`, not fetch: undici reads a stream body ahead
- * of the socket, so the CLI's memory grew with the file (a 200 MB upload to a server reading at 40 MB/s peaked at
- * 272 MB RSS with fetch, 75 MB this way, flat whatever the file's size).
- */
-function upload(connection: Connection, path: string, body: Readable, contentType: string): Promise<unknown> {
-  const url = new URL(`${connection.url}${path}`);
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    let answered = false;
-    const unreachable = (err: Error): void => {
-      if (!answered) reject(new Refused(`cannot reach ${connection.url}: ${err.message}`));
-    };
-    const req = request(url, { method: 'POST', headers: { ...headersOf(connection), 'Content-Type': contentType } });
-    req.on('response', (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', (err) => reject(new Refused(`cannot reach ${connection.url}: ${err.message}`)));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300) reject(new Refused(`${status} ${text}`));
-        else {
-          try {
-            resolve(JSON.parse(text));
-          } catch {
-            reject(new Refused(`${status} ${text}`));
-          }
-        }
-        // A server that answered before the end of the file (a refusal) reads no more of it.
-        if (!body.readableEnded) req.destroy();
-      });
-    });
-    req.on('error', unreachable);
-    pipeline(body, req).catch(unreachable);
-  });
-}
-
-async function getJson<T>(connection: Connection, path: string): Promise<T> {
-  return (await (await call(connection, 'GET', path)).json()) as T;
+/** A JSON answer checked for the fields the CLI uses: a server that is not Strata gets a clear refusal, not a crash. */
+async function getJson<T>(target: TransferTarget, path: string, fields: string, isShape: (value: Record<string, unknown>) => boolean): Promise<T> {
+  const value = await requestJson(target, 'GET', path);
+  if (typeof value === 'object' && value !== null && isShape(value as Record<string, unknown>)) return value as T;
+  throw new Refused(`${target.url}: the answer to GET ${path} is not Strata's (no ${fields})`);
 }
 
 const seg = encodeURIComponent;
 
 /** The project's root branch (the branches list has it first). */
-async function rootBranch(connection: Connection, org: string, project: string): Promise<string> {
-  const page = await getJson<{ edges: { node: { name: string } }[] }>(
-    connection,
+async function rootBranch(target: TransferTarget, org: string, project: string): Promise<string> {
+  const page = await getJson<{ edges: { node?: { name?: unknown } }[] }>(
+    target,
     `/api/organization/${seg(org)}/project/${seg(project)}/branches?first=1`,
+    'edges',
+    (value) => Array.isArray(value.edges),
   );
-  const name = page.edges[0]?.node.name;
-  if (name === undefined) throw new Refused(`project ${org}/${project} has no branch`);
+  const name = page.edges[0]?.node?.name;
+  if (typeof name !== 'string') throw new Refused(`project ${org}/${project} has no branch`);
   return name;
 }
 
 /** `--revision head|draft|<id>` on `--branch` (default: the root branch) → a revision id. */
-async function revisionOf(connection: Connection, options: Common & { revision: string; branch?: string }): Promise<string> {
+async function revisionOf(target: TransferTarget, options: Common & { revision: string; branch?: string }): Promise<string> {
   if (options.revision !== 'head' && options.revision !== 'draft') return options.revision;
-  const branch = options.branch ?? (await rootBranch(connection, options.org, options.project));
+  const branch = options.branch ?? (await rootBranch(target, options.org, options.project));
   const ids = await getJson<{ headRevisionId: string; draftRevisionId: string }>(
-    connection,
+    target,
     `/api/organization/${seg(options.org)}/project/${seg(options.project)}/branch/${seg(branch)}`,
+    'headRevisionId and draftRevisionId',
+    (value) => typeof value.headRevisionId === 'string' && typeof value.draftRevisionId === 'string',
   );
   return options.revision === 'head' ? ids.headRevisionId : ids.draftRevisionId;
 }
@@ -177,25 +140,42 @@ function counting(progress: Progress, what: 'bytes' | 'lines'): Transform {
   });
 }
 
-/** Streams a download to `--file` or the data output, counting lines. */
-async function download(io: TransferCliIo, res: Response, file: string | undefined, progress: Progress): Promise<void> {
-  const body = Readable.fromWeb(res.body as unknown as WebReadableStream);
-  const out = file === undefined ? (io.dataOut ?? process.stdout) : createWriteStream(file);
+/**
+ * Streams a GET's answer to `--file` (opened once the answer is a 2xx) or the data output, counting lines. A download
+ * that fails midway removes the file it wrote: a truncated export must not pass for a whole one.
+ */
+async function download(io: TransferCliIo, target: TransferTarget, path: string, file: string | undefined, progress: Progress): Promise<void> {
+  let opened = false;
   try {
-    await pipeline(body, counting(progress, 'lines'), out, { end: file !== undefined });
+    await requestStream(target, path, async (body) => {
+      const out: Writable = file === undefined ? (io.dataOut ?? process.stdout) : createWriteStream(file);
+      opened = file !== undefined;
+      let writeError: Error | null = null;
+      out.once('error', (err: Error) => (writeError = err));
+      try {
+        await pipeline(body, counting(progress, 'lines'), out, { end: file !== undefined });
+      } catch (err) {
+        if (writeError === null) throw err;
+        throw new Refused(`cannot write ${file ?? 'standard output'}: ${(writeError as Error).message}`);
+      }
+    });
+  } catch (err) {
+    if (opened && file !== undefined) await rm(file, { force: true });
+    throw err;
   } finally {
     progress.stop();
   }
 }
 
 /** The upload body from `--file` (with its size for the bar) or the data input. */
-async function uploadBody(io: TransferCliIo, file: string | undefined, label: string): Promise<{ body: Readable; progress: Progress }> {
+async function uploadBody(io: TransferCliIo, file: string | undefined, label: string, contentType: string): Promise<Upload & { progress: Progress }> {
   const size = file === undefined ? null : (await stat(file)).size;
   const progress = createProgress(io, label, 'bytes', size);
   const source: Readable = file === undefined ? (io.dataIn ?? process.stdin) : createReadStream(file);
-  const counted = counting(progress, 'bytes');
-  source.on('error', (err) => counted.destroy(err));
-  return { body: source.pipe(counted), progress };
+  const body = counting(progress, 'bytes');
+  // A failed upload destroys `body`, and the pipeline closes the source with it.
+  pipeline(source, body).catch(() => undefined);
+  return { body, contentType, progress };
 }
 
 function formatOf(options: { format?: string; file?: string }): 'jsonl' | 'csv' {
@@ -208,14 +188,24 @@ async function exportTable(
   io: TransferCliIo,
   options: Common & { revision: string; branch?: string; table: string; format?: string; meta?: boolean },
 ): Promise<number> {
-  const connection = connectionOf(io, options);
+  const target = targetOf(io, options);
   const format = formatOf(options);
-  const revisionId = await revisionOf(connection, options);
+  const revisionId = await revisionOf(target, options);
   const table = `/api/revision/${seg(revisionId)}/table/${seg(options.table)}`;
-  const { count } = await getJson<{ count: number }>(connection, table);
-  const res = await call(connection, 'GET', `${table}/export?format=${format}${options.meta === true ? '&meta=true' : ''}`);
+  const { count } = await getJson<{ count: number }>(target, table, 'count', (value) => typeof value.count === 'number');
   // CSV has a header line, and cells may hold newlines: the bar counts lines, not rows.
-  await download(io, res, options.file, createProgress(io, `export ${options.table}`, 'lines', format === 'jsonl' ? count : null));
+  const progress = createProgress(io, `export ${options.table}`, 'lines', format === 'jsonl' ? count : null);
+  await download(io, target, `${table}/export?format=${format}${options.meta === true ? '&meta=true' : ''}`, options.file, progress);
+  return 0;
+}
+
+/** POSTs an upload and prints the JSON answer. */
+async function send(io: TransferCliIo, target: TransferTarget, path: string, upload: Upload & { progress: Progress }): Promise<number> {
+  try {
+    io.stdout(`${JSON.stringify(await requestJson(target, 'POST', path, upload))}\n`);
+  } finally {
+    upload.progress.stop();
+  }
   return 0;
 }
 
@@ -223,45 +213,32 @@ async function importTable(
   io: TransferCliIo,
   options: Common & { branch?: string; table: string; format?: string; mode: string; onError: string; dryRun?: boolean },
 ): Promise<number> {
-  const connection = connectionOf(io, options);
+  const target = targetOf(io, options);
   const format = formatOf(options);
-  const draft = await revisionOf(connection, { ...options, revision: 'draft' });
+  const draft = await revisionOf(target, { ...options, revision: 'draft' });
   const query = `format=${format}&mode=${seg(options.mode)}&onError=${seg(options.onError)}${options.dryRun === true ? '&dryRun=true' : ''}`;
-  const { body, progress } = await uploadBody(io, options.file, `import ${options.table}`);
-  try {
-    const contentType = format === 'csv' ? 'text/csv' : 'application/x-ndjson';
-    const answer = await upload(connection, `/api/revision/${seg(draft)}/table/${seg(options.table)}/import?${query}`, body, contentType);
-    io.stdout(`${JSON.stringify(answer)}\n`);
-  } finally {
-    progress.stop();
-  }
-  return 0;
+  const upload = await uploadBody(io, options.file, `import ${options.table}`, format === 'csv' ? 'text/csv' : 'application/x-ndjson');
+  return send(io, target, `/api/revision/${seg(draft)}/table/${seg(options.table)}/import?${query}`, upload);
 }
 
 async function exportBundle(io: TransferCliIo, options: Common & { revision: string; branch?: string }): Promise<number> {
-  const connection = connectionOf(io, options);
-  const revisionId = await revisionOf(connection, options);
-  const res = await call(connection, 'GET', `/api/revision/${seg(revisionId)}/bundle`);
-  await download(io, res, options.file, createProgress(io, 'bundle export', 'lines', null));
+  const target = targetOf(io, options);
+  const revisionId = await revisionOf(target, options);
+  await download(io, target, `/api/revision/${seg(revisionId)}/bundle`, options.file, createProgress(io, 'bundle export', 'lines', null));
   return 0;
 }
 
 async function importBundle(io: TransferCliIo, options: Common & { branch?: string; mode: string; dryRun?: boolean }): Promise<number> {
-  const connection = connectionOf(io, options);
-  const branch = options.branch ?? (await rootBranch(connection, options.org, options.project));
-  const { body, progress } = await uploadBody(io, options.file, 'bundle import');
-  try {
-    const path = `/api/organization/${seg(options.org)}/project/${seg(options.project)}/branch/${seg(branch)}/bundle`;
-    const query = `mode=${seg(options.mode)}${options.dryRun === true ? '&dryRun=true' : ''}`;
-    const answer = await upload(connection, `${path}?${query}`, body, 'application/x-ndjson');
-    io.stdout(`${JSON.stringify(answer)}\n`);
-  } finally {
-    progress.stop();
-  }
-  return 0;
+  const target = targetOf(io, options);
+  const branch = options.branch ?? (await rootBranch(target, options.org, options.project));
+  const path = `/api/organization/${seg(options.org)}/project/${seg(options.project)}/branch/${seg(branch)}/bundle`;
+  const query = `mode=${seg(options.mode)}${options.dryRun === true ? '&dryRun=true' : ''}`;
+  return send(io, target, `${path}?${query}`, await uploadBody(io, options.file, 'bundle import', 'application/x-ndjson'));
 }
 
-/** Runs one transfer: 0 done, 1 refused (the error body printed), 2 usage. */
+/**
+ * Runs one transfer: 0 done, 1 refused (the status and error body, or why the request failed, on one line), 2 usage.
+ */
 async function run(io: TransferCliIo, action: () => Promise<number>): Promise<number> {
   try {
     return await action();
@@ -270,7 +247,7 @@ async function run(io: TransferCliIo, action: () => Promise<number>): Promise<nu
       io.stderr(`error: ${err.message}\n`);
       return USAGE_ERROR;
     }
-    io.stderr(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr(`error: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
     return REFUSED;
   }
 }
@@ -282,7 +259,11 @@ function withConnection(command: Command): Command {
     .option('--token <token>', 'an access token (default STRATA_TOKEN)')
     .requiredOption('--org <org>', 'organization id')
     .requiredOption('--project <project>', 'project name')
-    .option('--file <path>', 'read or write this file instead of standard input/output');
+    .option('--file <path>', 'read or write this file instead of standard input/output')
+    .addHelpText(
+      'after',
+      `\nGives up (exit 1) when the server leaves it waiting ${TRANSFER_LIMITS.stallMs / 1000} s without a byte moving (a long transfer\nthat keeps moving has no deadline). Redirects are not followed.`,
+    );
 }
 
 /** Adds `strata export`, `strata import` and `strata bundle export|import` (portability.md §4) to the CLI program. */

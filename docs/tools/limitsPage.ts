@@ -127,6 +127,19 @@ const WEBHOOK_LIMITS: readonly Limit[] = [
   L('Deliveries kept after their event', 'projection-worker/webhooks/webhookSender.ts', 'DELIVERY_RETENTION_MS', 'ms', 'deleted'),
 ];
 
+const TRANSFER = 'deploy/transferHttp.ts';
+const CLI_TRANSFERS: readonly Limit[] = [
+  L(
+    'Time the server may leave a request waiting without a byte moving (connect, upload, answer)',
+    TRANSFER,
+    'TRANSFER_LIMITS.stallMs',
+    'ms',
+    'exit 1',
+  ),
+  L('JSON answer (it must also arrive whole within that time of its headers)', TRANSFER, 'TRANSFER_LIMITS.maxJsonBytes', 'bytes', 'exit 1'),
+  L('Error body read and printed (one line)', TRANSFER, 'TRANSFER_LIMITS.maxErrorBytes', 'bytes', 'cut'),
+];
+
 /** Variables of configuration.md that set a limit. */
 const CONFIGURABLE = [
   'BODY_LIMIT',
@@ -207,6 +220,7 @@ export async function renderLimitsPage(configured: ReadonlySet<string>): Promise
     ...(await section('Data', DATA)),
     ...(await section('Access', ACCESS)),
     ...(await section('Webhooks', WEBHOOK_LIMITS)),
+    ...(await section('CLI transfers (`strata export|import|bundle`)', CLI_TRANSFERS)),
     '## Configurable limits',
     '',
     `Set by environment variables, with their defaults and ranges in [configuration](configuration.md): ${variables}.`,

@@ -4,8 +4,10 @@
 // stay alive, and nothing may be left behind (the kit's connections close, no socket or timer outlives the case).
 // Before the fix a document a little over 5 KiB arriving with the end of the answer killed the process
 // (`Error: the document is larger than 5120 bytes` emitted on a TLSSocket with no listener). The same cases run
-// anonymously through a real server in tests/e2e/oauthHostileDocuments.e2e.test.ts; the write forwarding proxy has
-// its own run in deploy/http/httpProxy.int.test.ts.
+// anonymously through a real server in tests/e2e/oauthHostileDocuments.e2e.test.ts. The other outbound clients have a
+// run of their own: the write forwarding proxy (deploy/http/httpProxy.ts) in deploy/http/httpProxy.int.test.ts, and
+// the transfer CLI (`strata export|import|bundle`, deploy/transferHttp.ts) in
+// tests/integration/transferCliHostile.int.test.ts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
@@ -14,7 +16,14 @@ import { systemClock } from '../../contracts/index.ts';
 import type { OutboundResult } from '../../contracts/index.ts';
 import { createOutboundHttp } from '../../deploy/http/outboundHttp.ts';
 import { TEST_COMMAND_CONFIG } from '../../command-service/testing/commandConfig.ts';
-import { activeResources, hostileCases, startHostileServer, waitUntil, type HostileCase, type HostileServer } from '../support/hostileServer.ts';
+import {
+  activeResources,
+  hostileCases,
+  settledWithoutLeaks,
+  startHostileServer,
+  type HostileCase,
+  type HostileServer,
+} from '../support/hostileServer.ts';
 
 const TIMEOUT_MS = 3000;
 const MAX_BYTES = 5 * 1024;
@@ -40,19 +49,6 @@ const expected: Record<HostileCase, { keep: string; discard: string }> = {
 };
 
 const outcome = (result: OutboundResult): string => (result.ok ? `ok ${result.status}` : result.kind);
-
-/** Sockets, TLS wraps and timers of this process that are not in `baseline`. */
-function leaked(baseline: Map<string, number>): string[] {
-  const now = activeResources();
-  return [...now]
-    .filter(([kind, count]) => count > (baseline.get(kind) ?? 0))
-    .map(([kind, count]) => `${kind} +${count - (baseline.get(kind) ?? 0)}`);
-}
-
-async function settledWithoutLeaks(kit: HostileServer, baseline: Map<string, number>): Promise<void> {
-  await waitUntil(() => kit.openConnections() === 0, 'the kit to see every connection closed');
-  await waitUntil(() => leaked(baseline).length === 0, `no leaked handles (${leaked(baseline).join(', ')})`);
-}
 
 describe('outbound HTTP against hostile hosts', { concurrency: false }, () => {
   let kit: HostileServer;

@@ -1,8 +1,10 @@
 // A loopback server that answers the way a hostile or broken host on the internet can: too much, too slowly, never,
 // with a broken TLS or HTTP stream, with a redirect loop, invalid JSON, huge headers or a compression bomb. Every
-// outbound HTTP client of the product is driven against each case (tests/integration/outboundClients.int.test.ts and
-// tests/e2e/oauthHostileDocuments.e2e.test.ts): the process must stay alive and answering, report the failure the
-// documented way and leak nothing. The certificate is made now by openssl (never downloaded).
+// outbound HTTP client of the product is driven against each case (the outbound client and metadata documents in
+// tests/integration/outboundClients.int.test.ts and tests/e2e/oauthHostileDocuments.e2e.test.ts, the write forwarding
+// proxy in deploy/http/httpProxy.int.test.ts, the transfer CLI in tests/integration/transferCliHostile.int.test.ts):
+// the process must stay alive and answering, report the failure the documented way and leak nothing. The
+// certificate is made now by openssl (never downloaded).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -240,4 +242,17 @@ export function activeResources(): Map<string, number> {
   const counts = new Map<string, number>();
   for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   return counts;
+}
+
+/** Sockets, TLS wraps and timers of this process that are not in `baseline` (`kind +n`). */
+export function leakedSince(baseline: Map<string, number>): string[] {
+  return [...activeResources()]
+    .filter(([kind, count]) => count > (baseline.get(kind) ?? 0))
+    .map(([kind, count]) => `${kind} +${count - (baseline.get(kind) ?? 0)}`);
+}
+
+/** Waits until the kit holds no connection open and this process has no handle `baseline` lacks. */
+export async function settledWithoutLeaks(kit: HostileServer, baseline: Map<string, number>): Promise<void> {
+  await waitUntil(() => kit.openConnections() === 0, 'the kit to see every connection closed');
+  await waitUntil(() => leakedSince(baseline).length === 0, `no leaked handles (${leakedSince(baseline).join(', ')})`);
 }
