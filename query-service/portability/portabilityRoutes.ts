@@ -52,7 +52,7 @@ export type TableTransferCall = {
  * A refusal before the whole body was read (413, a CSV syntax error, a limit): the rest is discarded and the
  * connection closed after the answer, so the next request on it is not read from the middle of this body.
  */
-function abandonBody(call: TableTransferCall): void {
+function abandonBody(call: Pick<TableTransferCall, 'req' | 'res'>): void {
   if (call.req.complete) return;
   if (!call.res.headersSent) call.res.setHeader('Connection', 'close');
   call.req.resume();
@@ -63,6 +63,20 @@ function abandonBody(call: TableTransferCall): void {
  * refusal is answered): abandonBody drains the rest instead.
  */
 const bodyOf = (req: Request): AsyncIterable<Buffer> => req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>;
+
+/**
+ * Runs an import; any refusal, including one before the first byte of the body is read (bad options, an unknown
+ * table, no permission, a declared size over the limit), drains the rest. Closing with the body unread made the
+ * kernel reset the connection, which could destroy the answer before a client read it.
+ */
+async function draining(call: Pick<TableTransferCall, 'req' | 'res'>, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    abandonBody(call);
+    throw err;
+  }
+}
 
 const queryOf = (req: Request): URLSearchParams => new URL(req.originalUrl, 'http://localhost').searchParams;
 
@@ -77,33 +91,30 @@ export function createTableTransfer(deps: PortabilityDeps) {
       await streamTableExport(call.res, rows, table, options);
     },
 
-    async importTable(call: TableTransferCall): Promise<void> {
-      const options = importOptionsOf(queryOf(call.req), call.req.headers['content-type']);
-      const table = await rows.table(await deps.systemState.current(), call.principal, call.revisionId, call.tableId, true);
-      const declared = Number(call.req.headers['content-length']);
-      if (Number.isFinite(declared) && declared > deps.config.importMaxBytes) {
-        abandonBody(call);
-        throw new AppError('PAYLOAD_TOO_LARGE', `Import body exceeds ${deps.config.importMaxBytesText}`);
-      }
-      const staged = deps.config.stagedImport;
-      const importDeps = {
-        gateway: deps.gateway,
-        rows,
-        maxBytes: deps.config.importMaxBytes,
-        maxBytesText: deps.config.importMaxBytesText,
-        ...(staged ? { stagedAboveRows: staged.aboveRows, chunkRows: staged.chunkRows } : {}),
-        ...(staged?.maxRows !== undefined ? { maxRows: staged.maxRows } : {}),
-      };
-      const context = { principal: call.principal, correlationId: call.requestId };
-      const { answer, outcome } = await runTableImport(importDeps, context, table, bodyOf(call.req), options).catch((err: unknown) => {
-        abandonBody(call);
-        throw err;
-      });
-      if (outcome !== null && outcome.position !== null) {
-        await finishWrite(call.res, outcome.position, Object.assign({}, deps.consistency, { projections: outcome.projections }));
-      }
-      sendJson(call.res, 200, answer);
-    },
+    importTable: (call: TableTransferCall): Promise<void> =>
+      draining(call, async () => {
+        const options = importOptionsOf(queryOf(call.req), call.req.headers['content-type']);
+        const table = await rows.table(await deps.systemState.current(), call.principal, call.revisionId, call.tableId, true);
+        const declared = Number(call.req.headers['content-length']);
+        if (Number.isFinite(declared) && declared > deps.config.importMaxBytes) {
+          throw new AppError('PAYLOAD_TOO_LARGE', `Import body exceeds ${deps.config.importMaxBytesText}`);
+        }
+        const staged = deps.config.stagedImport;
+        const importDeps = {
+          gateway: deps.gateway,
+          rows,
+          maxBytes: deps.config.importMaxBytes,
+          maxBytesText: deps.config.importMaxBytesText,
+          ...(staged ? { stagedAboveRows: staged.aboveRows, chunkRows: staged.chunkRows } : {}),
+          ...(staged?.maxRows !== undefined ? { maxRows: staged.maxRows } : {}),
+        };
+        const context = { principal: call.principal, correlationId: call.requestId };
+        const { answer, outcome } = await runTableImport(importDeps, context, table, bodyOf(call.req), options);
+        if (outcome !== null && outcome.position !== null) {
+          await finishWrite(call.res, outcome.position, Object.assign({}, deps.consistency, { projections: outcome.projections }));
+        }
+        sendJson(call.res, 200, answer);
+      }),
   };
 }
 
@@ -128,33 +139,29 @@ export function createBundleTransfer(deps: PortabilityDeps, now: () => Date = ()
       await streamBundleExport(call.res, { rows, models: rows.models, now }, await deps.systemState.current(), call.principal, call.revisionId);
     },
 
-    async importBundle(call: {
+    importBundle: (call: {
       readonly req: Request;
       readonly res: Response;
       readonly principal: Principal;
       readonly requestId: string;
-    }): Promise<void> {
-      const options = bundleOptionsOf(call.req);
-      const params = call.req.params as Record<string, string>;
-      const ref = { organizationId: params.organizationId ?? '', projectName: params.projectName ?? '', branchName: params.branchName ?? '' };
-      const importDeps = { gateway: deps.gateway, rows, maxBytes: deps.config.importMaxBytes, maxBytesText: deps.config.importMaxBytesText };
-      const context = { principal: call.principal, correlationId: call.requestId };
-      const transferCall = { ...call, revisionId: '', tableId: '' };
-      const declared = Number(call.req.headers['content-length']);
-      if (Number.isFinite(declared) && declared > deps.config.importMaxBytes) {
-        abandonBody(transferCall);
-        throw new AppError('PAYLOAD_TOO_LARGE', `Import body exceeds ${deps.config.importMaxBytesText}`);
-      }
-      const state = await deps.systemState.current();
-      const { answer, outcome } = await runBundleImport(importDeps, context, state, ref, bodyOf(call.req), options).catch((err: unknown) => {
-        abandonBody(transferCall);
-        throw err;
-      });
-      if (outcome !== null && outcome.position !== null) {
-        await finishWrite(call.res, outcome.position, Object.assign({}, deps.consistency, { projections: outcome.projections }));
-      }
-      sendJson(call.res, 200, answer);
-    },
+    }): Promise<void> =>
+      draining(call, async () => {
+        const options = bundleOptionsOf(call.req);
+        const params = call.req.params as Record<string, string>;
+        const ref = { organizationId: params.organizationId ?? '', projectName: params.projectName ?? '', branchName: params.branchName ?? '' };
+        const importDeps = { gateway: deps.gateway, rows, maxBytes: deps.config.importMaxBytes, maxBytesText: deps.config.importMaxBytesText };
+        const context = { principal: call.principal, correlationId: call.requestId };
+        const declared = Number(call.req.headers['content-length']);
+        if (Number.isFinite(declared) && declared > deps.config.importMaxBytes) {
+          throw new AppError('PAYLOAD_TOO_LARGE', `Import body exceeds ${deps.config.importMaxBytesText}`);
+        }
+        const state = await deps.systemState.current();
+        const { answer, outcome } = await runBundleImport(importDeps, context, state, ref, bodyOf(call.req), options);
+        if (outcome !== null && outcome.position !== null) {
+          await finishWrite(call.res, outcome.position, Object.assign({}, deps.consistency, { projections: outcome.projections }));
+        }
+        sendJson(call.res, 200, answer);
+      }),
   };
 }
 
