@@ -7,11 +7,13 @@ import {
   type MergeConflict,
   type MergeConflictKind,
   type MergeTableChange,
+  type SideRowChange,
   type SideTableChange,
   type ThreeWayMergeInput,
   type ThreeWayMergeResult,
 } from './mergeTypes.ts';
 import { schemaPatches } from './schemaPatches.ts';
+import { replayBetween, replayRows, tableReplay } from './schemaReplay.ts';
 import { tablesMovingAway } from './tableHolders.ts';
 import { createRowMerger } from './rowMerge.ts';
 import { createTableWriter, orderOperations, type TableWriter } from './mergeWriters.ts';
@@ -146,7 +148,10 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     }
     if (oursId === null) {
       const choice = conflict('TABLE_REMOVED_CHANGED', t.tableId, null, null, { base: t.baseSchema, ours: null, theirs: t.schema });
-      if (choice?.take === 'THEIRS') recreate(t.tableId, null, t.schema as Data, theirsRowsOver(o?.rows ?? [], t.rows), false);
+      if (choice?.take === 'THEIRS') {
+        const toTheirs = replayBetween(t.baseSchema as Data, t.schema as Data);
+        recreate(t.tableId, null, t.schema as Data, theirsRowsOver(replayRows(o?.rows ?? [], toTheirs, toTheirs), t.rows), false);
+      }
       return;
     }
     // Name (§2.1): a rename on one side is taken, two different renames or a taken id conflict.
@@ -172,17 +177,24 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     if (finalId !== oursId) writer.rename(oursId);
     const oursSchema = (o?.schema ?? t.baseSchema) as Data;
     const theirsSchema = t.schema as Data;
+    const schemas = { base: t.baseSchema as Data, ours: oursSchema, theirs: theirsSchema };
+    // Every version of a row is brought to the result's schema before rows are compared (merge.md §2.1): the
+    // changing side's patches replayed on the base rows and on the other side's rows, only rows a side changed.
+    const rowsIn = (result: Data): [SideRowChange[], SideRowChange[]] => {
+      const replay = tableReplay(schemas, result);
+      return [replayRows(o?.rows ?? [], replay.base, replay.ours), replayRows(t.rows, replay.base, replay.theirs)];
+    };
     if (t.schemaChanged && o?.schemaChanged === true && !jsonDeepEqual(oursSchema, theirsSchema)) {
       const choice = conflict('TABLE_SCHEMA', oursId, null, null, { base: t.baseSchema, ours: oursSchema, theirs: theirsSchema });
       if (choice?.take === 'THEIRS') {
         writer.update(schemaPatches(oursSchema, theirsSchema));
-        takeTheirsRows(writer, o?.rows ?? [], t.rows);
+        takeTheirsRows(writer, ...rowsIn(theirsSchema));
       }
       return;
     }
     const resultSchema = t.schemaChanged && o?.schemaChanged !== true ? theirsSchema : oursSchema;
     if (resultSchema !== oursSchema) writer.update(schemaPatches(oursSchema, theirsSchema));
-    mergeRows(writer, oursId, resultSchema, o?.rows ?? [], t.rows);
+    mergeRows(writer, oursId, resultSchema, ...rowsIn(resultSchema));
   }
 
   for (const [tableId, rows] of input.rowOverrides ?? []) applyOverrides(writers.get(tableId) ?? writerFor(tableId, null, 'MODIFIED'), rows);

@@ -1,0 +1,57 @@
+import { applySchemaPatch } from '../tables/applySchemaPatch.ts';
+import { jsonDeepEqual } from '../tables/jsonValue.ts';
+import { normalizeRowData } from '../tables/rowData.ts';
+import { compileTableModel } from '../tables/tableModel.ts';
+import type { SideRowChange } from './mergeTypes.ts';
+import { schemaPatches } from './schemaPatches.ts';
+
+type Data = Record<string, unknown>;
+
+/** Brings one version of a row to the result's schema. */
+export type RowReplay = (data: Data) => Data;
+
+const unchanged: RowReplay = (data) => data;
+
+/**
+ * What `updateTable(schema, patches)` does to a row (domain.md §6, the same migration and conversions, the row in
+ * the stored form of the patched schema), as a function of the row's data. No patches, or patches that change only
+ * keywords, leave rows as they are.
+ */
+export function schemaReplay(schema: Data, patches: readonly unknown[]): RowReplay {
+  if (patches.length === 0) return unchanged;
+  const patched = applySchemaPatch(schema, patches);
+  if (!patched.changesData) return unchanged;
+  const model = compileTableModel(patched.schema);
+  return (data) => normalizeRowData(model, patched.migrate(data)) as Data;
+}
+
+/**
+ * The replay that brings rows of schema `from` to schema `to`: the patches the changing side applied since the base
+ * (merge.md §2.1), as `schemaPatches` reads them from the two schemas.
+ */
+export function replayBetween(from: Data, to: Data): RowReplay {
+  return jsonDeepEqual(from, to) ? unchanged : schemaReplay(from, schemaPatches(from, to));
+}
+
+/** How each version of a table's rows reaches the result's schema before rows are compared (merge.md §2.1). */
+export type TableReplay = { readonly base: RowReplay; readonly ours: RowReplay; readonly theirs: RowReplay };
+
+/** The replays of a table whose result takes `result`, from the base, our and their schemas. */
+export function tableReplay(schemas: { readonly base: Data; readonly ours: Data; readonly theirs: Data }, result: Data): TableReplay {
+  const base = replayBetween(schemas.base, result);
+  return {
+    base,
+    ours: jsonDeepEqual(schemas.ours, schemas.base) ? base : replayBetween(schemas.ours, result),
+    theirs: jsonDeepEqual(schemas.theirs, schemas.base) ? base : replayBetween(schemas.theirs, result),
+  };
+}
+
+/** One side's changed rows with their base version and their data brought to the result's schema. */
+export function replayRows(rows: readonly SideRowChange[], base: RowReplay, data: RowReplay): SideRowChange[] {
+  if (base === unchanged && data === unchanged) return [...rows];
+  return rows.map((row) => ({
+    ...row,
+    base: row.base === null ? null : base(row.base),
+    data: row.data === null ? null : data(row.data),
+  }));
+}
