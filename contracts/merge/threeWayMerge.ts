@@ -13,7 +13,7 @@ import {
   type ThreeWayMergeResult,
 } from './mergeTypes.ts';
 import { schemaPatches } from './schemaPatches.ts';
-import { replayBetween, replayRows, tableReplay } from './schemaReplay.ts';
+import { replayRows, tableReplay } from './schemaReplay.ts';
 import { tablesMovingAway } from './tableHolders.ts';
 import { createRowMerger } from './rowMerge.ts';
 import { createTableWriter, orderOperations, type TableWriter } from './mergeWriters.ts';
@@ -148,10 +148,7 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     }
     if (oursId === null) {
       const choice = conflict('TABLE_REMOVED_CHANGED', t.tableId, null, null, { base: t.baseSchema, ours: null, theirs: t.schema });
-      if (choice?.take === 'THEIRS') {
-        const toTheirs = replayBetween(t.baseSchema as Data, t.schema as Data);
-        recreate(t.tableId, null, t.schema as Data, theirsRowsOver(replayRows(o?.rows ?? [], toTheirs, toTheirs), t.rows), false);
-      }
+      if (choice?.take === 'THEIRS') recreate(t.tableId, null, t.schema as Data, theirsRowsOver(o?.rows ?? [], t.rows), false);
       return;
     }
     // Name (§2.1): a rename on one side is taken, two different renames or a taken id conflict.
