@@ -13,7 +13,7 @@ import {
   type ThreeWayMergeResult,
 } from './mergeTypes.ts';
 import { schemaPatches } from './schemaPatches.ts';
-import { replayRows, tableReplay } from './schemaReplay.ts';
+import { migratedRowIds, replayRows, tableReplay } from './schemaReplay.ts';
 import { tablesMovingAway } from './tableHolders.ts';
 import { createRowMerger } from './rowMerge.ts';
 import { createTableWriter, orderOperations, type TableWriter } from './mergeWriters.ts';
@@ -177,9 +177,12 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     const schemas = { base: t.baseSchema as Data, ours: oursSchema, theirs: theirsSchema };
     // Every version of a row is brought to the result's schema before rows are compared (merge.md §2.1): the
     // changing side's patches replayed on the base rows and on the other side's rows, only rows a side changed.
+    // When our schema becomes the result's, the rows its update migrates count as changed in the draft.
     const rowsIn = (result: Data): [SideRowChange[], SideRowChange[]] => {
       const replay = tableReplay(schemas, result);
-      return [replayRows(o?.rows ?? [], replay.base, replay.ours), replayRows(t.rows, replay.base, replay.theirs)];
+      const oursRows = o?.rows ?? [];
+      if (result !== oursSchema) for (const rowId of migratedRowIds(oursRows, t.rows, replay)) writer.migrated(rowId);
+      return [replayRows(oursRows, replay.base, replay.ours), replayRows(t.rows, replay.base, replay.theirs)];
     };
     if (t.schemaChanged && o?.schemaChanged === true && !jsonDeepEqual(oursSchema, theirsSchema)) {
       const choice = conflict('TABLE_SCHEMA', oursId, null, null, { base: t.baseSchema, ours: oursSchema, theirs: theirsSchema });

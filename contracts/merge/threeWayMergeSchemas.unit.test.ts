@@ -80,6 +80,8 @@ function applyDraft(ours: Side, operations: readonly DraftOperation[]): Record<s
 }
 
 const conflictsOf = (result: ReturnType<typeof threeWayMerge>) => result.conflicts.map((c) => [c.kind, c.rowId, c.path]);
+const countsOf = (result: ReturnType<typeof threeWayMerge>) => result.tables.map((t) => [t.tableId, t.schemaChanged, t.rowChanges]);
+const updated = (n: number) => ({ added: 0, updated: n, removed: 0, renamed: 0, total: n });
 
 test('theirs removed a field, ours edited its value and another field: clean, the field is gone, our edit kept', () => {
   const ours = side(base, (row, id) => (id === 'r1' ? { ...row, note: 'edited' } : id === 'r2' ? { ...row, title: 'B' } : row));
@@ -90,6 +92,7 @@ test('theirs removed a field, ours edited its value and another field: clean, th
     ['UpdateTable'],
     'rows theirs changed by the migration only are migrated by the updateTable, not rewritten',
   );
+  assert.deepEqual(countsOf(result), [['t', true, updated(3)]], 'every row the update migrates counts as changed in the draft');
   assert.deepEqual(after, {
     r1: { title: 'a', views: '12' },
     r2: { title: 'B', views: '7' },
@@ -102,6 +105,7 @@ test('ours removed a field, theirs edited its value and another field: clean, th
   const { result, after } = merge(side(withoutNote), theirs);
   assert.deepEqual(conflictsOf(result), []);
   assert.ok(!result.operations.some((o) => o.type === 'UpdateTable'), 'our schema stays');
+  assert.deepEqual(countsOf(result), [['t', false, updated(1)]]);
   assert.deepEqual(after, {
     r1: { title: 'a', views: '12' },
     r2: { title: 'B', views: '7' },
@@ -114,6 +118,7 @@ test('theirs changed a type: our values are converted before the comparison, so 
   const theirs = side(viewsAsInteger, (row, id) => (id === 'r2' ? { ...row, note: 'theirs' } : row));
   const { result, after } = merge(ours, theirs);
   assert.deepEqual(conflictsOf(result), []);
+  assert.deepEqual(countsOf(result), [['t', true, updated(3)]]);
   assert.deepEqual(after, {
     r1: { title: 'A', note: 'n1', views: 12 },
     r2: { title: 'b', note: 'theirs', views: 40 },

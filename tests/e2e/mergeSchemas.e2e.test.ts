@@ -56,8 +56,9 @@ describe('one side changed the schema (merge.md §2.1)', () => {
     );
     clean(preview);
     assert.deepEqual(
-      preview.tables.map((t: Json) => [t.tableId, t.schemaChanged]),
-      [['authors', true]],
+      preview.tables.map((t: Json) => [t.tableId, t.schemaChanged, t.rowChanges.updated, t.rowChanges.total]),
+      [['authors', true, 3, 3]],
+      'every row the schema update migrates counts as changed in the draft',
     );
     assert.deepEqual(await merge(), { alice: withoutTags(alice), bob: withoutTags({ ...bob, name: 'Robert' }), carol: withoutTags(carol) });
   });
