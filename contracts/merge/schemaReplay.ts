@@ -57,21 +57,26 @@ export function replayRows(rows: readonly SideRowChange[], base: RowReplay, data
 }
 
 /**
- * Ids of the draft's rows a schema update to the result's schema changes, among the rows either side changed: our
- * changed rows whose replay differs from them, and base rows only theirs changed whose replay differs from the base
- * (the draft holds them as in the base). Other rows of the draft are the base rows neither side's diff lists, which
- * the changing side's migration left as they were.
+ * Ids of the draft's rows a schema update to the result's schema changes, among the rows either side changed (each
+ * side's rows as read and as `replayRows` brought them to the result): our rows whose replay differs from them, and
+ * base rows only theirs changed whose replay differs from the base (the draft holds them as in the base). The other
+ * rows of the draft are base rows the changing side's diff does not list: its migration left them as they were.
  */
-export function migratedRowIds(oursRows: readonly SideRowChange[], theirsRows: readonly SideRowChange[], replay: TableReplay): string[] {
+export function migratedRowIds(
+  ours: readonly SideRowChange[],
+  oursReplayed: readonly SideRowChange[],
+  theirs: readonly SideRowChange[],
+  theirsReplayed: readonly SideRowChange[],
+): string[] {
   const out: string[] = [];
   const oursBaseIds = new Set<string>();
-  for (const row of oursRows) {
+  ours.forEach((row, index) => {
     if (row.baseRowId !== null) oursBaseIds.add(row.baseRowId);
-    if (row.rowId !== null && row.data !== null && !jsonDeepEqual(replay.ours(row.data), row.data)) out.push(row.rowId);
-  }
-  for (const row of theirsRows) {
-    if (row.baseRowId === null || row.base === null || oursBaseIds.has(row.baseRowId)) continue;
-    if (!jsonDeepEqual(replay.base(row.base), row.base)) out.push(row.baseRowId);
-  }
+    if (row.rowId !== null && row.data !== null && !jsonDeepEqual(oursReplayed[index]?.data, row.data)) out.push(row.rowId);
+  });
+  theirs.forEach((row, index) => {
+    if (row.baseRowId === null || row.base === null || oursBaseIds.has(row.baseRowId)) return;
+    if (!jsonDeepEqual(theirsReplayed[index]?.base, row.base)) out.push(row.baseRowId);
+  });
   return out;
 }

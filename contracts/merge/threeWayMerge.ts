@@ -181,8 +181,10 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     const rowsIn = (result: Data): [SideRowChange[], SideRowChange[]] => {
       const replay = tableReplay(schemas, result);
       const oursRows = o?.rows ?? [];
-      if (result !== oursSchema) for (const rowId of migratedRowIds(oursRows, t.rows, replay)) writer.migrated(rowId);
-      return [replayRows(oursRows, replay.base, replay.ours), replayRows(t.rows, replay.base, replay.theirs)];
+      const ours = replayRows(oursRows, replay.base, replay.ours);
+      const theirs = replayRows(t.rows, replay.base, replay.theirs);
+      if (result !== oursSchema) for (const rowId of migratedRowIds(oursRows, ours, t.rows, theirs)) writer.migrated(rowId);
+      return [ours, theirs];
     };
     if (t.schemaChanged && o?.schemaChanged === true && !jsonDeepEqual(oursSchema, theirsSchema)) {
       const choice = conflict('TABLE_SCHEMA', oursId, null, null, { base: t.baseSchema, ours: oursSchema, theirs: theirsSchema });
