@@ -13,7 +13,7 @@ import {
   type ThreeWayMergeResult,
 } from './mergeTypes.ts';
 import { schemaPatches } from './schemaPatches.ts';
-import { migratedRowIds, replayRows, tableReplay } from './schemaReplay.ts';
+import { migratedRowIds, replayRows, tableReplay, type RowReplay } from './schemaReplay.ts';
 import { tablesMovingAway } from './tableHolders.ts';
 import { createRowMerger } from './rowMerge.ts';
 import { createTableWriter, orderOperations, type TableWriter } from './mergeWriters.ts';
@@ -178,19 +178,20 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     // Every version of a row is brought to the result's schema before rows are compared (merge.md §2.1): the
     // changing side's patches replayed on the base rows and on the other side's rows, only rows a side changed.
     // When our schema becomes the result's, the rows its update migrates count as changed in the draft.
-    const rowsIn = (result: Data): [SideRowChange[], SideRowChange[]] => {
+    const rowsIn = (result: Data): [SideRowChange[], SideRowChange[], RowReplay] => {
       const replay = tableReplay(schemas, result);
       const oursRows = o?.rows ?? [];
       const ours = replayRows(oursRows, replay.base, replay.ours);
       const theirs = replayRows(t.rows, replay.base, replay.theirs);
       if (result !== oursSchema) for (const rowId of migratedRowIds(oursRows, ours, t.rows, theirs)) writer.migrated(rowId);
-      return [ours, theirs];
+      return [ours, theirs, replay.ours];
     };
     if (t.schemaChanged && o?.schemaChanged === true && !jsonDeepEqual(oursSchema, theirsSchema)) {
       const choice = conflict('TABLE_SCHEMA', oursId, null, null, { base: t.baseSchema, ours: oursSchema, theirs: theirsSchema });
       if (choice?.take === 'THEIRS') {
         writer.update(schemaPatches(oursSchema, theirsSchema));
-        takeTheirsRows(writer, ...rowsIn(theirsSchema));
+        const [ours, theirs] = rowsIn(theirsSchema);
+        takeTheirsRows(writer, ours, theirs);
       }
       return;
     }
