@@ -226,6 +226,12 @@ export { compileTableModel, defaultValueOf, foreignKeyFields, nodeAtDataPath } f
 export { fillSystemRefs, normalizeRowData, normalizeValue } from './tables/rowData.ts';
 export { canonicalJson, isPlainObject, jsonDeepEqual } from './tables/jsonValue.ts';
 export { escapePointerToken, parseJsonPointer, toJsonPointer } from './tables/jsonPointer.ts';
+export { applySchemaPatch } from './tables/applySchemaPatch.ts';
+export type { SchemaPatchResult } from './tables/applySchemaPatch.ts';
+export { parseDecimal, rawDefault } from './tables/convertValue.ts';
+export type { LossListener, DataPath as MigrationDataPath } from './tables/convertValue.ts';
+export { setOwn } from './tables/jsonPatchValue.ts';
+export { assertPatchList, invalidPatch, readPatchOperation } from './tables/patchOperations.ts';
 export type {
   ArraySchema,
   BooleanSchema,

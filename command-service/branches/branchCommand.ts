@@ -1,6 +1,5 @@
-import { AppError, MAX_DRAFT_ROW_CHANGES, assertRowId, assertTableId } from '../../contracts/index.ts';
+import { AppError, MAX_DRAFT_ROW_CHANGES, assertPatchList, assertRowId, assertTableId } from '../../contracts/index.ts';
 import type { CommandInput, DraftOperation } from '../../contracts/index.ts';
-import { assertPatchList } from '../domain/tables/patchOperations.ts';
 import type { RowValidatorCache } from '../domain/tables/rowValidator.ts';
 import type { HeadValueIndexes } from './headValueIndexes.ts';
 import type { TableModelCache } from './tableModelCache.ts';

@@ -1,7 +1,5 @@
-import { AppError, MAX_ERROR_DETAILS, jsonDeepEqual, normalizeRowData } from '../../contracts/index.ts';
-import type { DomainEvent, ErrorDetail, ForeignKeyField, JsonObject, RowWrite } from '../../contracts/index.ts';
-import { applySchemaPatch } from '../domain/tables/applySchemaPatch.ts';
-import type { DataPath } from '../domain/tables/convertValue.ts';
+import { AppError, MAX_ERROR_DETAILS, applySchemaPatch, jsonDeepEqual, normalizeRowData } from '../../contracts/index.ts';
+import type { DomainEvent, ErrorDetail, ForeignKeyField, JsonObject, MigrationDataPath, RowWrite } from '../../contracts/index.ts';
 import { assertValidTableSchema } from '../domain/tables/validateTableSchema.ts';
 import { draftRows, draftTables, type BranchContent } from './branchContent.ts';
 import type { BranchCommandData, BranchCommandMetadata, BranchDeciderTools } from './branchCommand.ts';
@@ -27,7 +25,7 @@ function invalidMigratedData(tableId: string, violations: readonly Violation[], 
 }
 
 /** A value of row `rowId` the migration could not keep (domain.md §6 rule 6), at `path` in the row data. */
-export type RowLossListener = (rowId: string, path: DataPath, before: unknown, after: unknown) => void;
+export type RowLossListener = (rowId: string, path: MigrationDataPath, before: unknown, after: unknown) => void;
 
 const fieldKey = (field: ForeignKeyField): string => `${field.dataPath.join('/')}>${field.tableId}`;
 
@@ -61,7 +59,7 @@ export function decideUpdateTable(
   const failedRows = new Set<string>();
   let total = 0;
   for (const [rowId, row] of draftRows(table)) {
-    const listener = onLoss && ((path: DataPath, before: unknown, after: unknown) => onLoss(rowId, path, before, after));
+    const listener = onLoss && ((path: MigrationDataPath, before: unknown, after: unknown) => onLoss(rowId, path, before, after));
     const next = patched.changesData ? patched.migrate(row.data, listener) : row.data;
     const found = tools.rowValidators.check(schema, next);
     if (found.length > 0) {

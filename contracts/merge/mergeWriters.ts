@@ -16,6 +16,8 @@ export type TableWriter = {
   renameRow(fromRowId: string, toRowId: string): void;
   /** A rename that also carries the data already written under the old id, and later writes (`state.moved`). */
   moveRow(fromRowId: string, toRowId: string): void;
+  /** A row the table's schema update changes without another write: counted as updated (changes.md §1.1). */
+  migrated(rowId: string): void;
   readonly state: WriterState;
 };
 
@@ -32,6 +34,7 @@ type WriterState = {
   /** Rows moved with moveRow: old id → new id. */
   readonly moved: Map<string, string>;
   readonly upserts: Map<string, { data: Data; kind: 'added' | 'updated' }>;
+  readonly migrated: Set<string>;
 };
 
 export function createTableWriter(tableId: string, previousTableId: string | null, kind: MergeTableChange['change']): TableWriter {
@@ -47,6 +50,7 @@ export function createTableWriter(tableId: string, previousTableId: string | nul
     renames: [],
     moved: new Map(),
     upserts: new Map(),
+    migrated: new Set(),
   };
   return {
     tableId,
@@ -61,6 +65,7 @@ export function createTableWriter(tableId: string, previousTableId: string | nul
       state.deletes.add(rowId);
     },
     renameRow: (from, to) => void state.renames.push([from, to]),
+    migrated: (rowId) => void state.migrated.add(rowId),
     moveRow: (from, to) => {
       state.renames.push([from, to]);
       state.moved.set(from, to);
@@ -177,6 +182,10 @@ export function orderOperations(
         if (renamedTo.has(rowId)) continue;
         if (kind === 'added') counts.added += 1;
         else counts.updated += 1;
+      }
+      const renamedFrom = new Set(w.renames.map((m) => m[0]));
+      for (const rowId of w.migrated) {
+        if (!w.upserts.has(rowId) && !w.deletes.has(rowId) && !renamedFrom.has(rowId) && !renamedTo.has(rowId)) counts.updated += 1;
       }
       counts.total = counts.added + counts.updated + counts.removed + counts.renamed;
     }

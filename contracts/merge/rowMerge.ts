@@ -19,7 +19,8 @@ export type ConflictFn = (
 
 /**
  * The row rules of merge.md §2.2 for one table: identities paired across renames, ids taken, removals against
- * changes, and the leaf-level data merge. `oursRow` reads a row of the target draft by its table's id there.
+ * changes, and the leaf-level data merge. `oursRow` reads a row of the target draft by its table's id there; the
+ * rows and `replayOurs` bring every version of a row to the result's schema.
  */
 export function createRowMerger(conflict: ConflictFn, oursRow: (tableId: string, rowId: string) => Data | null) {
   function mergeRows(
@@ -28,6 +29,7 @@ export function createRowMerger(conflict: ConflictFn, oursRow: (tableId: string,
     schema: Data,
     oursRows: readonly SideRowChange[],
     theirsRows: readonly SideRowChange[],
+    replayOurs: (data: Data) => Data = (data) => data,
   ): void {
     const oursByBaseRow = new Map<string, SideRowChange>();
     const oursAdded = new Map<string, SideRowChange>();
@@ -51,7 +53,9 @@ export function createRowMerger(conflict: ConflictFn, oursRow: (tableId: string,
       const changed = oursPresent.get(rowId);
       if (changed !== undefined) return changed.data;
       if (oursGone.has(rowId)) return null;
-      return oursRow(oursTableId, rowId);
+      // A row of the draft no side changed, in the result's shape like the changed ones (merge.md §2.1).
+      const row = oursRow(oursTableId, rowId);
+      return row === null ? null : replayOurs(row);
     };
 
     for (const tc of theirsRows) {

@@ -7,11 +7,13 @@ import {
   type MergeConflict,
   type MergeConflictKind,
   type MergeTableChange,
+  type SideRowChange,
   type SideTableChange,
   type ThreeWayMergeInput,
   type ThreeWayMergeResult,
 } from './mergeTypes.ts';
 import { schemaPatches } from './schemaPatches.ts';
+import { migratedRowIds, replayRows, tableReplay, type RowReplay } from './schemaReplay.ts';
 import { tablesMovingAway } from './tableHolders.ts';
 import { createRowMerger } from './rowMerge.ts';
 import { createTableWriter, orderOperations, type TableWriter } from './mergeWriters.ts';
@@ -172,17 +174,30 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     if (finalId !== oursId) writer.rename(oursId);
     const oursSchema = (o?.schema ?? t.baseSchema) as Data;
     const theirsSchema = t.schema as Data;
+    const schemas = { base: t.baseSchema as Data, ours: oursSchema, theirs: theirsSchema };
+    // Every version of a row is brought to the result's schema before rows are compared (merge.md §2.1): the
+    // changing side's patches replayed on the base rows and on the other side's rows, only rows a side changed.
+    // When our schema becomes the result's, the rows its update migrates count as changed in the draft.
+    const rowsIn = (result: Data): [SideRowChange[], SideRowChange[], RowReplay] => {
+      const replay = tableReplay(schemas, result);
+      const oursRows = o?.rows ?? [];
+      const ours = replayRows(oursRows, replay.base, replay.ours);
+      const theirs = replayRows(t.rows, replay.base, replay.theirs);
+      if (result !== oursSchema) for (const rowId of migratedRowIds(oursRows, ours, t.rows, theirs)) writer.migrated(rowId);
+      return [ours, theirs, replay.ours];
+    };
     if (t.schemaChanged && o?.schemaChanged === true && !jsonDeepEqual(oursSchema, theirsSchema)) {
       const choice = conflict('TABLE_SCHEMA', oursId, null, null, { base: t.baseSchema, ours: oursSchema, theirs: theirsSchema });
       if (choice?.take === 'THEIRS') {
         writer.update(schemaPatches(oursSchema, theirsSchema));
-        takeTheirsRows(writer, o?.rows ?? [], t.rows);
+        const [ours, theirs] = rowsIn(theirsSchema);
+        takeTheirsRows(writer, ours, theirs);
       }
       return;
     }
     const resultSchema = t.schemaChanged && o?.schemaChanged !== true ? theirsSchema : oursSchema;
     if (resultSchema !== oursSchema) writer.update(schemaPatches(oursSchema, theirsSchema));
-    mergeRows(writer, oursId, resultSchema, o?.rows ?? [], t.rows);
+    mergeRows(writer, oursId, resultSchema, ...rowsIn(resultSchema));
   }
 
   for (const [tableId, rows] of input.rowOverrides ?? []) applyOverrides(writers.get(tableId) ?? writerFor(tableId, null, 'MODIFIED'), rows);

@@ -38,7 +38,7 @@ const INPUT: readonly Limit[] = [
   L('Page size `first`: default', 'query-service/paging/pageArgs.ts', 'DEFAULT_PAGE_SIZE', 'count', '—'),
   L('Page size `first`: maximum', 'query-service/paging/pageArgs.ts', 'MAX_PAGE_SIZE', 'count', BAD_INPUT),
   L('Rows per bulk request, ids per bulk delete', 'command-service/branches/branchCommand.ts', 'MAX_BULK_ROWS', 'count', BAD_INPUT),
-  L('Patch operations (row patch, `updateTable`)', 'command-service/domain/tables/patchOperations.ts', 'MAX_PATCH_OPERATIONS', 'count', BAD_INPUT),
+  L('Patch operations (row patch, `updateTable`)', 'contracts/tables/patchOperations.ts', 'MAX_PATCH_OPERATIONS', 'count', BAD_INPUT),
   L('`where` nesting', 'query-service/rows/rowWhere.ts', 'MAX_WHERE_DEPTH', 'count', BAD_INPUT),
   L('`where` conditions', 'query-service/rows/rowWhere.ts', 'MAX_WHERE_CONDITIONS', 'count', BAD_INPUT),
   L('`in` values', 'query-service/rows/rowOperands.ts', 'MAX_IN_VALUES', 'count', BAD_INPUT),

@@ -1,6 +1,4 @@
-import { isPlainObject, parseJsonPointer } from '../../../contracts/index.ts';
-import { setOwn } from '../tables/jsonPatchValue.ts';
-import { assertPatchList, invalidPatch, readPatchOperation } from '../tables/patchOperations.ts';
+import { assertPatchList, invalidPatch, isPlainObject, parseJsonPointer, readPatchOperation, setOwn } from '../../../contracts/index.ts';
 
 type Segment = string | number;
 

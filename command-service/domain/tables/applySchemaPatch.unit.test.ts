@@ -1,7 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SYSTEM_REFS, isAppError, type ErrorCode } from '../../../contracts/index.ts';
-import { applySchemaPatch } from './applySchemaPatch.ts';
+import { SYSTEM_REFS, applySchemaPatch, isAppError, type ErrorCode } from '../../../contracts/index.ts';
 import { assertValidTableSchema } from './validateTableSchema.ts';
 import { arr, bool, num, obj, str, type Json } from '../../testing/specSchemas.ts';
 

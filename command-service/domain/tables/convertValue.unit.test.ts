@@ -1,8 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SYSTEM_REFS } from '../../../contracts/index.ts';
-import { applySchemaPatch } from './applySchemaPatch.ts';
-import { parseDecimal, rawDefault } from './convertValue.ts';
+import { SYSTEM_REFS, applySchemaPatch, parseDecimal, rawDefault } from '../../../contracts/index.ts';
 import { arr, bool, num, obj, str, type Json } from '../../testing/specSchemas.ts';
 
 /** Replaces property `p` of `{p: from}` by `to` and migrates `value`. */

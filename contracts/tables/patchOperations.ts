@@ -1,4 +1,5 @@
-import { AppError, isPlainObject } from '../../../contracts/index.ts';
+import { AppError } from '../errors/appError.ts';
+import { isPlainObject } from './jsonValue.ts';
 
 /** Operations per row patch or `updateTable` call (operations.md §7). */
 export const MAX_PATCH_OPERATIONS = 1000;

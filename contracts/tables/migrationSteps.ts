@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../../contracts/index.ts';
+import { isPlainObject } from './jsonValue.ts';
 import { convertValue, rawDefault, type DataPath, type LossListener } from './convertValue.ts';
 import { setOwn } from './jsonPatchValue.ts';
 import { splitArrayContext } from './schemaLocation.ts';

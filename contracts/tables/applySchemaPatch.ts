@@ -1,4 +1,6 @@
-import { parseJsonPointer, type JsonObject, type TableSchema } from '../../../contracts/index.ts';
+import { parseJsonPointer } from './jsonPointer.ts';
+import type { JsonObject } from '../events/domainEvents.ts';
+import type { TableSchema } from './tableSchema.ts';
 import type { LossListener } from './convertValue.ts';
 import { addAt, getAt, removeAt, replaceAt, setOwn } from './jsonPatchValue.ts';
 import { addDefaultStep, convertStep, removeStep, transferStep, type MigrationStep } from './migrationSteps.ts';

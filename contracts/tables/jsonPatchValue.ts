@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../../contracts/index.ts';
+import { isPlainObject } from './jsonValue.ts';
 
 /** RFC 6902 primitives on a plain JSON value, addressed by unescaped pointer tokens. Mutate in place. */
 

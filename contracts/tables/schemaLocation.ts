@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../../contracts/index.ts';
+import { isPlainObject } from './jsonValue.ts';
 
 /**
  * Where a schema patch path points (domain.md §6): a node path made of `/properties/<name>` and `/items`

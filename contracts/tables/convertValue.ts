@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../../contracts/index.ts';
+import { isPlainObject } from './jsonValue.ts';
 import { setOwn } from './jsonPatchValue.ts';
 
 /**
