@@ -30,12 +30,29 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
   const open: MergeConflict[] = [];
   const resolutions = new Map(input.resolutions.map((r) => [r.conflictId, r]));
   const writers = new Map<string, TableWriter>();
+  /** Tables the merge removes: apart from `writers`, whose id another table of the result may take (a rename). */
+  const drops: TableWriter[] = [];
+  /** Our table ids the merge deletes (once, though two resolutions may each free the same id). */
+  const deleted = new Set<string>();
   const preOps: DraftOperation[] = [];
 
   function writerFor(tableId: string, previousTableId: string | null, kind: MergeTableChange['change']): TableWriter {
     let writer = writers.get(tableId);
     if (writer === undefined) writers.set(tableId, (writer = createTableWriter(tableId, previousTableId, kind)));
     return writer;
+  }
+
+  function deleteTable(tableId: string): void {
+    if (!deleted.has(tableId)) preOps.push({ type: 'DeleteTable', tableId });
+    deleted.add(tableId);
+  }
+
+  function dropTable(tableId: string): void {
+    if (deleted.has(tableId)) return;
+    deleted.add(tableId);
+    const writer = createTableWriter(tableId, null, 'REMOVED');
+    writer.dropTable();
+    drops.push(writer);
   }
 
   function conflict(
@@ -128,7 +145,7 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
 
   /** The table leaves the draft (when `deleteId`) and comes back as `tableId` with exactly `rows`. */
   function recreate(tableId: string, deleteId: string | null, schema: Data, rows: readonly (readonly [string, Data])[], replaces: boolean): void {
-    if (deleteId !== null) preOps.push({ type: 'DeleteTable', tableId: deleteId });
+    if (deleteId !== null) deleteTable(deleteId);
     const writer = writerFor(tableId, null, replaces ? 'MODIFIED' : 'ADDED');
     writer.create(schema);
     for (const [rowId, data] of rows) writer.upsert(rowId, data, 'added');
@@ -137,10 +154,10 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
   function mergeChangedTable(baseTableId: string, t: SideTableChange, o: SideTableChange | null): void {
     const oursId = o === null ? baseTableId : o.tableId;
     if (t.tableId === null) {
-      if (o === null) writerFor(baseTableId, null, 'REMOVED').dropTable();
+      if (o === null) dropTable(baseTableId);
       else if (o.tableId !== null) {
         const choice = conflict('TABLE_REMOVED_CHANGED', o.tableId, null, null, { base: o.baseSchema, ours: o.schema, theirs: null });
-        if (choice?.take === 'THEIRS') writerFor(o.tableId, null, 'REMOVED').dropTable();
+        if (choice?.take === 'THEIRS') dropTable(o.tableId);
       }
       return;
     }
@@ -156,14 +173,14 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     if (theirsRenamed && oursRenamed && t.tableId !== oursId) {
       const choice = conflict('TABLE_RENAME', oursId, null, null, { base: baseTableId, ours: oursId, theirs: t.tableId });
       if (choice?.take === 'THEIRS') {
-        if (takenOnOurs(t.tableId, oursId)) preOps.push({ type: 'DeleteTable', tableId: t.tableId });
+        if (takenOnOurs(t.tableId, oursId)) deleteTable(t.tableId);
         finalId = t.tableId;
       }
     } else if (theirsRenamed && !oursRenamed) {
       if (takenOnOurs(t.tableId, oursId)) {
         const choice = conflict('TABLE_ID_TAKEN', oursId, null, null, { base: baseTableId, ours: oursId, theirs: t.tableId });
         if (choice?.take === 'THEIRS') {
-          preOps.push({ type: 'DeleteTable', tableId: t.tableId });
+          deleteTable(t.tableId);
           finalId = t.tableId;
         }
       } else finalId = t.tableId;
@@ -188,7 +205,7 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
   for (const [tableId, rows] of input.rowOverrides ?? []) applyOverrides(writers.get(tableId) ?? writerFor(tableId, null, 'MODIFIED'), rows);
 
   const ordered = orderConflicts(conflicts);
-  const { operations, tables } = orderOperations(preOps, [...writers.values()], input.oursRow, input.oursTableIds);
+  const { operations, tables } = orderOperations(preOps, [...drops, ...writers.values()], input.oursRow, input.oursTableIds);
   return {
     conflicts: ordered,
     open: orderConflicts(open),
