@@ -10,7 +10,7 @@ type BenchFigure = { name: string; value: number; unit: string; note?: string };
 /** As the fast tier's (threeWayMergeLaws.unit.test.ts): the options it leaves off are off here for the same reasons. */
 const OPTIONS: MergeLawOptions = {
   schemaPatches: false, // on once schema-patch replay lands
-  reuseTableIds: false, // on once TABLE_REMOVED_CHANGED/THEIRS over a table id ours reused is resolved consistently
+  reuseTableIds: false, // on once TABLE_ID_TAKEN/THEIRS keeps the holder theirs still has (see the fast tier's test)
 };
 
 export function runMergeLawsBench(runsPerSeed = 5_000, seeds = 5): Promise<BenchFigure[]> {

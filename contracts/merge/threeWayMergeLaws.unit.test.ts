@@ -6,8 +6,8 @@ import { MERGE_LAWS_SEED, assertMergeLaws } from '../testing/mergeLaws.ts';
 test('three-way merge laws hold over random two-branch histories (fixed seed)', () => {
   const stats = assertMergeLaws(250, MERGE_LAWS_SEED, {
     schemaPatches: false, // on once schema-patch replay lands
-    // A table renamed or created under an id that a table removed or renamed on the other side still holds has no
-    // consistent resolution yet (TABLE_REMOVED_CHANGED resolved THEIRS recreates a table over one of ours): on once fixed.
+    // On once TABLE_ID_TAKEN resolved THEIRS stops deleting our table that holds the id when theirs keeps that table
+    // (under its base id, or moved by a TABLE_RENAME resolved THEIRS): the rows rules' holder fates, for tables.
     reuseTableIds: false,
   });
   // The histories reach what the laws are about: applied merges, bases moved by earlier merges, conflicts.

@@ -156,7 +156,12 @@ export function checkMergeLaws(c: MergeCase, strategy: MergeStrategy | 'PICK', p
       'a resolution settles its conflict',
     );
   else law(result.open.length === 0, 'a strategy resolves every conflict');
-  const idMoves = new Set(result.conflicts.filter((k) => k.kind === 'ROW_ID_TAKEN' || k.kind === 'ROW_RENAME').map((k) => k.tableId));
+  // Tables in a conflict about their id or existence may be replaced whole by its resolution.
+  const tableLevel = result.conflicts.filter((k) => k.kind.startsWith('TABLE_')).flatMap((k) => [k.tableId, k.ours, k.theirs]);
+  const idMoves = new Set([
+    ...result.conflicts.filter((k) => k.kind === 'ROW_ID_TAKEN' || k.kind === 'ROW_RENAME').map((k) => k.tableId),
+    ...tableLevel.filter((id): id is string => typeof id === 'string'),
+  ]);
   const wholeRows = new Set(result.conflicts.filter((k) => k.kind !== 'ROW_UPDATE').map((k) => `${k.tableId}/${k.rowId}`));
   for (const k of result.conflicts) {
     const side = take(k);
@@ -179,24 +184,23 @@ export function checkMergeLaws(c: MergeCase, strategy: MergeStrategy | 'PICK', p
   // Conflicts of A→B and B→A mirror each other (compared unresolved: resolving one can free an id and remove another).
   const unresolved = strategy === 'FAIL' ? result : runMerge(c, 'FAIL');
   const mirror = runMerge(mirrored(c), 'FAIL');
-  law(jsonDeepEqual(mirrorKey(unresolved.conflicts, false), mirrorKey(mirror.conflicts, true)), 'conflicts of A→B and B→A mirror each other');
+  const keys = [mirrorKey(unresolved.conflicts, false), mirrorKey(mirror.conflicts, true)];
+  law(jsonDeepEqual(keys[0], keys[1]), `conflicts of A→B and B→A mirror each other: ${keys.map((k) => k.join()).join(' vs ')}`);
   return Object.assign(result.open, { operations: result.operations, conflicts: result.conflicts.length });
 }
 
 /**
  * Leaf conflicts as (path, base, ours, theirs) with the sides swapped for the mirrored merge; schema conflicts with
  * their schemas swapped; the other kinds by kind (their values name the rows of each side, which differ between the
- * two directions).
+ * two directions). Table conflicts count once per kind: a chain of table renames blocked by one conflict raises a
+ * TABLE_ID_TAKEN for each later link (tableHolders.ts), and the two directions see different chains.
  */
 function mirrorKey(conflicts: readonly MergeConflict[], swap: boolean): string[] {
   const sides = (k: MergeConflict) => (swap ? [k.theirs, k.ours] : [k.ours, k.theirs]);
-  return conflicts
-    .map((k) =>
-      JSON.stringify(
-        k.kind === 'ROW_UPDATE' ? [k.kind, k.path, k.base, sides(k)] : k.kind === 'TABLE_SCHEMA' ? [k.kind, k.base, sides(k)] : [k.kind],
-      ),
-    )
-    .sort();
+  const keys = conflicts.map((k) =>
+    JSON.stringify(k.kind === 'ROW_UPDATE' ? [k.kind, k.path, k.base, sides(k)] : k.kind === 'TABLE_SCHEMA' ? [k.kind, k.base, sides(k)] : [k.kind]),
+  );
+  return [...keys.filter((key) => !key.includes('"TABLE_')), ...new Set(keys.filter((key) => key.includes('"TABLE_')))].sort();
 }
 
 export const MERGE_LAWS_SEED = 20261128;
