@@ -83,6 +83,67 @@ test('THEIRS on both conflicts of u (ours changed it; theirs removed it and rena
   ]);
 });
 
+const changed = (id: string, to = id, rows = [{ baseRowId: 'r0', rowId: 'r0', base: row, data: { a: 1 } }]): SideTableChange => ({
+  baseTableId: id,
+  tableId: to,
+  schemaChanged: false,
+  baseSchema: schema,
+  schema,
+  rows,
+});
+const added = (id: string): SideTableChange => ({
+  baseTableId: null,
+  tableId: id,
+  schemaChanged: false,
+  baseSchema: null,
+  schema,
+  rows: [{ baseRowId: null, rowId: 'n0', base: null, data: row }],
+});
+const kinds = (result: ReturnType<typeof merge>) => result.conflicts.map((k) => [k.kind, k.tableId]);
+
+test('ours removed u and renamed t onto it, theirs changed u: bringing u back needs the id too (both directions)', () => {
+  const oursSide = [renamed('t', 'u'), removed('u', ['r0'])];
+  const theirsSide = [changed('u')];
+  assert.deepEqual(kinds(merge(oursSide, theirsSide, ['u'], 'FAIL')), [
+    ['TABLE_ID_TAKEN', 'u'],
+    ['TABLE_REMOVED_CHANGED', 'u'],
+  ]);
+  assert.deepEqual(kinds(merge(theirsSide, oursSide, ['t', 'u'], 'FAIL')), [
+    ['TABLE_ID_TAKEN', 't'],
+    ['TABLE_REMOVED_CHANGED', 'u'],
+  ]);
+  assert.deepEqual(merge(oursSide, theirsSide, ['u'], 'OURS').operations, []);
+  assert.deepEqual(merge(oursSide, theirsSide, ['u'], 'THEIRS').operations, [
+    { type: 'DeleteTable', tableId: 'u' },
+    { type: 'CreateTable', tableId: 'u', schema },
+    { type: 'UpsertRows', tableId: 'u', rows: [{ rowId: 'r0', data: { a: 1 } }] },
+  ]);
+});
+
+test("two renames of t where theirs' id is another table of ours: TABLE_ID_TAKEN as well, THEIRS replaces that table", () => {
+  const result = merge([renamed('t', 'v'), added('w')], [renamed('t', 'w')], ['v', 'w'], 'THEIRS');
+  assert.deepEqual(kinds(result), [
+    ['TABLE_RENAME', 'v'],
+    ['TABLE_ID_TAKEN', 'w'],
+  ]);
+  assert.deepEqual(result.operations, [
+    { type: 'DeleteTable', tableId: 'w' },
+    { type: 'RenameTable', tableId: 'v', nextTableId: 'w' },
+  ]);
+  assert.deepEqual(merge([renamed('t', 'v'), added('w')], [renamed('t', 'w')], ['v', 'w'], 'OURS').operations, []);
+});
+
+test('a table of ours replaced by theirs (THEIRS on TABLE_ID_TAKEN) gets none of the writes meant for it', () => {
+  // Ours renamed t to w; theirs added a table w and changed t's row: theirs' w replaces ours' w whole.
+  const result = merge([renamed('t', 'w')], [changed('t'), added('w')], ['w'], 'THEIRS');
+  assert.deepEqual(kinds(result), [['TABLE_ID_TAKEN', 'w']]);
+  assert.deepEqual(result.operations, [
+    { type: 'DeleteTable', tableId: 'w' },
+    { type: 'CreateTable', tableId: 'w', schema },
+    { type: 'UpsertRows', tableId: 'w', rows: [{ rowId: 'n0', data: row }] },
+  ]);
+});
+
 test('the shrunk counterexample (feat removes u, renames t to u; main merges it) keeps every merge law', () => {
   const d = { a: 0, b: { c: 0, d: 0 }, tags: [] as number[] };
   const history: HistoryCase = {
