@@ -27,6 +27,7 @@ export function runMergeLawsBench(runsPerSeed = 5_000, seeds = 5): Promise<Bench
     },
     { name: 'merges checked', value: stats.merges - stats.upToDate, unit: 'merges', note: `${stats.upToDate} more were UP_TO_DATE` },
     { name: 'merges applied', value: stats.applied, unit: 'merges', note: `${stats.movedBase} on a base an earlier merge moved` },
+    { name: 'criss-cross merges', value: stats.crissCross, unit: 'merges', note: 'several best common ancestors' },
     { name: 'merges with conflicts', value: stats.conflicts, unit: 'merges' },
     { name: 'time', value: Math.round(seconds * 10) / 10, unit: 's' },
   ]);

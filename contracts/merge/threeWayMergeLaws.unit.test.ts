@@ -11,5 +11,8 @@ test('three-way merge laws hold over random two-branch histories (fixed seed)', 
     reuseTableIds: false,
   });
   // The histories reach what the laws are about: applied merges, bases moved by earlier merges, conflicts.
-  assert.ok(stats.applied > 100 && stats.movedBase > 20 && stats.conflicts > 20 && stats.upToDate > 100, JSON.stringify(stats));
+  assert.ok(
+    stats.applied > 100 && stats.movedBase > 20 && stats.conflicts > 20 && stats.upToDate > 100 && stats.crissCross > 0,
+    JSON.stringify(stats),
+  );
 });

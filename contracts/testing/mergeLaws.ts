@@ -31,8 +31,25 @@ export const historyArb = (options: MergeLawOptions) =>
 export type HistoryCase = typeof historyArb extends (o: MergeLawOptions) => fc.Arbitrary<infer T> ? T : never;
 
 /** What the histories exercised (the bench prints it, so a narrowed generator shows). */
-export type MergeLawStats = { merges: number; upToDate: number; applied: number; conflicts: number; movedBase: number; tableChanges: number };
-export const createMergeLawStats = (): MergeLawStats => ({ merges: 0, upToDate: 0, applied: 0, conflicts: 0, movedBase: 0, tableChanges: 0 });
+export type MergeLawStats = {
+  merges: number;
+  upToDate: number;
+  applied: number;
+  conflicts: number;
+  movedBase: number;
+  /** Merges with several best common ancestors (criss-cross). */
+  crissCross: number;
+  tableChanges: number;
+};
+export const createMergeLawStats = (): MergeLawStats => ({
+  merges: 0,
+  upToDate: 0,
+  applied: 0,
+  conflicts: 0,
+  movedBase: 0,
+  crissCross: 0,
+  tableChanges: 0,
+});
 
 /** Plays a history and checks every law at each merge; throws with the step and the first law broken. */
 export function checkHistory(history: HistoryCase, options: MergeLawOptions, stats: MergeLawStats = createMergeLawStats()): void {
@@ -83,6 +100,7 @@ function mergeStep(h: History, op: Extract<HistoryOp, { kind: 'merge' }>, law: L
   if (upToDate) return;
   if (base.id !== 'main0') stats.movedBase += 1;
   const common = [...h.state.revisions.values()].filter((r) => r.committedAt !== null && contains(h, draft, r.id) && contains(h, source, r.id));
+  if (common.filter((r) => !common.some((other) => other.id !== r.id && contains(h, other, r.id))).length > 1) stats.crissCross += 1;
   law(
     common.some((r) => r.id === base.id) && !common.some((r) => r.id !== base.id && contains(h, r, base.id) && !contains(h, base, r.id)),
     `base ${base.id} of ${source.id} → ${into} is a common ancestor no other common ancestor descends from`,
