@@ -202,7 +202,7 @@ const suites: Suite[] = [
   },
   {
     name: 'merge-laws',
-    title: 'Merge laws over random two-sided histories (issue 26 item 5)',
+    title: 'Merge laws over random two-branch histories with commits and merges both ways (issue 26 item 5)',
     target: 'every law holds',
     run: () => runMergeLawsBench(),
   },

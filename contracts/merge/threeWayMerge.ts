@@ -32,12 +32,33 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
   const open: MergeConflict[] = [];
   const resolutions = new Map(input.resolutions.map((r) => [r.conflictId, r]));
   const writers = new Map<string, TableWriter>();
+  /** Tables the merge removes: apart from `writers`, whose id another table of the result may take (a rename). */
+  const drops: TableWriter[] = [];
+  /** Our table ids the merge deletes (once, though two resolutions may each free the same id). */
+  const deleted = new Set<string>();
   const preOps: DraftOperation[] = [];
 
+  /** Ids where theirs' table comes back in place of a table of ours the merge deletes: that table's writes go nowhere. */
+  const restored = new Set<string>();
+
   function writerFor(tableId: string, previousTableId: string | null, kind: MergeTableChange['change']): TableWriter {
+    if (restored.has(tableId)) return createTableWriter(tableId, previousTableId, kind);
     let writer = writers.get(tableId);
     if (writer === undefined) writers.set(tableId, (writer = createTableWriter(tableId, previousTableId, kind)));
     return writer;
+  }
+
+  function deleteTable(tableId: string): void {
+    if (!deleted.has(tableId)) preOps.push({ type: 'DeleteTable', tableId });
+    deleted.add(tableId);
+  }
+
+  function dropTable(tableId: string): void {
+    if (deleted.has(tableId)) return;
+    deleted.add(tableId);
+    const writer = createTableWriter(tableId, null, 'REMOVED');
+    writer.dropTable();
+    drops.push(writer);
   }
 
   function conflict(
@@ -128,27 +149,40 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     );
   }
 
-  /** The table leaves the draft (when `deleteId`) and comes back as `tableId` with exactly `rows`. */
+  /**
+   * The table leaves the draft (when `deleteId`) and comes back as `tableId` with exactly `rows`. The table of ours
+   * it replaces is gone: what the merge writes to it, before or after, is dropped.
+   */
   function recreate(tableId: string, deleteId: string | null, schema: Data, rows: readonly (readonly [string, Data])[], replaces: boolean): void {
-    if (deleteId !== null) preOps.push({ type: 'DeleteTable', tableId: deleteId });
+    if (deleteId !== null) {
+      deleteTable(deleteId);
+      writers.delete(tableId);
+    }
     const writer = writerFor(tableId, null, replaces ? 'MODIFIED' : 'ADDED');
     writer.create(schema);
     for (const [rowId, data] of rows) writer.upsert(rowId, data, 'added');
+    if (deleteId !== null) restored.add(tableId);
   }
 
   function mergeChangedTable(baseTableId: string, t: SideTableChange, o: SideTableChange | null): void {
     const oursId = o === null ? baseTableId : o.tableId;
     if (t.tableId === null) {
-      if (o === null) writerFor(baseTableId, null, 'REMOVED').dropTable();
+      if (o === null) dropTable(baseTableId);
       else if (o.tableId !== null) {
         const choice = conflict('TABLE_REMOVED_CHANGED', o.tableId, null, null, { base: o.baseSchema, ours: o.schema, theirs: null });
-        if (choice?.take === 'THEIRS') writerFor(o.tableId, null, 'REMOVED').dropTable();
+        if (choice?.take === 'THEIRS') dropTable(o.tableId);
       }
       return;
     }
     if (oursId === null) {
       const choice = conflict('TABLE_REMOVED_CHANGED', t.tableId, null, null, { base: t.baseSchema, ours: null, theirs: t.schema });
-      if (choice?.take === 'THEIRS') recreate(t.tableId, null, t.schema as Data, theirsRowsOver(o?.rows ?? [], t.rows), false);
+      // Ours may have given the id to another table: theirs' table comes back only in its place (TABLE_ID_TAKEN).
+      const held = heldOnOurs(t.tableId);
+      const idChoice: Choice = held
+        ? conflict('TABLE_ID_TAKEN', t.tableId, null, null, { base: baseTableId, ours: t.tableId, theirs: t.tableId })
+        : { take: 'THEIRS', value: undefined };
+      if (choice?.take !== 'THEIRS' || idChoice?.take !== 'THEIRS') return;
+      recreate(t.tableId, held ? t.tableId : null, t.schema as Data, theirsRowsOver(o?.rows ?? [], t.rows), false);
       return;
     }
     // Name (§2.1): a rename on one side is taken, two different renames or a taken id conflict.
@@ -157,15 +191,19 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     const oursRenamed = oursId !== baseTableId;
     if (theirsRenamed && oursRenamed && t.tableId !== oursId) {
       const choice = conflict('TABLE_RENAME', oursId, null, null, { base: baseTableId, ours: oursId, theirs: t.tableId });
-      if (choice?.take === 'THEIRS') {
-        if (takenOnOurs(t.tableId, oursId)) preOps.push({ type: 'DeleteTable', tableId: t.tableId });
+      // Theirs' id may be held by another table of ours: a TABLE_ID_TAKEN too, as when ours renamed nothing.
+      const taken = takenOnOurs(t.tableId, oursId);
+      const free =
+        !taken || conflict('TABLE_ID_TAKEN', t.tableId, null, null, { base: baseTableId, ours: oursId, theirs: t.tableId })?.take === 'THEIRS';
+      if (choice?.take === 'THEIRS' && free) {
+        if (taken) deleteTable(t.tableId);
         finalId = t.tableId;
       }
     } else if (theirsRenamed && !oursRenamed) {
       if (takenOnOurs(t.tableId, oursId)) {
         const choice = conflict('TABLE_ID_TAKEN', oursId, null, null, { base: baseTableId, ours: oursId, theirs: t.tableId });
         if (choice?.take === 'THEIRS') {
-          preOps.push({ type: 'DeleteTable', tableId: t.tableId });
+          deleteTable(t.tableId);
           finalId = t.tableId;
         }
       } else finalId = t.tableId;
@@ -203,7 +241,7 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
   for (const [tableId, rows] of input.rowOverrides ?? []) applyOverrides(writers.get(tableId) ?? writerFor(tableId, null, 'MODIFIED'), rows);
 
   const ordered = orderConflicts(conflicts);
-  const { operations, tables } = orderOperations(preOps, [...writers.values()], input.oursRow, input.oursTableIds);
+  const { operations, tables } = orderOperations(preOps, [...drops, ...writers.values()], input.oursRow, input.oursTableIds);
   return {
     conflicts: ordered,
     open: orderConflicts(open),

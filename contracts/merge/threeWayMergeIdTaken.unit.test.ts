@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { threeWayMerge } from './threeWayMerge.ts';
 import type { MergeStrategy, SideRowChange } from './mergeTypes.ts';
-import { applyOperations, checkMergeLaws } from '../testing/mergeLaws.ts';
+import type { DraftOperation } from '../commands/draftChanges.ts';
+import { applyDraftOperations } from '../testing/mergeContent.ts';
+import { checkHistory, createMergeLawStats, type HistoryCase } from '../testing/mergeLaws.ts';
+import { TABLE_SCHEMA } from '../testing/mergeHistoryOps.ts';
 
 // ROW_ID_TAKEN where the holder is a row ours renamed onto the id and theirs keeps under its old id (merge.md §2.2,
 // §2.4): resolving THEIRS gives the id to theirs' row and puts the holder back where theirs has it; no row is lost.
@@ -10,6 +13,23 @@ type Data = { a: number; b: { c: number; d: number }; tags: number[] };
 const row = (tags: number[]): Data => ({ a: 0, b: { c: 0, d: 0 }, tags });
 const schema = { type: 'object' };
 const table = (rows: SideRowChange[]) => [{ baseTableId: 't', tableId: 't', schemaChanged: false, baseSchema: schema, schema, rows }];
+
+/** Table `t` of the draft after the merge's operations. */
+function applyOperations(rows: Map<string, Data>, operations: readonly DraftOperation[]): Map<string, Data> {
+  const content = new Map([['t', { key: 'k', schema, rows }]]);
+  const after = applyDraftOperations(content, operations, { newTableKey: () => 'new', mark: () => undefined });
+  return after.get('t')?.rows as Map<string, Data>;
+}
+
+/** A history of table `t` (rows r0…): `main` writes ours, `feat` writes theirs and commits, then feat merges into main. */
+function renameHistory(rows: number, main: HistoryCase['ops'], feat: HistoryCase['ops'], strategy: 'OURS' | 'THEIRS'): HistoryCase {
+  const d = { a: 0, b: { c: 0, d: 0 }, tags: [] as number[] };
+  return {
+    initial: new Map([['t', { key: 'k', schema: TABLE_SCHEMA, rows: new Map(Array.from({ length: rows }, (_, i) => [`r${i}`, d])) }]]),
+    ops: [...main, ...feat, { kind: 'commit', branch: 1 }, { kind: 'merge', into: 0, strategy, picks: [true] }],
+  };
+}
+const LAW_OPTIONS = { schemaPatches: false, reuseTableIds: false };
 
 /** Base {r0, r1}; ours renamed r0 → n0 (X); theirs renamed r1 → n0 and kept X as r0 (changed or not). */
 function mergeCase(strategy: MergeStrategy, theirsChangesX: boolean) {
@@ -90,19 +110,22 @@ test("THEIRS when ours added a row under the holder's old id: nothing moves, no 
 });
 
 test('the shrunk counterexample of seed 20261129 keeps every merge law', () => {
-  const d = { a: 0, b: { c: 0, d: 0 }, tags: [] as number[] };
-  checkMergeLaws({
-    base: [d, d],
-    ours: [
-      { kind: 'rename', pick: 0, id: 'n0' },
-      { kind: 'leaf', pick: 12, field: 'tags', value: 0 },
+  // Ours renames r0 → n0 and appends to its tags; theirs appends to r0's tags and renames r1 → n0.
+  const history = renameHistory(
+    2,
+    [
+      { kind: 'renameRow', branch: 0, table: 0, row: 0, id: 'n0' },
+      { kind: 'append', branch: 0, table: 0, row: 0, value: 0 },
     ],
-    theirs: [
-      { kind: 'leaf', pick: 0, field: 'tags', value: 1 },
-      { kind: 'rename', pick: 9, id: 'n0' },
+    [
+      { kind: 'append', branch: 1, table: 0, row: 0, value: 1 },
+      { kind: 'renameRow', branch: 1, table: 0, row: 1, id: 'n0' },
     ],
-    strategy: 'THEIRS',
-  });
+    'THEIRS',
+  );
+  const stats = createMergeLawStats();
+  checkHistory(history, LAW_OPTIONS, stats);
+  assert.deepEqual([stats.merges, stats.applied, stats.conflicts], [1, 1, 1]);
 });
 
 test('THEIRS on two renames theirs made the other way round swaps the rows through a spare id the draft does not use', () => {
@@ -144,17 +167,20 @@ test('THEIRS on two renames theirs made the other way round swaps the rows throu
 });
 
 test('the shrunk counterexample of seed 1 (a swap of renames, THEIRS) keeps every merge law', () => {
-  const d = { a: 0, b: { c: 0, d: 0 }, tags: [] as number[] };
-  checkMergeLaws({
-    base: [d, d, d, d],
-    ours: [
-      { kind: 'rename', pick: 5, id: 'n2' },
-      { kind: 'rename', pick: 11, id: 'n0' },
+  // Base r0…r3; ours renames r1 → n2, r3 → n0; theirs renames r3 → n2, r1 → n0 (rows picked by sorted id).
+  const history = renameHistory(
+    4,
+    [
+      { kind: 'renameRow', branch: 0, table: 0, row: 1, id: 'n2' },
+      { kind: 'renameRow', branch: 0, table: 0, row: 3, id: 'n0' },
     ],
-    theirs: [
-      { kind: 'rename', pick: 11, id: 'n2' },
-      { kind: 'rename', pick: 5, id: 'n0' },
+    [
+      { kind: 'renameRow', branch: 1, table: 0, row: 3, id: 'n2' },
+      { kind: 'renameRow', branch: 1, table: 0, row: 2, id: 'n0' },
     ],
-    strategy: 'THEIRS',
-  });
+    'THEIRS',
+  );
+  const stats = createMergeLawStats();
+  checkHistory(history, LAW_OPTIONS, stats);
+  assert.deepEqual([stats.merges, stats.applied, stats.conflicts], [1, 1, 1]);
 });

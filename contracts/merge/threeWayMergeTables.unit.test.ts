@@ -1,0 +1,167 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { threeWayMerge } from './threeWayMerge.ts';
+import type { MergeStrategy, SideTableChange } from './mergeTypes.ts';
+import { checkHistory, createMergeLawStats, type HistoryCase } from '../testing/mergeLaws.ts';
+import { TABLE_SCHEMA } from '../testing/mergeHistoryOps.ts';
+
+// A table renamed onto the id of a table removed on the same side (merge.md §2.1): the removal and the rename are
+// two tables of the result under one id, written apart (found by the merge laws, seed 20261128).
+const schema = { type: 'object' };
+const row = { a: 0 };
+const removed = (id: string, rows = [] as string[]): SideTableChange => ({
+  baseTableId: id,
+  tableId: null,
+  schemaChanged: false,
+  baseSchema: schema,
+  schema: null,
+  rows: rows.map((rowId) => ({ baseRowId: rowId, rowId: null, base: row, data: null })),
+});
+const renamed = (from: string, to: string): SideTableChange => ({
+  baseTableId: from,
+  tableId: to,
+  schemaChanged: false,
+  baseSchema: schema,
+  schema,
+  rows: [],
+});
+
+function merge(ours: SideTableChange[], theirs: SideTableChange[], oursTableIds: string[], strategy: MergeStrategy) {
+  return threeWayMerge({
+    sourceRevisionId: 'src',
+    baseRevisionId: 'base',
+    ours,
+    theirs,
+    oursTableIds: new Set(oursTableIds),
+    oursRow: () => null,
+    resolutions: [],
+    strategy,
+  });
+}
+
+test('theirs removes u and renames t to u: the draft drops u, then renames t to u (either order of the changes)', () => {
+  for (const theirs of [
+    [removed('u'), renamed('t', 'u')],
+    [renamed('t', 'u'), removed('u')],
+  ]) {
+    const result = merge([], theirs, ['t', 'u'], 'FAIL');
+    assert.deepEqual(result.conflicts, []);
+    assert.deepEqual(result.operations, [
+      { type: 'DeleteTable', tableId: 'u' },
+      { type: 'RenameTable', tableId: 't', nextTableId: 'u' },
+    ]);
+    assert.deepEqual(
+      result.tables.map((t) => [t.tableId, t.change, t.previousTableId]),
+      [
+        ['u', 'REMOVED', null],
+        ['u', 'RENAMED', 't'],
+      ],
+    );
+  }
+});
+
+test('THEIRS on both conflicts of u (ours changed it; theirs removed it and renamed t onto it) deletes u once', () => {
+  const oursChanged: SideTableChange = {
+    baseTableId: 'u',
+    tableId: 'u',
+    schemaChanged: false,
+    baseSchema: schema,
+    schema,
+    rows: [{ baseRowId: null, rowId: 'r0', base: null, data: row }],
+  };
+  const result = merge([oursChanged], [removed('u'), renamed('t', 'u')], ['t', 'u'], 'THEIRS');
+  assert.deepEqual(
+    result.conflicts.map((k) => [k.kind, k.tableId]),
+    [
+      ['TABLE_ID_TAKEN', 't'],
+      ['TABLE_REMOVED_CHANGED', 'u'],
+    ],
+  );
+  assert.deepEqual(result.operations, [
+    { type: 'DeleteTable', tableId: 'u' },
+    { type: 'RenameTable', tableId: 't', nextTableId: 'u' },
+  ]);
+});
+
+const changed = (id: string, to = id, rows = [{ baseRowId: 'r0', rowId: 'r0', base: row, data: { a: 1 } }]): SideTableChange => ({
+  baseTableId: id,
+  tableId: to,
+  schemaChanged: false,
+  baseSchema: schema,
+  schema,
+  rows,
+});
+const added = (id: string): SideTableChange => ({
+  baseTableId: null,
+  tableId: id,
+  schemaChanged: false,
+  baseSchema: null,
+  schema,
+  rows: [{ baseRowId: null, rowId: 'n0', base: null, data: row }],
+});
+const kinds = (result: ReturnType<typeof merge>) => result.conflicts.map((k) => [k.kind, k.tableId]);
+
+test('ours removed u and renamed t onto it, theirs changed u: bringing u back needs the id too (both directions)', () => {
+  const oursSide = [renamed('t', 'u'), removed('u', ['r0'])];
+  const theirsSide = [changed('u')];
+  assert.deepEqual(kinds(merge(oursSide, theirsSide, ['u'], 'FAIL')), [
+    ['TABLE_ID_TAKEN', 'u'],
+    ['TABLE_REMOVED_CHANGED', 'u'],
+  ]);
+  assert.deepEqual(kinds(merge(theirsSide, oursSide, ['t', 'u'], 'FAIL')), [
+    ['TABLE_ID_TAKEN', 't'],
+    ['TABLE_REMOVED_CHANGED', 'u'],
+  ]);
+  assert.deepEqual(merge(oursSide, theirsSide, ['u'], 'OURS').operations, []);
+  assert.deepEqual(merge(oursSide, theirsSide, ['u'], 'THEIRS').operations, [
+    { type: 'DeleteTable', tableId: 'u' },
+    { type: 'CreateTable', tableId: 'u', schema },
+    { type: 'UpsertRows', tableId: 'u', rows: [{ rowId: 'r0', data: { a: 1 } }] },
+  ]);
+});
+
+test("two renames of t where theirs' id is another table of ours: TABLE_ID_TAKEN as well, THEIRS replaces that table", () => {
+  const result = merge([renamed('t', 'v'), added('w')], [renamed('t', 'w')], ['v', 'w'], 'THEIRS');
+  assert.deepEqual(kinds(result), [
+    ['TABLE_RENAME', 'v'],
+    ['TABLE_ID_TAKEN', 'w'],
+  ]);
+  assert.deepEqual(result.operations, [
+    { type: 'DeleteTable', tableId: 'w' },
+    { type: 'RenameTable', tableId: 'v', nextTableId: 'w' },
+  ]);
+  assert.deepEqual(merge([renamed('t', 'v'), added('w')], [renamed('t', 'w')], ['v', 'w'], 'OURS').operations, []);
+});
+
+test('a table of ours replaced by theirs (THEIRS on TABLE_ID_TAKEN) gets none of the writes meant for it', () => {
+  // Ours renamed t to w; theirs added a table w and changed t's row: theirs' w replaces ours' w whole.
+  const result = merge([renamed('t', 'w')], [changed('t'), added('w')], ['w'], 'THEIRS');
+  assert.deepEqual(kinds(result), [['TABLE_ID_TAKEN', 'w']]);
+  assert.deepEqual(result.operations, [
+    { type: 'DeleteTable', tableId: 'w' },
+    { type: 'CreateTable', tableId: 'w', schema },
+    { type: 'UpsertRows', tableId: 'w', rows: [{ rowId: 'n0', data: row }] },
+  ]);
+});
+
+test('the shrunk counterexample (feat removes u, renames t to u; main merges it) keeps every merge law', () => {
+  const d = { a: 0, b: { c: 0, d: 0 }, tags: [] as number[] };
+  const history: HistoryCase = {
+    initial: new Map([
+      ['t', { key: 'k0', schema: TABLE_SCHEMA, rows: new Map([['r0', d]]) }],
+      ['u', { key: 'k1', schema: TABLE_SCHEMA, rows: new Map() }],
+    ]),
+    ops: [
+      { kind: 'deleteTable', branch: 1, table: 1 },
+      { kind: 'renameTable', branch: 1, table: 0, id: 'u' },
+      { kind: 'commit', branch: 1 },
+      { kind: 'merge', into: 0, strategy: 'FAIL', picks: [true] },
+      { kind: 'leaf', branch: 0, table: 0, row: 0, field: 'a', value: 2 },
+      { kind: 'commit', branch: 0 },
+      { kind: 'merge', into: 1, strategy: 'FAIL', picks: [true] },
+    ],
+  };
+  const stats = createMergeLawStats();
+  checkHistory(history, { schemaPatches: false, reuseTableIds: true }, stats);
+  assert.deepEqual([stats.merges, stats.applied, stats.movedBase], [2, 2, 1]);
+});
