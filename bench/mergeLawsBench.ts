@@ -9,7 +9,7 @@ type BenchFigure = { name: string; value: number; unit: string; note?: string };
 
 /** As the fast tier's (threeWayMergeLaws.unit.test.ts): the options it leaves off are off here for the same reasons. */
 const OPTIONS: MergeLawOptions = {
-  schemaPatches: false, // on once schema-patch replay lands
+  schemaPatches: true,
   reuseTableIds: false, // on once TABLE_ID_TAKEN/THEIRS keeps the holder theirs still has (see the fast tier's test)
 };
 

@@ -5,7 +5,7 @@ import { MERGE_LAWS_SEED, assertMergeLaws } from '../testing/mergeLaws.ts';
 // The laws of issue 26 item 5 over random two-branch histories, fixed seed (the larger run: npm run bench -- merge-laws).
 test('three-way merge laws hold over random two-branch histories (fixed seed)', () => {
   const stats = assertMergeLaws(250, MERGE_LAWS_SEED, {
-    schemaPatches: false, // on once schema-patch replay lands
+    schemaPatches: true,
     // On once TABLE_ID_TAKEN resolved THEIRS stops deleting our table that holds the id when theirs keeps that table
     // (under its base id, or moved by a TABLE_RENAME resolved THEIRS): the rows rules' holder fates, for tables.
     reuseTableIds: false,
