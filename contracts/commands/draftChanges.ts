@@ -98,7 +98,7 @@ export type ApplyDraftChangesInput = {
  * operations like a dry run against the draft as it is, and stages their events under `stagingId` (read by nothing)
  * instead of appending them; the facts the events carry (row count, equals-HEAD, draft-has-changes) are those of the
  * draft after every chunk staged before (`before`). Only row operations of one table (`CreateRows`, `UpsertRows`,
- * `DeleteRows`); every chunk of an import must be decided at the same stream revision (the caller checks the
+ * `DeleteRows`), after a bundle's table operations (`bundle`); every chunk of an import must be decided at the same stream revision (the caller checks the
  * answers' `streamRevision`). `commit` appends everything staged under the id to the branch stream in one transaction
  * (`expectedStreamRevision` required: the revision the chunks were decided at; the operations only name the writes
  * for authorization). `discard` drops the staged events. `stagingId` starts with the draft revision id and `:`.
