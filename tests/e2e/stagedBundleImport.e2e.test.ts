@@ -183,13 +183,31 @@ describe('bundles above one command, staged (portability.md §3)', () => {
     assert.equal(await staged.system.headPosition(), again);
   });
 
-  test('merge: rows upserted next to the draft, targets in the draft or in earlier chunks; nothing removed', async () => {
-    // Post 14 names `gone`, which only the draft has.
-    const body = bundleOf([...BIG.slice(0, 26), post(14, 'gone')]);
+  test('merge: a schema changed, rows upserted next to the draft, targets in the draft or earlier chunks; nothing removed', async () => {
+    // Authors gain `bio` (the draft's rows migrate in every chunk's decision, staged once); post 14 names `gone`,
+    // which only the draft has.
+    const withBio = {
+      ...authorsSchema,
+      required: [...authorsSchema.required, 'bio'],
+      properties: { ...authorsSchema.properties, bio: { type: 'string', default: '-' } },
+    };
+    const authors = BIG.slice(0, 12).map((row: Json) => ({ ...row, data: { ...row.data, bio: `bio of ${row.id}` } }));
+    const tables = [
+      { id: 'authors', schema: withBio },
+      { id: 'posts', schema: postsSchema },
+    ];
+    const body = bundleOf([...authors, ...BIG.slice(12, 26), post(14, 'gone')], tables);
     const { drafts, replies } = await both('merge', body, '?mode=merge');
     assert.equal(replies[0]?.status, 200, JSON.stringify(replies[0]?.body));
     assert.deepEqual(answerOf(replies[0]?.body), answerOf(replies[1]?.body));
     assert.equal(replies[0]?.body.removed, 0);
+    assert.deepEqual(
+      replies[0]?.body.tables.map((table: Json) => [table.tableId, table.change, table.schemaChanged]),
+      [
+        ['authors', 'MODIFIED', true],
+        ['posts', 'ADDED', true],
+      ],
+    );
     assert.deepEqual(await staged.facts(drafts[0] ?? ''), await single.facts(drafts[1] ?? ''));
     assert.deepEqual(contentOf(await staged.exportDraft(drafts[0] ?? '')), contentOf(await single.exportDraft(drafts[1] ?? '')));
     assert.deepEqual(await staged.system.stagings(), []);
