@@ -138,7 +138,8 @@ export async function runBundleImport(
     const absent = budget < 0 ? null : await absentRowsOf(deps.rows, scope, bundle, plan, budget);
     if (absent !== null) return await importInOne(deps, context, scope, bundle, plan, absent, options.dryRun);
     const stagedDeps = { gateway: deps.gateway, rows: deps.rows, chunkRows: deps.chunkRows ?? STAGED_CHUNK_ROWS };
-    return await runStagedBundleImport(stagedDeps, context, scope, bundle, plan, options.dryRun);
+    // Lines already invalid: the chunks only list the rows' errors (the bundle is refused), so nothing is staged.
+    return await runStagedBundleImport(stagedDeps, context, scope, bundle, plan, options.dryRun || bundle.errors.count() > 0);
   } finally {
     await closeBundle(bundle);
   }
