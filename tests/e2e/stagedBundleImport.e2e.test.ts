@@ -38,7 +38,7 @@ const post = (i: number, to = `a${pad(i % 12)}`) => ({
 });
 
 function bundleOf(
-  rows: readonly object[],
+  rows: readonly unknown[],
   tables = [
     { id: 'authors', schema: authorsSchema },
     { id: 'posts', schema: postsSchema },
@@ -225,6 +225,12 @@ describe('bundles above one command, staged (portability.md §3)', () => {
     { name: 'a foreign key naming a row replace removes', rows: [...BIG.slice(0, 26), post(14, 'gone')], query: '?mode=replace', line: 28 },
     { name: 'a foreign key naming no row at all', rows: [...BIG, post(20, 'nobody')], query: '?mode=merge', line: 29 },
     {
+      name: 'a line that is not a row, and a bad row',
+      rows: [...BIG.slice(0, 20), 'a string', ...BIG.slice(20), post(21, '')],
+      query: '?mode=replace',
+      line: 22,
+    },
+    {
       name: 'a unique value repeated 20 rows later',
       rows: [...BIG.slice(0, 11), author(11, 'a00@example.com'), ...BIG.slice(12)],
       query: '?mode=merge',
@@ -247,7 +253,7 @@ describe('bundles above one command, staged (portability.md §3)', () => {
           path: `/line/${line}`,
           message: one.details.find((d: Json) => d.path === `/line/${line}`)?.message,
         });
-        if (index < 3) assert.deepEqual(reply.body, one);
+        if (index < 4) assert.deepEqual(reply.body, one);
       }
       assert.equal(await staged.system.headPosition(), head, 'nothing was appended');
       assert.deepEqual(await staged.snapshot(drafts[0] ?? ''), before);
