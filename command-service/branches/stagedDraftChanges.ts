@@ -142,6 +142,7 @@ export function createStagedDraftChanges(deps: StagedDraftChangesDeps) {
         { path: '/operations', message: 'row operations of one table only' },
       ]);
     }
+    if (bundle === undefined) assertNotStagedOnly(input, true);
     const { stage: _stage, merge: _merge, ...plain } = input;
     const unique = await uniqueAware(store, stage, input.operations);
     const operations = bundle === undefined ? unique : bundleOperations(unique, bundle);
@@ -225,13 +226,17 @@ export function createStagedDraftChanges(deps: StagedDraftChangesDeps) {
   };
 }
 
-/** Fields the command side sets on a staged import's chunks only: refused on any other ApplyDraftChanges. */
-export function assertNotStagedOnly(input: CommandInput<'ApplyDraftChanges'>): void {
+/**
+ * Fields the command side sets on a staged import's chunks only: refused on any other ApplyDraftChanges (and those
+ * of a bundle's chunks on a table import's, `bundleOnly`).
+ */
+export function assertNotStagedOnly(input: CommandInput<'ApplyDraftChanges'>, bundleOnly = false): void {
   if (input.tableKeySeed !== undefined) {
     throw new AppError('BAD_USER_INPUT', 'tableKeySeed is set by staged imports only', [{ path: '/tableKeySeed', message: 'not allowed' }]);
   }
+  const fields = bundleOnly ? (['referenceChecks'] as const) : (['uniqueChecks', 'referenceChecks'] as const);
   for (const [index, op] of input.operations.entries()) {
-    for (const field of ['uniqueChecks', 'referenceChecks'] as const) {
+    for (const field of fields) {
       if (!(field in op) || (op as Partial<Record<typeof field, unknown>>)[field] === undefined) continue;
       throw new AppError('BAD_USER_INPUT', `${field} is set by staged imports only`, [
         { path: `/operations/${index}/${field}`, message: 'not allowed' },

@@ -118,6 +118,7 @@ describe('staged ApplyDraftChanges', () => {
       const twoTables = [...rows, { type: 'DeleteRows' as const, tableId: 'other', rowIds: ['x'] }];
       await refused(run({ revisionId, operations: twoTables, stage: { stagingId, action: 'stage', bundle } }), 'BAD_USER_INPUT');
       await refused(run({ revisionId, operations: rows, tableKeySeed: 'seed' }), 'BAD_USER_INPUT');
+      await refused(run({ revisionId, operations: rows, tableKeySeed: 'seed', stage: { stagingId, action: 'stage' } }), 'BAD_USER_INPUT');
       await refused(
         run({
           revisionId,
