@@ -152,10 +152,12 @@ export type { CommandInput, CommandMap, CommandResult, CommandType } from './com
 export { MAX_DRAFT_ROW_CHANGES, MAX_IMPORT_ROWS } from './commands/draftChanges.ts';
 export type {
   ApplyDraftChangesInput,
+  DeferredReference,
   DeferredUniqueValue,
   DraftChangesResult,
   DraftMergeRecord,
   DraftStaging,
+  ReferenceChecks,
   StagedTotals,
 } from './commands/draftChanges.ts';
 export type { DraftOperation, DraftOperationResult, DraftOperationType, InvalidDraftRow } from './commands/draftChanges.ts';

@@ -20,7 +20,7 @@ import { resolveBranchTarget, resolveRevisionTarget, type Access } from './branc
 import { branchViewOf, draftRowViews, draftTableView } from './branchViews.ts';
 import { createBranchWriteBatch, type Answer } from './branchWriteBatch.ts';
 import { previewUpdateTable } from './previewUpdateTable.ts';
-import { createStagedDraftChanges } from './stagedDraftChanges.ts';
+import { assertNotStagedOnly, createStagedDraftChanges } from './stagedDraftChanges.ts';
 import { createHeadValueIndexes } from './headValueIndexes.ts';
 import { createTableModelCache } from './tableModelCache.ts';
 
@@ -182,16 +182,12 @@ export function createBranchCommandHandlers(deps: BranchCommandHandlerDeps): Bra
     const { access, tableIds } = draftChangesTargets(input.operations);
     // An import above one command: its chunks are staged, then committed in one append (versioned-storage.md §6).
     if (input.stage) return staged.run(input, context, access, tableIds);
-    const deferring = input.operations.findIndex((op) => 'uniqueChecks' in op && op.uniqueChecks !== undefined);
-    if (deferring >= 0) {
-      throw new AppError('BAD_USER_INPUT', 'uniqueChecks is set by staged imports only', [
-        { path: `/operations/${deferring}/uniqueChecks`, message: 'not allowed' },
-      ]);
-    }
+    assertNotStagedOnly(input);
     return onDraft('ApplyDraftChanges', input, context, access, tableIds, (state, decided) => {
       const report = decided.report;
       invariant(report, 'ApplyDraftChanges is decided with a report');
-      return { dryRun: input.dryRun === true, streamRevision: state.streamRevision, ...report };
+      const { eventCounts: _counts, ...answer } = report;
+      return { dryRun: input.dryRun === true, streamRevision: state.streamRevision, ...answer };
     });
   }
 

@@ -18,6 +18,8 @@ export type DraftChangesReport = {
   readonly hasChanges: boolean;
   readonly rowChanges: number;
   readonly operations: readonly DraftOperationResult[];
+  /** How many events each operation decided (a staged bundle's chunk leaves out its prefix's). */
+  readonly eventCounts: readonly number[];
 };
 
 export type DraftChangesDecision = { readonly events: DomainEvent[]; readonly report: DraftChangesReport };
@@ -36,6 +38,8 @@ type Work = {
   readonly written: RowKeys;
   /** Rows deleted: that nothing references them is checked on the final draft. */
   readonly removed: RowKeys;
+  /** Created tables' keys: this seed (the command's fresh id, or a staged bundle's) and the operation's index. */
+  readonly keySeed: string;
   rowChanges: number;
 };
 
@@ -83,7 +87,7 @@ function decideOperation(work: Work, op: DraftOperation, index: number): { event
   switch (op.type) {
     case 'CreateTable': {
       // Each created table needs its own key: the command's fresh id, suffixed by the operation's index.
-      const events = decideCreateTable(state, { tableId: op.tableId, schema: op.schema }, { ...meta, newId: `${meta.newId}-${index}` });
+      const events = decideCreateTable(state, { tableId: op.tableId, schema: op.schema }, { ...meta, newId: `${work.keySeed}-${index}` });
       return { events, result: emptyResult(op.type, op.tableId) };
     }
     case 'UpdateTable': {
@@ -110,7 +114,8 @@ function decideOperation(work: Work, op: DraftOperation, index: number): { event
     case 'DeleteRows': {
       const table = requireTable(state, op.tableId);
       assertRowsExist(table, op.rowIds, true);
-      addKeys(work.removed, table.tableKey, op.rowIds);
+      // A staged bundle's rows left are all its own, whose references are checked instead (ReferenceChecks).
+      if (op.referenceChecks === undefined) addKeys(work.removed, table.tableKey, op.rowIds);
       const events = op.rowIds.length > 0 ? rowsDeletedEvents(state, table, op.rowIds, meta) : [];
       return { events, result: { ...emptyResult(op.type, op.tableId), deleted: op.rowIds.length } };
     }
@@ -175,11 +180,14 @@ export function decideDraftChanges(
   tools: BranchDeciderTools,
 ): DraftChangesDecision {
   assertExpectedRevision(state, data.expectedStreamRevision);
-  const work: Work = { state, meta, tools, undo: [], events: [], written: new Map(), removed: new Map(), rowChanges: 0 };
+  const keySeed = data.tableKeySeed ?? meta.newId;
+  const work: Work = { state, meta, tools, undo: [], events: [], written: new Map(), removed: new Map(), keySeed, rowChanges: 0 };
+  const eventCounts: number[] = [];
   try {
     const operations = data.operations.map((op, index) => {
       const { events, result } = decideOperation(work, op, index);
       fold(work, events);
+      eventCounts.push(events.length);
       return result;
     });
     assertFinalConstraints(work);
@@ -199,7 +207,7 @@ export function decideDraftChanges(
         },
       });
     }
-    const report = { draftRevisionId: state.draftRevisionId, hasChanges, rowChanges: work.rowChanges, operations };
+    const report = { draftRevisionId: state.draftRevisionId, hasChanges, rowChanges: work.rowChanges, operations, eventCounts };
     return { events: work.events, report };
   } finally {
     undoChanges(work.undo);

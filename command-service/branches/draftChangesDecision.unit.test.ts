@@ -209,6 +209,7 @@ describe('ApplyDraftChanges', () => {
       hasChanges: true,
       rowChanges: 2,
       operations: [{ type: 'UpsertRows', tableId: 'users', created: 1, updated: 1, unchanged: 1, deleted: 0, renamed: 0, invalid: [] }],
+      eventCounts: [2],
     });
   });
 

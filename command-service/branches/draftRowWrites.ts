@@ -8,6 +8,7 @@ import { rowsAlreadyExist, rowsNotFound } from './rowErrors.ts';
 import { checkedData, patchedData } from './rowWriteDecisions.ts';
 import { createTableEdit } from './tableEdit.ts';
 import { deferredUniqueValues, uniqueClashesOf } from './uniqueFields.ts';
+import { deferredReferencesOf } from './deferredReferences.ts';
 import { uniqueViolation } from '../domain/rows/uniqueClashes.ts';
 
 type RowWriteOp = Extract<DraftOperation, { type: 'CreateRows' | 'UpdateRows' | 'UpsertRows' | 'PatchRows' }>;
@@ -78,17 +79,21 @@ function dataCheck(table: DraftTable, op: RowWriteOp, tools: BranchDeciderTools)
   };
 }
 
-/** `onInvalidRow: 'skip'`: rows whose foreign keys name no row of the draft are left out (a table never references itself). */
+/**
+ * `onInvalidRow: 'skip'`: rows whose foreign keys name no row of the draft are left out (a table never references
+ * itself); with `deferring` (a staged bundle's chunk) only `""` values, the others being deferred references.
+ */
 function skipMissingForeignKeys(
   state: BranchContent,
   tools: BranchDeciderTools,
   table: DraftTable,
   rows: readonly Candidate[],
   invalid: InvalidDraftRow[],
+  deferring: boolean,
 ): Candidate[] {
   const fields = tools.models(table.schema).foreignKeys;
   if (fields.length === 0) return [...rows];
-  const exists = draftRowExists(state);
+  const exists = deferring ? () => true : draftRowExists(state);
   return rows.filter((row) => {
     const failures: ForeignKeyFailures = { details: [], first: null };
     const data = row.data as JsonObject;
@@ -171,12 +176,15 @@ export function decideRowWrites(
     rows = stage(rows, invalid, skip, data);
     rows = stage(rows, invalid, skip, existence, allExistence);
   }
+  // A staged bundle's chunk: the references of every row it keeps, unchanged ones too (a replaced target may go).
+  const checks = skip ? op.referenceChecks : undefined;
+  const deferredReferences = checks !== undefined ? deferredReferencesOf(state, tools, table, rows, checks) : undefined;
   const changed = (row: Candidate): boolean => row.current === null || !jsonDeepEqual(row.current.data, row.data);
   const unchanged = rows.filter((row) => !changed(row)).length;
   rows = rows.filter(changed);
   // A staged import's chunk leaves its unique values to the staging's check across the whole file.
   const deferred = skip && op.uniqueChecks === 'defer';
-  if (skip) rows = skipMissingForeignKeys(state, tools, table, rows, invalid);
+  if (skip) rows = skipMissingForeignKeys(state, tools, table, rows, invalid, checks !== undefined);
   if (skip && !deferred) rows = skipUniqueClashes(state, tools, table, rows, invalid);
   invalid.sort((a, b) => a.index - b.index);
   const deferredUnique = deferred
@@ -209,6 +217,7 @@ export function decideRowWrites(
     unchanged,
     invalid,
     ...(deferredUnique !== undefined ? { deferredUnique } : {}),
+    ...(deferredReferences !== undefined ? { deferredReferences } : {}),
   };
   return { events, result, written: skip ? null : { tableKey: table.tableKey, rowIds: edit.changedRowIds() } };
 }

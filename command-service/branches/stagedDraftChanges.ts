@@ -21,6 +21,7 @@ import { FactRows } from './factRows.ts';
 import { sameSchema } from './tableEdit.ts';
 import { emptyResult } from './draftRowWrites.ts';
 import { clashingRowsOf, recordUnique, uniqueAware } from './stagedUnique.ts';
+import { bundleOperations, eventsAfterPrefix, stagedBundleFacts, tableKeySeedOf } from './stagedBundle.ts';
 
 const NO_TOTALS: StagedTotals = { events: 0, rowChanges: 0, netRows: 0, inOverlay: 0, overlayTouched: 0, hasChanges: false };
 
@@ -134,23 +135,32 @@ export function createStagedDraftChanges(deps: StagedDraftChangesDeps) {
   ];
 
   async function stageChunk(...[store, stage, input, context, access, tableIds]: Staged): Promise<CommandOutcome<DraftChangesResult>> {
-    if (new Set(input.operations.map((op) => op.tableId)).size > 1 || input.operations.some((op) => !STAGED_OPERATIONS.has(op.type))) {
+    const bundle = stage.bundle ?? undefined;
+    const oneTable = new Set(input.operations.map((op) => op.tableId)).size <= 1;
+    if (bundle === undefined && (!oneTable || input.operations.some((op) => !STAGED_OPERATIONS.has(op.type)))) {
       throw new AppError('BAD_USER_INPUT', 'A staged chunk holds CreateRows, UpsertRows or DeleteRows of one table', [
         { path: '/operations', message: 'row operations of one table only' },
       ]);
     }
+    if (bundle === undefined) assertNotStagedOnly(input, true);
     const { stage: _stage, merge: _merge, ...plain } = input;
-    const operations = await uniqueAware(store, stage, input.operations);
-    return deps.decide({ ...plain, operations, dryRun: true }, context, access, tableIds, async (state, decided) => {
+    const unique = await uniqueAware(store, stage, input.operations);
+    const operations = bundle === undefined ? unique : bundleOperations(unique, bundle);
+    const seed = bundle === undefined ? {} : { tableKeySeed: tableKeySeedOf(stage.stagingId) };
+    return deps.decide({ ...plain, operations, dryRun: true, ...seed }, context, access, tableIds, async (state, decided) => {
       const report = decided.report;
       if (report === undefined) throw new AppError('INTERNAL_SERVER_ERROR');
       // Before the first chunk: the draft as it is (nothing of the import staged yet).
       const before = stage.before ?? { ...NO_TOTALS, hasChanges: draftHasChanges(state) };
-      const { events, after } = stagedChunkFacts(state, decided.events, before);
+      const { eventCounts, ...answer } = report;
+      const own = bundle === undefined ? decided.events : eventsAfterPrefix(decided.events, eventCounts, bundle.prefix);
+      const { events, after } = bundle === undefined ? stagedChunkFacts(state, own, before) : stagedBundleFacts(own, before);
       if (events.length > 0 && stage.dryRun !== true) await store.stage(stage.stagingId, buildEvents(events, context, deps.clock, decided.now));
-      if (stage.firstIndex !== undefined && stage.clashesFrom === undefined) await recordUnique(store, stage, report, decided.events);
-      const done = report.operations.map(({ deferredUnique: _values, ...result }) => result);
-      return { ...report, operations: done, dryRun: false, hasChanges: after.hasChanges, streamRevision: state.streamRevision, staged: after };
+      if (stage.firstIndex !== undefined && stage.clashesFrom === undefined) {
+        await recordUnique(store, { ...stage, stagingId: stage.uniqueScope ?? stage.stagingId }, answer, own);
+      }
+      const done = answer.operations.map(({ deferredUnique: _values, ...result }) => result);
+      return { ...answer, operations: done, dryRun: false, hasChanges: after.hasChanges, streamRevision: state.streamRevision, staged: after };
     });
   }
 
@@ -203,7 +213,8 @@ export function createStagedDraftChanges(deps: StagedDraftChangesDeps) {
     ): Promise<CommandOutcome<DraftChangesResult>> {
       const stage = input.stage;
       if (!stage) throw new AppError('BAD_USER_INPUT', 'stage is required');
-      const foreign = [stage.stagingId, stage.clashesFrom ?? stage.stagingId].some((id) => !id.startsWith(`${input.revisionId}:`));
+      const ids = [stage.stagingId, stage.clashesFrom ?? stage.stagingId, stage.uniqueScope ?? stage.stagingId];
+      const foreign = ids.some((id) => !id.startsWith(`${input.revisionId}:`));
       if (foreign) {
         throw new AppError('BAD_USER_INPUT', 'stagingId must start with the revision id and ":"', [
           { path: '/stage/stagingId', message: 'foreign staging id' },
@@ -213,4 +224,23 @@ export function createStagedDraftChanges(deps: StagedDraftChangesDeps) {
       return stage.action === 'stage' ? stageChunk(...staged) : commitOrDiscard(...staged);
     },
   };
+}
+
+/**
+ * Fields the command side sets on a staged import's chunks only: refused on any other ApplyDraftChanges (and those
+ * of a bundle's chunks on a table import's, `bundleOnly`).
+ */
+export function assertNotStagedOnly(input: CommandInput<'ApplyDraftChanges'>, bundleOnly = false): void {
+  if (input.tableKeySeed !== undefined) {
+    throw new AppError('BAD_USER_INPUT', 'tableKeySeed is set by staged imports only', [{ path: '/tableKeySeed', message: 'not allowed' }]);
+  }
+  const fields = bundleOnly ? (['referenceChecks'] as const) : (['uniqueChecks', 'referenceChecks'] as const);
+  for (const [index, op] of input.operations.entries()) {
+    for (const field of fields) {
+      if (!(field in op) || (op as Partial<Record<typeof field, unknown>>)[field] === undefined) continue;
+      throw new AppError('BAD_USER_INPUT', `${field} is set by staged imports only`, [
+        { path: `/operations/${index}/${field}`, message: 'not allowed' },
+      ]);
+    }
+  }
 }

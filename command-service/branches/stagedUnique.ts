@@ -49,7 +49,7 @@ export async function uniqueAware(store: EventStaging, stage: DraftStaging, oper
 export async function recordUnique(
   store: EventStaging,
   stage: DraftStaging,
-  report: DraftChangesReport,
+  report: Pick<DraftChangesReport, 'operations'>,
   events: readonly DomainEvent[],
 ): Promise<void> {
   const first = stage.firstIndex ?? 0;

@@ -14,7 +14,13 @@ export type DraftOperation =
   | { readonly type: 'DeleteTable'; readonly tableId: string }
   | RowWriteOperation<'CreateRows' | 'UpdateRows' | 'UpsertRows', { readonly rowId: string; readonly data: unknown }>
   | RowWriteOperation<'PatchRows', { readonly rowId: string; readonly patches: unknown }>
-  | { readonly type: 'DeleteRows'; readonly tableId: string; readonly rowIds: readonly string[] }
+  | {
+      readonly type: 'DeleteRows';
+      readonly tableId: string;
+      readonly rowIds: readonly string[];
+      /** Set by the command side on a staged bundle's chunks only (refused elsewhere): see `ReferenceChecks`. */
+      readonly referenceChecks?: ReferenceChecks;
+    }
   | { readonly type: 'RenameRow'; readonly tableId: string; readonly rowId: string; readonly nextRowId: string };
 
 /**
@@ -33,6 +39,27 @@ type RowWriteOperation<TType extends string, TRow> = {
    * staging's check across the whole file.
    */
   readonly uniqueChecks?: 'defer';
+  /** Set by the command side on a staged bundle's chunks only (refused elsewhere): see `ReferenceChecks`. */
+  readonly referenceChecks?: ReferenceChecks;
+};
+
+/**
+ * Foreign keys in a staged bundle import (docs/reference/versioned-storage.md §6): a chunk cannot see the rows of
+ * the other chunks, so a written row's foreign-key values naming no row of the draft, or naming a row of one of
+ * `replacedTables` (a `mode=replace` bundle's tables, whose rows become exactly the bundle's), are not refused but
+ * listed as `deferredReferences`; the importer checks them against the bundle's rows. Deleted rows are not checked
+ * for rows still referencing them (with `mode=replace` every row left is one of the bundle's, checked as above).
+ */
+export type ReferenceChecks = { readonly replacedTables: readonly string[] };
+
+/** Foreign-key values of a written (or unchanged) row that only the bundle's other rows can satisfy. */
+export type DeferredReference = {
+  /** The row's index in the operation's rows, its id, the value's pointer and the target table. */
+  readonly index: number;
+  readonly rowId: string;
+  readonly path: string;
+  readonly tableId: string;
+  readonly rowIds: readonly string[];
 };
 
 export type DraftOperationType = DraftOperation['type'];
@@ -59,6 +86,11 @@ export type ApplyDraftChangesInput = {
   readonly dryRun?: boolean | null;
   /** An import above one command (below); omitted: the operations are appended as usual. */
   readonly stage?: DraftStaging | null;
+  /**
+   * Set by the command side on a staged bundle's chunks only (refused elsewhere): the created tables' keys are this
+   * seed and the operation's index, so every chunk deciding the bundle's tables again names them alike.
+   */
+  readonly tableKeySeed?: string;
 };
 
 /**
@@ -66,7 +98,7 @@ export type ApplyDraftChangesInput = {
  * operations like a dry run against the draft as it is, and stages their events under `stagingId` (read by nothing)
  * instead of appending them; the facts the events carry (row count, equals-HEAD, draft-has-changes) are those of the
  * draft after every chunk staged before (`before`). Only row operations of one table (`CreateRows`, `UpsertRows`,
- * `DeleteRows`); every chunk of an import must be decided at the same stream revision (the caller checks the
+ * `DeleteRows`), after a bundle's table operations (`bundle`); every chunk of an import must be decided at the same stream revision (the caller checks the
  * answers' `streamRevision`). `commit` appends everything staged under the id to the branch stream in one transaction
  * (`expectedStreamRevision` required: the revision the chunks were decided at; the operations only name the writes
  * for authorization). `discard` drops the staged events. `stagingId` starts with the draft revision id and `:`.
@@ -88,6 +120,16 @@ export type DraftStaging = {
   readonly dryRun?: boolean;
   /** A second pass after `checkUnique` found clashes: rows that clash under this staging id are left out. */
   readonly clashesFrom?: string;
+  /**
+   * A bundle import (portability.md §3): the first `prefix` operations are the bundle's table operations, decided
+   * again in every chunk so that its rows see the tables (their events are staged by the chunk that has no prefix);
+   * the operations after them may also be table operations (`DeleteTable` of the tables a `mode=replace` bundle
+   * lacks). Foreign keys are checked as `ReferenceChecks` says; the events' facts are the safe side (the tables
+   * differ from HEAD). Row operations after the prefix are of one table.
+   */
+  readonly bundle?: { readonly prefix: number; readonly replacedTables: readonly string[] };
+  /** Where the chunk's unique values are recorded and checked (a bundle: one id per table); default `stagingId`. */
+  readonly uniqueScope?: string;
 };
 
 /** A written row's value of a unique field and the draft row holding it (staged imports, `uniqueChecks: 'defer'`). */
@@ -119,6 +161,8 @@ export type StagedTotals = {
   readonly overlayTouched: number;
   /** Whether the draft differs from HEAD after the last staged event. */
   readonly hasChanges: boolean;
+  /** A bundle: rows created minus rows deleted per table key. */
+  readonly netRowsByTable?: Readonly<Record<string, number>>;
 };
 
 /** A row an `onInvalidRow: 'skip'` operation left out: its index in `rows`, its id and why. */
@@ -144,6 +188,8 @@ export type DraftOperationResult = {
   readonly invalid: readonly InvalidDraftRow[];
   /** `uniqueChecks: 'defer'`: the written rows' unique values (index relative to the operation's rows). */
   readonly deferredUnique?: readonly DeferredUniqueValue[];
+  /** `referenceChecks`: foreign-key values left to the bundle's check. */
+  readonly deferredReferences?: readonly DeferredReference[];
 };
 
 export type DraftChangesResult = {

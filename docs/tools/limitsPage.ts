@@ -69,19 +69,13 @@ const DATA: readonly Limit[] = [
   L('Table schema nodes', 'contracts/tables/tableSchema.ts', 'MAX_SCHEMA_NODES', 'count', '`400 INVALID_SCHEMA`'),
   L('Table schema size', 'contracts/tables/tableSchema.ts', 'MAX_SCHEMA_BYTES', 'bytes', '`400 INVALID_SCHEMA`'),
   L('Indexed fields per table (`x-index` and `x-unique`)', 'contracts/tables/tableSchema.ts', 'MAX_INDEXED_FIELDS', 'count', '`400 INVALID_SCHEMA`'),
+  L('Row changes per merge or restore', 'contracts/commands/draftChanges.ts', 'MAX_DRAFT_ROW_CHANGES', 'count', '`409 LIMIT_EXCEEDED`'),
   L(
-    'Row changes per merge, restore or bundle import',
-    'contracts/commands/draftChanges.ts',
-    'MAX_DRAFT_ROW_CHANGES',
-    'count',
-    '`409 LIMIT_EXCEEDED`',
-  ),
-  L(
-    'Rows per table import (above 100,000 staged; KurrentDB: 100,000)',
+    'Rows per table or bundle import (above 100,000 staged; KurrentDB: 100,000)',
     'contracts/commands/draftChanges.ts',
     'MAX_IMPORT_ROWS',
     'count',
-    '`400 IMPORT_INVALID` (bundles and KurrentDB above 100,000: `409 LIMIT_EXCEEDED`)',
+    '`400 IMPORT_INVALID` (KurrentDB above 100,000: `409 LIMIT_EXCEEDED`)',
   ),
   L('Field changes listed per changed row', 'query-service/changes/fieldChanges.ts', 'MAX_FIELD_CHANGES', 'count', 'truncated'),
   L(

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { foreignKeyOrder } from './bundleExport.ts';
-import { schemaPatches } from './bundleImport.ts';
+import { schemaPatches } from './bundlePlan.ts';
 
 const SEED = 3_2026;
 

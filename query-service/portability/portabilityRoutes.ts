@@ -18,8 +18,9 @@ export type PortabilityConfig = {
   readonly importMaxBytes: number;
   readonly importMaxBytesText: string;
   /**
-   * Imports above one command are staged (versioned-storage.md §6): above how many rows (default and maximum
-   * MAX_DRAFT_ROW_CHANGES) and in chunks of how many (default 5,000). Tests lower both to stage small files.
+   * Table and bundle imports above one command are staged (versioned-storage.md §6): above how many rows (default
+   * and maximum MAX_DRAFT_ROW_CHANGES) and in chunks of how many (default 5,000); `maxRows` lowers the 1,000,000 rows
+   * one import may hold. Tests lower them to stage small files.
    */
   readonly stagedImport?: { readonly aboveRows: number; readonly chunkRows: number; readonly maxRows?: number };
 };
@@ -37,6 +38,17 @@ export type PortabilityDeps = {
   /** The row lists' indexes (an export reads a table in row id order). */
   readonly indexes: RowIndexes;
 };
+
+/** The byte and row limits of table and bundle imports, from the configuration. */
+function importLimitsOf(config: PortabilityConfig) {
+  const staged = config.stagedImport;
+  return {
+    maxBytes: config.importMaxBytes,
+    maxBytesText: config.importMaxBytesText,
+    ...(staged ? { stagedAboveRows: staged.aboveRows, chunkRows: staged.chunkRows } : {}),
+    ...(staged?.maxRows !== undefined ? { maxRows: staged.maxRows } : {}),
+  };
+}
 
 /** Who asks and for which table of which revision. */
 export type TableTransferCall = {
@@ -99,15 +111,7 @@ export function createTableTransfer(deps: PortabilityDeps) {
         if (Number.isFinite(declared) && declared > deps.config.importMaxBytes) {
           throw new AppError('PAYLOAD_TOO_LARGE', `Import body exceeds ${deps.config.importMaxBytesText}`);
         }
-        const staged = deps.config.stagedImport;
-        const importDeps = {
-          gateway: deps.gateway,
-          rows,
-          maxBytes: deps.config.importMaxBytes,
-          maxBytesText: deps.config.importMaxBytesText,
-          ...(staged ? { stagedAboveRows: staged.aboveRows, chunkRows: staged.chunkRows } : {}),
-          ...(staged?.maxRows !== undefined ? { maxRows: staged.maxRows } : {}),
-        };
+        const importDeps = { gateway: deps.gateway, rows, ...importLimitsOf(deps.config) };
         const context = { principal: call.principal, correlationId: call.requestId };
         const { answer, outcome } = await runTableImport(importDeps, context, table, bodyOf(call.req), options);
         if (outcome !== null && outcome.position !== null) {
@@ -149,7 +153,7 @@ export function createBundleTransfer(deps: PortabilityDeps, now: () => Date = ()
         const options = bundleOptionsOf(call.req);
         const params = call.req.params as Record<string, string>;
         const ref = { organizationId: params.organizationId ?? '', projectName: params.projectName ?? '', branchName: params.branchName ?? '' };
-        const importDeps = { gateway: deps.gateway, rows, maxBytes: deps.config.importMaxBytes, maxBytesText: deps.config.importMaxBytesText };
+        const importDeps = { gateway: deps.gateway, rows, ...importLimitsOf(deps.config) };
         const context = { principal: call.principal, correlationId: call.requestId };
         const declared = Number(call.req.headers['content-length']);
         if (Number.isFinite(declared) && declared > deps.config.importMaxBytes) {

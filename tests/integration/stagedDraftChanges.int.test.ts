@@ -1,6 +1,7 @@
 // ApplyDraftChanges with `stage` (versioned-storage.md §6) through the CommandGateway over a real SQLite log: chunks
 // are staged, not appended; the commit appends them in one transaction with the facts of the whole import; a write
-// to the branch in between refuses the commit and discards the staging; malformed staged commands are refused.
+// to the branch in between refuses the commit and discards the staging; malformed staged commands (and the fields of
+// a staged bundle's chunks on commands that are not staged) are refused.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
@@ -111,6 +112,20 @@ describe('staged ApplyDraftChanges', () => {
         'BAD_USER_INPUT',
       );
       await refused(run({ revisionId, operations: rows, stage: { stagingId, action: 'commit' } }), 'BAD_USER_INPUT');
+      // A bundle's chunk: a foreign unique scope, rows of two tables; its fields on a command that is not staged.
+      const bundle = { prefix: 0, replacedTables: [] };
+      await refused(run({ revisionId, operations: rows, stage: { stagingId, action: 'stage', bundle, uniqueScope: 'other:u' } }), 'BAD_USER_INPUT');
+      const twoTables = [...rows, { type: 'DeleteRows' as const, tableId: 'other', rowIds: ['x'] }];
+      await refused(run({ revisionId, operations: twoTables, stage: { stagingId, action: 'stage', bundle } }), 'BAD_USER_INPUT');
+      await refused(run({ revisionId, operations: rows, tableKeySeed: 'seed' }), 'BAD_USER_INPUT');
+      await refused(run({ revisionId, operations: rows, tableKeySeed: 'seed', stage: { stagingId, action: 'stage' } }), 'BAD_USER_INPUT');
+      await refused(
+        run({
+          revisionId,
+          operations: [{ type: 'CreateRows' as const, tableId: 'items', rows: [item('b')], referenceChecks: { replacedTables: [] } }],
+        }),
+        'BAD_USER_INPUT',
+      );
       assert.deepEqual(await eventStore.staging?.list(), []);
     }));
 });
