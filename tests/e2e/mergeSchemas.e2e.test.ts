@@ -140,6 +140,49 @@ describe('one side changed the schema (merge.md §2.1)', () => {
   });
 });
 
+describe('a field renamed on one side: its move patch, read from the log, is replayed (merge.md §2.1)', () => {
+  const toTitle = [{ op: 'move', from: '/properties/name', path: '/properties/title' }];
+  const titled = ({ name, ...rest }: Json) => ({ ...rest, title: name });
+  const dave = { name: 'Dave', address: { city: 'Oslo', zip: 1 }, tags: [] };
+
+  test('theirs renamed name to title then changed a type, ours edited a name and added a row: both under title', async () => {
+    const { preview, merge } = await sides(
+      async (f) => {
+        await patchSchema(f, toTitle);
+        await patchSchema(f, zipAsString);
+      },
+      async (m) => {
+        await put(m, 'bob', { ...bob, name: 'Robert' });
+        await ok(admin.rest('POST', `${authors(m)}/rows`, { rowId: 'dave', data: dave }), 201);
+      },
+    );
+    clean(preview);
+    assert.deepEqual(await merge(), {
+      alice: zipString(titled(alice)),
+      bob: zipString(titled({ ...bob, name: 'Robert' })),
+      carol: zipString(titled(carol)),
+      dave: zipString(titled(dave)),
+    });
+  });
+
+  test('ours renamed name to title, theirs edited a name and added a row: theirs values arrive under title', async () => {
+    const { preview, merge } = await sides(
+      async (f) => {
+        await put(f, 'alice', { ...alice, name: 'Alicia' });
+        await ok(admin.rest('POST', `${authors(f)}/rows`, { rowId: 'dave', data: dave }), 201);
+      },
+      (m) => patchSchema(m, toTitle),
+    );
+    clean(preview);
+    assert.deepEqual(await merge(), {
+      alice: titled({ ...alice, name: 'Alicia' }),
+      bob: titled(bob),
+      carol: titled(carol),
+      dave: titled(dave),
+    });
+  });
+});
+
 describe('both sides changed the schema (merge.md §2.1)', () => {
   test('to the same schema: the base rows are replayed, edits of either side merge', async () => {
     const { preview, merge } = await sides(
