@@ -165,6 +165,22 @@ describe('a field renamed on one side: its move patch, read from the log, is rep
     });
   });
 
+  test('theirs renamed the field in two commits (name, title, heading): the chain of both carries our edit', async () => {
+    const p = await kit.freshProject();
+    const c = kit.ctx(p);
+    await c.branch(p.c1, 'feature');
+    await patchSchema(await c.draft('feature'), toTitle);
+    await c.commit('feature');
+    await patchSchema(await c.draft('feature'), [{ op: 'move', from: '/properties/title', path: '/properties/heading' }]);
+    const f2 = await c.commit('feature');
+    const m = await c.draft();
+    await put(m, 'carol', { ...carol, name: 'Caroline' });
+    clean(await ok(c.merge('master', { sourceRevisionId: f2 }, true)));
+    await ok(c.merge('master', { sourceRevisionId: f2 }));
+    const headed = ({ name, ...rest }: Json) => ({ ...rest, heading: name });
+    assert.deepEqual(await c.rows(m), { alice: headed(alice), bob: headed(bob), carol: headed({ ...carol, name: 'Caroline' }) });
+  });
+
   test('ours renamed name to title, theirs edited a name and added a row: theirs values arrive under title', async () => {
     const { preview, merge } = await sides(
       async (f) => {
