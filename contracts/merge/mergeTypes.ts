@@ -1,5 +1,6 @@
 import type { DraftOperation } from '../commands/draftChanges.ts';
 import type { ErrorDetail } from '../errors/appError.ts';
+import type { SchemaPatch } from './schemaPatches.ts';
 
 /** merge.md §2.4 */
 export type MergeConflictKind =
@@ -64,6 +65,12 @@ export type SideTableChange = {
   readonly baseSchema: Record<string, unknown> | null;
   readonly schema: Record<string, unknown> | null;
   readonly rows: readonly SideRowChange[];
+  /**
+   * The updateTable patches this side applied to the table since the base, in order (merge.md §2.1), read from the
+   * log; they turn `baseSchema` into `schema`. Absent when the log could not give them: the merge recomputes patches
+   * from the two schemas (`schemaPatches`, which renders a move as a removal plus an addition).
+   */
+  readonly patches?: readonly SchemaPatch[];
 };
 
 /** The row-level change a merge makes to one table of the target draft (counts like changes.md §1.1). */

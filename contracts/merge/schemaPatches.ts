@@ -1,8 +1,11 @@
 import { escapePointerToken } from '../tables/jsonPointer.ts';
 import { isPlainObject, jsonDeepEqual } from '../tables/jsonValue.ts';
 
+/** An updateTable patch operation (domain.md §6); `schemaPatches` makes no moves or copies, the log holds them. */
 export type SchemaPatch =
-  { readonly op: 'add' | 'replace'; readonly path: string; readonly value: unknown } | { readonly op: 'remove'; readonly path: string };
+  | { readonly op: 'add' | 'replace'; readonly path: string; readonly value: unknown }
+  | { readonly op: 'remove'; readonly path: string }
+  | { readonly op: 'move' | 'copy'; readonly from: string; readonly path: string };
 
 /** Keywords maintained by the schema patch rules (domain.md §6 rule 1) or walked into as nodes. */
 const NOT_PATCHED = new Set(['required', 'additionalProperties', 'properties', 'items', 'type']);

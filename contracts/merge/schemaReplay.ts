@@ -36,9 +36,17 @@ export function replayBetween(from: Data, to: Data): RowReplay {
 /** How each version of a table's rows reaches the result's schema before rows are compared (merge.md §2.1). */
 export type TableReplay = { readonly base: RowReplay; readonly ours: RowReplay; readonly theirs: RowReplay };
 
-/** The replays of a table whose result takes `result`, from the base, our and their schemas. */
-export function tableReplay(schemas: { readonly base: Data; readonly ours: Data; readonly theirs: Data }, result: Data): TableReplay {
-  const base = replayBetween(schemas.base, result);
+/**
+ * The replays of a table whose result takes `result`, from the base, our and their schemas. `logged`: the patches
+ * that turn the base schema into `result`, as the changing side applied them (read from the log, a move included);
+ * without them they are read from the two schemas.
+ */
+export function tableReplay(
+  schemas: { readonly base: Data; readonly ours: Data; readonly theirs: Data },
+  result: Data,
+  logged?: readonly unknown[],
+): TableReplay {
+  const base = logged === undefined ? replayBetween(schemas.base, result) : schemaReplay(schemas.base, logged);
   return {
     base,
     ours: jsonDeepEqual(schemas.ours, schemas.base) ? base : replayBetween(schemas.ours, result),

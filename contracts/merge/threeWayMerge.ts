@@ -12,7 +12,7 @@ import {
   type ThreeWayMergeInput,
   type ThreeWayMergeResult,
 } from './mergeTypes.ts';
-import { schemaPatches } from './schemaPatches.ts';
+import { schemaPatches, type SchemaPatch } from './schemaPatches.ts';
 import { migratedRowIds, replayRows, tableReplay, type RowReplay } from './schemaReplay.ts';
 import { tablesMovingAway } from './tableHolders.ts';
 import { createRowMerger } from './rowMerge.ts';
@@ -216,8 +216,8 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
     // Every version of a row is brought to the result's schema before rows are compared (merge.md §2.1): the
     // changing side's patches replayed on the base rows and on the other side's rows, only rows a side changed.
     // When our schema becomes the result's, the rows its update migrates count as changed in the draft.
-    const rowsIn = (result: Data): [SideRowChange[], SideRowChange[], RowReplay] => {
-      const replay = tableReplay(schemas, result);
+    const rowsIn = (result: Data, logged?: readonly SchemaPatch[]): [SideRowChange[], SideRowChange[], RowReplay] => {
+      const replay = tableReplay(schemas, result, logged);
       const oursRows = o?.rows ?? [];
       const ours = replayRows(oursRows, replay.base, replay.ours);
       const theirs = replayRows(t.rows, replay.base, replay.theirs);
@@ -234,8 +234,13 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
       return;
     }
     const resultSchema = t.schemaChanged && o?.schemaChanged !== true ? theirsSchema : oursSchema;
-    if (resultSchema !== oursSchema) writer.update(schemaPatches(oursSchema, theirsSchema));
-    mergeRows(writer, oursId, resultSchema, ...rowsIn(resultSchema));
+    // One side changed the schema: its patches from the log (a move carries values to the new name), else read
+    // from the two schemas. They apply to the base schema, so only while the other side still has it.
+    const changing = resultSchema === oursSchema ? o : t;
+    const keeping = resultSchema === oursSchema ? theirsSchema : oursSchema;
+    const logged = changing?.schemaChanged === true && jsonDeepEqual(keeping, t.baseSchema) ? changing.patches : undefined;
+    if (resultSchema !== oursSchema) writer.update(logged ?? schemaPatches(oursSchema, theirsSchema));
+    mergeRows(writer, oursId, resultSchema, ...rowsIn(resultSchema, logged));
   }
 
   for (const [tableId, rows] of input.rowOverrides ?? []) applyOverrides(writers.get(tableId) ?? writerFor(tableId, null, 'MODIFIED'), rows);

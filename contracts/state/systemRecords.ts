@@ -63,6 +63,11 @@ export type RevisionRecord = {
   mergedRevisionIds: string[];
   /** When the revision was committed (log time); null for the draft. Orders criss-cross merge bases. */
   committedAt: string | null;
+  /**
+   * Branch stream revision of the RevisionCommitted event that committed it: the events of the next draft follow it
+   * (a merge reads one side's schema patches from there, merge.md §2.1). Absent for start revisions and the draft.
+   */
+  commitStreamRevision?: number;
 };
 
 export type EndpointRecord = {

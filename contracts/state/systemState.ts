@@ -279,7 +279,10 @@ export function evolveSystemState(state: SystemState, recorded: RecordedEvent): 
       branch.headSeq = d.seq;
       branch.draftRevisionId = d.newDraftRevisionId;
       const committed = state.revisions.get(d.revisionId);
-      if (committed) committed.committedAt = time;
+      if (committed) {
+        committed.committedAt = time;
+        committed.commitStreamRevision = recorded.revision;
+      }
       addRevision(state, branch, d.newDraftRevisionId, d.newDraftSeq, time, false);
       break;
     }

@@ -39,6 +39,7 @@ import { createCatalogReader } from '../readers/catalogReader.ts';
 import { createSchemaReader } from '../readers/schemaReader.ts';
 import { readMergeSides, type MergeSides } from './mergeSides.ts';
 import { resultChecks } from './resultChecks.ts';
+import type { PatchLog } from './sidePatches.ts';
 
 type MergeArgs = CommandInput<'MergeRevision'>;
 type RestoreArgs = CommandInput<'RestoreRevision'>;
@@ -51,6 +52,8 @@ export type MergeServiceDeps = {
   readonly waiter: ConsistencyWaiter;
   readonly log: Logger;
   readonly timeoutMs?: number;
+  /** The log the merge reads each side's schema patches from (merge.md §2.1); absent: recomputed from the schemas. */
+  readonly patchLog?: PatchLog;
 };
 
 /** Apply recomputes when the draft moved between the computation and the append (merge.md §3). */
@@ -71,8 +74,8 @@ type Computed = {
 };
 
 /**
- * Merge and restore (merge.md): computed here from the views with the diff machinery (docs/reference/
- * versioned-storage.md §3), applied by the command side as one ApplyDraftChanges with the draft's expected stream
+ * Merge and restore (merge.md): computed here from the views with the diff machinery, and each side's schema
+ * patches from the log (docs/reference/versioned-storage.md §3), applied by the command side as one ApplyDraftChanges with the draft's expected stream
  * revision, so the merge is one append that other draft writes are ordered before or after.
  */
 export function createMergeService(deps: MergeServiceDeps) {
@@ -80,6 +83,7 @@ export function createMergeService(deps: MergeServiceDeps) {
   const changes = createChangeReader(deps.viewStore);
   const catalog = createCatalogReader(deps.viewStore);
   const timeoutMs = deps.timeoutMs ?? 10_000;
+  const sideDeps = { schemas, changes, patchLog: deps.patchLog };
 
   /**
    * The draft as the views hold it: an empty dry run names the branch stream revision the command side decides
@@ -126,7 +130,7 @@ export function createMergeService(deps: MergeServiceDeps) {
       }
       return { branch, draft, source, base, upToDate, merged: null, open: [], expected };
     }
-    const sides = await readMergeSides({ schemas, changes }, state, { base, ours: draft, theirs: source });
+    const sides = await readMergeSides(sideDeps, state, { base, ours: draft, theirs: source, oursEnd: expected });
     for (const tableId of sides.theirsTableIds) assertTableScope(context.principal, tableId);
     const run = (overrides?: Parameters<typeof threeWayMerge>[0]['rowOverrides']) =>
       threeWayMerge({
@@ -233,7 +237,7 @@ export function createMergeService(deps: MergeServiceDeps) {
         const branch = state.branches.get(resolved.id) ?? resolved;
         const draft = state.revisions.get(branch.draftRevisionId) as RevisionRecord;
         // A restore is a merge whose base is the draft itself: nothing changed on our side, theirs is the revision.
-        const sides = await readMergeSides({ schemas, changes }, state, { base: draft, ours: draft, theirs: source });
+        const sides = await readMergeSides(sideDeps, state, { base: draft, ours: draft, theirs: source, oursEnd: expected });
         for (const tableId of sides.theirsTableIds) assertTableScope(context.principal, tableId);
         const merged = threeWayMerge({
           sourceRevisionId: source.id,

@@ -3,6 +3,7 @@ import type { ChangeReader } from '../changes/changeReader.ts';
 import { revisionDiff, type RevisionDiff, type TableDiff } from '../changes/revisionDiff.ts';
 import type { RevisionScope } from '../readers/revisionScope.ts';
 import type { SchemaReader, TableVersion } from '../readers/schemaReader.ts';
+import { withSidePatches, type PatchLog } from './sidePatches.ts';
 
 type Data = Record<string, unknown>;
 
@@ -18,7 +19,7 @@ export type MergeSides = {
 
 const dataOf = (doc: ViewDoc | null): Data | null => (doc === null ? null : ((doc.data as Data | null) ?? {}));
 
-function sideOf(table: TableDiff): SideTableChange {
+function sideOf(table: TableDiff): SideTableChange & { readonly tableKey: string | null } {
   const rows: SideRowChange[] = table.rows.map((row) => ({
     baseRowId: row.change === 'ADDED' ? null : (row.previousRowId ?? row.rowId),
     rowId: row.change === 'REMOVED' ? null : row.rowId,
@@ -26,6 +27,7 @@ function sideOf(table: TableDiff): SideTableChange {
     data: dataOf(row.after),
   }));
   return {
+    tableKey: table.base?.tableKey ?? null,
     baseTableId: table.base?.tableId ?? null,
     tableId: table.target?.tableId ?? null,
     schemaChanged: table.schemaChanged,
@@ -36,14 +38,20 @@ function sideOf(table: TableDiff): SideTableChange {
 }
 
 /**
- * Reads both diffs and the rows of the target draft the merge may collide with (ids theirs adds or renames to), so
+ * Reads both diffs (with the schema patches each side applied, from the log: `withSidePatches`) and the rows of the target draft the merge may collide with (ids theirs adds or renames to), so
  * the pure merge needs no further reads. Cost: the changes of both sides since the base, never a table's size
  * (a table one side adds or removes is listed whole, as in changes.md §1).
  */
 export async function readMergeSides(
-  deps: { readonly schemas: SchemaReader; readonly changes: ChangeReader },
+  deps: { readonly schemas: SchemaReader; readonly changes: ChangeReader; readonly patchLog: PatchLog | undefined },
   state: SystemState,
-  args: { readonly base: RevisionRecord; readonly ours: RevisionRecord; readonly theirs: RevisionRecord },
+  args: {
+    readonly base: RevisionRecord;
+    readonly ours: RevisionRecord;
+    readonly theirs: RevisionRecord;
+    /** The branch stream revision the draft (ours) was read at. */
+    readonly oursEnd: number | 'no_stream';
+  },
 ): Promise<MergeSides & { readonly oursDiff: RevisionDiff }> {
   const [oursDiff, theirsDiff] = await Promise.all([
     revisionDiff(deps, state, args.ours, args.base),
@@ -51,8 +59,10 @@ export async function readMergeSides(
   ]);
   const oursTables = await deps.schemas.allTables(oursDiff.targetScope);
   const oursTableIds = new Set(oursTables.map((table) => table.tableId));
-  const ours = oursDiff.tables.map(sideOf);
-  const theirs = theirsDiff.tables.map(sideOf);
+  const [ours, theirs] = await Promise.all([
+    withSidePatches(deps.patchLog, state, { base: args.base, side: args.ours, draftEnd: args.oursEnd }, oursDiff.tables.map(sideOf)),
+    withSidePatches(deps.patchLog, state, { base: args.base, side: args.theirs, draftEnd: null }, theirsDiff.tables.map(sideOf)),
+  ]);
   const rows = await collisionRows(deps.changes, oursDiff.targetScope, oursTables, ours, theirs);
   return {
     oursDiff,

@@ -140,6 +140,65 @@ describe('one side changed the schema (merge.md §2.1)', () => {
   });
 });
 
+describe('a field renamed on one side: its move patch, read from the log, is replayed (merge.md §2.1)', () => {
+  const toTitle = [{ op: 'move', from: '/properties/name', path: '/properties/title' }];
+  const titled = ({ name, ...rest }: Json) => ({ ...rest, title: name });
+  const dave = { name: 'Dave', address: { city: 'Oslo', zip: 1 }, tags: [] };
+
+  test('theirs renamed name to title then changed a type, ours edited a name and added a row: both under title', async () => {
+    const { preview, merge } = await sides(
+      async (f) => {
+        await patchSchema(f, toTitle);
+        await patchSchema(f, zipAsString);
+      },
+      async (m) => {
+        await put(m, 'bob', { ...bob, name: 'Robert' });
+        await ok(admin.rest('POST', `${authors(m)}/rows`, { rowId: 'dave', data: dave }), 201);
+      },
+    );
+    clean(preview);
+    assert.deepEqual(await merge(), {
+      alice: zipString(titled(alice)),
+      bob: zipString(titled({ ...bob, name: 'Robert' })),
+      carol: zipString(titled(carol)),
+      dave: zipString(titled(dave)),
+    });
+  });
+
+  test('theirs renamed the field in two commits (name, title, heading): the chain of both carries our edit', async () => {
+    const p = await kit.freshProject();
+    const c = kit.ctx(p);
+    await c.branch(p.c1, 'feature');
+    await patchSchema(await c.draft('feature'), toTitle);
+    await c.commit('feature');
+    await patchSchema(await c.draft('feature'), [{ op: 'move', from: '/properties/title', path: '/properties/heading' }]);
+    const f2 = await c.commit('feature');
+    const m = await c.draft();
+    await put(m, 'carol', { ...carol, name: 'Caroline' });
+    clean(await ok(c.merge('master', { sourceRevisionId: f2 }, true)));
+    await ok(c.merge('master', { sourceRevisionId: f2 }));
+    const headed = ({ name, ...rest }: Json) => ({ ...rest, heading: name });
+    assert.deepEqual(await c.rows(m), { alice: headed(alice), bob: headed(bob), carol: headed({ ...carol, name: 'Caroline' }) });
+  });
+
+  test('ours renamed name to title, theirs edited a name and added a row: theirs values arrive under title', async () => {
+    const { preview, merge } = await sides(
+      async (f) => {
+        await put(f, 'alice', { ...alice, name: 'Alicia' });
+        await ok(admin.rest('POST', `${authors(f)}/rows`, { rowId: 'dave', data: dave }), 201);
+      },
+      (m) => patchSchema(m, toTitle),
+    );
+    clean(preview);
+    assert.deepEqual(await merge(), {
+      alice: titled({ ...alice, name: 'Alicia' }),
+      bob: titled(bob),
+      carol: titled(carol),
+      dave: titled(dave),
+    });
+  });
+});
+
 describe('both sides changed the schema (merge.md §2.1)', () => {
   test('to the same schema: the base rows are replayed, edits of either side merge', async () => {
     const { preview, merge } = await sides(
