@@ -1,9 +1,13 @@
 // The content of one revision in the merge-law model (mergeHistory.ts) and the draft operations on it, with the
 // effects domain.md gives them: a table keeps its stable key across renames (a created table gets a new one), a
-// schema patch migrates every row (domain.md §6: add → the node's default, remove → value removed, move → value
-// moved; keyword paths change the schema only), row renames and deletions leave row marks for the diff.
+// schema patch migrates every row (domain.md §6, by the real applySchemaPatch: add → the node's default, remove →
+// value removed, move → value moved, replace → value converted; keyword paths change the schema only), row renames
+// and deletions leave row marks for the diff.
 import type { DraftOperation } from '../commands/draftChanges.ts';
+import { applySchemaPatch } from '../tables/applySchemaPatch.ts';
 import { jsonDeepEqual } from '../tables/jsonValue.ts';
+import { normalizeRowData } from '../tables/rowData.ts';
+import { compileTableModel } from '../tables/tableModel.ts';
 
 export type Data = Record<string, unknown>;
 export type TableContent = { readonly key: string; schema: Data; rows: Map<string, Data> };
@@ -57,67 +61,17 @@ export function defaultOf(node: unknown): unknown {
   return 0;
 }
 
-type Patch = { op: string; path: string; from?: string; value?: unknown };
-
-/** `/properties/k` → `k`; null for keyword and nested paths (the model's schemas patch top-level fields only). */
-function topField(path: string): string | null {
-  const parts = path.split('/').slice(1);
-  return parts.length === 2 && parts[0] === 'properties' ? (parts[1] as string) : null;
-}
-
-/** A path made of `/properties/<name>` and `/items` segments only (domain.md §6), not a keyword's. */
-function isNodePath(path: string): boolean {
-  const parts = path.split('/').slice(1);
-  for (let i = 0; i < parts.length;) {
-    if (parts[i] === 'properties' && i + 1 < parts.length) i += 2;
-    else if (parts[i] === 'items') i += 1;
-    else return false;
-  }
-  return true;
-}
-
-function keywordParent(schema: Data, path: string): { parent: Data; key: string } {
-  const parts = path.split('/').slice(1);
-  const key = parts.pop() as string;
-  let parent: Data = schema;
-  for (const part of parts) parent = parent[part] as Data;
-  if (typeof parent !== 'object' || parent === null) throw new Error(`patch path ${path} names no node`);
-  return { parent, key };
-}
-
-/** One UpdateTable patch on the schema and every row. */
-function applyPatch(table: TableContent, patch: Patch): void {
-  const props = table.schema.properties as Data;
-  const field = topField(patch.path);
-  if (patch.op === 'move') {
-    const from = topField(patch.from ?? '');
-    if (from === null || field === null || !(from in props) || field in props) throw new Error(`move ${patch.from} -> ${patch.path}`);
-    const node = props[from];
-    delete props[from];
-    props[field] = node;
-    for (const data of table.rows.values()) {
-      const value = data[from];
-      delete data[from];
-      if (value !== undefined) data[field] = value;
-    }
-    return;
-  }
-  if (field !== null) {
-    if (patch.op === 'remove') {
-      if (!(field in props)) throw new Error(`remove of missing field ${field}`);
-      delete props[field];
-      for (const data of table.rows.values()) delete data[field];
-    } else if (patch.op === 'add' && !(field in props)) {
-      props[field] = clone(patch.value);
-      for (const data of table.rows.values()) data[field] = defaultOf(patch.value);
-    } else throw new Error(`patch ${JSON.stringify(patch)} has no model (replace of a node, add of a present field)`);
-    return;
-  }
-  if (isNodePath(patch.path)) throw new Error(`nested node patch ${patch.path} has no model`);
-  // A keyword: the schema only.
-  const { parent, key } = keywordParent(table.schema, patch.path);
-  if (patch.op === 'remove') delete parent[key];
-  else parent[key] = clone(patch.value);
+/**
+ * One UpdateTable on the schema and every row, by the real patch application (contracts/tables/applySchemaPatch.ts:
+ * the same migration and conversions as decideUpdateTable), each migrated row in the stored form of the new schema.
+ * Throws on a patch updateTable refuses (INVALID_PATCH). Like the rest of the model, rows are not validated.
+ */
+function updateTable(table: TableContent, patches: unknown): void {
+  const patched = applySchemaPatch(table.schema, patches);
+  table.schema = patched.schema as Data;
+  if (!patched.changesData) return;
+  const model = compileTableModel(patched.schema);
+  for (const [rowId, data] of table.rows) table.rows.set(rowId, normalizeRowData(model, patched.migrate(data)) as Data);
 }
 
 export type WriteHooks = { readonly newTableKey: () => string; readonly mark: (mark: RowMark) => void };
@@ -149,7 +103,7 @@ export function applyDraftOperations(content: Content, operations: readonly Draf
         break;
       case 'UpdateTable': {
         const table = tableOf(op.tableId);
-        for (const patch of op.patches as Patch[]) applyPatch(table, patch);
+        updateTable(table, op.patches);
         break;
       }
       case 'UpsertRows': {
