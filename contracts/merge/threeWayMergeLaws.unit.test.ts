@@ -40,3 +40,28 @@ test('merge laws: a schema conflict taken THEIRS replaces a field node of anothe
   assert.equal(stats.applied, 1);
   assert.equal(stats.conflicts, 1);
 });
+
+// Seed 1's case, by hand: main keeps its schema (field e an integer) over feat's (tags renamed to e, an array) in a
+// PICK merge; feat's later new row reaches main's schema with its e converted (array → integer), not verbatim.
+test('merge laws: a row of theirs replayed on our schema keeps its values through a field type change', () => {
+  const row = { a: 0, b: { c: 0, d: 0 }, tags: [] };
+  const initial = new Map([['t', { key: 'base-0', schema: structuredClone(TABLE_SCHEMA), rows: new Map([['r0', row]]) }]]);
+  const stats = createMergeLawStats();
+  checkHistory(
+    {
+      initial,
+      ops: [
+        { kind: 'addField', branch: 0, table: 0, field: 'e' },
+        { kind: 'renameField', branch: 1, table: 0, field: 'tags', to: 'e' },
+        { kind: 'commit', branch: 1 },
+        { kind: 'merge', into: 0, strategy: 'PICK', picks: [false] },
+        { kind: 'createRow', branch: 1, table: 0, id: 'n1', value: 3 },
+        { kind: 'commit', branch: 1 },
+        { kind: 'merge', into: 0, strategy: 'FAIL', picks: [false] },
+      ],
+    },
+    { schemaPatches: true, reuseTableIds: false },
+    stats,
+  );
+  assert.equal(stats.applied, 2);
+});

@@ -3,6 +3,7 @@
 // renamed, removed) is in the result, unless a conflict about it was resolved for the other side; and every base
 // row both sides kept is still in the result, wherever the merge moved it.
 import type { MergeConflict, SideRowChange, SideTableChange, ThreeWayMergeResult } from '../merge/mergeTypes.ts';
+import { convertValue } from '../tables/convertValue.ts';
 import { jsonDeepEqual } from '../tables/jsonValue.ts';
 import { sameTable, type Content, type Data, type RowMark, type TableContent } from './mergeContent.ts';
 import type { MergeCase } from './mergeStep.ts';
@@ -85,12 +86,21 @@ function rowLaws(c: MergeCase, applied: Applied, oc: SideTableChange, tc: SideTa
   const conflictRows = new Set(conflicts.flatMap((k) => [k.rowId, ...(k.kind === 'ROW_RENAME' ? [k.theirs as string] : [])]));
   const rows = resultTable.rows;
   const schemaMoved = oc.schemaChanged || tc.schemaChanged;
-  const props = Object.keys((resultTable.schema.properties ?? {}) as Data);
-  /** Equal data; when a schema moved, equal on every field the result schema keeps (the patch migrated the rest). */
-  const same = (actual: Data | undefined, expected: Data | null) =>
-    actual !== undefined &&
-    expected !== null &&
-    (schemaMoved ? props.every((k) => !(k in expected) || jsonDeepEqual(actual[k], expected[k])) : jsonDeepEqual(actual, expected));
+  const resultProps = (resultTable.schema.properties ?? {}) as Data;
+  /**
+   * Equal data; when a schema moved, equal on every field the result schema keeps (the patch migrated the rest),
+   * a field whose node changed (a type change) as the real conversion (domain.md §6) turns the side's value.
+   */
+  const same = (actual: Data | undefined, expected: Data | null, side: SideTableChange) => {
+    if (actual === undefined || expected === null) return false;
+    if (!schemaMoved) return jsonDeepEqual(actual, expected);
+    const sideProps = ((side.schema as Data | null)?.properties ?? {}) as Data;
+    return Object.entries(resultProps).every(
+      ([k, node]) =>
+        !(k in expected) ||
+        jsonDeepEqual(actual[k], jsonDeepEqual(sideProps[k], node) ? expected[k] : convertValue(expected[k], node, undefined, sideProps[k])),
+    );
+  };
   const touched = (changes: readonly SideRowChange[], change: SideRowChange) =>
     changes.some(
       (o) =>
@@ -104,13 +114,13 @@ function rowLaws(c: MergeCase, applied: Applied, oc: SideTableChange, tc: SideTa
     if (change.rowId !== null && change.rowId !== change.baseRowId && oursTable.rows.has(change.rowId)) continue;
     if (change.rowId === null)
       law(!rows.has(change.baseRowId as string) || movedOnto(change.baseRowId as string), `their removal of ${where}/${change.baseRowId} is kept`);
-    else law(same(rows.get(change.rowId), change.data), `their change of ${where}/${change.rowId} is kept`);
+    else law(same(rows.get(change.rowId), change.data, tc), `their change of ${where}/${change.rowId} is kept`);
   }
   for (const change of oc.rows) {
     if (touched(tc.rows, change) || conflictRows.has(change.rowId) || conflictRows.has(change.baseRowId)) continue;
     if (change.rowId === null)
       law(!rows.has(change.baseRowId as string) || movedOnto(change.baseRowId as string), `our removal of ${where}/${change.baseRowId} is kept`);
-    else law(same(rows.get(change.rowId), change.data), `our change of ${where}/${change.rowId} is kept`);
+    else law(same(rows.get(change.rowId), change.data, oc), `our change of ${where}/${change.rowId} is kept`);
   }
   // No row is lost: a base row both sides kept is in the result, wherever the merge moved it.
   const baseRows = c.base.get(tc.baseTableId ?? '')?.rows ?? new Map<string, Data>();
