@@ -81,7 +81,11 @@ const isData = (value: unknown): value is Data => typeof value === 'object' && v
 
 async function checkConflicts(deps: ResultCheckDeps, merged: ThreeWayMergeResult): Promise<MergeConflict[]> {
   if (merged.operations.length === 0) return [];
-  const operations = merged.operations.map((op) => (ROW_WRITES.has(op.type) ? { ...op, onInvalidRow: 'skip' as const } : op));
+  // Rows a schema update migrates into invalid data are reported too (what the merge leaves of them, with their data).
+  const operations = merged.operations.map((op): DraftOperation => {
+    if (ROW_WRITES.has(op.type)) return { ...op, onInvalidRow: 'skip' } as DraftOperation;
+    return op.type === 'UpdateTable' ? { ...op, onInvalidRow: 'report' } : op;
+  });
   const conflict = (
     kind: 'INVALID_DATA' | 'FOREIGN_KEY',
     tableId: string,
@@ -108,10 +112,10 @@ async function checkConflicts(deps: ResultCheckDeps, merged: ThreeWayMergeResult
     const out: MergeConflict[] = [];
     result.operations.forEach((report, index) => {
       const op = operations[index];
-      if (op === undefined || !('rows' in op)) return;
+      if (op === undefined) return;
       for (const invalid of report.invalid) {
         const kind = invalid.code === 'FOREIGN_KEY_NOT_FOUND' ? 'FOREIGN_KEY' : 'INVALID_DATA';
-        const row = op.rows[invalid.index] as { data?: unknown } | undefined;
+        const row = 'rows' in op ? (op.rows[invalid.index] as { data?: unknown } | undefined) : { data: invalid.data };
         out.push(conflict(kind, report.tableId, invalid.rowId, row?.data ?? null, invalid.details ?? [{ message: invalid.message }]));
       }
     });
