@@ -25,7 +25,7 @@ export function invalidMigratedData(tableId: string, violations: readonly Violat
 }
 
 /** A migrated row that fails the patched schema, handed over instead of refused (ApplyDraftChanges checks it at the end). */
-export type InvalidRowListener = (rowId: string, data: JsonObject) => void;
+export type InvalidRowListener = (rowId: string) => void;
 
 /** A value of row `rowId` the migration could not keep (domain.md §6 rule 6), at `path` in the row data. */
 export type RowLossListener = (rowId: string, path: MigrationDataPath, before: unknown, after: unknown) => void;
@@ -69,7 +69,7 @@ export function decideUpdateTable(
     const next = patched.changesData ? patched.migrate(row.data, listener) : row.data;
     const found = tools.rowValidators.check(schema, next);
     if (found.length > 0 && onInvalid !== undefined) {
-      onInvalid(rowId, next as JsonObject);
+      onInvalid(rowId);
       if (patched.changesData && !jsonDeepEqual(next, row.data)) rows.push(edit.write(rowId, next as JsonObject, row.createdAt, meta.now));
       continue;
     }
