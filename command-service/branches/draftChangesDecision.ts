@@ -11,6 +11,7 @@ import { assertUniqueRows } from './uniqueFields.ts';
 import { decideRenameRow, rowsDeletedEvents } from './rowRenameDeleteDecisions.ts';
 import { decideCreateTable, decideDeleteTable, decideRenameTable } from './tableDecisions.ts';
 import { decideUpdateTable } from './updateTableDecision.ts';
+import { addMigratedRow, checkMigratedRows, renameMigratedRow, type MigratedRows } from './migratedRowChecks.ts';
 
 /** What ApplyDraftChanges did besides its events (the caller's answer is built from it). */
 export type DraftChangesReport = {
@@ -40,6 +41,8 @@ type Work = {
   readonly removed: RowKeys;
   /** Created tables' keys: this seed (the command's fresh id, or a staged bundle's) and the operation's index. */
   readonly keySeed: string;
+  /** Rows schema updates migrated into invalid data: checked on the final draft (merge.md §2.3 checks the result). */
+  readonly migrated: MigratedRows;
   rowChanges: number;
 };
 
@@ -91,7 +94,9 @@ function decideOperation(work: Work, op: DraftOperation, index: number): { event
       return { events, result: emptyResult(op.type, op.tableId) };
     }
     case 'UpdateTable': {
-      const events = decideUpdateTable(state, { tableId: op.tableId, patches: op.patches }, meta, tools);
+      const { tableKey } = requireTable(state, op.tableId);
+      const onInvalid = (rowId: string) => addMigratedRow(work.migrated, tableKey, rowId, index);
+      const events = decideUpdateTable(state, { tableId: op.tableId, patches: op.patches }, meta, tools, undefined, onInvalid);
       const migrated = events.reduce((sum, event) => sum + rowChangesOf(event), 0);
       return { events, result: { ...emptyResult(op.type, op.tableId), updated: migrated } };
     }
@@ -120,6 +125,7 @@ function decideOperation(work: Work, op: DraftOperation, index: number): { event
       return { events, result: { ...emptyResult(op.type, op.tableId), deleted: op.rowIds.length } };
     }
     case 'RenameRow': {
+      renameMigratedRow(work.migrated, requireTable(state, op.tableId).tableKey, op.rowId, op.nextRowId);
       const events = decideRenameRow(state, { tableId: op.tableId, rowId: op.rowId, nextRowId: op.nextRowId }, meta, tools);
       return { events, result: { ...emptyResult(op.type, op.tableId), renamed: 1 } };
     }
@@ -180,8 +186,24 @@ export function decideDraftChanges(
   tools: BranchDeciderTools,
 ): DraftChangesDecision {
   assertExpectedRevision(state, data.expectedStreamRevision);
+  const reports = new Set(data.operations.flatMap((op, index) => (op.type === 'UpdateTable' && op.onInvalidRow === 'report' ? [index] : [])));
+  if (reports.size > 0 && data.dryRun !== true) {
+    const message = "onInvalidRow 'report' on UpdateTable needs a dry run";
+    throw new AppError('BAD_USER_INPUT', message, [{ path: '/operations', message }]);
+  }
   const keySeed = data.tableKeySeed ?? meta.newId;
-  const work: Work = { state, meta, tools, undo: [], events: [], written: new Map(), removed: new Map(), keySeed, rowChanges: 0 };
+  const work: Work = {
+    state,
+    meta,
+    tools,
+    undo: [],
+    events: [],
+    written: new Map(),
+    removed: new Map(),
+    keySeed,
+    migrated: new Map(),
+    rowChanges: 0,
+  };
   const eventCounts: number[] = [];
   try {
     const operations = data.operations.map((op, index) => {
@@ -190,6 +212,7 @@ export function decideDraftChanges(
       eventCounts.push(events.length);
       return result;
     });
+    checkMigratedRows(state, work.migrated, operations, reports, tools);
     assertFinalConstraints(work);
     const hasChanges = draftHasChanges(state);
     const { merge } = data;

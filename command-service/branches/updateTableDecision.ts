@@ -10,7 +10,7 @@ import { assertUnique } from '../domain/rows/uniqueClashes.ts';
 
 type Violation = { readonly rowId: string; readonly path: string; readonly message: string; readonly keyword: string };
 
-function invalidMigratedData(tableId: string, violations: readonly Violation[], total: number, rowCount: number): AppError {
+export function invalidMigratedData(tableId: string, violations: readonly Violation[], total: number, rowCount: number): AppError {
   const [first] = violations;
   let message: string;
   if (total === 1 && first) {
@@ -24,6 +24,9 @@ function invalidMigratedData(tableId: string, violations: readonly Violation[], 
   return new AppError('INVALID_DATA', message, details);
 }
 
+/** A migrated row that fails the patched schema, handed over instead of refused (ApplyDraftChanges checks it at the end). */
+export type InvalidRowListener = (rowId: string) => void;
+
 /** A value of row `rowId` the migration could not keep (domain.md §6 rule 6), at `path` in the row data. */
 export type RowLossListener = (rowId: string, path: MigrationDataPath, before: unknown, after: unknown) => void;
 
@@ -35,6 +38,8 @@ const fieldKey = (field: ForeignKeyField): string => `${field.dataPath.join('/')
  * retargeted ones), and so are unique values (all rows, when data moved or a field became unique: 409
  * UNIQUE_VIOLATION). Rows whose data changed get a new `updatedAt`; all of it is one event. A patch that changes
  * neither schema nor data appends nothing. The dry run passes `onLoss` to hear of the values no conversion could keep.
+ * ApplyDraftChanges passes `onInvalid`: a row that fails is written migrated and handed to it, so a later operation of
+ * the command may still correct or remove it (merge.md §2.3 validates the merge's result, not its steps).
  */
 export function decideUpdateTable(
   state: BranchContent,
@@ -42,6 +47,7 @@ export function decideUpdateTable(
   meta: BranchCommandMetadata,
   tools: BranchDeciderTools,
   onLoss?: RowLossListener,
+  onInvalid?: InvalidRowListener,
 ): DomainEvent[] {
   const table = requireTable(state, data.tableId);
   const patched = applySchemaPatch(table.schema, data.patches);
@@ -62,6 +68,11 @@ export function decideUpdateTable(
     const listener = onLoss && ((path: MigrationDataPath, before: unknown, after: unknown) => onLoss(rowId, path, before, after));
     const next = patched.changesData ? patched.migrate(row.data, listener) : row.data;
     const found = tools.rowValidators.check(schema, next);
+    if (found.length > 0 && onInvalid !== undefined) {
+      onInvalid(rowId);
+      if (patched.changesData && !jsonDeepEqual(next, row.data)) rows.push(edit.write(rowId, next as JsonObject, row.createdAt, meta.now));
+      continue;
+    }
     if (found.length > 0) {
       total += found.length;
       failedRows.add(rowId);

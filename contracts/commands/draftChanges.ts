@@ -9,7 +9,7 @@ import type { ErrorCode } from '../errors/catalogue.ts';
  */
 export type DraftOperation =
   | { readonly type: 'CreateTable'; readonly tableId: string; readonly schema: unknown }
-  | { readonly type: 'UpdateTable'; readonly tableId: string; readonly patches: unknown }
+  | UpdateTableOperation
   | { readonly type: 'RenameTable'; readonly tableId: string; readonly nextTableId: string }
   | { readonly type: 'DeleteTable'; readonly tableId: string }
   | RowWriteOperation<'CreateRows' | 'UpdateRows' | 'UpsertRows', { readonly rowId: string; readonly data: unknown }>
@@ -22,6 +22,18 @@ export type DraftOperation =
       readonly referenceChecks?: ReferenceChecks;
     }
   | { readonly type: 'RenameRow'; readonly tableId: string; readonly rowId: string; readonly nextRowId: string };
+
+/**
+ * A schema update. Rows it migrates into data the new schema refuses are checked on the final draft (a later
+ * operation may correct or remove them); those still invalid refuse the command with INVALID_DATA or, with
+ * `onInvalidRow: 'report'` (dry runs only: a migration cannot leave a row out), are reported with their data.
+ */
+type UpdateTableOperation = {
+  readonly type: 'UpdateTable';
+  readonly tableId: string;
+  readonly patches: unknown;
+  readonly onInvalidRow?: 'fail' | 'report';
+};
 
 /**
  * A row write. `UpsertRows` creates the rows that do not exist and replaces the data of those that do.
@@ -165,13 +177,18 @@ export type StagedTotals = {
   readonly netRowsByTable?: Readonly<Record<string, number>>;
 };
 
-/** A row an `onInvalidRow: 'skip'` operation left out: its index in `rows`, its id and why. */
+/**
+ * A row an `onInvalidRow: 'skip'` operation left out: its index in `rows`, its id and why. For an UpdateTable with
+ * `onInvalidRow: 'report'`: a migrated row still invalid on the final draft, `index` its place in the report, `data`
+ * its data there.
+ */
 export type InvalidDraftRow = {
   readonly index: number;
   readonly rowId: string;
   readonly code: ErrorCode;
   readonly message: string;
   readonly details?: readonly ErrorDetail[];
+  readonly data?: unknown;
 };
 
 /** What one operation did. Table operations count no rows; `RenameRow` counts its row as renamed. */
@@ -184,7 +201,7 @@ export type DraftOperationResult = {
   readonly unchanged: number;
   readonly deleted: number;
   readonly renamed: number;
-  /** Rows left out by `onInvalidRow: 'skip'`, in `rows` order. */
+  /** Rows left out by `onInvalidRow: 'skip'`, in `rows` order (UpdateTable: the rows `'report'` names). */
   readonly invalid: readonly InvalidDraftRow[];
   /** `uniqueChecks: 'defer'`: the written rows' unique values (index relative to the operation's rows). */
   readonly deferredUnique?: readonly DeferredUniqueValue[];

@@ -45,7 +45,8 @@ export function createRowMerger(conflict: ConflictFn, oursRow: (tableId: string,
       if (oc.rowId !== null) oursPresent.set(oc.rowId, oc);
     }
     const theirsByBaseRow = new Map(theirsRows.filter((row) => row.baseRowId !== null).map((row) => [row.baseRowId as string, row]));
-    const tableId = writer.tableId;
+    // Conflicts name our table (merge.md §2.4), also when theirs renamed it and the rows go to the new id.
+    const tableId = oursTableId;
     const oursRowAt = (rowId: string): Data | null => {
       // Ids this merge already moved a row away from are free; ids it moved a row onto are taken.
       if (writer.state.renames.some(([from]) => from === rowId) || writer.state.deletes.has(rowId)) return null;
@@ -65,7 +66,7 @@ export function createRowMerger(conflict: ConflictFn, oursRow: (tableId: string,
         const oc = oursAdded.get(rowId);
         if (oc !== undefined) {
           if (jsonDeepEqual(oc.data, theirs)) continue;
-          mergeRowData(writer, rowId, undefined, oc.data as Data, theirs, schema);
+          mergeRowData(writer, tableId, rowId, undefined, oc.data as Data, theirs, schema);
           continue;
         }
         const existing = oursRowAt(rowId);
@@ -130,7 +131,7 @@ export function createRowMerger(conflict: ConflictFn, oursRow: (tableId: string,
       }
       if (oc === null) {
         if (!jsonDeepEqual(ours, theirs)) writer.upsert(finalId, theirs, 'updated');
-      } else mergeRowData(writer, finalId, tc.base as Data, ours, theirs, schema, oursId);
+      } else mergeRowData(writer, tableId, finalId, tc.base as Data, ours, theirs, schema, oursId);
     }
   }
 
@@ -146,6 +147,7 @@ export function createRowMerger(conflict: ConflictFn, oursRow: (tableId: string,
 
   function mergeRowData(
     writer: TableWriter,
+    oursTableId: string,
     rowId: string,
     base: Data | undefined,
     ours: Data,
@@ -158,7 +160,7 @@ export function createRowMerger(conflict: ConflictFn, oursRow: (tableId: string,
       ours,
       theirs,
       (leaf: LeafConflict) => {
-        const choice = conflict('ROW_UPDATE', writer.tableId, conflictRowId, leaf.path, { base: leaf.base, ours: leaf.ours, theirs: leaf.theirs });
+        const choice = conflict('ROW_UPDATE', oursTableId, conflictRowId, leaf.path, { base: leaf.base, ours: leaf.ours, theirs: leaf.theirs });
         if (choice === null) return null;
         if (choice.take === 'OURS') return { value: leaf.ours === null && !hasLeaf(ours, leaf.path) ? undefined : leaf.ours };
         if (choice.take === 'THEIRS') return { value: leaf.theirs === null && !hasLeaf(theirs, leaf.path) ? undefined : leaf.theirs };

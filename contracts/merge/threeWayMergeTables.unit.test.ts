@@ -165,3 +165,22 @@ test('the shrunk counterexample (feat removes u, renames t to u; main merges it)
   checkHistory(history, { schemaPatches: false, reuseTableIds: true }, stats);
   assert.deepEqual([stats.merges, stats.applied, stats.movedBase], [2, 2, 1]);
 });
+
+test("row conflicts in a table theirs renamed name our table id (merge.md §2.4); the rows still go to theirs' id", () => {
+  const edited = (tableId: string, a: number): SideTableChange => ({
+    ...renamed('t', tableId),
+    rows: [{ baseRowId: 'r1', rowId: 'r1', base: row, data: { a } }],
+  });
+  const first = merge([edited('t', 1)], [edited('u', 2)], ['t'], 'FAIL');
+  assert.deepEqual(
+    first.conflicts.map((k) => [k.kind, k.tableId, k.rowId, k.path]),
+    [['ROW_UPDATE', 't', 'r1', '/a']],
+  );
+  const again = merge([edited('t', 1)], [edited('u', 2)], ['t'], 'FAIL');
+  assert.equal(again.conflicts[0]?.id, first.conflicts[0]?.id, 'the id is stable');
+  const theirs = merge([edited('t', 1)], [edited('u', 2)], ['t'], 'THEIRS');
+  assert.deepEqual(theirs.operations, [
+    { type: 'RenameTable', tableId: 't', nextTableId: 'u' },
+    { type: 'UpsertRows', tableId: 'u', rows: [{ rowId: 'r1', data: { a: 2 } }] },
+  ]);
+});

@@ -45,7 +45,7 @@ export async function resultChecks(
     const checks = await checkConflicts(deps, merged);
     const open: MergeConflict[] = [];
     let changed = false;
-    for (const conflict of checks) {
+    for (const { conflict, resultTableId } of checks) {
       known.add(conflict.id);
       const resolution = byId.get(conflict.id);
       if (resolution === undefined) {
@@ -53,8 +53,8 @@ export async function resultChecks(
         continue;
       }
       assertAllowed(conflict, resolution);
-      const rows = overrides.get(conflict.tableId) ?? new Map<string, Data | null>();
-      overrides.set(conflict.tableId, rows);
+      const rows = overrides.get(resultTableId) ?? new Map<string, Data | null>();
+      overrides.set(resultTableId, rows);
       rows.set(conflict.rowId as string, resolution.take === 'REMOVE' ? null : (resolution.value as Data));
       changed = true;
     }
@@ -79,39 +79,45 @@ function assertAllowed(conflict: MergeConflict, resolution: MergeResolution): vo
 
 const isData = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-async function checkConflicts(deps: ResultCheckDeps, merged: ThreeWayMergeResult): Promise<MergeConflict[]> {
+/** A conflict of the checks, and the id of its table in the result (where a resolution writes). */
+type CheckConflict = { readonly conflict: MergeConflict; readonly resultTableId: string };
+
+async function checkConflicts(deps: ResultCheckDeps, merged: ThreeWayMergeResult): Promise<CheckConflict[]> {
   if (merged.operations.length === 0) return [];
-  const operations = merged.operations.map((op) => (ROW_WRITES.has(op.type) ? { ...op, onInvalidRow: 'skip' as const } : op));
+  // Conflicts name our table (merge.md §2.4): a table the merge renames is reported under its id in the draft.
+  const oursIdOf = new Map(
+    merged.tables.filter((t) => t.change === 'RENAMED' && t.previousTableId !== null).map((t) => [t.tableId, t.previousTableId as string]),
+  );
+  // Rows a schema update migrates into invalid data are reported too (what the merge leaves of them, with their data).
+  const operations = merged.operations.map((op): DraftOperation => {
+    if (ROW_WRITES.has(op.type)) return { ...op, onInvalidRow: 'skip' } as DraftOperation;
+    return op.type === 'UpdateTable' ? { ...op, onInvalidRow: 'report' } : op;
+  });
   const conflict = (
     kind: 'INVALID_DATA' | 'FOREIGN_KEY',
     tableId: string,
     rowId: string,
     theirs: unknown,
     details: readonly ErrorDetail[],
-  ): MergeConflict => ({
-    id: conflictIdOf([deps.ids.source, deps.ids.base, kind, tableId, rowId, theirs]),
-    kind,
-    tableId,
-    rowId,
-    path: null,
-    base: null,
-    ours: null,
-    theirs,
-    details,
-  });
+  ): CheckConflict => {
+    const oursTableId = oursIdOf.get(tableId) ?? tableId;
+    const id = conflictIdOf([deps.ids.source, deps.ids.base, kind, oursTableId, rowId, theirs]);
+    const found = { id, kind, tableId: oursTableId, rowId, path: null, base: null, ours: null, theirs, details };
+    return { conflict: found, resultTableId: tableId };
+  };
   try {
     const { result } = await deps.gateway.execute(
       'ApplyDraftChanges',
       { revisionId: deps.draftRevisionId, operations, expectedStreamRevision: deps.expected, dryRun: true },
       deps.context,
     );
-    const out: MergeConflict[] = [];
+    const out: CheckConflict[] = [];
     result.operations.forEach((report, index) => {
       const op = operations[index];
-      if (op === undefined || !('rows' in op)) return;
+      if (op === undefined) return;
       for (const invalid of report.invalid) {
         const kind = invalid.code === 'FOREIGN_KEY_NOT_FOUND' ? 'FOREIGN_KEY' : 'INVALID_DATA';
-        const row = op.rows[invalid.index] as { data?: unknown } | undefined;
+        const row = 'rows' in op ? (op.rows[invalid.index] as { data?: unknown } | undefined) : { data: invalid.data };
         out.push(conflict(kind, report.tableId, invalid.rowId, row?.data ?? null, invalid.details ?? [{ message: invalid.message }]));
       }
     });

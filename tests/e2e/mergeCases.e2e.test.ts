@@ -39,6 +39,7 @@ async function sides(theirs: (draft: string) => Promise<void>, ours: (draft: str
 }
 const post = (path: string, body: unknown) => ok(admin.rest('POST', path, body), 201);
 const rename = (path: string, body: unknown) => ok(admin.rest('POST', `${path}/rename`, body));
+const authorsOf = (draft: string) => `/revision/${draft}/table/authors`;
 const summary = (preview: Json) => preview.conflicts.map((k: Json) => [k.kind, k.tableId, k.rowId, k.path, k.base, k.ours, k.theirs]);
 
 describe('tables (merge.md §2.1)', () => {
@@ -96,12 +97,12 @@ describe('tables (merge.md §2.1)', () => {
   test('renamed on theirs only: the table and a row are renamed, our changes follow them', async () => {
     const { c, f1, m } = await sides(
       async (f) => {
-        await rename(c0(f), { nextTableId: 'writers' });
+        await rename(authorsOf(f), { nextTableId: 'writers' });
         await rename(`/revision/${f}/table/writers/row/carol`, { nextRowId: 'caroline' });
       },
       async (draft) => {
-        await ok(admin.rest('PUT', `${c0(draft)}/row/carol`, { data: { ...carol, name: 'Caro' } }));
-        await post(`${c0(draft)}/rows`, { rowId: 'dave', data: dave });
+        await ok(admin.rest('PUT', `${authorsOf(draft)}/row/carol`, { data: { ...carol, name: 'Caro' } }));
+        await post(`${authorsOf(draft)}/rows`, { rowId: 'dave', data: dave });
       },
     );
     const preview = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
@@ -116,13 +117,11 @@ describe('tables (merge.md §2.1)', () => {
   });
 });
 
-const c0 = (draft: string) => `/revision/${draft}/table/authors`;
-
 describe('rows (merge.md §2.2)', () => {
   test('added on both sides with the same id: equal data kept once, each differing leaf a ROW_UPDATE with base null', async () => {
     const erin = (city: string, tags: string[]) => ({ name: 'Erin', address: { city, zip: 2 }, tags });
     const add = (city: string, tags: string[]) => async (draft: string) => {
-      await post(`${c0(draft)}/rows/bulk`, {
+      await post(`${authorsOf(draft)}/rows/bulk`, {
         rows: [
           { rowId: 'dave', data: dave },
           { rowId: 'erin', data: erin(city, tags) },
@@ -142,8 +141,8 @@ describe('rows (merge.md §2.2)', () => {
   });
 
   test('removed there, renamed here: ROW_REMOVED_CHANGED under our id; OURS keeps the renamed row, THEIRS removes it', async () => {
-    const theirs = async (f: string) => void (await ok(admin.rest('DELETE', `${c0(f)}/row/bob`)));
-    const ours = async (draft: string) => void (await rename(`${c0(draft)}/row/bob`, { nextRowId: 'robert' }));
+    const theirs = async (f: string) => void (await ok(admin.rest('DELETE', `${authorsOf(f)}/row/bob`)));
+    const ours = async (draft: string) => void (await rename(`${authorsOf(draft)}/row/bob`, { nextRowId: 'robert' }));
     const { c, f1, m } = await sides(theirs, ours);
     const preview = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
     assert.deepEqual(summary(preview), [['ROW_REMOVED_CHANGED', 'authors', 'robert', null, bob, bob, null]]);
@@ -160,12 +159,12 @@ describe('rows (merge.md §2.2)', () => {
 describe('checks on the result (merge.md §2.3)', () => {
   test('a row that fails the result schema is INVALID_DATA: strategies leave it open, VALUE or REMOVE resolve it', async () => {
     const theirs = async (f: string) => {
-      await ok(admin.rest('PUT', `${c0(f)}/row/bob`, { data: { ...bob, name: 'Roberto the Long' } }));
-      await ok(admin.rest('PUT', `${c0(f)}/row/carol`, { data: { ...carol, name: 'Caro' } }));
+      await ok(admin.rest('PUT', `${authorsOf(f)}/row/bob`, { data: { ...bob, name: 'Roberto the Long' } }));
+      await ok(admin.rest('PUT', `${authorsOf(f)}/row/carol`, { data: { ...carol, name: 'Caro' } }));
     };
     // Ours allows at most 5 characters in a name: theirs' new name for bob fails our schema, carol's fits.
     const ours = async (draft: string) =>
-      void (await ok(admin.rest('PATCH', c0(draft), { patches: [{ op: 'add', path: '/properties/name/maxLength', value: 5 }] })));
+      void (await ok(admin.rest('PATCH', authorsOf(draft), { patches: [{ op: 'add', path: '/properties/name/maxLength', value: 5 }] })));
     const { c, f1, m } = await sides(theirs, ours);
     const preview = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
     assert.deepEqual(
@@ -183,5 +182,46 @@ describe('checks on the result (merge.md §2.3)', () => {
     assert.deepEqual([removed.status, removed.conflictCount], ['CLEAN', 0]);
     await ok(c.merge('master', { sourceRevisionId: f1, resolutions: [{ conflictId: id, take: 'VALUE', value: { ...bob, name: 'Rob' } }] }));
     assert.deepEqual(await c.rows(m), { alice, bob: { ...bob, name: 'Rob' }, carol: { ...carol, name: 'Caro' } });
+  });
+});
+
+describe('conflicts name our table (merge.md §2.4)', () => {
+  test("theirs renamed the table: ROW_UPDATE and INVALID_DATA name our id, resolutions land in theirs' table", async () => {
+    const { c, f1, m } = await sides(
+      async (f) => {
+        await ok(
+          admin.rest('PATCH', authorsOf(f), {
+            patches: [{ op: 'replace', path: '/properties/name', value: { type: 'string', default: '', maxLength: 6 } }],
+          }),
+        );
+        await ok(admin.rest('PUT', `${authorsOf(f)}/row/alice`, { data: { ...alice, name: 'Ali' } }));
+        await rename(authorsOf(f), { nextTableId: 'writers' });
+      },
+      async (draft) => {
+        await ok(admin.rest('PUT', `${authorsOf(draft)}/row/alice`, { data: { ...alice, name: 'Alicia' } }));
+        await ok(admin.rest('PUT', `${authorsOf(draft)}/row/bob`, { data: { ...bob, name: 'Roberto' } }));
+      },
+    );
+    const preview = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
+    assert.deepEqual(
+      preview.conflicts.map((k: Json) => [k.kind, k.tableId, k.rowId, k.path]),
+      [
+        ['ROW_UPDATE', 'authors', 'alice', '/name'],
+        ['INVALID_DATA', 'authors', 'bob', null],
+      ],
+    );
+    const [name, invalid] = preview.conflicts;
+    const again = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
+    assert.deepEqual(
+      again.conflicts.map((k: Json) => k.id),
+      [name.id, invalid.id],
+      'the ids are stable',
+    );
+    const resolutions = [
+      { conflictId: name.id, take: 'THEIRS' },
+      { conflictId: invalid.id, take: 'VALUE', value: { ...bob, name: 'Robby' } },
+    ];
+    assert.equal((await ok(c.merge('master', { sourceRevisionId: f1, resolutions }))).status, 'CLEAN');
+    assert.deepEqual(await c.rows(m, 'writers'), { alice: { ...alice, name: 'Ali' }, bob: { ...bob, name: 'Robby' }, carol });
   });
 });

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_PASSWORD, startSystem, type Client, type System } from './support/systemHarness.ts';
+import { ADMIN_PASSWORD, assertGqlError, assertRestError, gqlData, startSystem, type Client, type System } from './support/systemHarness.ts';
 import { alice, bob, carol } from './support/systemFixtures.ts';
 import { createMergeKit, ok } from './support/mergeKit.ts';
 
@@ -41,7 +41,7 @@ async function sides(theirs: (draft: string) => Promise<unknown>, ours: (draft: 
     await ok(c.merge('master', { sourceRevisionId: f1 }));
     return c.rows(m);
   };
-  return { preview, merge, m, c };
+  return { preview, merge, m, c, p };
 }
 const clean = (preview: Json) => assert.deepEqual([preview.status, preview.conflicts], ['CLEAN', []]);
 
@@ -234,5 +234,110 @@ describe('both sides changed the schema (merge.md §2.1)', () => {
     assert.equal(preview.conflicts[0].ours.properties.address.properties.zip.type, 'string');
     await ok(c.merge('master', { sourceRevisionId: preview.sourceRevisionId, strategy: 'THEIRS' }));
     assert.deepEqual(await c.rows(m), { alice: withoutTags(alice), bob: withoutTags({ ...bob, name: 'Robert' }), carol: withoutTags(carol) });
+  });
+});
+
+// merge.md §2.3: the result is validated after all changes; a row that fails theirs' tighter schema is an INVALID_DATA
+// conflict (resolved with VALUE or REMOVE, never by a strategy), not a refusal of the whole merge.
+describe('theirs tightened the schema and our rows no longer fit (merge.md §2.3)', () => {
+  const shortNames = [{ op: 'replace', path: '/properties/name', value: { type: 'string', default: '', maxLength: 5 } }];
+  const dave = { name: 'Davidson', address: { city: 'Oslo', zip: 1 }, tags: [] };
+  const tightened = () =>
+    sides(
+      (f) => patchSchema(f, shortNames),
+      async (m) => {
+        await put(m, 'bob', { ...bob, name: 'Robert' });
+        await ok(admin.rest('POST', `${authors(m)}/rows`, { rowId: 'dave', data: dave }), 201);
+      },
+    );
+
+  test('INVALID_DATA conflicts are listed; strategies and OURS/THEIRS leave them; VALUE and REMOVE settle them', async () => {
+    const { preview, c, m } = await tightened();
+    assert.equal(preview.status, 'CONFLICTS');
+    assert.deepEqual(
+      preview.conflicts.map((k: Json) => [k.kind, k.tableId, k.rowId, k.path, k.theirs]),
+      [
+        ['INVALID_DATA', 'authors', 'bob', null, { ...bob, name: 'Robert' }],
+        ['INVALID_DATA', 'authors', 'dave', null, dave],
+      ],
+    );
+    assert.deepEqual(
+      preview.conflicts[0].details.map((d: Json) => [d.path, d.keyword]),
+      [['/name', 'maxLength']],
+    );
+    const [robert, davidson] = preview.conflicts;
+    const f1 = preview.sourceRevisionId;
+    const before = { rows: await c.rows(m), head: await system.headPosition() };
+    const byStrategy = await ok(c.merge('master', { sourceRevisionId: f1, strategy: 'THEIRS' }, true));
+    assert.deepEqual([byStrategy.status, byStrategy.conflictCount], ['CONFLICTS', 2], 'no strategy resolves INVALID_DATA');
+    const refused = await c.merge('master', { sourceRevisionId: f1, strategy: 'OURS' });
+    assertRestError(refused, 409, 'MERGE_CONFLICT');
+    assert.deepEqual(
+      refused.body.details.map((d: Json) => [d.path, d.message]),
+      [
+        [robert.id, 'INVALID_DATA in table "authors" row "bob"'],
+        [davidson.id, 'INVALID_DATA in table "authors" row "dave"'],
+      ],
+    );
+    const takeTheirs = [{ conflictId: robert.id, take: 'THEIRS' }];
+    assertRestError(await c.merge('master', { sourceRevisionId: f1, resolutions: takeTheirs }), 400, 'BAD_USER_INPUT');
+    const half = [{ conflictId: robert.id, take: 'VALUE', value: { ...bob, name: 'Rob' } }];
+    assertRestError(await c.merge('master', { sourceRevisionId: f1, resolutions: half }), 409, 'MERGE_CONFLICT');
+    assert.deepEqual(await c.rows(m), before.rows, 'a refused merge changes nothing');
+    assert.equal(await system.headPosition(), before.head, 'and appends nothing');
+    assert.deepEqual((await ok(admin.rest('GET', `/revision/${m}`))).pendingMergeRevisionIds, []);
+
+    const resolutions = [...half, { conflictId: davidson.id, take: 'REMOVE' }];
+    const settled = await ok(c.merge('master', { sourceRevisionId: f1, resolutions }, true));
+    assert.deepEqual([settled.status, settled.conflicts], ['CLEAN', []]);
+    assert.equal((await ok(c.merge('master', { sourceRevisionId: f1, resolutions }))).status, 'CLEAN');
+    assert.deepEqual(await c.rows(m), { alice, bob: { ...bob, name: 'Rob' }, carol });
+    assert.equal((await c.tables(m)).authors.properties.name.maxLength, 5);
+    assert.deepEqual((await ok(admin.rest('GET', `/revision/${m}`))).pendingMergeRevisionIds, [f1]);
+  });
+
+  test('a row theirs renamed is checked under its new id; changing the draft first also settles it', async () => {
+    const { preview, c, m } = await sides(
+      async (f) => {
+        await patchSchema(f, shortNames);
+        await ok(admin.rest('POST', `${authors(f)}/row/bob/rename`, { nextRowId: 'robert' }));
+      },
+      (draft) => put(draft, 'bob', { ...bob, name: 'Robert' }),
+    );
+    assert.deepEqual(
+      preview.conflicts.map((k: Json) => [k.kind, k.rowId]),
+      [['INVALID_DATA', 'robert']],
+    );
+    await put(m, 'bob', { ...bob, name: 'Bobby' });
+    const again = await ok(c.merge('master', { sourceRevisionId: preview.sourceRevisionId }));
+    assert.equal(again.status, 'CLEAN');
+    assert.deepEqual(await c.rows(m), { alice, robert: { ...bob, name: 'Bobby' }, carol });
+  });
+
+  test('through system GraphQL: previewMerge lists INVALID_DATA, mergeRevision refuses it unresolved, applies a VALUE', async () => {
+    const { c, m, p, preview } = await tightened();
+    const input = { organizationId: 'acme', projectName: p.name, branchName: 'master', sourceRevisionId: preview.sourceRevisionId };
+    const previewQuery = `query($d: MergeInput!) { previewMerge(data: $d) { status conflictCount conflicts { id kind tableId rowId theirs details } } }`;
+    const listed = gqlData(await admin.gql(previewQuery, { d: input })).previewMerge;
+    assert.deepEqual(
+      [listed.status, listed.conflictCount, listed.conflicts.map((k: Json) => [k.kind, k.rowId])],
+      [
+        'CONFLICTS',
+        2,
+        [
+          ['INVALID_DATA', 'bob'],
+          ['INVALID_DATA', 'dave'],
+        ],
+      ],
+    );
+    const mutation = `mutation($d: MergeInput!) { mergeRevision(data: $d) { status totalRowChanges } }`;
+    assertGqlError(await admin.gql(mutation, { d: { ...input, strategy: 'THEIRS' } }), 'MERGE_CONFLICT', 409);
+    const resolutions = [
+      { conflictId: listed.conflicts[0].id, take: 'VALUE', value: { ...bob, name: 'Bo' } },
+      { conflictId: listed.conflicts[1].id, take: 'VALUE', value: { ...dave, name: 'Dave' } },
+    ];
+    const applied = gqlData(await admin.gql(mutation, { d: { ...input, resolutions } })).mergeRevision;
+    assert.equal(applied.status, 'CLEAN');
+    assert.deepEqual(await c.rows(m), { alice, bob: { ...bob, name: 'Bo' }, carol, dave: { ...dave, name: 'Dave' } });
   });
 });
