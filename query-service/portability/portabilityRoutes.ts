@@ -60,9 +60,42 @@ export type TableTransferCall = {
   readonly tableId: string;
 };
 
+/** How much of a refused upload is read and thrown away, and for how long, before the answer goes anyway. */
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+const DRAIN_MAX_MS = 10_000;
+
 /**
- * A refusal before the whole body was read (413, a CSV syntax error, a limit): the rest is discarded and the
- * connection closed after the answer, so the next request on it is not read from the middle of this body.
+ * Reads and throws away the rest of a refused upload (an unknown table, bad options, a CSV syntax error, a limit)
+ * before the refusal is answered: true once it ended, false past DRAIN_MAX_BYTES or DRAIN_MAX_MS or when the client
+ * went away. Answering first is allowed by HTTP, but Node closes the connection right after an answer when the
+ * client asked for `Connection: close`, and a client still sending then fails on its write (EPIPE) and may never
+ * read the answer: the CLI reported "cannot reach" instead of TABLE_NOT_FOUND.
+ */
+function discardRest(req: Request): Promise<boolean> {
+  if (req.complete) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const done = (ended: boolean): void => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('close', onClose);
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer): void => {
+      discarded += chunk.length;
+      if (discarded > DRAIN_MAX_BYTES) done(false);
+    };
+    const onEnd = (): void => done(true);
+    const onClose = (): void => done(req.complete);
+    const timer = setTimeout(() => done(false), DRAIN_MAX_MS);
+    req.on('data', onData).on('end', onEnd).on('close', onClose);
+    req.resume();
+  });
+}
+
+/**
+ * A refusal with the body not read to its end (over the import limit, or past what discardRest reads): the rest is
+ * discarded as it comes and the connection closed after the answer, so the next request on it is not read from the
+ * middle of this body.
  */
 function abandonBody(call: Pick<TableTransferCall, 'req' | 'res'>): void {
   if (call.req.complete) return;
@@ -78,14 +111,15 @@ const bodyOf = (req: Request): AsyncIterable<Buffer> => req.iterator({ destroyOn
 
 /**
  * Runs an import; any refusal, including one before the first byte of the body is read (bad options, an unknown
- * table, no permission, a declared size over the limit), drains the rest. Closing with the body unread made the
- * kernel reset the connection, which could destroy the answer before a client read it.
+ * table, no permission, a declared size over the limit), reads the rest of a body under the limit before the answer
+ * (discardRest) and abandons a larger one (abandonBody).
  */
 async function draining(call: Pick<TableTransferCall, 'req' | 'res'>, run: () => Promise<void>): Promise<void> {
   try {
     await run();
   } catch (err) {
-    abandonBody(call);
+    const tooLarge = err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE';
+    if (tooLarge || !(await discardRest(call.req))) abandonBody(call);
     throw err;
   }
 }
