@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
+import { networkMessage } from './http/outboundHttp.ts';
 
 /**
  * Bounds of the transfer CLI's requests (docs/reference/portability.md, *CLI*). `stallMs`: how long the server may
@@ -39,14 +40,13 @@ export function oneLine(text: string): string {
 
 const seconds = (ms: number): string => `${ms / 1000} s`;
 
-/** A short line for a socket, TLS or parser error. */
-function networkMessage(err: unknown): string {
+/** A short line for a socket, TLS or parser error: the outbound client's, with OpenSSL's long line cut to its reason. */
+function transferNetworkMessage(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown };
-  const message = typeof e.message === 'string' && e.message !== '' ? e.message : 'connection failed';
   // OpenSSL's own line (`write EPROTO 80AC…:error:0A000410:SSL routines:ssl3_read_bytes:<reason>:<file>:…`): its reason.
-  const openssl = /SSL routines:[^:]*:([^:]+)/.exec(message);
+  const openssl = typeof e.message === 'string' ? /SSL routines:[^:]*:([^:]+)/.exec(e.message) : null;
   if (openssl !== null) return `TLS failed: ${openssl[1]}${typeof e.code === 'string' ? ` (${e.code})` : ''}`;
-  return typeof e.code === 'string' && !message.includes(e.code) ? `${message} (${e.code})` : message;
+  return networkMessage(err);
 }
 
 /**
@@ -157,16 +157,16 @@ function exchange<T>(
       });
     } catch (err) {
       // Invalid header values (a credential with a newline) throw synchronously.
-      return void finish(new Refused(`cannot send the request to ${where}: ${networkMessage(err)}`));
+      return void finish(new Refused(`cannot send the request to ${where}: ${transferNetworkMessage(err)}`));
     }
     watch(true);
     req.on('error', (err: Error & { code?: unknown }) => {
       if (res !== null) return finish(closed());
       // llhttp's codes: bytes came back, but not an HTTP answer.
       if (typeof err.code === 'string' && err.code.startsWith('HPE_')) {
-        return finish(new Refused(`${where} answered with something that is not HTTP: ${networkMessage(err).replace(/^Parse Error: /, '')}`));
+        return finish(new Refused(`${where} answered with something that is not HTTP: ${transferNetworkMessage(err).replace(/^Parse Error: /, '')}`));
       }
-      finish(new Refused(`cannot reach ${where}: ${networkMessage(err)}`));
+      finish(new Refused(`cannot reach ${where}: ${transferNetworkMessage(err)}`));
     });
     req.on('socket', (socket) => {
       // A late error (after a settle) must find a listener.
@@ -217,7 +217,7 @@ function exchange<T>(
       answer.on('data', moved);
       reading.then(
         (value) => finish(null, value),
-        (err: unknown) => finish(err instanceof Refused ? err : new Refused(`${closed().message} (${networkMessage(err)})`)),
+        (err: unknown) => finish(err instanceof Refused ? err : new Refused(`${closed().message} (${transferNetworkMessage(err)})`)),
       );
     });
 

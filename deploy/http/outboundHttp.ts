@@ -33,7 +33,7 @@ function headersOf(res: IncomingMessage): Record<string, string> {
 }
 
 /** A short, user-presentable line for a socket, TLS or parser error (never a stack). */
-function networkMessage(err: unknown): string {
+export function networkMessage(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown };
   const message = typeof e.message === 'string' && e.message !== '' ? e.message : 'connection failed';
   return typeof e.code === 'string' && !message.includes(e.code) ? `${message} (${e.code})` : message;
