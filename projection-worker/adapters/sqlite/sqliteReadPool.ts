@@ -2,9 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { AppError } from '../../../contracts/index.ts';
-import type { Position, ProjectionRef, ViewChange } from '../../../contracts/index.ts';
+import type { Position, ProjectionRef } from '../../../contracts/index.ts';
 import type { Params } from './sqliteViewSql.ts';
 import type { TableInfo } from './sqliteViewTable.ts';
+import type { StoredChange } from './sqliteViewChanges.ts';
 
 /**
  * A batch of view changes with its checkpoint move, applied in one transaction by a writable thread (the batches of
@@ -16,7 +17,8 @@ export type ThreadBatch = {
   readonly next: Position;
   readonly now: number;
   readonly tables: ReadonlyMap<string, TableInfo>;
-  readonly changes: readonly ViewChange[];
+  /** Runs of upserts arrive encoded (sqliteViewChanges.ts `encodeViewChanges`). */
+  readonly changes: readonly StoredChange[];
 };
 
 /** What the main thread asks a thread (sqliteReadThread.ts) to run. */

@@ -1,5 +1,6 @@
 import type { Clock, Position, ProjectionRef, ViewChange } from '../../../contracts/index.ts';
 import { createSqliteThreads, type SqliteThreads, type SqliteThreadsOptions } from './sqliteReadPool.ts';
+import { encodeViewChanges } from './sqliteViewChanges.ts';
 import { retryBusyAsync } from './sqliteViewFiles.ts';
 import type { SqliteViewMeta } from './sqliteViewMeta.ts';
 import type { TableInfo } from './sqliteViewTable.ts';
@@ -27,7 +28,7 @@ export function createShadowWrites(options: Omit<SqliteThreadsOptions, 'threads'
     /** ViewStore.applyBatch on the thread (the same transaction as the main connection's apply group). */
     async apply(path: string, ref: ProjectionRef, expected: Position | null, next: Position, changes: readonly ViewChange[]): Promise<boolean> {
       const tables = meta.tables(ref.name, ref.version) as ReadonlyMap<string, TableInfo>;
-      const batch = { ref, expected, next, now: clock.now(), tables, changes };
+      const batch = { ref, expected, next, now: clock.now(), tables, changes: encodeViewChanges(tables, ref, changes) };
       // Another process's connection holding the file's lock past the thread's busy wait delays the batch.
       if (await retryBusyAsync(() => thread.apply(path, batch))) return true;
       if (meta.place(ref.name, ref.version) === null) throw new Error(`projection ${ref.name} v${ref.version} does not exist`);

@@ -3,7 +3,45 @@ import type { ProjectionRef, ViewChange } from '../../../contracts/index.ts';
 import { createSqlBuilder } from './sqliteViewSql.ts';
 import { conflictSql, insertIfAbsentSql, quoteId, toColumn } from './sqliteViewTable.ts';
 import type { TableInfo } from './sqliteViewTable.ts';
-import type { SqliteUpserts } from './sqliteViewUpserts.ts';
+import { encodeUpserts, type ColumnValue, type SqliteUpserts } from './sqliteViewUpserts.ts';
+
+/** A run of upserts into one collection as column values (`encodeUpserts`), as batches reach a writing thread. */
+export type EncodedUpserts = { readonly op: 'encoded'; readonly collection: string; readonly values: readonly ColumnValue[] };
+export type StoredChange = ViewChange | EncodedUpserts;
+
+/** `changes` with each run of upserts into one collection encoded (what a batch for a writing thread carries). */
+export function encodeViewChanges(tables: ReadonlyMap<string, TableInfo>, ref: ProjectionRef, changes: readonly ViewChange[]): StoredChange[] {
+  const out: StoredChange[] = [];
+  forEachRun(
+    changes,
+    (change) => out.push(change),
+    (collection, from, to) => {
+      out.push({ op: 'encoded', collection, values: encodeUpserts(writeTable(tables, ref, collection), changes, from, to) });
+    },
+  );
+  return out;
+}
+
+/** Calls `single` for each change that is not an upsert and `run` for each run of upserts into one collection. */
+function forEachRun<C extends { readonly op: string; readonly collection: string }>(
+  changes: readonly C[],
+  single: (change: C) => void,
+  run: (collection: string, from: number, to: number) => void,
+): void {
+  let i = 0;
+  while (i < changes.length) {
+    const change = changes[i] as C;
+    if (change.op !== 'upsert') {
+      single(change);
+      i += 1;
+      continue;
+    }
+    let end = i + 1;
+    while (end < changes.length && changes[end]?.op === 'upsert' && changes[end]?.collection === change.collection) end += 1;
+    run(change.collection, i, end);
+    i = end;
+  }
+}
 
 /** The view changes of one batch on the writing connection (inside the caller's transaction). */
 export function applyViewChanges(
@@ -11,21 +49,16 @@ export function applyViewChanges(
   upserts: SqliteUpserts,
   tables: ReadonlyMap<string, TableInfo>,
   ref: ProjectionRef,
-  changes: readonly ViewChange[],
+  changes: readonly StoredChange[],
 ): void {
-  let i = 0;
-  while (i < changes.length) {
-    const change = changes[i] as ViewChange;
-    if (change.op !== 'upsert') {
-      applyChange(prepare, tables, ref, change);
-      i += 1;
-      continue;
-    }
-    let end = i + 1;
-    while (end < changes.length && changes[end]?.op === 'upsert' && changes[end]?.collection === change.collection) end += 1;
-    upserts.run(writeTable(tables, ref, change.collection), changes, i, end);
-    i = end;
-  }
+  forEachRun(
+    changes,
+    (change) => {
+      if (change.op === 'encoded') upserts.runEncoded(writeTable(tables, ref, change.collection), change.values);
+      else if (change.op !== 'upsert') applyChange(prepare, tables, ref, change);
+    },
+    (collection, from, to) => upserts.run(writeTable(tables, ref, collection), changes as readonly ViewChange[], from, to),
+  );
 }
 
 function applyChange(
