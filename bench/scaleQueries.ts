@@ -3,6 +3,9 @@
 // loop on unindexed filters, and the rebuild of `rows` in the server (rows/s, peak RSS, reader and writer p99/max
 // while a write load runs).
 
+import { spawnSync } from 'node:child_process';
+import { hasTaskset } from './strataServer.ts';
+
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- bench JSON
 
 export type QueryServer = {
@@ -133,7 +136,8 @@ async function rebuildRows(server: QueryServer, version: number): Promise<void> 
 /**
  * The rebuild of `rows` in the server: first alone (the server idle otherwise), then while a reader lists page 1
  * and a writer writes single rows (each in a closed loop: on the bench's one pinned core they take what share of it
- * the scheduler gives them, so the rebuild under load gets about half the core).
+ * the scheduler gives them, so the rebuild under load gets about half the core), then under the same load with the
+ * server on both cores.
  */
 export async function measureRebuild(
   server: QueryServer,
@@ -144,7 +148,6 @@ export async function measureRebuild(
 ): Promise<QueryFigures> {
   const out: QueryFigures = {};
   const path = rowsPath(revisions.head);
-  const randomId = (): string => `p${Math.floor(Math.random() * rows)}`;
   // The live version has the indexes readers make on their first lists (the default order's, the x-index one)
   // before the rebuild starts, as after the rows above; otherwise the rebuild would meet their builds.
   await get(server, `${path}/rows?first=20`);
@@ -161,8 +164,39 @@ export async function measureRebuild(
   out.rebuildIdlePeakRssMB = idleRss.peak() / 1e6;
   log(`  rebuild of rows alone: ${out.rebuildIdleRowsPerSecond.toFixed(0)} rows/s, peak RSS ${out.rebuildIdlePeakRssMB.toFixed(0)} MB`);
 
-  const before = (await get(server, '/api/projections')).json.find((p: Json) => p.name === 'rows');
   const viewBytesBefore = await server.viewBytes();
+  Object.assign(out, await rebuildUnderLoad(server, rowsPath, revisions, rows, 'rebuild'));
+  // The old version's file is deleted after the switch: the views are back to about their size before.
+  out.rebuildViewBytesRatio = (await server.viewBytes()) / viewBytesBefore;
+  log(
+    `  rebuild of rows (one core): ${out.rebuildRowsPerSecond?.toFixed(0)} rows/s, peak RSS ${out.rebuildPeakRssMB?.toFixed(0)} MB, reader p99/max ${out.rebuildReaderP99Ms?.toFixed(0)}/${out.rebuildReaderMaxMs?.toFixed(0)} ms, writer p99/max ${out.rebuildWriterP99Ms?.toFixed(0)}/${out.rebuildWriterMaxMs?.toFixed(0)} ms (${out.rebuildWrites} writes), views after/before ${out.rebuildViewBytesRatio.toFixed(2)}`,
+  );
+  if (!hasTaskset) return out;
+  // The same with the server on both cores of the machine (every thread of it: `taskset -a`), as `strata serve` runs
+  // unpinned: the shadow's writing thread can then take the core the event loop does not use.
+  spawnSync('taskset', ['-a', '-p', '-c', '0,1', String(server.pid)]);
+  try {
+    Object.assign(out, await rebuildUnderLoad(server, rowsPath, revisions, rows, 'rebuildTwoCores'));
+  } finally {
+    spawnSync('taskset', ['-a', '-p', '-c', '0', String(server.pid)]);
+  }
+  log(
+    `  rebuild of rows (two cores): ${out.rebuildTwoCoresRowsPerSecond?.toFixed(0)} rows/s, reader p99/max ${out.rebuildTwoCoresReaderP99Ms?.toFixed(0)}/${out.rebuildTwoCoresReaderMaxMs?.toFixed(0)} ms, writer p99/max ${out.rebuildTwoCoresWriterP99Ms?.toFixed(0)}/${out.rebuildTwoCoresWriterMaxMs?.toFixed(0)} ms (${out.rebuildTwoCoresWrites} writes)`,
+  );
+  return out;
+}
+
+/** One rebuild of `rows` while a reader lists page 1 and a writer writes single rows (figures named `<prefix>…`). */
+async function rebuildUnderLoad(
+  server: QueryServer,
+  rowsPath: (revision: string) => string,
+  revisions: { readonly head: string; readonly draft: string },
+  rows: number,
+  prefix: string,
+): Promise<QueryFigures> {
+  const path = rowsPath(revisions.head);
+  const randomId = (): string => `p${Math.floor(Math.random() * rows)}`;
+  const before = (await get(server, '/api/projections')).json.find((p: Json) => p.name === 'rows');
   let rebuilding = true;
   const rss = await sampleRss(server.pid);
   const reader = loop(
@@ -198,19 +232,15 @@ export async function measureRebuild(
   rss.stop();
   const reads = (await reader).sort((a, b) => a - b);
   const writes = (await writer).sort((a, b) => a - b);
-  out.rebuildRowsPerSecond = rows / (rebuildMs / 1000);
-  out.rebuildPeakRssMB = rss.peak() / 1e6;
-  out.rebuildReaderP99Ms = percentile(reads, 99);
-  out.rebuildReaderMaxMs = reads.at(-1) ?? Number.NaN;
-  out.rebuildWriterP99Ms = percentile(writes, 99);
-  out.rebuildWriterMaxMs = writes.at(-1) ?? Number.NaN;
-  out.rebuildWrites = writes.length;
-  // The old version's file is deleted after the switch: the views are back to about their size before.
-  out.rebuildViewBytesRatio = (await server.viewBytes()) / viewBytesBefore;
-  log(
-    `  rebuild of rows: ${out.rebuildRowsPerSecond.toFixed(0)} rows/s, peak RSS ${out.rebuildPeakRssMB.toFixed(0)} MB, reader p99/max ${out.rebuildReaderP99Ms.toFixed(0)}/${out.rebuildReaderMaxMs.toFixed(0)} ms, writer p99/max ${out.rebuildWriterP99Ms.toFixed(0)}/${out.rebuildWriterMaxMs.toFixed(0)} ms (${writes.length} writes), views after/before ${out.rebuildViewBytesRatio.toFixed(2)}`,
-  );
-  return out;
+  return {
+    [`${prefix}RowsPerSecond`]: rows / (rebuildMs / 1000),
+    [`${prefix}PeakRssMB`]: rss.peak() / 1e6,
+    [`${prefix}ReaderP99Ms`]: percentile(reads, 99),
+    [`${prefix}ReaderMaxMs`]: reads.at(-1) ?? Number.NaN,
+    [`${prefix}WriterP99Ms`]: percentile(writes, 99),
+    [`${prefix}WriterMaxMs`]: writes.at(-1) ?? Number.NaN,
+    [`${prefix}Writes`]: writes.length,
+  };
 }
 
 export const QUERY_FIGURES: readonly (readonly [string, string, string])[] = [
@@ -233,4 +263,11 @@ export const QUERY_FIGURES: readonly (readonly [string, string, string])[] = [
   ['rebuildWriterMaxMs', 'rebuild of rows: single-row writer max', 'ms'],
   ['rebuildWrites', 'rebuild of rows: single-row writes during it', 'n'],
   ['rebuildViewBytesRatio', 'rebuild of rows: view store bytes after / before', '×'],
+  ['rebuildTwoCoresRowsPerSecond', 'rebuild of rows (in the server on both cores, under a write load)', 'rows/s'],
+  ['rebuildTwoCoresPeakRssMB', 'rebuild of rows on both cores: peak RSS of the server', 'MB'],
+  ['rebuildTwoCoresReaderP99Ms', 'rebuild of rows on both cores: reader (page 1) p99', 'ms'],
+  ['rebuildTwoCoresReaderMaxMs', 'rebuild of rows on both cores: reader (page 1) max', 'ms'],
+  ['rebuildTwoCoresWriterP99Ms', 'rebuild of rows on both cores: single-row writer p99', 'ms'],
+  ['rebuildTwoCoresWriterMaxMs', 'rebuild of rows on both cores: single-row writer max', 'ms'],
+  ['rebuildTwoCoresWrites', 'rebuild of rows on both cores: single-row writes during it', 'n'],
 ];
