@@ -356,6 +356,7 @@ export { orderConflicts } from './merge/conflictIds.ts';
 export type { ThreeWayMergeInput, ThreeWayMergeResult } from './merge/mergeTypes.ts';
 export { conflictIdOf } from './merge/conflictIds.ts';
 export { schemaPatches } from './merge/schemaPatches.ts';
-export { createPatchChains, patchSegments } from './merge/schemaPatchChain.ts';
+export { createPatchChains, patchEntryOf, patchSegments } from './merge/schemaPatchChain.ts';
+export type { PatchEntry, PatchSegment } from './merge/schemaPatchChain.ts';
 export { MAX_CONFLICT_DETAILS, MAX_PREVIEW_CONFLICTS } from './merge/mergeViews.ts';
 export type { MergePreviewView, MergeResultView } from './merge/mergeViews.ts';

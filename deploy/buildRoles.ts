@@ -150,7 +150,6 @@ export function buildRoleRouters(ctx: RoleContext): ServingRole[] {
     oauth: command.oauth,
     waiter: ctx.waiter,
     eventStoreBackend: infra.eventStore.backend,
-    patchLog: infra.eventStore,
     // The rebuilds of the operator API run in this process with the CLI's code (projection-worker/README.md).
     projections: createProjectionOperations({
       projectors: allProjectors,

@@ -44,7 +44,6 @@ import type { McpEndpointDocs } from './mcp/mcpEndpointDocs.ts';
 import type { McpSessionStore } from './mcp/mcpSessionStore.ts';
 import { withDeliveryLookup } from './systemApi/operations/webhookOperations.ts';
 import { createMergeService, withMerges } from './merge/mergeService.ts';
-import type { PatchLog } from './merge/sidePatches.ts';
 import { createChangeFeed, type ChangeFeedDeps } from './feed/eventFeedRouter.ts';
 import { createOAuthAuthorizeRouter } from './oauth/oauthAuthorizeRouter.ts';
 import { createOAuthDiscoveryRouter } from './oauth/oauthDiscoveryRouter.ts';
@@ -115,11 +114,6 @@ export type QueryServiceDeps = {
   readonly onGraphqlCompile?: (compiled: boolean) => void;
   /** Generated-endpoint documents for the MCP tools get_graphql_schema / get_openapi_spec (default: built from views). */
   readonly mcpDocs?: McpEndpointDocs;
-  /**
-   * The event log merges read each side's schema patches from (merge.md §2.1: a field renamed on one side carries the
-   * other side's values); absent: merges recompute patches from the schemas (a move becomes a removal and an addition).
-   */
-  readonly patchLog?: PatchLog;
   /** The change feed (changes.md §5); absent: its route is not served. */
   readonly changeFeed?: ChangeFeedDeps;
 };
@@ -152,7 +146,6 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     waiter: deps.waiter,
     log,
     timeoutMs: config.consistencyTimeoutMs,
-    ...(deps.patchLog ? { patchLog: deps.patchLog } : {}),
   });
   const gateway = withMerges(commands, merges);
   const cookies = createSessionCookies(config.cookies);

@@ -17,7 +17,7 @@ const [tablesCollection] = schemaViews.collections;
  * and the `rows` of the rows projection, with the same layout and the same pure changes as the query side's views,
  * plus `branch_heads`: per branch stream, the revision of its last event (the expected revision of the next append)
  * and its HEAD as of that event, so that one catch-up gives content and expected revision from the same log
- * position. Row marks (history only) are not kept. One projection, one checkpoint.
+ * position. Row marks (history only) and schema patches (merges) are not kept. One projection, one checkpoint.
  */
 export const decisionViews = {
   name: DECISION_PROJECTION,
@@ -77,5 +77,6 @@ function branchHeadChanges(events: readonly RecordedEvent[]): ViewChange[] {
 /** The decision state's changes for `events` (streams `branch-*` and `organization-*`, in log order). Pure. */
 export function decisionViewChanges(events: readonly RecordedEvent[]): ViewChange[] {
   const rows = rowsViewChanges(events).filter((change) => change.collection !== 'row_marks');
-  return [...schemasViewChanges(events), ...rows, ...branchHeadChanges(events)];
+  const tables = schemasViewChanges(events).filter((change) => change.collection !== 'schema_patches');
+  return [...tables, ...rows, ...branchHeadChanges(events)];
 }

@@ -74,18 +74,37 @@ function segmentOf(
 }
 
 /**
- * Folds the events of the segments, in log order, into each table's patch chain by table key: the patches of every
+ * What a patch chain needs of one branch event: the patches of a TableSchemaUpdated (with its table key), or a
+ * DraftReverted (`tableKey` and `patches` null). The `schemas` projection keeps these by branch stream revision
+ * (its `schema_patches` collection), so a merge reads them from the views.
+ */
+export type PatchEntry = {
+  readonly draftSeq: number;
+  readonly tableKey: string | null;
+  readonly patches: readonly SchemaPatch[] | null;
+};
+
+/** The patch entry of `event`, or null for events that no chain reads. */
+export function patchEntryOf(event: DomainEvent): PatchEntry | null {
+  if (event.type === 'TableSchemaUpdated') {
+    return { draftSeq: event.data.draftSeq, tableKey: event.data.tableKey, patches: event.data.patches as readonly SchemaPatch[] };
+  }
+  if (event.type === 'DraftReverted') return { draftSeq: event.data.draftSeq, tableKey: null, patches: null };
+  return null;
+}
+
+/**
+ * Folds the entries of the segments, in log order, into each table's patch chain by table key: the patches of every
  * TableSchemaUpdated of the segment's drafts, concatenated in order; a DraftReverted drops what its draft had
- * applied (the draft went back to HEAD). Feed it every event of a segment (others are ignored).
+ * applied (the draft went back to HEAD).
  */
 export function createPatchChains() {
   const chains = new Map<string, { seq: number; patches: readonly SchemaPatch[] }[]>();
   return {
-    add(segment: PatchSegment, event: DomainEvent): void {
-      if (event.type !== 'TableSchemaUpdated' && event.type !== 'DraftReverted') return;
-      const seq = event.data.draftSeq;
+    add(segment: PatchSegment, entry: PatchEntry): void {
+      const seq = entry.draftSeq;
       if (seq <= segment.afterSeq || seq > segment.toSeq) return;
-      if (event.type === 'DraftReverted') {
+      if (entry.tableKey === null || entry.patches === null) {
         for (const [key, chain] of chains)
           chains.set(
             key,
@@ -93,9 +112,9 @@ export function createPatchChains() {
           );
         return;
       }
-      const chain = chains.get(event.data.tableKey) ?? [];
-      chain.push({ seq, patches: event.data.patches as readonly SchemaPatch[] });
-      chains.set(event.data.tableKey, chain);
+      const chain = chains.get(entry.tableKey) ?? [];
+      chain.push({ seq, patches: entry.patches });
+      chains.set(entry.tableKey, chain);
     },
     /** The table's chain, when it turns `from` into `to` exactly (else null: something changed it beyond its patches). */
     chainOf(tableKey: string, from: Record<string, unknown>, to: Record<string, unknown>): SchemaPatch[] | null {

@@ -1,4 +1,5 @@
-import type { TableFacts } from '../events/domainEvents.ts';
+import type { DomainEvent, TableFacts } from '../events/domainEvents.ts';
+import { patchEntryOf } from '../merge/schemaPatchChain.ts';
 import type { RecordedEvent } from '../events/envelope.ts';
 import { fieldsEqual } from '../ports/viewStore.ts';
 import type { ViewChange, ViewDoc } from '../ports/viewStore.ts';
@@ -9,6 +10,7 @@ import { OPEN_SEQ } from './viewSpecs.ts';
 import { closeShared, forkShared, removeFromDraft, restoreShared } from './versionChanges.ts';
 
 const TABLES = 'tables';
+const SCHEMA_PATCHES = 'schema_patches';
 
 /**
  * The view changes of the `schemas` projection (contracts/views/viewSpecs.ts `schemaViews`) for `events` of the
@@ -104,6 +106,14 @@ function forgetBranch(batch: SchemasBatch, branchId: string): void {
   }
 }
 
+/** The `schema_patches` document of a TableSchemaUpdated or DraftReverted (`patchEntryOf`), by stream revision. */
+function keepPatchEntry(changes: ChangeList, branchId: string, recorded: RecordedEvent, event: DomainEvent): void {
+  const entry = patchEntryOf(event);
+  if (entry === null) return;
+  const doc = { branchId, revision: recorded.revision, draftSeq: entry.draftSeq, tableKey: entry.tableKey, patches: entry.patches };
+  changes.push({ op: 'upsert', collection: SCHEMA_PATCHES, doc: doc as ViewDoc });
+}
+
 function applySchemasEvent(recorded: RecordedEvent, batch: SchemasBatch): void {
   const time = recorded.metadata.time;
   const { changes } = batch;
@@ -139,6 +149,7 @@ function applySchemasEvent(recorded: RecordedEvent, batch: SchemasBatch): void {
     case 'TableSchemaUpdated': {
       const d = event.data;
       changeTable(batch, branchId, d.draftSeq, d.table, { tableId: d.tableId, schema: d.schema, updatedAt: time });
+      keepPatchEntry(changes, branchId, recorded, event);
       return;
     }
     case 'TableRenamed': {
@@ -167,11 +178,13 @@ function applySchemasEvent(recorded: RecordedEvent, batch: SchemasBatch): void {
     case 'DraftReverted':
       pushAll(changes, restoreShared(TABLES, fieldsEqual({ branchId }), event.data.draftSeq));
       forgetBranch(batch, branchId);
+      keepPatchEntry(changes, branchId, recorded, event);
       return;
     case 'BranchDeleted':
       // A deleted branch's revisions can never be read or branched from again; it has no child branches
       // (domain.md §3.6), so its own versions are all it frees.
       changes.push({ op: 'delete', collection: TABLES, filter: fieldsEqual({ branchId: event.data.branchId }) });
+      changes.push({ op: 'delete', collection: SCHEMA_PATCHES, filter: fieldsEqual({ branchId: event.data.branchId }) });
       forgetBranch(batch, event.data.branchId);
       return;
     default:

@@ -139,7 +139,7 @@ export const catalogViews = {
  */
 export const schemaViews = {
   name: 'schemas',
-  version: 2,
+  version: 3,
   collections: [
     {
       name: 'tables',
@@ -158,6 +158,20 @@ export const schemaViews = {
         tombstone: 'boolean',
       },
       indexes: [{ fields: ['branchId', 'tableId', 'fromSeq'] }, { fields: ['branchId', 'toSeq'] }],
+    },
+    {
+      // The schema patches of each updateTable (TableSchemaUpdated) and each draft revert of a branch, by branch
+      // stream revision (contracts/merge/schemaPatchChain.ts `PatchEntry`): a merge replays the changing side's
+      // patches on the other side's rows (merge.md §2.1) and reads them here. A revert has no table and no patches.
+      name: 'schema_patches',
+      key: ['branchId', 'revision'],
+      fields: {
+        branchId: 'text',
+        revision: 'integer',
+        draftSeq: 'integer',
+        tableKey: 'text',
+        patches: 'json',
+      },
     },
   ],
 } as const satisfies ProjectionSpec;

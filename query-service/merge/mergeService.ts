@@ -39,7 +39,6 @@ import { createCatalogReader } from '../readers/catalogReader.ts';
 import { createSchemaReader } from '../readers/schemaReader.ts';
 import { readMergeSides, type MergeSides } from './mergeSides.ts';
 import { resultChecks } from './resultChecks.ts';
-import type { PatchLog } from './sidePatches.ts';
 
 type MergeArgs = CommandInput<'MergeRevision'>;
 type RestoreArgs = CommandInput<'RestoreRevision'>;
@@ -52,8 +51,6 @@ export type MergeServiceDeps = {
   readonly waiter: ConsistencyWaiter;
   readonly log: Logger;
   readonly timeoutMs?: number;
-  /** The log the merge reads each side's schema patches from (merge.md §2.1); absent: recomputed from the schemas. */
-  readonly patchLog?: PatchLog;
 };
 
 /** Apply recomputes when the draft moved between the computation and the append (merge.md §3). */
@@ -75,7 +72,7 @@ type Computed = {
 
 /**
  * Merge and restore (merge.md): computed here from the views with the diff machinery, and each side's schema
- * patches from the log (docs/reference/versioned-storage.md §3), applied by the command side as one ApplyDraftChanges with the draft's expected stream
+ * patches from the `schemas` projection (docs/reference/versioned-storage.md §3), applied by the command side as one ApplyDraftChanges with the draft's expected stream
  * revision, so the merge is one append that other draft writes are ordered before or after.
  */
 export function createMergeService(deps: MergeServiceDeps) {
@@ -83,7 +80,7 @@ export function createMergeService(deps: MergeServiceDeps) {
   const changes = createChangeReader(deps.viewStore);
   const catalog = createCatalogReader(deps.viewStore);
   const timeoutMs = deps.timeoutMs ?? 10_000;
-  const sideDeps = { schemas, changes, patchLog: deps.patchLog };
+  const sideDeps = { schemas, changes, views: deps.viewStore };
 
   /**
    * The draft as the views hold it: an empty dry run names the branch stream revision the command side decides

@@ -1,9 +1,9 @@
-import type { RevisionRecord, SideRowChange, SideTableChange, SystemState, ViewDoc } from '../../contracts/index.ts';
+import type { RevisionRecord, SideRowChange, SideTableChange, SystemState, ViewDoc, ViewStore } from '../../contracts/index.ts';
 import type { ChangeReader } from '../changes/changeReader.ts';
 import { revisionDiff, type RevisionDiff, type TableDiff } from '../changes/revisionDiff.ts';
 import type { RevisionScope } from '../readers/revisionScope.ts';
 import type { SchemaReader, TableVersion } from '../readers/schemaReader.ts';
-import { withSidePatches, type PatchLog } from './sidePatches.ts';
+import { withSidePatches } from './sidePatches.ts';
 
 type Data = Record<string, unknown>;
 
@@ -38,12 +38,12 @@ function sideOf(table: TableDiff): SideTableChange & { readonly tableKey: string
 }
 
 /**
- * Reads both diffs (with the schema patches each side applied, from the log: `withSidePatches`) and the rows of the target draft the merge may collide with (ids theirs adds or renames to), so
+ * Reads both diffs (with the schema patches each side applied: `withSidePatches`) and the rows of the target draft the merge may collide with (ids theirs adds or renames to), so
  * the pure merge needs no further reads. Cost: the changes of both sides since the base, never a table's size
  * (a table one side adds or removes is listed whole, as in changes.md §1).
  */
 export async function readMergeSides(
-  deps: { readonly schemas: SchemaReader; readonly changes: ChangeReader; readonly patchLog: PatchLog | undefined },
+  deps: { readonly schemas: SchemaReader; readonly changes: ChangeReader; readonly views: Pick<ViewStore, 'find'> },
   state: SystemState,
   args: {
     readonly base: RevisionRecord;
@@ -60,8 +60,8 @@ export async function readMergeSides(
   const oursTables = await deps.schemas.allTables(oursDiff.targetScope);
   const oursTableIds = new Set(oursTables.map((table) => table.tableId));
   const [ours, theirs] = await Promise.all([
-    withSidePatches(deps.patchLog, state, { base: args.base, side: args.ours, draftEnd: args.oursEnd }, oursDiff.tables.map(sideOf)),
-    withSidePatches(deps.patchLog, state, { base: args.base, side: args.theirs, draftEnd: null }, theirsDiff.tables.map(sideOf)),
+    withSidePatches(deps.views, state, { base: args.base, side: args.ours, draftEnd: args.oursEnd }, oursDiff.tables.map(sideOf)),
+    withSidePatches(deps.views, state, { base: args.base, side: args.theirs, draftEnd: null }, theirsDiff.tables.map(sideOf)),
   ]);
   const rows = await collisionRows(deps.changes, oursDiff.targetScope, oursTables, ours, theirs);
   return {

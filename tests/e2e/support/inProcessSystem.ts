@@ -91,7 +91,6 @@ export async function startInProcessSystem(options: InProcessOptions): Promise<I
     authenticator: command.authenticator,
     waiter: projector.waiter,
     eventStoreBackend: eventStore.backend,
-    patchLog: eventStore,
     log,
     ...(options.onGraphqlCompile !== undefined ? { onGraphqlCompile: options.onGraphqlCompile } : {}),
     config: options.queryConfig,
