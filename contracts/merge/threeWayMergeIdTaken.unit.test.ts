@@ -29,7 +29,7 @@ function renameHistory(rows: number, main: HistoryCase['ops'], feat: HistoryCase
     ops: [...main, ...feat, { kind: 'commit', branch: 1 }, { kind: 'merge', into: 0, strategy, picks: [true] }],
   };
 }
-const LAW_OPTIONS = { schemaPatches: false, reuseTableIds: false };
+const LAW_OPTIONS = { schemaPatches: false, reuseTableIds: true };
 
 /** Base {r0, r1}; ours renamed r0 → n0 (X); theirs renamed r1 → n0 and kept X as r0 (changed or not). */
 function mergeCase(strategy: MergeStrategy, theirsChangesX: boolean) {
