@@ -128,7 +128,8 @@ async function checkConflicts(deps: ResultCheckDeps, merged: ThreeWayMergeResult
   try {
     const { result } = await deps.gateway.execute(
       'ApplyDraftChanges',
-      { revisionId: deps.draftRevisionId, operations, expectedStreamRevision: deps.expected, dryRun: true },
+      // Referenced deletions are answered with the other failures, so a preview lists every conflict in one round.
+      { revisionId: deps.draftRevisionId, operations, expectedStreamRevision: deps.expected, dryRun: true, onReferencedRow: 'report' },
       deps.context,
     );
     const out: CheckConflict[] = [];
@@ -141,14 +142,19 @@ async function checkConflicts(deps: ResultCheckDeps, merged: ThreeWayMergeResult
         out.push(conflict(kind, report.tableId, invalid.rowId, row?.data ?? null, invalid.details ?? [{ message: invalid.message }]));
       }
     });
+    for (const referenced of result.referenced ?? []) out.push(...referencing(referenced.message, referenced.details));
     return out;
   } catch (err) {
-    // Rows of the draft that reference a row the merge removes (merge.md §2.3): one FOREIGN_KEY conflict each.
     if (!isAppError(err, 'FOREIGN_KEY_IN_USE') || err.details === undefined) throw err;
-    return err.details.flatMap((detail) => {
+    return referencing(err.message, err.details);
+  }
+
+  /** Rows of the draft that reference a row the merge removes (merge.md §2.3): one FOREIGN_KEY conflict each. */
+  function referencing(message: string, details: readonly ErrorDetail[]): CheckConflict[] {
+    return details.flatMap((detail) => {
       const tableId = detail.tableId as string;
       const rowIds = (detail.rowIds as string[] | undefined) ?? [];
-      return rowIds.map((rowId) => conflict('FOREIGN_KEY', tableId, rowId, null, [{ message: err.message, tableId, rowId }]));
+      return rowIds.map((rowId) => conflict('FOREIGN_KEY', tableId, rowId, null, [{ message, tableId, rowId }]));
     });
   }
 }

@@ -4,8 +4,8 @@ import { ADMIN_PASSWORD, startSystem, type Client, type System } from './support
 import { alice, bob, carol, postsSchema } from './support/systemFixtures.ts';
 import { createMergeKit, ok } from './support/mergeKit.ts';
 
-// The checks on the result (merge.md §2.3) through system REST: what their conflicts name (§2.4). Theirs = branch
-// feature, ours = master's draft.
+// The checks on the result (merge.md §2.3) through system REST: what their conflicts name (§2.4) and that a preview
+// lists all of them in one round. Theirs = branch feature, ours = master's draft.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
 let system: System;
 let admin: Client;
@@ -65,5 +65,38 @@ describe('result checks name our rows (merge.md §2.3, §2.4)', () => {
     await ok(c.merge('master', { sourceRevisionId: f1, resolutions: [{ conflictId: preview.conflicts[0].id, take: 'REMOVE' }] }));
     assert.deepEqual(await c.rows(m, 'posts'), {});
     assert.deepEqual(await c.rows(m), { alice, carol });
+  });
+});
+
+describe('a preview lists every result-check conflict at once (merge.md §3)', () => {
+  test('FOREIGN_KEY of a row the merge removes and INVALID_DATA of another row, in one preview', async () => {
+    const p = await kit.freshProject();
+    const c = kit.ctx(p);
+    const m0 = await c.draft();
+    await post(`/revision/${m0}/tables`, { tableId: 'posts', schema: postsSchema });
+    await c.branch(await c.commit('master'), 'feature');
+    const f = await c.draft('feature');
+    await ok(admin.rest('DELETE', `${authorsOf(f)}/row/bob`));
+    await ok(admin.rest('PUT', `${authorsOf(f)}/row/carol`, { data: { ...carol, name: 'Caroline' } }));
+    const f1 = await c.commit('feature');
+    const m = await c.draft();
+    await post(`${c.T(m, 'posts')}/rows`, { rowId: 'p1', data: post1('bob') });
+    await shortNames(m);
+    const preview = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
+    assert.deepEqual(summary(preview), [
+      ['INVALID_DATA', 'authors', 'carol'],
+      ['FOREIGN_KEY', 'posts', 'p1'],
+    ]);
+    assert.equal(preview.conflictCount, 2);
+    const [invalid, foreignKey] = preview.conflicts;
+    const resolutions = [
+      { conflictId: invalid.id, take: 'VALUE', value: { ...carol, name: 'Caro' } },
+      { conflictId: foreignKey.id, take: 'REMOVE' },
+    ];
+    const resolved = await ok(c.merge('master', { sourceRevisionId: f1, resolutions }, true));
+    assert.deepEqual([resolved.status, resolved.conflictCount], ['CLEAN', 0]);
+    await ok(c.merge('master', { sourceRevisionId: f1, resolutions }));
+    assert.deepEqual(await c.rows(m), { alice, carol: { ...carol, name: 'Caro' } });
+    assert.deepEqual(await c.rows(m, 'posts'), {});
   });
 });
