@@ -1,17 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DraftOperation } from '../../contracts/index.ts';
-import type { BranchCommandBody, BranchCommandData } from './branchCommand.ts';
-import { decideBranch } from './branchDecider.ts';
-import type { DraftChangesReport } from './draftChangesDecision.ts';
-import { createBranchSpec, specTime, type BranchSpec } from '../testing/branchDeciderSpec.ts';
+import { createBranchSpec, type BranchSpec } from '../testing/branchDeciderSpec.ts';
+import { changes, draftChangesReport as report } from '../testing/draftChangesSpec.ts';
 import { createRows, createTable, post, postsSchema, users, usersSchema } from '../testing/specSchemas.ts';
-
-type Extra = Omit<BranchCommandData['ApplyDraftChanges'], 'operations'>;
-const changes = (operations: DraftOperation[], extra: Extra = {}): BranchCommandBody => ({
-  type: 'ApplyDraftChanges',
-  data: { operations, ...extra },
-});
 
 /** users ann and bartholomew (too long once names are limited to 5 characters); post p1 by ann. */
 function withPost(): BranchSpec {
@@ -30,13 +22,6 @@ const shortNames: DraftOperation = {
   onInvalidRow: 'report',
 };
 const deleteAnn: DraftOperation = { type: 'DeleteRows', tableId: 'users', rowIds: ['ann'] };
-
-function report(spec: BranchSpec, body: BranchCommandBody): DraftChangesReport {
-  const meta = { projectId: 'p1', tableInScope: () => true, now: specTime(9), newId: 'x' };
-  const decision = decideBranch({ ...body, metadata: meta } as never, spec.state, spec.tools);
-  assert.ok(decision.report);
-  return decision.report;
-}
 
 // A merge preview lists every conflict of its result at once (merge.md §2.3, §3): its dry run answers a deletion
 // still referenced with the invalid rows, rather than refusing before they are reported.
