@@ -1,40 +1,30 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_PASSWORD, startSystem, type Client, type System } from './support/systemHarness.ts';
 import { alice, bob, carol, postsSchema } from './support/systemFixtures.ts';
-import { createMergeKit, ok } from './support/mergeKit.ts';
+import { mergeSuite, ok } from './support/mergeKit.ts';
 
 // The checks on the result (merge.md §2.3) through system REST: what their conflicts name (§2.4) and that a preview
 // lists all of them in one round. Theirs = branch feature, ours = master's draft.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
-let system: System;
-let admin: Client;
-let kit: ReturnType<typeof createMergeKit>;
+const suite = mergeSuite();
 
-before(async () => {
-  system = await startSystem();
-  admin = system.as(await system.login('admin', ADMIN_PASSWORD));
-  kit = createMergeKit(admin);
-});
-after(() => system.close());
-
-const post = (path: string, body: unknown) => ok(admin.rest('POST', path, body), 201);
+const post = (path: string, body: unknown) => ok(suite.admin.rest('POST', path, body), 201);
 const authorsOf = (draft: string) => `/revision/${draft}/table/authors`;
 const summary = (preview: Json) => preview.conflicts.map((k: Json) => [k.kind, k.tableId, k.rowId]);
 /** Ours allows at most 5 characters in an author's name. */
 const shortNames = (draft: string) =>
-  ok(admin.rest('PATCH', authorsOf(draft), { patches: [{ op: 'add', path: '/properties/name/maxLength', value: 5 }] }));
+  ok(suite.admin.rest('PATCH', authorsOf(draft), { patches: [{ op: 'add', path: '/properties/name/maxLength', value: 5 }] }));
 const post1 = (author: string) => ({ title: `By ${author}`, views: 0, author, lines: [], self: '' });
 
 describe('result checks name our rows (merge.md §2.3, §2.4)', () => {
   test('theirs renamed a row (and its table) into invalid data: INVALID_DATA names our ids, VALUE lands on theirs', async () => {
-    const p = await kit.freshProject();
-    const c = kit.ctx(p);
+    const p = await suite.kit.freshProject();
+    const c = suite.kit.ctx(p);
     await c.branch(p.c1, 'feature');
     const f = await c.draft('feature');
-    await ok(admin.rest('PUT', `${authorsOf(f)}/row/bob`, { data: { ...bob, name: 'Roberto the Long' } }));
-    await ok(admin.rest('POST', `${authorsOf(f)}/row/bob/rename`, { nextRowId: 'robert' }));
-    await ok(admin.rest('POST', `${authorsOf(f)}/rename`, { nextTableId: 'writers' }));
+    await ok(suite.admin.rest('PUT', `${authorsOf(f)}/row/bob`, { data: { ...bob, name: 'Roberto the Long' } }));
+    await ok(suite.admin.rest('POST', `${authorsOf(f)}/row/bob/rename`, { nextRowId: 'robert' }));
+    await ok(suite.admin.rest('POST', `${authorsOf(f)}/rename`, { nextTableId: 'writers' }));
     const f1 = await c.commit('feature');
     const m = await c.draft();
     await shortNames(m);
@@ -48,18 +38,18 @@ describe('result checks name our rows (merge.md §2.3, §2.4)', () => {
   });
 
   test('a row of ours that theirs renamed and that references a row the merge removes: FOREIGN_KEY names our id', async () => {
-    const p = await kit.freshProject();
-    const c = kit.ctx(p);
+    const p = await suite.kit.freshProject();
+    const c = suite.kit.ctx(p);
     const m0 = await c.draft();
     await post(`/revision/${m0}/tables`, { tableId: 'posts', schema: postsSchema });
     await post(`${c.T(m0, 'posts')}/rows`, { rowId: 'p1', data: post1('carol') });
     await c.branch(await c.commit('master'), 'feature');
     const f = await c.draft('feature');
-    await ok(admin.rest('DELETE', `${authorsOf(f)}/row/bob`));
-    await ok(admin.rest('POST', `${c.T(f, 'posts')}/row/p1/rename`, { nextRowId: 'first' }));
+    await ok(suite.admin.rest('DELETE', `${authorsOf(f)}/row/bob`));
+    await ok(suite.admin.rest('POST', `${c.T(f, 'posts')}/row/p1/rename`, { nextRowId: 'first' }));
     const f1 = await c.commit('feature');
     const m = await c.draft();
-    await ok(admin.rest('PUT', `${c.T(m, 'posts')}/row/p1`, { data: post1('bob') }));
+    await ok(suite.admin.rest('PUT', `${c.T(m, 'posts')}/row/p1`, { data: post1('bob') }));
     const preview = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
     assert.deepEqual(summary(preview), [['FOREIGN_KEY', 'posts', 'p1']]);
     await ok(c.merge('master', { sourceRevisionId: f1, resolutions: [{ conflictId: preview.conflicts[0].id, take: 'REMOVE' }] }));
@@ -70,14 +60,14 @@ describe('result checks name our rows (merge.md §2.3, §2.4)', () => {
 
 describe('a preview lists every result-check conflict at once (merge.md §3)', () => {
   test('FOREIGN_KEY of a row the merge removes and INVALID_DATA of another row, in one preview', async () => {
-    const p = await kit.freshProject();
-    const c = kit.ctx(p);
+    const p = await suite.kit.freshProject();
+    const c = suite.kit.ctx(p);
     const m0 = await c.draft();
     await post(`/revision/${m0}/tables`, { tableId: 'posts', schema: postsSchema });
     await c.branch(await c.commit('master'), 'feature');
     const f = await c.draft('feature');
-    await ok(admin.rest('DELETE', `${authorsOf(f)}/row/bob`));
-    await ok(admin.rest('PUT', `${authorsOf(f)}/row/carol`, { data: { ...carol, name: 'Caroline' } }));
+    await ok(suite.admin.rest('DELETE', `${authorsOf(f)}/row/bob`));
+    await ok(suite.admin.rest('PUT', `${authorsOf(f)}/row/carol`, { data: { ...carol, name: 'Caroline' } }));
     const f1 = await c.commit('feature');
     const m = await c.draft();
     await post(`${c.T(m, 'posts')}/rows`, { rowId: 'p1', data: post1('bob') });
