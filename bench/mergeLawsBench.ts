@@ -7,10 +7,10 @@ import { MERGE_LAWS_SEED, assertMergeLaws, createMergeLawStats, type MergeLawOpt
 
 type BenchFigure = { name: string; value: number; unit: string; note?: string };
 
-/** As the fast tier's (threeWayMergeLaws.unit.test.ts): the options it leaves off are off here for the same reasons. */
+/** As the fast tier's (threeWayMergeLaws.unit.test.ts). */
 const OPTIONS: MergeLawOptions = {
   schemaPatches: true,
-  reuseTableIds: false, // on once TABLE_ID_TAKEN/THEIRS keeps the holder theirs still has (see the fast tier's test)
+  reuseTableIds: true,
 };
 
 export function runMergeLawsBench(runsPerSeed = 5_000, seeds = 5): Promise<BenchFigure[]> {

@@ -158,6 +158,7 @@ export type {
   DraftMergeRecord,
   DraftStaging,
   ReferenceChecks,
+  ReferencedRows,
   StagedTotals,
 } from './commands/draftChanges.ts';
 export type { DraftOperation, DraftOperationResult, DraftOperationType, InvalidDraftRow } from './commands/draftChanges.ts';

@@ -1,5 +1,5 @@
-import { AppError, MAX_DRAFT_ROW_CHANGES } from '../../contracts/index.ts';
-import type { DomainEvent, DraftOperation, DraftOperationResult } from '../../contracts/index.ts';
+import { AppError, isAppError, MAX_DRAFT_ROW_CHANGES } from '../../contracts/index.ts';
+import type { DomainEvent, DraftOperation, DraftOperationResult, ReferencedRows } from '../../contracts/index.ts';
 import { draftHasChanges, draftRow, draftTable, type BranchContent } from './branchContent.ts';
 import type { BranchCommandData, BranchCommandMetadata, BranchDeciderTools } from './branchCommand.ts';
 import { requireTable } from './draftRefs.ts';
@@ -21,6 +21,8 @@ export type DraftChangesReport = {
   readonly operations: readonly DraftOperationResult[];
   /** How many events each operation decided (a staged bundle's chunk leaves out its prefix's). */
   readonly eventCounts: readonly number[];
+  /** `onReferencedRow: 'report'`: the deletions still referenced on the final draft. */
+  readonly referenced?: readonly ReferencedRows[];
 };
 
 export type DraftChangesDecision = { readonly events: DomainEvent[]; readonly report: DraftChangesReport };
@@ -43,6 +45,8 @@ type Work = {
   readonly keySeed: string;
   /** Rows schema updates migrated into invalid data: checked on the final draft (merge.md §2.3 checks the result). */
   readonly migrated: MigratedRows;
+  /** `onReferencedRow: 'report'` (else null): deletions still referenced on the final draft, answered, not refused. */
+  readonly referenced: ReferencedRows[] | null;
   rowChanges: number;
 };
 
@@ -147,7 +151,13 @@ function assertFinalConstraints(work: Work): void {
     const table = draftTable(state, tableKey);
     if (table === null) continue;
     const gone = new Set([...rowIds].filter((rowId) => draftRow(table, rowId) === null));
-    if (gone.size > 0) assertRowsNotReferenced(state, table, gone, tools.models);
+    if (gone.size === 0) continue;
+    try {
+      assertRowsNotReferenced(state, table, gone, tools.models);
+    } catch (err) {
+      if (work.referenced === null || !isAppError(err, 'FOREIGN_KEY_IN_USE')) throw err;
+      work.referenced.push({ message: err.message, details: err.details ?? [] });
+    }
   }
   for (const [tableKey, rowIds] of work.written) {
     const table = draftTable(state, tableKey);
@@ -191,6 +201,11 @@ export function decideDraftChanges(
     const message = "onInvalidRow 'report' on UpdateTable needs a dry run";
     throw new AppError('BAD_USER_INPUT', message, [{ path: '/operations', message }]);
   }
+  const reportReferenced = data.onReferencedRow === 'report';
+  if (reportReferenced && data.dryRun !== true) {
+    const message = "onReferencedRow 'report' needs a dry run";
+    throw new AppError('BAD_USER_INPUT', message, [{ path: '/onReferencedRow', message }]);
+  }
   const keySeed = data.tableKeySeed ?? meta.newId;
   const work: Work = {
     state,
@@ -202,6 +217,7 @@ export function decideDraftChanges(
     removed: new Map(),
     keySeed,
     migrated: new Map(),
+    referenced: reportReferenced ? [] : null,
     rowChanges: 0,
   };
   const eventCounts: number[] = [];
@@ -230,7 +246,8 @@ export function decideDraftChanges(
         },
       });
     }
-    const report = { draftRevisionId: state.draftRevisionId, hasChanges, rowChanges: work.rowChanges, operations, eventCounts };
+    const referenced = work.referenced === null ? {} : { referenced: work.referenced };
+    const report = { draftRevisionId: state.draftRevisionId, hasChanges, rowChanges: work.rowChanges, operations, eventCounts, ...referenced };
     return { events: work.events, report };
   } finally {
     undoChanges(work.undo);

@@ -3,17 +3,10 @@ import assert from 'node:assert/strict';
 import { MAX_DRAFT_ROW_CHANGES } from '../../contracts/index.ts';
 import type { DomainEvent, DraftOperation } from '../../contracts/index.ts';
 import { draftRow, draftTableById } from './branchContent.ts';
-import type { BranchCommandBody, BranchCommandData } from './branchCommand.ts';
-import { decideBranch } from './branchDecider.ts';
-import type { DraftChangesReport } from './draftChangesDecision.ts';
+import type { BranchCommandBody } from './branchCommand.ts';
 import { createBranchSpec, specTime, type BranchSpec } from '../testing/branchDeciderSpec.ts';
+import { changes, draftChangesReport as report } from '../testing/draftChangesSpec.ts';
 import { commit, createRows, createTable, post, postsSchema, users, usersSchema } from '../testing/specSchemas.ts';
-
-type Extra = Omit<BranchCommandData['ApplyDraftChanges'], 'operations'>;
-const changes = (operations: DraftOperation[], extra: Extra = {}): BranchCommandBody => ({
-  type: 'ApplyDraftChanges',
-  data: { operations, ...extra },
-});
 
 const refTo = (tableId: string) => ({
   type: 'object',
@@ -41,12 +34,6 @@ function withUsersAndPosts(committed = false): BranchSpec {
   spec.exec(createRows('users', users('u1', 'u2')));
   if (committed) spec.exec(commit());
   return spec;
-}
-
-function report(spec: BranchSpec, body: BranchCommandBody, meta = { now: specTime(9), newId: 'x' }): DraftChangesReport {
-  const decision = decideBranch({ ...body, metadata: { projectId: 'p1', tableInScope: () => true, ...meta } } as never, spec.state, spec.tools);
-  assert.ok(decision.report);
-  return decision.report;
 }
 
 const eventTypes = (events: readonly DomainEvent[]) => events.map((e) => e.type);

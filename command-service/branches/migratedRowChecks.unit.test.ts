@@ -1,17 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DraftOperation } from '../../contracts/index.ts';
-import type { BranchCommandBody, BranchCommandData } from './branchCommand.ts';
-import { decideBranch } from './branchDecider.ts';
-import type { DraftChangesReport } from './draftChangesDecision.ts';
-import { createBranchSpec, specTime, type BranchSpec } from '../testing/branchDeciderSpec.ts';
+import { createBranchSpec, type BranchSpec } from '../testing/branchDeciderSpec.ts';
+import { changes, draftChangesReport as report } from '../testing/draftChangesSpec.ts';
 import { createRows, createTable, users, usersSchema } from '../testing/specSchemas.ts';
-
-type Extra = Omit<BranchCommandData['ApplyDraftChanges'], 'operations'>;
-const changes = (operations: DraftOperation[], extra: Extra = {}): BranchCommandBody => ({
-  type: 'ApplyDraftChanges',
-  data: { operations, ...extra },
-});
 
 /** users with u1 ("ann") and u2 ("bartholomew"): a `maxLength: 5` on name leaves u2 invalid. */
 function withLongName(): BranchSpec {
@@ -26,13 +18,6 @@ const shortNames = {
   tableId: 'users',
   patches: [{ op: 'replace', path: '/properties/name', value: { type: 'string', default: '', maxLength: 5 } }],
 };
-
-function report(spec: BranchSpec, body: BranchCommandBody): DraftChangesReport {
-  const meta = { projectId: 'p1', tableInScope: () => true, now: specTime(9), newId: 'x' };
-  const decision = decideBranch({ ...body, metadata: meta } as never, spec.state, spec.tools);
-  assert.ok(decision.report);
-  return decision.report;
-}
 
 // An UpdateTable inside ApplyDraftChanges checks the rows it migrates on the final draft (merge.md §2.3 validates
 // a merge's result): a later operation may still correct, rename or remove them.

@@ -96,6 +96,12 @@ export type ApplyDraftChangesInput = {
   readonly merge?: DraftMergeRecord | null;
   /** Decide everything and answer the same, append nothing. */
   readonly dryRun?: boolean | null;
+  /**
+   * Dry runs only. `'report'`: deleted rows that rows of the final draft still reference are answered in `referenced`
+   * instead of refusing the command (FOREIGN_KEY_IN_USE), so the other checks are made and answered too (a merge
+   * preview lists every conflict of its result, merge.md §2.3). Default `'fail'`.
+   */
+  readonly onReferencedRow?: 'fail' | 'report';
   /** An import above one command (below); omitted: the operations are appended as usual. */
   readonly stage?: DraftStaging | null;
   /**
@@ -209,6 +215,13 @@ export type DraftOperationResult = {
   readonly deferredReferences?: readonly DeferredReference[];
 };
 
+/** Rows of one table deleted while other rows still reference them: the refusal's message and details. */
+export type ReferencedRows = {
+  readonly message: string;
+  /** `{tableId, rowIds}` per referencing table (FOREIGN_KEY_IN_USE's details). */
+  readonly details: readonly ErrorDetail[];
+};
+
 export type DraftChangesResult = {
   readonly dryRun: boolean;
   /** The branch's draft revision the changes went to (would go to, in a dry run). */
@@ -220,6 +233,8 @@ export type DraftChangesResult = {
   /** Row versions written or removed by the append (migrations and foreign-key rewrites included). */
   readonly rowChanges: number;
   readonly operations: readonly DraftOperationResult[];
+  /** `onReferencedRow: 'report'`: the FOREIGN_KEY_IN_USE refusals the command would give, one per table deleted from. */
+  readonly referenced?: readonly ReferencedRows[];
   /** `stage`: the totals after this chunk (pass them as the next chunk's `before`). */
   readonly staged?: StagedTotals;
   /** `checkUnique`: how many rows of the import clash, and how many of them it would create and replace. */

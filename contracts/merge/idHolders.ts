@@ -3,7 +3,8 @@ import type { SideRowChange } from './mergeTypes.ts';
 /**
  * What becomes of the row of ours holding `rowId` when a resolution THEIRS gives that id to a row of theirs
  * (merge.md §2.4: THEIRS takes the rows as on that side):
- * - `NONE`: no row of ours holds it, or theirs moves the holder elsewhere itself (that row's own merge moves it);
+ * - `NONE`: no row of ours holds it, or theirs moves the holder elsewhere itself (that row's own merge moves it; the
+ *   merge of rows waits for it, and the row claiming the id stays under our id when the holder keeps it);
  * - `REMOVE`: the holder leaves the result (theirs removed it, or only ours has it);
  * - `{ back }`: ours renamed the holder onto the id and theirs keeps it under its old id: it goes back there;
  * - `STAYS`: as `back`, but ours has another row under that old id: the holder keeps the id and theirs' row stays

@@ -18,6 +18,11 @@ export type TableWriter = {
   moveRow(fromRowId: string, toRowId: string): void;
   /** A row the table's schema update changes without another write: counted as updated (changes.md §1.1). */
   migrated(rowId: string): void;
+  /**
+   * The row the result would have under `rowId` is left out (a result check resolved REMOVE): a row the merge
+   * renames there is deleted under its id in the draft, a row the merge adds is not written.
+   */
+  leaveOut(rowId: string): void;
   readonly state: WriterState;
 };
 
@@ -66,6 +71,15 @@ export function createTableWriter(tableId: string, previousTableId: string | nul
     },
     renameRow: (from, to) => void state.renames.push([from, to]),
     migrated: (rowId) => void state.migrated.add(rowId),
+    leaveOut: (rowId) => {
+      const written = state.upserts.get(rowId);
+      state.upserts.delete(rowId);
+      // Renames go from draft ids to result ids: the row renamed onto `rowId` is deleted under its draft id.
+      const index = state.renames.findIndex(([, to]) => to === rowId);
+      const [origin] = index === -1 ? [rowId] : (state.renames.splice(index, 1)[0] as [string, string]);
+      state.moved.delete(origin);
+      if (written?.kind !== 'added' || origin !== rowId) state.deletes.add(origin);
+    },
     moveRow: (from, to) => {
       state.renames.push([from, to]);
       state.moved.set(from, to);

@@ -1,12 +1,13 @@
 import { jsonDeepEqual } from '../tables/jsonValue.ts';
 import { hasLeaf } from './conflictIds.ts';
 import { mergeData, type LeafConflict } from './dataMerge.ts';
-import { holderFate } from './idHolders.ts';
+import { holderFate, type HolderFate } from './idHolders.ts';
 import type { MergeConflictKind, SideRowChange } from './mergeTypes.ts';
 import type { TableWriter } from './mergeWriters.ts';
 import { applyRowChoice, type Choice } from './wholeTables.ts';
 
 type Data = Record<string, unknown>;
+type Waiting = { readonly oursId: string; readonly theirsId: string; readonly finish: (fate: HolderFate) => void };
 
 /** Records a conflict and answers how it is resolved (null: left open, ours kept). */
 export type ConflictFn = (
@@ -44,6 +45,8 @@ export function createRowMerger(conflict: ConflictFn, oursRow: (tableId: string,
       }
       if (oc.rowId !== null) oursPresent.set(oc.rowId, oc);
     }
+    /** Rows of theirs taking an id whose holder theirs moves elsewhere. */
+    const waiting: Waiting[] = [];
     const theirsByBaseRow = new Map(theirsRows.filter((row) => row.baseRowId !== null).map((row) => [row.baseRowId as string, row]));
     // Conflicts name our table (merge.md §2.4), also when theirs renamed it and the rows go to the new id.
     const tableId = oursTableId;
@@ -102,7 +105,6 @@ export function createRowMerger(conflict: ConflictFn, oursRow: (tableId: string,
       const oursRenamed = oursId !== baseRowId;
       // The id (§2.2): a rename on one side is taken; two renames or a taken id conflict about the id only, and
       // the data is merged leaf by leaf under whichever id the row keeps.
-      let finalId = writer.state.moved.get(oursId) ?? oursId;
       let choice: Choice = null;
       let free = true;
       if (theirsRenamed && oursRenamed && theirsId !== oursId) {
@@ -121,18 +123,43 @@ export function createRowMerger(conflict: ConflictFn, oursRow: (tableId: string,
         writer.upsert(oursId, choice.value as Data, 'updated');
         continue;
       }
-      if (choice?.take === 'THEIRS' && free) {
-        // The row of ours holding the id goes where theirs has it (idHolders.ts); theirs' row takes the id.
-        const fate = holderFate(theirsId, oursPresent, oursGone, theirsByBaseRow, oursRowAt);
-        if (fate === 'REMOVE') writer.remove(theirsId);
-        if (typeof fate === 'object') writer.moveRow(theirsId, fate.back);
-        if (fate !== 'STAYS') writer.renameRow(oursId, theirsId);
-        if (fate !== 'STAYS') finalId = theirsId;
+      const finish = (fate: HolderFate | null): void => {
+        let finalId = writer.state.moved.get(oursId) ?? oursId;
+        if (fate !== null) {
+          // The row of ours holding the id goes where theirs has it (idHolders.ts); theirs' row takes the id.
+          if (fate === 'REMOVE') writer.remove(theirsId);
+          if (typeof fate === 'object') writer.moveRow(theirsId, fate.back);
+          if (fate !== 'STAYS') writer.renameRow(oursId, theirsId);
+          if (fate !== 'STAYS') finalId = theirsId;
+        }
+        if (oc === null) {
+          if (!jsonDeepEqual(ours, theirs)) writer.upsert(finalId, theirs, 'updated');
+        } else mergeRowData(writer, tableId, finalId, tc.base as Data, ours, theirs, schema, oursId);
+      };
+      if (choice?.take !== 'THEIRS' || !free) {
+        finish(null);
+        continue;
       }
-      if (oc === null) {
-        if (!jsonDeepEqual(ours, theirs)) writer.upsert(finalId, theirs, 'updated');
-      } else mergeRowData(writer, tableId, finalId, tc.base as Data, ours, theirs, schema, oursId);
+      const fate = holderFate(theirsId, oursPresent, oursGone, theirsByBaseRow, oursRowAt);
+      // Theirs moves the holder away itself: that row's own merge decides whether it goes (a resolution OURS keeps it).
+      if (fate !== 'NONE' || oursRowAt(theirsId) === null) finish(fate);
+      else waiting.push({ oursId, theirsId, finish });
     }
+    // Rows waiting for the holder of their new id, which theirs moves elsewhere: they take the id when the holder's
+    // own merge moved it, or moves it now (it waits too; a cycle of them all move), and otherwise stay.
+    const waitingAt = new Map(waiting.map((w) => [w.oursId, w]));
+    const moves = new Map<Waiting, boolean>();
+    const movesOn = (w: Waiting, path: Set<Waiting>): boolean => {
+      const known = moves.get(w);
+      if (known !== undefined) return known;
+      const holder = waitingAt.get(w.theirsId);
+      path.add(w);
+      const result = oursRowAt(w.theirsId) === null || (holder !== undefined && (path.has(holder) || movesOn(holder, path)));
+      moves.set(w, result);
+      return result;
+    };
+    for (const w of waiting) movesOn(w, new Set());
+    for (const w of waiting) w.finish(moves.get(w) === true ? 'NONE' : 'STAYS');
   }
 
   /**

@@ -14,7 +14,7 @@ import {
 } from './mergeTypes.ts';
 import { schemaPatches, type SchemaPatch } from './schemaPatches.ts';
 import { migratedRowIds, replayRows, tableReplay, type RowReplay } from './schemaReplay.ts';
-import { tablesMovingAway } from './tableHolders.ts';
+import { settleClaims, tablesMovingAway, type ClaimOutcome, type TableClaim } from './tableHolders.ts';
 import { createRowMerger } from './rowMerge.ts';
 import { createTableWriter, orderOperations, type TableWriter } from './mergeWriters.ts';
 import { applyOverrides, takeTheirsRows, theirsRowsOver, type Choice } from './wholeTables.ts';
@@ -38,11 +38,10 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
   const deleted = new Set<string>();
   const preOps: DraftOperation[] = [];
 
-  /** Ids where theirs' table comes back in place of a table of ours the merge deletes: that table's writes go nowhere. */
-  const restored = new Set<string>();
+  /** Our tables theirs' table replaces (a claim, tableHolders.ts): what the merge writes to them goes nowhere. */
+  const replaced = new Set<string>();
 
   function writerFor(tableId: string, previousTableId: string | null, kind: MergeTableChange['change']): TableWriter {
-    if (restored.has(tableId)) return createTableWriter(tableId, previousTableId, kind);
     let writer = writers.get(tableId);
     if (writer === undefined) writers.set(tableId, (writer = createTableWriter(tableId, previousTableId, kind)));
     return writer;
@@ -104,67 +103,71 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
   const heldOnOurs = (id: string) => input.oursTableIds.has(id) && !movingAway.has(id);
   const takenOnOurs = (id: string, pairedOursId: string | null) => id !== pairedOursId && heldOnOurs(id);
 
-  for (const [baseTableId, t] of theirsByBase) mergeChangedTable(baseTableId, t, oursByBase.get(baseTableId) ?? null);
-  for (const t of theirsAdded) mergeAddedTable(t);
+  // Pass 1 (merge.md §2.1): what becomes of each table and under which id. The TABLE_ID_TAKEN resolved THEIRS are
+  // settled together once every table's id is known, so a holder can go back where theirs has it (tableHolders.ts).
+  // Pass 2 merges the contents under the settled ids.
+  const finalIds = new Map<string, string>();
+  const claims: TableClaim[] = [];
+  const created = new Set<string>();
+  const contents: ((outcomes: ReadonlyMap<string, ClaimOutcome>) => void)[] = [];
+  for (const [baseTableId, t] of theirsByBase) nameChangedTable(baseTableId, t, oursByBase.get(baseTableId) ?? null);
+  for (const t of theirsAdded) nameAddedTable(t);
+  const outcomes = settleClaims(claims, { oursTableIds: input.oursTableIds, oursByBase, oursAddedById, theirsByBase, finalIds, deleted, created });
+  for (const [id, outcome] of outcomes) {
+    if (outcome === 'REPLACE') {
+      deleteTable(id);
+      replaced.add(id);
+    } else if (typeof outcome === 'object') finalIds.set(id, outcome.back);
+  }
+  for (const content of contents) content(outcomes);
+  // A holder going back that theirs left unchanged: only its id moves.
+  for (const [id, outcome] of outcomes)
+    if (typeof outcome === 'object' && !writers.has(outcome.back)) writerFor(outcome.back, id, 'RENAMED').rename(id);
 
-  function mergeAddedTable(t: SideTableChange): void {
+  function nameAddedTable(t: SideTableChange): void {
     const tableId = t.tableId as string;
     const schema = t.schema as Data;
+    const rows = t.rows.map((row): [string, Data] => [row.rowId as string, row.data as Data]);
     const o = oursAddedById.get(tableId);
     if (o !== undefined) {
-      if (jsonDeepEqual(o.schema, schema)) {
-        const writer = writerFor(tableId, null, 'MODIFIED');
-        mergeRows(writer, tableId, schema, o.rows, t.rows);
-        return;
-      }
-      const choice = conflict('TABLE_SCHEMA', tableId, null, null, { base: null, ours: o.schema, theirs: schema });
-      if (choice?.take === 'THEIRS')
-        recreate(
-          tableId,
-          tableId,
-          schema,
-          t.rows.map((row) => [row.rowId as string, row.data as Data]),
-          true,
-        );
+      contents.push(() => {
+        if (jsonDeepEqual(o.schema, schema)) mergeRows(writerFor(tableId, null, 'MODIFIED'), tableId, schema, o.rows, t.rows);
+        else if (conflict('TABLE_SCHEMA', tableId, null, null, { base: null, ours: o.schema, theirs: schema })?.take === 'THEIRS')
+          recreate(tableId, true, schema, rows);
+      });
       return;
     }
     if (heldOnOurs(tableId)) {
       const choice = conflict('TABLE_ID_TAKEN', tableId, null, null, { base: null, ours: tableId, theirs: tableId });
-      if (choice?.take === 'THEIRS')
-        recreate(
-          tableId,
-          tableId,
-          schema,
-          t.rows.map((row) => [row.rowId as string, row.data as Data]),
-          true,
-        );
+      if (choice?.take !== 'THEIRS') return;
+      claims.push({ id: tableId, incoming: null });
+      contents.push((settled) => bringIn(tableId, settled.get(tableId), schema, rows));
       return;
     }
-    recreate(
-      tableId,
-      null,
-      schema,
-      t.rows.map((row) => [row.rowId as string, row.data as Data]),
-      false,
-    );
+    created.add(tableId);
+    contents.push(() => recreate(tableId, false, schema, rows));
   }
 
   /**
-   * The table leaves the draft (when `deleteId`) and comes back as `tableId` with exactly `rows`. The table of ours
-   * it replaces is gone: what the merge writes to it, before or after, is dropped.
+   * Theirs' table comes in as `tableId` with exactly `rows`. When it `replaces` our table there, that table leaves
+   * the draft first.
    */
-  function recreate(tableId: string, deleteId: string | null, schema: Data, rows: readonly (readonly [string, Data])[], replaces: boolean): void {
-    if (deleteId !== null) {
-      deleteTable(deleteId);
+  function recreate(tableId: string, replaces: boolean, schema: Data, rows: readonly (readonly [string, Data])[]): void {
+    if (replaces) {
+      deleteTable(tableId);
       writers.delete(tableId);
     }
     const writer = writerFor(tableId, null, replaces ? 'MODIFIED' : 'ADDED');
     writer.create(schema);
     for (const [rowId, data] of rows) writer.upsert(rowId, data, 'added');
-    if (deleteId !== null) restored.add(tableId);
   }
 
-  function mergeChangedTable(baseTableId: string, t: SideTableChange, o: SideTableChange | null): void {
+  /** Theirs' table created where ours has another (a claim): unless that table stays (tableHolders.ts). */
+  function bringIn(tableId: string, outcome: ClaimOutcome | undefined, schema: Data, rows: readonly (readonly [string, Data])[]): void {
+    if (outcome !== 'STAYS') recreate(tableId, outcome === 'REPLACE', schema, rows);
+  }
+
+  function nameChangedTable(baseTableId: string, t: SideTableChange, o: SideTableChange | null): void {
     const oursId = o === null ? baseTableId : o.tableId;
     if (t.tableId === null) {
       if (o === null) dropTable(baseTableId);
@@ -175,14 +178,18 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
       return;
     }
     if (oursId === null) {
-      const choice = conflict('TABLE_REMOVED_CHANGED', t.tableId, null, null, { base: t.baseSchema, ours: null, theirs: t.schema });
+      const tableId = t.tableId;
+      const choice = conflict('TABLE_REMOVED_CHANGED', tableId, null, null, { base: t.baseSchema, ours: null, theirs: t.schema });
       // Ours may have given the id to another table: theirs' table comes back only in its place (TABLE_ID_TAKEN).
-      const held = heldOnOurs(t.tableId);
+      const held = heldOnOurs(tableId);
       const idChoice: Choice = held
-        ? conflict('TABLE_ID_TAKEN', t.tableId, null, null, { base: baseTableId, ours: t.tableId, theirs: t.tableId })
+        ? conflict('TABLE_ID_TAKEN', tableId, null, null, { base: baseTableId, ours: tableId, theirs: tableId })
         : { take: 'THEIRS', value: undefined };
       if (choice?.take !== 'THEIRS' || idChoice?.take !== 'THEIRS') return;
-      recreate(t.tableId, held ? t.tableId : null, t.schema as Data, theirsRowsOver(o?.rows ?? [], t.rows), false);
+      if (held) claims.push({ id: tableId, incoming: null });
+      else created.add(tableId);
+      const rows = theirsRowsOver(o?.rows ?? [], t.rows);
+      contents.push((settled) => bringIn(tableId, settled.get(tableId), t.schema as Data, rows));
       return;
     }
     // Name (§2.1): a rename on one side is taken, two different renames or a taken id conflict.
@@ -196,20 +203,30 @@ export function threeWayMerge(input: ThreeWayMergeInput): ThreeWayMergeResult {
       const free =
         !taken || conflict('TABLE_ID_TAKEN', t.tableId, null, null, { base: baseTableId, ours: oursId, theirs: t.tableId })?.take === 'THEIRS';
       if (choice?.take === 'THEIRS' && free) {
-        if (taken) deleteTable(t.tableId);
         finalId = t.tableId;
+        if (taken) claims.push({ id: finalId, incoming: oursId });
       }
     } else if (theirsRenamed && !oursRenamed) {
       if (takenOnOurs(t.tableId, oursId)) {
         const choice = conflict('TABLE_ID_TAKEN', oursId, null, null, { base: baseTableId, ours: oursId, theirs: t.tableId });
         if (choice?.take === 'THEIRS') {
-          deleteTable(t.tableId);
           finalId = t.tableId;
+          claims.push({ id: finalId, incoming: oursId });
         }
       } else finalId = t.tableId;
     }
-    const writer = writerFor(finalId, finalId !== oursId ? oursId : null, finalId !== oursId ? 'RENAMED' : 'MODIFIED');
-    if (finalId !== oursId) writer.rename(oursId);
+    finalIds.set(oursId, finalId);
+    contents.push(() => mergeTableContent(t, o, oursId));
+  }
+
+  /** The schema and rows of a table both sides have (merge.md §2.1, §2.2), under its settled id. */
+  function mergeTableContent(t: SideTableChange, o: SideTableChange | null, oursId: string): void {
+    const finalId = finalIds.get(oursId) ?? oursId;
+    const renamed = finalId !== oursId;
+    const writer = replaced.has(oursId)
+      ? createTableWriter(oursId, null, 'MODIFIED')
+      : writerFor(finalId, renamed ? oursId : null, renamed ? 'RENAMED' : 'MODIFIED');
+    if (renamed) writer.rename(oursId);
     const oursSchema = (o?.schema ?? t.baseSchema) as Data;
     const theirsSchema = t.schema as Data;
     const schemas = { base: t.baseSchema as Data, ours: oursSchema, theirs: theirsSchema };

@@ -29,7 +29,7 @@ function renameHistory(rows: number, main: HistoryCase['ops'], feat: HistoryCase
     ops: [...main, ...feat, { kind: 'commit', branch: 1 }, { kind: 'merge', into: 0, strategy, picks: [true] }],
   };
 }
-const LAW_OPTIONS = { schemaPatches: false, reuseTableIds: false };
+const LAW_OPTIONS = { schemaPatches: false, reuseTableIds: true };
 
 /** Base {r0, r1}; ours renamed r0 → n0 (X); theirs renamed r1 → n0 and kept X as r0 (changed or not). */
 function mergeCase(strategy: MergeStrategy, theirsChangesX: boolean) {
@@ -183,4 +183,34 @@ test('the shrunk counterexample of seed 1 (a swap of renames, THEIRS) keeps ever
   const stats = createMergeLawStats();
   checkHistory(history, LAW_OPTIONS, stats);
   assert.deepEqual([stats.merges, stats.applied, stats.conflicts], [1, 1, 1]);
+});
+
+test("THEIRS on ROW_ID_TAKEN whose holder theirs moves elsewhere, that move resolved OURS: the holder stays, theirs' row too", () => {
+  // Base {r0, r1}; ours renamed r1 → r2; theirs renamed r1 → n2 (ROW_RENAME) and r0 → r2 (ROW_ID_TAKEN).
+  const oursContent = new Map<string, Data>([
+    ['r0', row([0])],
+    ['r2', row([1])],
+  ]);
+  const run = (takes: Record<string, 'OURS' | 'THEIRS'>) => {
+    const input = {
+      sourceRevisionId: 'src',
+      baseRevisionId: 'base',
+      ours: table([{ baseRowId: 'r1', rowId: 'r2', base: row([1]), data: row([1]) }]),
+      theirs: table([
+        { baseRowId: 'r0', rowId: 'r2', base: row([0]), data: row([0]) },
+        { baseRowId: 'r1', rowId: 'n2', base: row([1]), data: row([1]) },
+      ]),
+      oursTableIds: new Set(['t']),
+      oursRow: (_t: string, id: string) => oursContent.get(id) ?? null,
+      strategy: 'FAIL' as const,
+    };
+    const { conflicts } = threeWayMerge({ ...input, resolutions: [] });
+    const resolutions = conflicts.map((k) => ({ conflictId: k.id, take: takes[k.kind] ?? 'OURS' }));
+    const result = threeWayMerge({ ...input, resolutions });
+    assert.deepEqual(result.open, []);
+    return Object.fromEntries([...applyOperations(oursContent, result.operations)].sort(([a], [b]) => a.localeCompare(b)));
+  };
+  // Was: r0 renamed onto r2 while the holder kept r2 (the draft refused the rename).
+  assert.deepEqual(run({ ROW_ID_TAKEN: 'THEIRS', ROW_RENAME: 'OURS' }), { r0: row([0]), r2: row([1]) });
+  assert.deepEqual(run({ ROW_ID_TAKEN: 'THEIRS', ROW_RENAME: 'THEIRS' }), { n2: row([1]), r2: row([0]) });
 });

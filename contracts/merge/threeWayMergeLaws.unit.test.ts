@@ -7,9 +7,7 @@ import { TABLE_SCHEMA } from '../testing/mergeHistoryOps.ts';
 test('three-way merge laws hold over random two-branch histories (fixed seed)', () => {
   const stats = assertMergeLaws(250, MERGE_LAWS_SEED, {
     schemaPatches: true,
-    // On once TABLE_ID_TAKEN resolved THEIRS stops deleting our table that holds the id when theirs keeps that table
-    // (under its base id, or moved by a TABLE_RENAME resolved THEIRS): the rows rules' holder fates, for tables.
-    reuseTableIds: false,
+    reuseTableIds: true,
   });
   // The histories reach what the laws are about: applied merges, bases moved by earlier merges, conflicts.
   assert.ok(
@@ -34,7 +32,7 @@ test('merge laws: a schema conflict taken THEIRS replaces a field node of anothe
         { kind: 'merge', into: 1, strategy: 'THEIRS', picks: [true] },
       ],
     },
-    { schemaPatches: true, reuseTableIds: false },
+    { schemaPatches: true, reuseTableIds: true },
     stats,
   );
   assert.equal(stats.applied, 1);
@@ -60,7 +58,7 @@ test('merge laws: a row of theirs replayed on our schema keeps its values throug
         { kind: 'merge', into: 0, strategy: 'FAIL', picks: [false] },
       ],
     },
-    { schemaPatches: true, reuseTableIds: false },
+    { schemaPatches: true, reuseTableIds: true },
     stats,
   );
   assert.equal(stats.applied, 2);

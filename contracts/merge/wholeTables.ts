@@ -17,7 +17,7 @@ export function applyRowChoice(writer: TableWriter, choice: Choice, rowId: strin
 /** Resolutions of the result checks: a row's data in the result, or null to leave it out. */
 export function applyOverrides(writer: TableWriter, rows: ReadonlyMap<string, Data | null>): void {
   for (const [rowId, data] of rows) {
-    if (data === null) writer.remove(rowId);
+    if (data === null) writer.leaveOut(rowId);
     else writer.upsert(rowId, data, 'updated');
   }
 }

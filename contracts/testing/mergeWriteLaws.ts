@@ -1,7 +1,7 @@
 // "A merge never loses an acknowledged write on either side" (issue 26 item 5), checked on one merge of the model:
 // every change one side made alone (a table added, removed, renamed, its schema patched; a row added, updated,
 // renamed, removed) is in the result, unless a conflict about it was resolved for the other side; and every base
-// row both sides kept is still in the result, wherever the merge moved it.
+// table and row both sides kept is still in the result, wherever the merge moved it (conflicts about ids included).
 import type { MergeConflict, SideRowChange, SideTableChange, ThreeWayMergeResult } from '../merge/mergeTypes.ts';
 import { convertValue } from '../tables/convertValue.ts';
 import { jsonDeepEqual } from '../tables/jsonValue.ts';
@@ -35,6 +35,7 @@ export function followRow(marks: readonly RowMark[], tableKey: string, rowId: st
 }
 
 export function checkWriteLaws(c: MergeCase, applied: Applied, law: Law): void {
+  keptTableLaws(c, applied, law);
   const { result, after } = applied;
   const tableConflicts = new Set(result.conflicts.filter((k) => TABLE_KINDS.has(k.kind)).map((k) => k.tableId));
   const involved = (...ids: (string | null | undefined)[]) => ids.some((id) => id !== null && id !== undefined && tableConflicts.has(id));
@@ -68,6 +69,31 @@ export function checkWriteLaws(c: MergeCase, applied: Applied, law: Law): void {
         table !== undefined && sameTable(table, c.ours.get(oc.tableId) as TableContent),
         `our table ${oc.tableId} (ours alone changed it) is unchanged`,
       );
+    }
+  }
+}
+
+/**
+ * No table is lost: a base table both sides kept is in the result (wherever the merge moved it, a conflict about its
+ * id or existence included), with every base row both sides kept.
+ */
+function keptTableLaws(c: MergeCase, applied: Applied, law: Law): void {
+  const sideId = (changes: readonly SideTableChange[], baseId: string, content: Content) => {
+    const change = changes.find((t) => t.baseTableId === baseId);
+    return change === undefined ? (content.has(baseId) ? baseId : null) : change.tableId;
+  };
+  for (const [baseId, baseTable] of c.base) {
+    const oursId = sideId(c.oursChanges, baseId, c.ours);
+    const theirsId = sideId(c.theirsChanges, baseId, c.theirs);
+    if (oursId === null || theirsId === null) continue;
+    const oursTable = c.ours.get(oursId) as TableContent;
+    const found = resultTableOf(applied.after, oursTable);
+    law(found !== undefined, `table ${baseId} both sides kept (ours ${oursId}, theirs ${theirsId}) is in the result`);
+    const theirsTable = c.theirs.get(theirsId) as TableContent;
+    for (const rowId of baseTable.rows.keys()) {
+      if (!oursTable.rows.has(rowId) || !theirsTable.rows.has(rowId)) continue;
+      const now = followRow(applied.marks, oursTable.key, rowId);
+      law(now !== null && found?.[1].rows.has(now) === true, `base row ${baseId}/${rowId} of a table both sides kept is in the result`);
     }
   }
 }

@@ -45,7 +45,7 @@ export async function resultChecks(
     const checks = await checkConflicts(deps, merged);
     const open: MergeConflict[] = [];
     let changed = false;
-    for (const { conflict, resultTableId } of checks) {
+    for (const { conflict, resultTableId, resultRowId } of checks) {
       known.add(conflict.id);
       const resolution = byId.get(conflict.id);
       if (resolution === undefined) {
@@ -55,7 +55,7 @@ export async function resultChecks(
       assertAllowed(conflict, resolution);
       const rows = overrides.get(resultTableId) ?? new Map<string, Data | null>();
       overrides.set(resultTableId, rows);
-      rows.set(conflict.rowId as string, resolution.take === 'REMOVE' ? null : (resolution.value as Data));
+      rows.set(resultRowId, resolution.take === 'REMOVE' ? null : (resolution.value as Data));
       changed = true;
     }
     if (!changed || round >= MAX_ROUNDS) {
@@ -79,12 +79,31 @@ function assertAllowed(conflict: MergeConflict, resolution: MergeResolution): vo
 
 const isData = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A conflict of the checks, and the id of its table in the result (where a resolution writes). */
-type CheckConflict = { readonly conflict: MergeConflict; readonly resultTableId: string };
+/** A conflict of the checks, and the ids of its table and row in the result (where a resolution writes). */
+type CheckConflict = { readonly conflict: MergeConflict; readonly resultTableId: string; readonly resultRowId: string };
+
+/**
+ * Per result table id: a result row id → the row's id in the draft, following the merge's row renames in order (a
+ * swap through a spare id too). A row the merge does not rename keeps its id.
+ */
+function draftRowIds(operations: readonly DraftOperation[]): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const op of operations) {
+    if (op.type !== 'RenameRow') continue;
+    const rows = out.get(op.tableId) ?? new Map<string, string>();
+    out.set(op.tableId, rows);
+    const origin = rows.get(op.rowId) ?? op.rowId;
+    rows.delete(op.rowId);
+    rows.set(op.nextRowId, origin);
+  }
+  return out;
+}
 
 async function checkConflicts(deps: ResultCheckDeps, merged: ThreeWayMergeResult): Promise<CheckConflict[]> {
   if (merged.operations.length === 0) return [];
-  // Conflicts name our table (merge.md §2.4): a table the merge renames is reported under its id in the draft.
+  // Conflicts name our table and row (merge.md §2.4): those the merge renames are reported under their ids in the
+  // draft, as the row conflicts are; a row only theirs has keeps its id.
+  const oursRowIds = draftRowIds(merged.operations);
   const oursIdOf = new Map(
     merged.tables.filter((t) => t.change === 'RENAMED' && t.previousTableId !== null).map((t) => [t.tableId, t.previousTableId as string]),
   );
@@ -101,14 +120,16 @@ async function checkConflicts(deps: ResultCheckDeps, merged: ThreeWayMergeResult
     details: readonly ErrorDetail[],
   ): CheckConflict => {
     const oursTableId = oursIdOf.get(tableId) ?? tableId;
-    const id = conflictIdOf([deps.ids.source, deps.ids.base, kind, oursTableId, rowId, theirs]);
-    const found = { id, kind, tableId: oursTableId, rowId, path: null, base: null, ours: null, theirs, details };
-    return { conflict: found, resultTableId: tableId };
+    const oursRowId = oursRowIds.get(tableId)?.get(rowId) ?? rowId;
+    const id = conflictIdOf([deps.ids.source, deps.ids.base, kind, oursTableId, oursRowId, theirs]);
+    const found = { id, kind, tableId: oursTableId, rowId: oursRowId, path: null, base: null, ours: null, theirs, details };
+    return { conflict: found, resultTableId: tableId, resultRowId: rowId };
   };
   try {
     const { result } = await deps.gateway.execute(
       'ApplyDraftChanges',
-      { revisionId: deps.draftRevisionId, operations, expectedStreamRevision: deps.expected, dryRun: true },
+      // Referenced deletions are answered with the other failures, so a preview lists every conflict in one round.
+      { revisionId: deps.draftRevisionId, operations, expectedStreamRevision: deps.expected, dryRun: true, onReferencedRow: 'report' },
       deps.context,
     );
     const out: CheckConflict[] = [];
@@ -121,14 +142,19 @@ async function checkConflicts(deps: ResultCheckDeps, merged: ThreeWayMergeResult
         out.push(conflict(kind, report.tableId, invalid.rowId, row?.data ?? null, invalid.details ?? [{ message: invalid.message }]));
       }
     });
+    for (const referenced of result.referenced ?? []) out.push(...referencing(referenced.message, referenced.details));
     return out;
   } catch (err) {
-    // Rows of the draft that reference a row the merge removes (merge.md §2.3): one FOREIGN_KEY conflict each.
     if (!isAppError(err, 'FOREIGN_KEY_IN_USE') || err.details === undefined) throw err;
-    return err.details.flatMap((detail) => {
+    return referencing(err.message, err.details);
+  }
+
+  /** Rows of the draft that reference a row the merge removes (merge.md §2.3): one FOREIGN_KEY conflict each. */
+  function referencing(message: string, details: readonly ErrorDetail[]): CheckConflict[] {
+    return details.flatMap((detail) => {
       const tableId = detail.tableId as string;
       const rowIds = (detail.rowIds as string[] | undefined) ?? [];
-      return rowIds.map((rowId) => conflict('FOREIGN_KEY', tableId, rowId, null, [{ message: err.message, tableId, rowId }]));
+      return rowIds.map((rowId) => conflict('FOREIGN_KEY', tableId, rowId, null, [{ message, tableId, rowId }]));
     });
   }
 }

@@ -115,6 +115,39 @@ describe('tables (merge.md §2.1)', () => {
     assert.deepEqual(Object.keys(await c.tables(m)), ['writers']);
     assert.deepEqual(await c.rows(m, 'writers'), { alice, bob, caroline: { ...carol, name: 'Caro' }, dave });
   });
+
+  test("TABLE_ID_TAKEN resolved THEIRS where theirs kept the holder: theirs' table takes the id, ours goes back to its id", async () => {
+    // Base: authors and books. Theirs renamed authors onto catalog and kept books (one row changed); ours renamed
+    // books onto catalog and added a row to it. No table and none of the rows is lost.
+    const p = await kit.freshProject();
+    const c = kit.ctx(p);
+    await post(`/revision/${await c.draft()}/tables`, { tableId: 'books', schema: labelSchema() });
+    await post(`${c.T(await c.draft(), 'books')}/rows`, { rowId: 'b1', data: { label: 'one' } });
+    await c.branch(await c.commit('master'), 'feature');
+    const f = await c.draft('feature');
+    await rename(authorsOf(f), { nextTableId: 'catalog' });
+    await ok(admin.rest('PUT', `${c.T(f, 'books')}/row/b1`, { data: { label: 'uno' } }));
+    const f1 = await c.commit('feature');
+    const m = await c.draft();
+    await rename(c.T(m, 'books'), { nextTableId: 'catalog' });
+    await post(`${c.T(m, 'catalog')}/rows`, { rowId: 'b2', data: { label: 'two' } });
+    const preview = await ok(c.merge('master', { sourceRevisionId: f1 }, true));
+    assert.deepEqual(summary(preview), [['TABLE_ID_TAKEN', 'authors', null, null, 'authors', 'authors', 'catalog']]);
+    const resolutions = [{ conflictId: preview.conflicts[0].id, take: 'THEIRS' }];
+    const resolved = await ok(c.merge('master', { sourceRevisionId: f1, resolutions }, true));
+    assert.deepEqual([resolved.status, resolved.conflictCount], ['CLEAN', 0]);
+    const merged = await ok(c.merge('master', { sourceRevisionId: f1, resolutions }));
+    assert.deepEqual(
+      merged.tables.map((t: Json) => [t.tableId, t.change, t.previousTableId]),
+      [
+        ['books', 'RENAMED', 'catalog'],
+        ['catalog', 'RENAMED', 'authors'],
+      ],
+    );
+    assert.deepEqual(Object.keys(await c.tables(m)).sort(), ['books', 'catalog']);
+    assert.deepEqual(await c.rows(m, 'catalog'), { alice, bob, carol });
+    assert.deepEqual(await c.rows(m, 'books'), { b1: { label: 'uno' }, b2: { label: 'two' } });
+  });
 });
 
 describe('rows (merge.md §2.2)', () => {

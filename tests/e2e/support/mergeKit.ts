@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Client } from './systemHarness.ts';
+import { after, before } from 'node:test';
+import { ADMIN_PASSWORD, startSystem, type Client, type System } from './systemHarness.ts';
 import { alice, authorsSchema, bob, branchIds, carol, organizationWithProject } from './systemFixtures.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test JSON
@@ -58,4 +59,19 @@ export function createMergeKit(admin: Client) {
   }
 
   return { freshProject, ctx };
+}
+
+export type MergeSuite = { readonly admin: Client; readonly kit: ReturnType<typeof createMergeKit> };
+
+/** A system for the calling file's tests (started before them, closed after), its admin and a merge kit. */
+export function mergeSuite(): MergeSuite {
+  let system: System | undefined;
+  const suite = {} as { admin: Client; kit: ReturnType<typeof createMergeKit> };
+  before(async () => {
+    system = await startSystem();
+    suite.admin = system.as(await system.login('admin', ADMIN_PASSWORD));
+    suite.kit = createMergeKit(suite.admin);
+  });
+  after(() => system?.close());
+  return suite;
 }
