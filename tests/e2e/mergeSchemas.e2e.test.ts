@@ -296,7 +296,7 @@ describe('theirs tightened the schema and our rows no longer fit (merge.md §2.3
     assert.deepEqual((await ok(admin.rest('GET', `/revision/${m}`))).pendingMergeRevisionIds, [f1]);
   });
 
-  test('a row theirs renamed is checked under its new id; changing the draft first also settles it', async () => {
+  test('a row theirs renamed is checked in the result and named by our id (§2.4); changing the draft first also settles it', async () => {
     const { preview, c, m } = await sides(
       async (f) => {
         await patchSchema(f, shortNames);
@@ -306,7 +306,7 @@ describe('theirs tightened the schema and our rows no longer fit (merge.md §2.3
     );
     assert.deepEqual(
       preview.conflicts.map((k: Json) => [k.kind, k.rowId]),
-      [['INVALID_DATA', 'robert']],
+      [['INVALID_DATA', 'bob']],
     );
     await put(m, 'bob', { ...bob, name: 'Bobby' });
     const again = await ok(c.merge('master', { sourceRevisionId: preview.sourceRevisionId }));
