@@ -66,7 +66,10 @@ test('every projector passes over MergeRecorded: the views equal those of the lo
       assert.deepEqual(projector.apply(records), [], `${projector.spec.name} ignores MergeRecorded`);
     }
     await views.catchUp(events, 2);
-    dumps.push(await dumpViews(views.store, allProjectors));
+    const dump = await dumpViews(views.store, allProjectors);
+    // Schema patches are kept by stream revision, which the merge records shift like positions: compare the rest.
+    dump['schemas.schema_patches'] = (dump['schemas.schema_patches'] ?? []).map(({ revision: _, ...doc }) => doc);
+    dumps.push(dump);
   }
   const [without, withMerges] = dumps;
   assert.ok(without && Object.values(without).some((docs) => docs.length > 0));
