@@ -33,9 +33,17 @@ export function createCheckpointWaiter(deps: CheckpointWaiterDeps): ConsistencyW
   let pollTimer: NodeJS.Timeout | null = null;
   let stopListening: (() => void)[] = [];
 
+  /** Whether a pending wait names `projection` (or every projection): only such progress can settle one. */
+  function awaited(projection: string): boolean {
+    for (const entry of waiting) if (entry.projections === undefined || entry.projections.includes(projection)) return true;
+    return false;
+  }
+
+  // Progress of a projection no one waits for changes no answer (a write waits for a few of them); the poll still
+  // looks at everything.
   function listen(): void {
     if (stopListening.length > 0 || runners.length === 0) return;
-    stopListening = runners.map((runner) => runner.onProgress(() => void check()));
+    stopListening = runners.map((runner) => runner.onProgress((name) => void (awaited(name) && check())));
   }
 
   function idle(): void {

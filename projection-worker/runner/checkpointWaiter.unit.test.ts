@@ -96,4 +96,25 @@ describe('checkpoint waiter', () => {
     const waiter = createCheckpointWaiter({ viewStore, pollIntervalMs: 5 });
     await assert.rejects(waiter.waitFor((await eventStore.headPosition()) ?? '', 50), /store down/);
   });
+
+  test('looks at the store on the progress of a projection a wait names, not of the others', async () => {
+    const { eventStore, viewStore, users, projects } = await setup();
+    let looks = 0;
+    const counted = Object.assign(Object.create(viewStore) as typeof viewStore, {
+      projectionStatuses: () => {
+        looks += 1;
+        return viewStore.projectionStatuses();
+      },
+    });
+    const waiter = createCheckpointWaiter({ viewStore: counted, runners: [users, projects], pollIntervalMs: NO_POLL });
+    await eventStore.appendMany('user-1', 2);
+    await eventStore.appendMany('project-1', 2);
+    const waiting = waiter.waitFor((await eventStore.headPosition()) ?? '', 60_000, ['users']);
+    await projects.runOnce();
+    const afterOthers = looks;
+    await users.runOnce();
+    assert.equal(await waiting, true);
+    assert.equal(afterOthers, 1, 'only the first look, none on the progress of projects');
+    assert.equal(looks, 2);
+  });
 });
