@@ -2,8 +2,11 @@ import { comparePositions } from '../../contracts/index.ts';
 import type { ConsistencyWaiter, Position, ViewStore } from '../../contracts/index.ts';
 import type { ProgressListener } from './projectionRunner.ts';
 
-/** Anything that reports checkpoint moves in this process (a projection runner). */
-export type ProgressSource = { onProgress(listener: ProgressListener): () => void };
+/**
+ * Anything that reports checkpoint moves in this process (a projection runner). While it is its projection's
+ * leader (`isLeader`), the position it reported last is that projection's checkpoint.
+ */
+export type ProgressSource = { onProgress(listener: ProgressListener): () => void; isLeader?(): boolean };
 
 export type CheckpointWaiterDeps = {
   readonly viewStore: ViewStore;
@@ -32,23 +35,45 @@ export function createCheckpointWaiter(deps: CheckpointWaiterDeps): ConsistencyW
   let lastError: unknown = null;
   let pollTimer: NodeJS.Timeout | null = null;
   let stopListening: (() => void)[] = [];
+  /** The last position each in-process runner reported while listening, with the runner. */
+  const progressed = new Map<string, { readonly position: Position; readonly runner: ProgressSource }>();
 
-  /** Whether a pending wait names `projection` (or every projection): only such progress can settle one. */
-  function awaited(projection: string): boolean {
-    for (const entry of waiting) if (entry.projections === undefined || entry.projections.includes(projection)) return true;
+  /** False when the progress this process saw proves `entry` not reached yet (a leader of one of its projections is behind). */
+  function mayBeReached(entry: Waiting): boolean {
+    if (entry.projections === undefined) return true;
+    return entry.projections.every((name) => {
+      const seen = progressed.get(name);
+      return seen?.runner.isLeader?.() !== true || comparePositions(seen.position, entry.position) >= 0;
+    });
+  }
+
+  /**
+   * Whether a pending wait names `projection` (or every projection) and may now be reached: progress of a projection
+   * no one waits for changes no answer, and a write waiting for catalog, schemas and rows is looked at once the last of
+   * them moved, not three times. The poll still looks at everything.
+   */
+  function worthChecking(projection: string): boolean {
+    for (const entry of waiting) {
+      if ((entry.projections === undefined || entry.projections.includes(projection)) && mayBeReached(entry)) return true;
+    }
     return false;
   }
 
-  // Progress of a projection no one waits for changes no answer (a write waits for a few of them); the poll still
-  // looks at everything.
   function listen(): void {
     if (stopListening.length > 0 || runners.length === 0) return;
-    stopListening = runners.map((runner) => runner.onProgress((name) => void (awaited(name) && check())));
+    stopListening = runners.map((runner) =>
+      runner.onProgress((name, position) => {
+        progressed.set(name, { position, runner });
+        if (worthChecking(name)) void check();
+      }),
+    );
   }
 
   function idle(): void {
     for (const stop of stopListening) stop();
     stopListening = [];
+    // Progress is not seen while idle: what was seen says nothing about the next waits.
+    progressed.clear();
     if (pollTimer !== null) clearTimeout(pollTimer);
     pollTimer = null;
   }

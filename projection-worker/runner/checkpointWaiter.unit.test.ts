@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
-import { systemClock } from '../../contracts/index.ts';
+import { sqlitePosition, systemClock } from '../../contracts/index.ts';
 import { createInProcessQueue } from '../adapters/queue/inProcessQueue.ts';
 import { createCheckpointWaiter } from './checkpointWaiter.ts';
 import { createFakeEventStore, createFakeViewStore } from '../testing/fakePorts.ts';
@@ -116,5 +116,31 @@ describe('checkpoint waiter', () => {
     assert.equal(await waiting, true);
     assert.equal(afterOthers, 1, 'only the first look, none on the progress of projects');
     assert.equal(looks, 2);
+  });
+
+  test('a wait for two projections is looked at once the last of their leaders moved, not when one behind the other did', async () => {
+    const { eventStore, viewStore, users, projects } = await setup();
+    let looks = 0;
+    const counted = Object.assign(Object.create(viewStore) as typeof viewStore, {
+      projectionStatuses: () => {
+        looks += 1;
+        return viewStore.projectionStatuses();
+      },
+    });
+    const leading = (runner: typeof users) => ({ onProgress: runner.onProgress.bind(runner), isLeader: () => true });
+    const waiter = createCheckpointWaiter({ viewStore: counted, runners: [leading(users), leading(projects)], pollIntervalMs: NO_POLL });
+    // Keeps the waiter listening throughout (then times out); names no projection that moves.
+    const listening = waiter.waitFor(sqlitePosition(999_999), 500, ['unknown']);
+    await eventStore.appendMany('user-1', 1);
+    await users.runOnce();
+    await eventStore.appendMany('project-1', 1);
+    const waiting = waiter.waitFor((await eventStore.headPosition()) ?? '', 60_000, ['users', 'projects']);
+    const before = looks;
+    await projects.runOnce();
+    assert.equal(looks, before, 'users, behind, proves the wait not reached');
+    await users.runOnce();
+    assert.equal(await waiting, true);
+    assert.equal(looks, before + 1);
+    assert.equal(await listening, false);
   });
 });
