@@ -34,7 +34,7 @@ export function createCheckpointWaiter(deps: CheckpointWaiterDeps): ConsistencyW
   let recheck = false;
   let lastError: unknown = null;
   let pollTimer: NodeJS.Timeout | null = null;
-  let stopListening: (() => void)[] = [];
+  let listening = false;
   /** The last position each in-process runner reported while listening, with the runner. */
   const progressed = new Map<string, { readonly position: Position; readonly runner: ProgressSource }>();
 
@@ -59,21 +59,29 @@ export function createCheckpointWaiter(deps: CheckpointWaiterDeps): ConsistencyW
     return false;
   }
 
+  // Once a wait came, the runners' progress is followed for good (a Map entry per batch): what a leader reported
+  // stays its checkpoint while it leads, also across moments when nothing waits.
   function listen(): void {
-    if (stopListening.length > 0 || runners.length === 0) return;
-    stopListening = runners.map((runner) =>
+    if (listening || runners.length === 0) return;
+    listening = true;
+    for (const runner of runners) {
       runner.onProgress((name, position) => {
         progressed.set(name, { position, runner });
         if (worthChecking(name)) void check();
-      }),
-    );
+      });
+    }
+  }
+
+  function poll(): void {
+    if (waiting.size > 0 && pollTimer === null) {
+      pollTimer = setTimeout(() => {
+        pollTimer = null;
+        void check();
+      }, pollIntervalMs);
+    }
   }
 
   function idle(): void {
-    for (const stop of stopListening) stop();
-    stopListening = [];
-    // Progress is not seen while idle: what was seen says nothing about the next waits.
-    progressed.clear();
     if (pollTimer !== null) clearTimeout(pollTimer);
     pollTimer = null;
   }
@@ -105,12 +113,7 @@ export function createCheckpointWaiter(deps: CheckpointWaiterDeps): ConsistencyW
     } finally {
       checking = false;
     }
-    if (waiting.size > 0 && pollTimer === null) {
-      pollTimer = setTimeout(() => {
-        pollTimer = null;
-        void check();
-      }, pollIntervalMs);
-    }
+    poll();
   }
 
   return {
@@ -131,7 +134,9 @@ export function createCheckpointWaiter(deps: CheckpointWaiterDeps): ConsistencyW
         const timer = setTimeout(() => entry.settle(lastError instanceof Error ? lastError : false), Math.max(0, timeoutMs));
         waiting.add(entry);
         listen();
-        void check();
+        // A leader known to be behind will report its progress (the poll stays the fallback).
+        if (mayBeReached(entry)) void check();
+        else poll();
       });
     },
   };
