@@ -97,7 +97,10 @@ export function createProjectionWorker(deps: ProjectionWorkerDeps): ProjectionWo
     // The dispatcher reads its own batches: it also follows the `webhook` category, which no projection shares.
     const dispatcher = runnerOf(createWebhookDispatcher({ viewStore, changeEvents }), null);
     const webhookSender = createWebhookSender({ ...senderDeps, viewStore, clock, log: deps.log, isLeader: () => dispatcher.isLeader() });
-    dispatcher.onProgress(() => webhookSender.wake());
+    // Only a batch that wrote deliveries can have made one due; the sender's own timer finds retries and the rest.
+    dispatcher.onProgress((_name, _position, changes) => {
+      if (changes > 0) webhookSender.wake();
+    });
     runners.push(dispatcher);
     sender = webhookSender;
   }

@@ -210,7 +210,10 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       const { maxCount, maxBytes } = readOptions;
       if (maxCount <= 0) return [];
       const { categories, eventTypes } = readOptions;
-      const kept = recent.after(from, stmts.head.get() ?? 0);
+      const head = stmts.head.get() ?? 0;
+      // Nothing was appended after `from` (a reader at the head): no read of the log (one per category or type).
+      if (from >= head) return [];
+      const kept = recent.after(from, head);
       if (kept !== null) return readKept(kept, readOptions, upcast);
       if (categories === undefined && eventTypes === undefined) return resultOf(readRows(stmts.readAll, [from, maxCount], maxBytes), toEvent);
       // One indexed range read per category and per event type, merged by position: never a scan of other events.

@@ -125,6 +125,12 @@ export function createBranchWriteBatch(deps: BranchWriteBatchDeps): BranchWriteB
   async function decideAll(state: BranchContent, branch: BranchRecord, jobs: readonly Job[]): Promise<{ planned: Planned[]; undecided: Job[] }> {
     const streamId = branchStreamId(branch.id);
     const planned: Planned[] = [];
+    if (state.facts !== undefined && jobs.length > 1) {
+      // What every command names is gathered at once (a read per table side, not per command); each decision below
+      // still records its own needs, which are then known. Folds made later win over what was gathered here.
+      for (const job of jobs) recordCommandNeeds(state, tools, job.body);
+      await store.gatherMissing(state);
+    }
     for (const [index, job] of jobs.entries()) {
       const now = clock.now();
       const metadata: BranchCommandMetadata = {

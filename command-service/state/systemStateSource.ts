@@ -24,10 +24,15 @@ export function createSystemStateSource(deps: { readonly eventStore: EventStore 
   const state = createSystemState();
   let knownHead: Position | null = null;
   let running: Promise<void> | null = null;
+  /** Every system event up to here is folded (a head this source read, or an append of this process). */
+  let caughtUpTo: Position | null = null;
 
   async function catchUp(): Promise<void> {
     for (;;) {
-      const batch = await eventStore.readAll(state.position, { ...systemStateFilter, maxCount: CATCH_UP_BATCH });
+      // No event of the system's categories lies between the last one folded and `caughtUpTo`: reading from there
+      // skips the other events appended since (the row writes between two system events, read once per request).
+      const from = comparePositions(caughtUpTo, state.position) > 0 ? caughtUpTo : state.position;
+      const batch = await eventStore.readAll(from, { ...systemStateFilter, maxCount: CATCH_UP_BATCH });
       if (batch.length === 0) return;
       for (const event of batch) evolveSystemState(state, event);
     }
@@ -43,8 +48,6 @@ export function createSystemStateSource(deps: { readonly eventStore: EventStore 
     }
     return running;
   }
-
-  let caughtUpTo: Position | null = null;
 
   // A failed read is not shared beyond this macrotask either.
   const sharedHead = sharedPerTurn(() => eventStore.headPosition());

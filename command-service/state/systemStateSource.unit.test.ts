@@ -8,6 +8,7 @@ import { createSystemStateSource } from './systemStateSource.ts';
 function fakeStore() {
   const log: RecordedEvent[] = [];
   const reads: ReadAllOptions[] = [];
+  const froms: (string | null)[] = [];
   const revisions = new Map<string, number>();
   const append = (streamId: string, type: string, data: unknown): void => {
     const revision = (revisions.get(streamId) ?? -1) + 1;
@@ -23,6 +24,7 @@ function fakeStore() {
     },
     async readAll(after: string | null, options: ReadAllOptions) {
       reads.push(options);
+      froms.push(after);
       await new Promise((resolve) => setImmediate(resolve));
       return log
         .filter((e) => after === null || e.position > after)
@@ -31,7 +33,7 @@ function fakeStore() {
     },
   } as unknown as EventStore;
   const head = () => log.at(-1)?.position ?? null;
-  return { store, append, reads, heads, head };
+  return { store, append, reads, froms, heads, head };
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -125,4 +127,22 @@ test('concurrent callers share one catch-up, and a later head is still reached',
   const second = source.current();
   await first;
   assert.equal((await second).users.size, 2);
+});
+
+test('reads after the last head it caught up to, not again from the last system event', async () => {
+  const { store, append, froms, head } = fakeStore();
+  append('directory', 'UserCreated', user(1));
+  const source = createSystemStateSource({ eventStore: store });
+  await source.current();
+  for (let i = 0; i < 5; i++) append('branch-b1', 'RowsCreated', {});
+  await nextTurn();
+  await source.current();
+  const caughtUp = head();
+  for (let i = 0; i < 5; i++) append('branch-b1', 'RowsCreated', {});
+  await nextTurn();
+  await source.current();
+  assert.equal(froms.at(-1), caughtUp, 'the rows written before the last catch-up are not read again');
+  append('directory', 'UserCreated', user(2));
+  await nextTurn();
+  assert.equal((await source.current()).users.size, 2);
 });

@@ -22,7 +22,8 @@ export type CatchUpDeps = {
   readonly ref: () => Promise<ProjectionRef>;
   /** Checked between batches; false ends the catch-up after the in-flight batch. */
   readonly shouldContinue: () => boolean;
-  readonly onBatch?: (ref: ProjectionRef, position: Position, events: number) => void;
+  /** After a batch moved the checkpoint: its events and the view changes they made. */
+  readonly onBatch?: (ref: ProjectionRef, position: Position, events: number, changes: number) => void;
   readonly onConflict?: (ref: ProjectionRef) => void;
   /**
    * Only this catch-up writes the version (a rebuild's shadow, under the rebuild lease): the checkpoint is read
@@ -65,7 +66,7 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
     if (!(await viewStore.applyBatch(ref, from, next, changes)))
       throw new Error(`checkpoint of ${ref.name} v${ref.version} moved under its only writer`);
     applied += events;
-    deps.onBatch?.(ref, next, events);
+    deps.onBatch?.(ref, next, events, changes.length);
   };
   try {
     await catchUpLoop();
@@ -116,7 +117,7 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
       }
       conflicts = 0;
       applied += events.length;
-      deps.onBatch?.(ref, next, events.length);
+      deps.onBatch?.(ref, next, events.length, changes.length);
       if (!full) break;
     }
   }

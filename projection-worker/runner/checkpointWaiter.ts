@@ -2,8 +2,11 @@ import { comparePositions } from '../../contracts/index.ts';
 import type { ConsistencyWaiter, Position, ViewStore } from '../../contracts/index.ts';
 import type { ProgressListener } from './projectionRunner.ts';
 
-/** Anything that reports checkpoint moves in this process (a projection runner). */
-export type ProgressSource = { onProgress(listener: ProgressListener): () => void };
+/**
+ * Anything that reports checkpoint moves in this process (a projection runner). While it is its projection's
+ * leader (`isLeader`), the position it reported last is that projection's checkpoint.
+ */
+export type ProgressSource = { onProgress(listener: ProgressListener): () => void; isLeader?(): boolean };
 
 export type CheckpointWaiterDeps = {
   readonly viewStore: ViewStore;
@@ -31,16 +34,54 @@ export function createCheckpointWaiter(deps: CheckpointWaiterDeps): ConsistencyW
   let recheck = false;
   let lastError: unknown = null;
   let pollTimer: NodeJS.Timeout | null = null;
-  let stopListening: (() => void)[] = [];
+  let listening = false;
+  /** The last position each in-process runner reported while listening, with the runner. */
+  const progressed = new Map<string, { readonly position: Position; readonly runner: ProgressSource }>();
 
+  /** False when the progress this process saw proves `entry` not reached yet (a leader of one of its projections is behind). */
+  function mayBeReached(entry: Waiting): boolean {
+    if (entry.projections === undefined) return true;
+    return entry.projections.every((name) => {
+      const seen = progressed.get(name);
+      return seen?.runner.isLeader?.() !== true || comparePositions(seen.position, entry.position) >= 0;
+    });
+  }
+
+  /**
+   * Whether a pending wait names `projection` (or every projection) and may now be reached: progress of a projection
+   * no one waits for changes no answer, and a write waiting for catalog, schemas and rows is looked at once the last of
+   * them moved, not three times. The poll still looks at everything.
+   */
+  function worthChecking(projection: string): boolean {
+    for (const entry of waiting) {
+      if ((entry.projections === undefined || entry.projections.includes(projection)) && mayBeReached(entry)) return true;
+    }
+    return false;
+  }
+
+  // Once a wait came, the runners' progress is followed for good (a Map entry per batch): what a leader reported
+  // stays its checkpoint while it leads, also across moments when nothing waits.
   function listen(): void {
-    if (stopListening.length > 0 || runners.length === 0) return;
-    stopListening = runners.map((runner) => runner.onProgress(() => void check()));
+    if (listening || runners.length === 0) return;
+    listening = true;
+    for (const runner of runners) {
+      runner.onProgress((name, position) => {
+        progressed.set(name, { position, runner });
+        if (worthChecking(name)) void check();
+      });
+    }
+  }
+
+  function poll(): void {
+    if (waiting.size > 0 && pollTimer === null) {
+      pollTimer = setTimeout(() => {
+        pollTimer = null;
+        void check();
+      }, pollIntervalMs);
+    }
   }
 
   function idle(): void {
-    for (const stop of stopListening) stop();
-    stopListening = [];
     if (pollTimer !== null) clearTimeout(pollTimer);
     pollTimer = null;
   }
@@ -72,12 +113,7 @@ export function createCheckpointWaiter(deps: CheckpointWaiterDeps): ConsistencyW
     } finally {
       checking = false;
     }
-    if (waiting.size > 0 && pollTimer === null) {
-      pollTimer = setTimeout(() => {
-        pollTimer = null;
-        void check();
-      }, pollIntervalMs);
-    }
+    poll();
   }
 
   return {
@@ -98,7 +134,9 @@ export function createCheckpointWaiter(deps: CheckpointWaiterDeps): ConsistencyW
         const timer = setTimeout(() => entry.settle(lastError instanceof Error ? lastError : false), Math.max(0, timeoutMs));
         waiting.add(entry);
         listen();
-        void check();
+        // A leader known to be behind will report its progress (the poll stays the fallback).
+        if (mayBeReached(entry)) void check();
+        else poll();
       });
     },
   };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
-import { systemClock } from '../../contracts/index.ts';
+import { sqlitePosition, systemClock } from '../../contracts/index.ts';
 import { createInProcessQueue } from '../adapters/queue/inProcessQueue.ts';
 import { createCheckpointWaiter } from './checkpointWaiter.ts';
 import { createFakeEventStore, createFakeViewStore } from '../testing/fakePorts.ts';
@@ -31,6 +31,18 @@ async function setup() {
   await users.runOnce();
   await projects.runOnce();
   return { eventStore, viewStore, users, projects };
+}
+
+/** The view store with its checkpoint looks (`projectionStatuses`) counted. */
+function countingLooks(viewStore: Awaited<ReturnType<typeof setup>>['viewStore']) {
+  let looks = 0;
+  const counted = Object.assign(Object.create(viewStore) as typeof viewStore, {
+    projectionStatuses: () => {
+      looks += 1;
+      return viewStore.projectionStatuses();
+    },
+  });
+  return { counted, looks: () => looks };
 }
 
 describe('checkpoint waiter', () => {
@@ -95,5 +107,41 @@ describe('checkpoint waiter', () => {
     viewStore.projectionStatuses = () => Promise.reject(new Error('store down'));
     const waiter = createCheckpointWaiter({ viewStore, pollIntervalMs: 5 });
     await assert.rejects(waiter.waitFor((await eventStore.headPosition()) ?? '', 50), /store down/);
+  });
+
+  test('looks at the store on the progress of a projection a wait names, not of the others', async () => {
+    const { eventStore, viewStore, users, projects } = await setup();
+    const { counted, looks } = countingLooks(viewStore);
+    const waiter = createCheckpointWaiter({ viewStore: counted, runners: [users, projects], pollIntervalMs: NO_POLL });
+    await eventStore.appendMany('user-1', 2);
+    await eventStore.appendMany('project-1', 2);
+    const waiting = waiter.waitFor((await eventStore.headPosition()) ?? '', 60_000, ['users']);
+    await projects.runOnce();
+    const afterOthers = looks();
+    await users.runOnce();
+    assert.equal(await waiting, true);
+    assert.equal(afterOthers, 1, 'only the first look, none on the progress of projects');
+    assert.equal(looks(), 2);
+  });
+
+  test('a wait for two projections is looked at once the last of their leaders moved, not on arrival or when one behind the other did', async () => {
+    const { eventStore, viewStore, users, projects } = await setup();
+    const { counted, looks } = countingLooks(viewStore);
+    const leading = (runner: typeof users) => ({ onProgress: runner.onProgress.bind(runner), isLeader: () => true });
+    const waiter = createCheckpointWaiter({ viewStore: counted, runners: [leading(users), leading(projects)], pollIntervalMs: NO_POLL });
+    // Keeps the waiter listening throughout (then times out); names no projection that moves.
+    const listening = waiter.waitFor(sqlitePosition(999_999), 500, ['unknown']);
+    await eventStore.appendMany('user-1', 1);
+    await users.runOnce();
+    await eventStore.appendMany('project-1', 1);
+    const head = (await eventStore.headPosition()) ?? '';
+    const before = looks();
+    const waiting = waiter.waitFor(head, 60_000, ['users', 'projects']);
+    await projects.runOnce();
+    assert.equal(looks(), before, 'users, behind, proves the wait not reached: neither its arrival nor the progress of projects looks');
+    await users.runOnce();
+    assert.equal(await waiting, true);
+    assert.equal(looks(), before + 1);
+    assert.equal(await listening, false);
   });
 });

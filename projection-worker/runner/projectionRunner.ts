@@ -6,7 +6,8 @@ import type { LogSubscriber } from './projector.ts';
 import { projectionTopic } from './projector.ts';
 import type { LogReader } from './sharedLogReader.ts';
 
-export type ProgressListener = (name: string, position: Position) => void;
+/** A runner moved its projection's checkpoint to `position` with a batch that made `changes` view changes. */
+export type ProgressListener = (name: string, position: Position, changes: number) => void;
 
 export type ProjectionRunnerDeps = {
   readonly projector: LogSubscriber;
@@ -94,10 +95,10 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
   });
   const canDrain = (): boolean => started && !stopping && retryTimer === null && lease.isValid();
 
-  function emitProgress(position: Position): void {
+  function emitProgress(position: Position, changes: number): void {
     for (const listener of listeners) {
       try {
-        listener(name, position);
+        listener(name, position, changes);
       } catch (err) {
         log.warn({ err }, 'progress listener failed');
       }
@@ -140,10 +141,10 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
         ...(deps.readEvents !== undefined ? { read: deps.readEvents } : {}),
         ref: activeRef,
         shouldContinue: () => !stopping && (started ? lease.isValid() : lease.isClaimed()),
-        onBatch: (batchRef, position, events) => {
+        onBatch: (batchRef, position, events, changes) => {
           ref = batchRef;
           log.debug({ version: batchRef.version, position, events }, 'batch applied');
-          emitProgress(position);
+          emitProgress(position, changes);
         },
         onConflict: (batchRef) => log.debug({ version: batchRef.version }, 'checkpoint moved by another runner'),
       });

@@ -97,6 +97,21 @@ describe('projection runner', () => {
     assert.ok(heard.every(([name]) => name === 'counting'));
   });
 
+  test('progress tells the view changes of its batch: none when the checkpoint only followed the head', async () => {
+    const s = await setup();
+    const r = runner(s, { batchSize: 10 });
+    await r.runOnce();
+    const heard: number[] = [];
+    r.onProgress((_name, _position, changes) => heard.push(changes));
+    await s.eventStore.appendMany('project-1', 3);
+    await r.runOnce();
+    await s.eventStore.appendMany('user-1', 2);
+    await r.runOnce();
+    assert.equal(heard.length, 2);
+    assert.equal(heard[0], 0);
+    assert.ok((heard[1] ?? 0) > 0, `the user events changed the view: ${heard[1]}`);
+  });
+
   test('a failing batch records the error, keeps the checkpoint and clears the error once it applies', async () => {
     let poisoned = true;
     const s = await setup(createCountingProjector({ failOn: (e) => poisoned && e.streamId === 'user-bad' }));

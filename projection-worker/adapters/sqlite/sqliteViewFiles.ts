@@ -185,26 +185,36 @@ export function versionFilePath(storeFile: string, projection: string, version: 
 }
 
 /**
- * A task per view file run `delayMs` after a commit on it, at most one pending per file (commits meanwhile share it),
- * never keeping the process alive; a failure is passed to `onError`. The store schedules its off-loop WAL checkpoints
- * and statistics refreshes this way.
+ * A task per view file run `delayMs` after a commit on it (`soonMs` when the commit asks for `soon`: a pending later
+ * run is brought forward), at most one pending per file (commits meanwhile share it), never keeping the process
+ * alive; a failure is passed to `onError`. The store schedules its off-loop WAL checkpoints and statistics refreshes
+ * this way.
  */
 export function createAfterCommitTasks<C>(
   delayMs: number,
   task: (path: string, context: C) => Promise<unknown>,
   onError: (err: unknown, path: string) => void,
+  soonMs = delayMs,
 ) {
-  const pending = new Set<string>();
+  /** Per file: the timer of its pending run (null once it runs) and whether it is the soon one. */
+  const pending = new Map<string, { timer: NodeJS.Timeout | null; soon: boolean }>();
   return {
-    afterCommit(path: string, context: C): void {
-      if (pending.has(path)) return;
-      pending.add(path);
-      setTimeout(() => {
-        Promise.resolve()
-          .then(() => task(path, context))
-          .catch((err: unknown) => onError(err, path))
-          .finally(() => pending.delete(path));
-      }, delayMs).unref();
+    afterCommit(path: string, context: C, soon = false): void {
+      const scheduled = pending.get(path);
+      if (scheduled !== undefined && (scheduled.timer === null || scheduled.soon || !soon)) return;
+      if (scheduled?.timer) clearTimeout(scheduled.timer);
+      const run = { timer: null as NodeJS.Timeout | null, soon };
+      pending.set(path, run);
+      run.timer = setTimeout(
+        () => {
+          run.timer = null;
+          Promise.resolve()
+            .then(() => task(path, context))
+            .catch((err: unknown) => onError(err, path))
+            .finally(() => pending.delete(path));
+        },
+        soon ? soonMs : delayMs,
+      ).unref();
     },
   };
 }

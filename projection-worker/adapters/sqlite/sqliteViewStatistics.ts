@@ -3,8 +3,16 @@ import { createAfterCommitTasks } from './sqliteViewFiles.ts';
 
 /** How long after a commit on a file its statistics are looked at (later commits meanwhile share that look). */
 const STATISTICS_DELAY_MS = 5_000;
-/** How long after a commit the WAL checkpoint of a version file starts (commits meanwhile share it). */
-const CHECKPOINT_DELAY_MS = 100;
+/**
+ * How long after a commit the WAL checkpoint of a version file starts (commits meanwhile share it). Each checkpoint
+ * fsyncs the WAL and the file: at 100 ms the seven version files a write touches were checkpointed several times a
+ * second each under single-row creates, ~12 % of the server's CPU per create (paired A/B in bench/RESULTS.md).
+ */
+const CHECKPOINT_DELAY_MS = 1_000;
+/** Commits that bring this many view changes since a file's last checkpoint have it checkpointed sooner. */
+const CHECKPOINT_CHANGES = 2_000;
+/** ... this much sooner (bulk writes and catch-ups keep the WAL as short as before). */
+const BUSY_CHECKPOINT_DELAY_MS = 100;
 /** A table is analyzed again once it holds this many times the rows its statistics say (or has none yet). */
 const GROWTH = 4;
 /** Tables smaller than this are left to the planner's defaults and the statistics made with their indexes. */
@@ -70,10 +78,16 @@ type Log = { debug(obj: object, msg: string): void };
  * seconds; and the refresh of the file's statistics (refreshStatistics).
  */
 export function createOffLoopUpkeep(exec: (path: string, sql: string) => Promise<void>, log?: Log) {
+  /** View changes committed to a file since its checkpoint last started. */
+  const changesSince = new Map<string, number>();
   const checkpoints = createAfterCommitTasks<void>(
     CHECKPOINT_DELAY_MS,
-    (path) => exec(path, 'PRAGMA wal_checkpoint(PASSIVE)'),
+    (path) => {
+      changesSince.delete(path);
+      return exec(path, 'PRAGMA wal_checkpoint(PASSIVE)');
+    },
     (err, path) => log?.debug({ err, path }, 'view file checkpoint skipped'),
+    BUSY_CHECKPOINT_DELAY_MS,
   );
   const statistics = createAfterCommitTasks<Database.Database>(
     STATISTICS_DELAY_MS,
@@ -84,8 +98,13 @@ export function createOffLoopUpkeep(exec: (path: string, sql: string) => Promise
     (err, path) => log?.debug({ err, path }, 'view file statistics not refreshed'),
   );
   return {
-    afterCommit(connection: { readonly path: string; readonly file: string | null; readonly db: Database.Database }): void {
-      if (connection.file !== null) checkpoints.afterCommit(connection.path);
+    /** After a commit of `changes` view changes to the connection's file. */
+    afterCommit(connection: { readonly path: string; readonly file: string | null; readonly db: Database.Database }, changes: number): void {
+      if (connection.file !== null) {
+        const since = (changesSince.get(connection.path) ?? 0) + changes;
+        changesSince.set(connection.path, since);
+        checkpoints.afterCommit(connection.path, undefined, since >= CHECKPOINT_CHANGES);
+      }
       statistics.afterCommit(connection.path, connection.db);
     },
   };

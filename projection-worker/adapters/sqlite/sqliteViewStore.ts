@@ -263,7 +263,7 @@ export function createSqliteViewStore(options: {
       await afterIndexBuilds(connection);
       if (shadow !== null && shadow.of(ref) !== null) return shadow.apply(connection.path, ref, expected, next, changes);
       const applied = await connection.applies.apply(ref, expected, next, changes);
-      upkeep?.afterCommit(connection);
+      upkeep?.afterCommit(connection, changes.length);
       return applied;
     },
     checkpoint: async (ref) => meta.checkpoint(ref),

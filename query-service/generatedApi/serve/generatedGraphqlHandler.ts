@@ -4,9 +4,9 @@ import { AppError, createBoundedCache, keyScopeOf, maxPosition } from '../../../
 import type { Authenticator, Position, SystemStateSource } from '../../../contracts/index.ts';
 import { createGraphqlErrorFormatter, sendGraphqlError } from '../../graphqlKit/graphqlErrors.ts';
 import { assertQueryText } from '../../graphqlKit/queryLimits.ts';
-import { authenticateRequest } from '../../http/authenticate.ts';
-import { MIN_POSITION_HEADER, awaitMinPosition, type MinPositionOptions } from '../../http/minPosition.ts';
+import type { MinPositionOptions } from '../../http/minPosition.ts';
 import { setRouteTemplate } from '../../http/routeTemplate.ts';
+import { principalAndState } from './requestState.ts';
 import { sendJsonText } from '../../http/sendJson.ts';
 import type { Finality } from '../dataSource/finality.ts';
 import { awaitWriteConsistency, type WriteConsistencyOptions } from '../../http/writeConsistency.ts';
@@ -62,10 +62,7 @@ export function createGeneratedGraphqlHandler(deps: GeneratedGraphqlDeps): Reque
       }
       assertQueryText(rawQueryOf(req));
       const params = graphqlParamsOf(req);
-      const principal = await authenticateRequest(deps.authenticator, req, res);
-      const minPositionHeader = req.headers[MIN_POSITION_HEADER];
-      if (minPositionHeader !== undefined) await awaitMinPosition(minPositionHeader, deps.minPosition);
-      const state = await deps.systemState.current();
+      const { principal, state } = await principalAndState(deps, req, res);
       const served = resolveServedEndpoint(state, principal, addressOf(req), 'Row');
       if (params === null) {
         deps.ide.send(res, req.originalUrl.split('?')[0] ?? '');

@@ -1,10 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../../../contracts/index.ts';
 import type { Authenticator, SystemStateSource } from '../../../contracts/index.ts';
-import { authenticateRequest } from '../../http/authenticate.ts';
-import { MIN_POSITION_HEADER, awaitMinPosition, type MinPositionOptions } from '../../http/minPosition.ts';
+import type { MinPositionOptions } from '../../http/minPosition.ts';
 import { notFound } from '../../http/routeFallbacks.ts';
 import { setRouteTemplate } from '../../http/routeTemplate.ts';
+import { principalAndState } from './requestState.ts';
 import { sendError } from '../../http/sendError.ts';
 import { finishWrite, type WriteConsistencyOptions } from '../../http/writeConsistency.ts';
 import { createGeneratedRequest } from '../dataSource/generatedRequest.ts';
@@ -50,10 +50,7 @@ export function createGeneratedRestHandler(deps: GeneratedRestDeps): RequestHand
         return;
       }
       setRouteTemplate(res, path.template);
-      const principal = await authenticateRequest(deps.authenticator, req, res);
-      const minPositionHeader = req.headers[MIN_POSITION_HEADER];
-      if (minPositionHeader !== undefined) await awaitMinPosition(minPositionHeader, deps.minPosition);
-      const state = await deps.systemState.current();
+      const { principal, state } = await principalAndState(deps, req, res);
       const served = resolveServedEndpoint(state, principal, addressOf(req), path.readSubject);
       const writable = served.mode === 'draft';
       const entry = entryOf(path, req.method);
