@@ -55,7 +55,8 @@ test('with X-Strata-Min-Position the state is read again once the views reached 
 test('a failed authentication answers, not a failed state read', async () => {
   const failing: SystemStateSource = { current: async () => Promise.reject(new Error('store down')) };
   const authenticator = authenticatorOn({ current: async () => createSystemState() }, true);
-  await assert.rejects(principalAndState({ authenticator, systemState: failing, minPosition }, request(), response()), (err: unknown) =>
-    err instanceof AppError && err.code === 'UNAUTHENTICATED',
+  await assert.rejects(
+    principalAndState({ authenticator, systemState: failing, minPosition }, request(), response()),
+    (err: unknown) => err instanceof AppError && err.code === 'UNAUTHENTICATED',
   );
 });
