@@ -111,7 +111,7 @@ function keepPatchEntry(changes: ChangeList, branchId: string, recorded: Recorde
   const entry = patchEntryOf(event);
   if (entry === null) return;
   const doc = { branchId, revision: recorded.revision, draftSeq: entry.draftSeq, tableKey: entry.tableKey, patches: entry.patches };
-  changes.push({ op: 'upsert', collection: SCHEMA_PATCHES, doc: doc as ViewDoc });
+  changes.push({ op: 'upsert', collection: SCHEMA_PATCHES, doc });
 }
 
 function applySchemasEvent(recorded: RecordedEvent, batch: SchemasBatch): void {
