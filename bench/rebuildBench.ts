@@ -21,10 +21,26 @@ const DEFAULT_ROWS = 100_000;
 const APPEND_BATCH = 1000;
 const TIME = '2026-01-01T00:00:00.000Z';
 
+/** REBUILD_BENCH_ROWS=wide: rows of about 300 bytes, as in the scale bench (bench/scaleBench.ts rowData). */
+const WIDE_ROWS = process.env.REBUILD_BENCH_ROWS === 'wide';
+
+function wideRow(n: number): Record<string, unknown> {
+  return {
+    name: `Product ${n}`,
+    sku: `SKU-${String(n).padStart(8, '0')}`,
+    category: `category-${n % 50}`,
+    price: Math.round(((n * 7919) % 100_000) / 10) / 10,
+    stock: n % 1000,
+    description: `A reasonably long description of product number ${n}, written so that each row weighs about three hundred bytes.`,
+    address: { city: `City ${n % 200}`, zip: String(10_000 + (n % 89_999)) },
+    tags: [`t${n % 7}`, `t${n % 11}`],
+  };
+}
+
 function rowsCreated(n: number, first: number, count: number): NewEvent<'RowsCreated', RowsCreated> {
   const rows = Array.from({ length: count }, (_, i) => ({
     rowId: `r${first + i}`,
-    data: { name: `row ${first + i}`, n: first + i, tag: (first + i) % 2 === 0 ? 'even' : 'odd' },
+    data: WIDE_ROWS ? wideRow(first + i) : { name: `row ${first + i}`, n: first + i, tag: (first + i) % 2 === 0 ? 'even' : 'odd' },
     createdAt: TIME,
     updatedAt: TIME,
   }));
@@ -45,7 +61,7 @@ function rowsCreated(n: number, first: number, count: number): NewEvent<'RowsCre
 }
 
 /** A log of `total` rows in events of `rowsPerEvent` rows, appended `APPEND_BATCH` events at a time. */
-async function writeLog(file: string, total: number, rowsPerEvent: number): Promise<number> {
+export async function writeLog(file: string, total: number, rowsPerEvent: number): Promise<number> {
   const eventStore = createSqliteEventStore({ file });
   let events = 0;
   try {
@@ -78,7 +94,7 @@ async function projectLive(eventStore: EventStore, viewStore: ViewStore): Promis
   }
 }
 
-async function measureRebuild(eventsFile: string, viewsFile: string, serving = false): Promise<Rate> {
+export async function measureRebuild(eventsFile: string, viewsFile: string, serving = false): Promise<Rate> {
   const eventStore = createSqliteEventStore({ file: eventsFile });
   // `serving`: the store of a `strata serve` process (read threads, index thread, the shadow's writing thread).
   const viewStore = createSqliteViewStore({ file: viewsFile, ...(serving ? { reads: { timeoutMs: 60_000 } } : {}) });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { BenchFigure } from './run.ts';
 import { ADMIN_PASSWORD, createApiCaller, freePort, startStrata, waitFor } from './strataServer.ts';
-import { INDEXED_WHERE, QUERY_FIGURES, indexedSchema, listPath, measureQueries, measureRebuild, rssBytes } from './scaleQueries.ts';
+import { INDEXED_WHERE, QUERY_FIGURES, indexedSchema, listPath, measureQueries, measureRebuild, memoryBreakdown, rssBytes } from './scaleQueries.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- bench JSON
 type Call = ReturnType<typeof createApiCaller>;
@@ -108,7 +108,7 @@ const NODE_ARGS = (process.env.SCALE_NODE_ARGS ?? '').split(' ').filter((arg) =>
 async function boot(dir: string): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = startStrata(dir, port, NODE_ARGS);
+  const child = startStrata(dir, port, NODE_ARGS, { METRICS_ENABLED: 'true' });
   await waitFor(`${url}/health/live`, 600_000);
   const call = createApiCaller(url);
   const token = (await call('POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).json.accessToken as string;
@@ -199,10 +199,12 @@ async function measureSize(rows: number, log: (line: string) => void): Promise<S
     out.singleWriteP50Ms = writes.p50;
     out.singleWriteP99Ms = writes.p99;
     out.rssAfterWritesMB = (await rssBytes(server.child.pid as number)) / 1e6;
+    log(`  after the writes: RSS ${out.rssAfterWritesMB.toFixed(0)} MB: ${await memoryBreakdown(server.child.pid as number, server.url)}`);
     // The same process idle: V8 collects the load's garbage (its old space holds 70-140 MB of it right after the
     // writes, varying from run to run) and lazy view store threads end.
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     out.rssIdleAfterWritesMB = (await rssBytes(server.child.pid as number)) / 1e6;
+    log(`  idle: RSS ${out.rssIdleAfterWritesMB.toFixed(0)} MB: ${await memoryBreakdown(server.child.pid as number, server.url)}`);
     // SCALE_ONLY=writes: the load, the single-row writes and RSS after them, nothing else (issue 29).
     if (process.env.SCALE_ONLY === 'writes') return out;
 

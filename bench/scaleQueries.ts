@@ -46,6 +46,27 @@ export async function rssBytes(pid: number): Promise<number> {
   return match ? Number(match[1]) * 1024 : Number.NaN;
 }
 
+/**
+ * Where the RSS of process `pid` lives, for the log: anonymous and file-backed memory (/proc smaps_rollup), threads,
+ * and V8's heap figures when the server exports metrics (METRICS_ENABLED).
+ */
+export async function memoryBreakdown(pid: number, url: string): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const kib = (text: string, name: string): number => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(text)?.[1] ?? Number.NaN);
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const threads = /Threads:\s+(\d+)/.exec(status)?.[1] ?? '?';
+  const metrics = await fetch(`${url}/metrics`).then((res) => (res.ok ? res.text() : ''), () => '');
+  const metric = (name: string): string => {
+    const value = new RegExp(`^${name} (\\S+)`, 'm').exec(metrics)?.[1];
+    return value === undefined ? '?' : (Number(value) / 1e6).toFixed(0);
+  };
+  return (
+    `anon ${(kib(rollup, 'Anonymous') / 1024).toFixed(0)} MiB, file ${((kib(rollup, 'Rss') - kib(rollup, 'Anonymous')) / 1024).toFixed(0)} MiB, ` +
+    `${threads} threads; heap used/total ${metric('nodejs_heap_size_used_bytes')}/${metric('nodejs_heap_size_total_bytes')} MB, external ${metric('nodejs_external_memory_bytes')} MB`
+  );
+}
+
 export function listPath(rowsPath: string, where: unknown): string {
   return `${rowsPath}/rows?first=20&where=${encodeURIComponent(JSON.stringify(where))}&orderBy=${encodeURIComponent(JSON.stringify(BY_ID))}`;
 }
