@@ -57,12 +57,19 @@ export type Stores = {
 };
 
 /**
- * Page cache of the main views.db connection of a serving process, KiB: its finds run on the read threads (16 MiB
- * each), so it serves projection writes and reads by key. Bulk loads keep their insertion points cached (A/B at
- * 100,000 rows: no CPU difference against the store's 64 MiB default), and a process that loaded a large table holds
- * ~32 MB less (issue 29). The operator CLI (rebuilds) keeps the default.
+ * Page caches of a serving process, KiB (each a ceiling per connection and file, filled as pages are read; the OS
+ * caches the files beneath them). The main connection of each view file serves projection writes and reads by key,
+ * as its finds run on the read threads. At 1,000,000 rows (bench/RESULTS.md, scale) these caches were the part of
+ * the resident memory that grew with the table: halving them (32 to 16 MiB per view file, 16 to 8 MiB per read
+ * thread and per decision-state file) took RSS after writing to that table from 317 to 275 MB, bulk loads and
+ * single-row writes unchanged within run-to-run noise (issue 29). A rebuild's writing thread keeps 32 MiB: CREATE
+ * INDEX sorts in it before spilling to temporary files. The operator CLI (rebuilds) keeps the store's default.
  */
-const SERVING_VIEWS_CACHE_KIB = 32_768;
+const SERVING_VIEWS_CACHE_KIB = 16_384;
+const READ_THREAD_CACHE_KIB = 8_192;
+const SHADOW_CACHE_KIB = 32_768;
+/** Decisions read the state by key (touched rows, foreign-key targets); a small cache serves them. */
+const DECISION_STATE_CACHE_KIB = 8_192;
 
 /**
  * Opens the stores chosen by the configuration: KurrentDB at EVENTSTORE_URL when EVENT_STORE=esdb, else the SQLite
@@ -97,8 +104,14 @@ export async function openStores(config: StrataConfig, log: Logger, options: { r
             log: viewLog,
             ...(options.readThreads === true
               ? {
-                  reads: { timeoutMs: config.queryTimeoutMs, projections: [rowViews.name], source: sqliteThreadSource() },
+                  reads: {
+                    timeoutMs: config.queryTimeoutMs,
+                    projections: [rowViews.name],
+                    source: sqliteThreadSource(),
+                    cacheKiB: READ_THREAD_CACHE_KIB,
+                  },
                   cacheKiB: SERVING_VIEWS_CACHE_KIB,
+                  shadowCacheKiB: SHADOW_CACHE_KIB,
                 }
               : {}),
           });
@@ -130,12 +143,10 @@ export async function openInfra(config: StrataConfig, log: Logger): Promise<Infr
       ? createInProcessQueue()
       : (await loadBullmqQueue()).createBullmqQueue({ url: config.redisUrl, log: log.child({ component: 'queue' }) });
   const redis = config.redisUrl === null ? null : await openRedis(config.redisUrl, log.child({ component: 'redis' }));
-  // Decisions read the state by key (touched rows, foreign-key targets): 16 MiB of page cache serves them and keeps
-  // the write side's memory bounded whatever the data size.
   const decisionViews = createSqliteViewStore({
     file: join(config.dataDir, 'state.db'),
     log: log.child({ component: 'decisionState' }),
-    cacheKiB: 16_384,
+    cacheKiB: DECISION_STATE_CACHE_KIB,
   });
   log.info({ eventStore: eventStore.backend, viewStore: viewStore.backend, queue: queue.kind, dataDir: config.dataDir }, 'infrastructure opened');
   const stopStagingCleanup = startStagingCleanup(eventStore, log.child({ component: 'eventStore' }));

@@ -61,7 +61,14 @@ export type SqliteReadOptions = {
   readonly projections?: readonly string[];
   /** The threads' body as one script (SqliteThreadsOptions.source). */
   readonly source?: string;
+  /** Page cache of each read connection, KiB (default 16,384). */
+  readonly cacheKiB?: number;
 };
+
+/** The read threads' part of SqliteThreadsOptions for `reads`. */
+export function readThreadOptions(reads: SqliteReadOptions | undefined): Pick<SqliteThreadsOptions, 'threads' | 'budgetMs' | 'cacheKiB'> {
+  return { threads: reads?.threads ?? 2, budgetMs: reads?.timeoutMs ?? null, ...(reads?.cacheKiB === undefined ? {} : { cacheKiB: reads.cacheKiB }) };
+}
 
 export type SqliteThreadsOptions = {
   readonly file: string;

@@ -21,7 +21,7 @@ import { sortIndexSql } from './sqliteViewIndex.ts';
 import { completeSqliteVersion } from './sqliteViewComplete.ts';
 import { byIdSql, topRow } from './sqliteViewLayers.ts';
 import { countSql, explainPlan, selectSql } from './sqliteViewStatements.ts';
-import { createSqliteThreads, type SqliteReadOptions } from './sqliteReadPool.ts';
+import { createSqliteThreads, readThreadOptions, type SqliteReadOptions } from './sqliteReadPool.ts';
 import { createViewConnections, type ViewConnection } from './sqliteViewConnections.ts';
 import { RELOAD_STATISTICS, createOffLoopUpkeep } from './sqliteViewStatistics.ts';
 import { isBusy, retryBusy, sweepVersionFiles, versionFileName } from './sqliteViewFiles.ts';
@@ -59,6 +59,8 @@ export function createSqliteViewStore(options: {
   clock?: Clock;
   /** Page cache ceiling per open file in KiB (default 65,536: 64 MiB); a store read only by key needs less. */
   cacheKiB?: number;
+  /** Page cache of the rebuild's writing thread (a shadow's batches, its index builds), KiB; default `cacheKiB`. */
+  shadowCacheKiB?: number;
   reads?: SqliteReadOptions;
 }): SqliteViewStore {
   const clock = options.clock ?? systemClock;
@@ -69,9 +71,7 @@ export function createSqliteViewStore(options: {
     ...(options.reads?.source === undefined ? {} : { source: options.reads.source }),
     ...(log === undefined ? {} : { log }),
   };
-  const readThreads = !offLoop
-    ? null
-    : createSqliteThreads({ ...threadOptions, threads: options.reads?.threads ?? 2, budgetMs: options.reads?.timeoutMs ?? null, writable: false });
+  const readThreads = !offLoop ? null : createSqliteThreads({ ...threadOptions, ...readThreadOptions(options.reads), writable: false });
   const threadedProjections = options.reads?.projections === undefined ? null : new Set(options.reads.projections);
   // Writing threads run at the event loop's priority (nice 0), read threads below it (sqliteReadThread.ts): live writes
   // wait for what the index thread holds (an index build, a statistics refresh: the file's write lock), and at nice
@@ -103,7 +103,11 @@ export function createSqliteViewStore(options: {
   const files = connections.dir === null ? null : { name: versionFileName, db: (file: string, create?: boolean) => connections.of(file, create).db };
   const meta = createSqliteViewMeta(db, clock, files);
   const shadow = offLoop
-    ? createShadowWrites({ ...threadOptions, cacheKiB: options.cacheKiB ?? 65_536, niceness: WRITING_NICENESS }, meta, clock)
+    ? createShadowWrites(
+        { ...threadOptions, cacheKiB: options.shadowCacheKiB ?? options.cacheKiB ?? 65_536, niceness: WRITING_NICENESS },
+        meta,
+        clock,
+      )
     : null;
   log?.debug({ file: options.file, versions: connections.dir }, 'view store opened');
   const versionFolder = connections.dir;
