@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { setPriority } from 'node:os';
+import { availableParallelism, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sqlCast } from './sqliteViewCast.ts';
 import { createStatementCache } from './sqliteStatementCache.ts';
@@ -53,6 +53,10 @@ function open(file: string): Connection {
   db.pragma(`cache_size = -${data.cacheKiB ?? 16_384}`);
   // As the main thread's connections (openViewDatabase): views are rebuilt from the log, a commit needs no fsync.
   if (data.writable) db.pragma('synchronous = NORMAL');
+  // Writing threads build indexes (a table's first lists, a rebuilt version's sort indexes): where the process has a
+  // second core, SQLite's sorter takes one helper thread. A json-path sort index over 1,000,000 scale-bench rows built
+  // in 2.2-2.3 s with it against 2.8-3.6 s without; on one core the helper would only add ~10 %.
+  if (data.writable) db.pragma(`threads = ${availableParallelism() > 1 ? 1 : 0}`);
   db.function('strata_cast', { deterministic: true }, (cast: unknown, value: unknown, type: unknown) => {
     running();
     return sqlCast(cast, value, type);
