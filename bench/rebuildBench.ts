@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { createSqliteEventStore } from '../command-service/index.ts';
+import { rowData } from './scaleBench.ts';
 import { systemClock } from '../contracts/index.ts';
 import type { EventStore, NewEvent, RowsCreated, ViewStore } from '../contracts/index.ts';
 import { createInProcessQueue, createProjectionRunner, createSqliteViewStore, rebuildProjection, rowsProjector } from '../projection-worker/index.ts';
@@ -24,23 +25,10 @@ const TIME = '2026-01-01T00:00:00.000Z';
 /** REBUILD_BENCH_ROWS=wide: rows of about 300 bytes, as in the scale bench (bench/scaleBench.ts rowData). */
 const WIDE_ROWS = process.env.REBUILD_BENCH_ROWS === 'wide';
 
-function wideRow(n: number): Record<string, unknown> {
-  return {
-    name: `Product ${n}`,
-    sku: `SKU-${String(n).padStart(8, '0')}`,
-    category: `category-${n % 50}`,
-    price: Math.round(((n * 7919) % 100_000) / 10) / 10,
-    stock: n % 1000,
-    description: `A reasonably long description of product number ${n}, written so that each row weighs about three hundred bytes.`,
-    address: { city: `City ${n % 200}`, zip: String(10_000 + (n % 89_999)) },
-    tags: [`t${n % 7}`, `t${n % 11}`],
-  };
-}
-
 function rowsCreated(n: number, first: number, count: number): NewEvent<'RowsCreated', RowsCreated> {
   const rows = Array.from({ length: count }, (_, i) => ({
     rowId: `r${first + i}`,
-    data: WIDE_ROWS ? wideRow(first + i) : { name: `row ${first + i}`, n: first + i, tag: (first + i) % 2 === 0 ? 'even' : 'odd' },
+    data: WIDE_ROWS ? rowData(first + i) : { name: `row ${first + i}`, n: first + i, tag: (first + i) % 2 === 0 ? 'even' : 'odd' },
     createdAt: TIME,
     updatedAt: TIME,
   }));

@@ -56,7 +56,10 @@ export async function memoryBreakdown(pid: number, url: string): Promise<string>
   const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const threads = /Threads:\s+(\d+)/.exec(status)?.[1] ?? '?';
-  const metrics = await fetch(`${url}/metrics`).then((res) => (res.ok ? res.text() : ''), () => '');
+  const metrics = await fetch(`${url}/metrics`).then(
+    (res) => (res.ok ? res.text() : ''),
+    () => '',
+  );
   const metric = (name: string): string => {
     const value = new RegExp(`^${name} (\\S+)`, 'm').exec(metrics)?.[1];
     return value === undefined ? '?' : (Number(value) / 1e6).toFixed(0);
