@@ -18,6 +18,10 @@ import type { ReadReply, ReadRequest, ReadThreadData, ThreadBatch } from './sqli
  */
 const THREAD_NICENESS = 10;
 const data = workerData as ReadThreadData;
+// Writing threads build indexes (a table's first lists, a rebuilt version's sort indexes): where the process has a
+// second core, SQLite's sorter takes one helper thread. A json-path sort index over 1,000,000 scale-bench rows built
+// in 2.2-2.3 s with it against 2.8-3.6 s without; on one core the helper would only add ~10 %.
+const SORTER_HELPERS = availableParallelism() > 1 ? 1 : 0;
 // Lower priority than the event loop's thread (on Linux a priority set with pid 0 is the calling thread's): where the
 // process has one core (a container limit, a pinned benchmark), requests the main thread answers at once — reads by
 // id, writes, health probes — are not slowed by a long read sharing the core.
@@ -53,10 +57,7 @@ function open(file: string): Connection {
   db.pragma(`cache_size = -${data.cacheKiB ?? 16_384}`);
   // As the main thread's connections (openViewDatabase): views are rebuilt from the log, a commit needs no fsync.
   if (data.writable) db.pragma('synchronous = NORMAL');
-  // Writing threads build indexes (a table's first lists, a rebuilt version's sort indexes): where the process has a
-  // second core, SQLite's sorter takes one helper thread. A json-path sort index over 1,000,000 scale-bench rows built
-  // in 2.2-2.3 s with it against 2.8-3.6 s without; on one core the helper would only add ~10 %.
-  if (data.writable) db.pragma(`threads = ${availableParallelism() > 1 ? 1 : 0}`);
+  if (data.writable) db.pragma(`threads = ${SORTER_HELPERS}`);
   db.function('strata_cast', { deterministic: true }, (cast: unknown, value: unknown, type: unknown) => {
     running();
     return sqlCast(cast, value, type);
