@@ -337,6 +337,8 @@ export type { OAuthAuthority } from './auth/principal.ts';
 export { ENTRY_OVERHEAD_BYTES, createBoundedCache, estimateBytes } from './caching/boundedCache.ts';
 export type { BoundedCache, BoundedCacheOptions } from './caching/boundedCache.ts';
 export { sharedPerTurn } from './caching/sharedPerTurn.ts';
+export { createKeyedLock } from './caching/keyedLock.ts';
+export type { KeyedLock } from './caching/keyedLock.ts';
 export { QUERY_SIDE_COMMANDS } from './commands/commands.ts';
 export type { QuerySideCommand } from './commands/commands.ts';
 export { ancestorIds, mergeBaseOf, revisionParents } from './merge/revisionGraph.ts';

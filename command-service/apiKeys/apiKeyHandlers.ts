@@ -1,6 +1,7 @@
 import {
   AppError,
   apiKeyStatus,
+  createKeyedLock,
   isoTime,
   organizationApiKeysStreamId,
   principalRef,
@@ -34,7 +35,6 @@ import {
   parseReadOnly,
 } from './apiKeyValidation.ts';
 import { authEventEnvelope } from '../authEventEnvelope.ts';
-import { createKeyedLock } from './keyedLock.ts';
 
 export type ApiKeyCommandType = 'CreatePersonalApiKey' | 'CreateServiceApiKey' | 'RevokeApiKey' | 'RotateApiKey';
 

@@ -171,6 +171,8 @@ export interface ViewStore {
   /**
    * Applies `changes` in order and moves the checkpoint of `projection` from `expected` to `next` in one atomic
    * step. Returns false, changing nothing, when the stored checkpoint is not `expected` (another runner moved it).
+   * Calls for one version made while an earlier call for it is pending are applied after it, in call order: the only
+   * writer of a version (a rebuild's replay) may hand over its next batch before the last one is committed.
    */
   applyBatch(projection: ProjectionRef, expected: Position | null, next: Position, changes: readonly ViewChange[]): Promise<boolean>;
   /** Stored checkpoint of a projection version, or null before its first batch. */

@@ -27,8 +27,9 @@ export type CatchUpDeps = {
   readonly onConflict?: (ref: ProjectionRef) => void;
   /**
    * Only this catch-up writes the version (a rebuild's shadow, under the rebuild lease): the checkpoint is read
-   * once and then followed here, and the next batch is read and projected while the store writes the previous one
-   * (one write in flight, in order). A checkpoint that moves anyway fails the catch-up.
+   * once and then followed here, and the next batch is read, projected and handed to the store while it writes the
+   * previous one (at most two writes in flight, applied in call order: ViewStore.applyBatch). A checkpoint that moves
+   * anyway fails the catch-up.
    */
   readonly exclusive?: boolean;
 };
@@ -101,10 +102,13 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
       const changes = await projector.apply(events);
       if (deps.maxChanges !== undefined) size = nextBatchSize(size, events.length, changes.length, deps.maxChanges, batchSize);
       if (deps.exclusive === true) {
-        await writing;
+        // Handed over before the previous write ends: the store prepares it (SQLite: converts it to column values
+        // for its writing thread) while that write runs, instead of leaving the writer idle meanwhile.
+        const previous = writing;
         writing = write(ref, checkpoint, next, changes, events.length);
         // Awaited before the next write or at the end; a failure meanwhile must not count as unhandled.
         writing.catch(() => undefined);
+        await previous;
         followed = { ref, checkpoint: next };
         if (!full) break;
         continue;

@@ -139,6 +139,33 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
         }
       }));
 
+    test('applyBatch calls for one version issued before the last one ends apply in call order', () =>
+      withStore(open, async (store) => {
+        await seed(store, [{ id: 'live' }]);
+        // A shadow filled by its only writer (a rebuild's replay), which hands over each batch before the last ends.
+        await store.ensureProjection(projectionSpec(2), { deferReadIndexes: true });
+        const batches = Array.from({ length: 5 }, (_, i) =>
+          store.applyBatch(ref(2), i === 0 ? null : pos(i), pos(i + 1), [upsert('items', { id: `d${i}`, n: i }), upsert('items', { id: 'last', n: i })]),
+        );
+        assert.deepEqual(await Promise.all(batches), [true, true, true, true, true]);
+        assert.equal(await store.checkpoint(ref(2)), pos(5));
+        // A failing batch in the queue: those after it find the checkpoint where it stayed and change nothing.
+        const settled = await Promise.allSettled([
+          store.applyBatch(ref(2), pos(5), pos(6), [upsert('items', { id: 'e0' })]),
+          store.applyBatch(ref(2), pos(6), pos(7), [upsert('items', { id: 'e1' }), upsert('nope', { id: 'x' })]),
+          store.applyBatch(ref(2), pos(7), pos(8), [upsert('items', { id: 'e2' })]),
+        ]);
+        assert.deepEqual(
+          settled.map((s) => (s.status === 'fulfilled' ? s.value : 'rejected')),
+          [true, 'rejected', false],
+        );
+        assert.equal(await store.checkpoint(ref(2)), pos(6));
+        await store.completeVersion(ref(2));
+        await store.activate(PROJECTION, 2);
+        assert.equal((await store.get(PROJECTION, 'items', { id: 'last' }))?.n, 4, 'the last batch handed over wrote last');
+        assert.deepEqual((await store.find(PROJECTION, 'items')).map((d) => d.id).sort(), ['d0', 'd1', 'd2', 'd3', 'd4', 'e0', 'last']);
+      }));
+
     test('documents round-trip with every declared field', () =>
       withStore(open, async (store) => {
         const data = { s: 'q"uote\'s \\ é \u{1F600}', n: 0.1 + 0.2, arr: [1, 'two', null, { x: [true] }], o: {} };

@@ -1,7 +1,7 @@
 import { MongoClient, MongoServerError } from 'mongodb';
 import type { Document } from 'mongodb';
 import type { Logger } from 'pino';
-import { AppError, systemClock } from '../../../contracts/index.ts';
+import { AppError, createKeyedLock, systemClock } from '../../../contracts/index.ts';
 import type { Clock, Filter, FindQuery, Position, ProjectionRef, SortKey, ViewChange, ViewDoc, ViewStore } from '../../../contracts/index.ts';
 import { UnknownFieldError, createQueryBuilder } from './mongoViewFilter.ts';
 import type { Query } from './mongoViewFilter.ts';
@@ -127,24 +127,27 @@ export function createMongoViewStore(options: MongoViewStoreOptions): MongoViewS
     return docs.map((doc) => decodeDoc(layout, doc));
   }
 
+  const batchOrder = createKeyedLock();
   return {
     backend: 'mongodb',
     ensureProjection: (spec, ensureOptions) => meta.ensure(spec, ensureOptions?.deferReadIndexes === true),
     completeVersion: (ref) => completeMongoVersion(db, meta, ref),
-    async applyBatch(ref: ProjectionRef, expected: Position | null, next: Position, changes: readonly ViewChange[]): Promise<boolean> {
-      const layouts = await meta.layouts(ref.name, ref.version);
-      if (layouts === null) throw new Error(`projection ${ref.name} v${ref.version} does not exist`);
-      try {
-        await inTransaction(client, async (session) => {
-          if (!(await meta.moveCheckpoint(session, ref, expected, next))) throw new CheckpointMoved();
-          await applyChanges(db, session, ref, layouts, changes);
-        });
-        return true;
-      } catch (err) {
-        if (err instanceof CheckpointMoved) return false;
-        throw err;
-      }
-    },
+    // The batches of one version are applied in the order they were handed over (the port's guarantee).
+    applyBatch: (ref: ProjectionRef, expected: Position | null, next: Position, changes: readonly ViewChange[]): Promise<boolean> =>
+      batchOrder.run(`${ref.name}\u0000${ref.version}`, async () => {
+        const layouts = await meta.layouts(ref.name, ref.version);
+        if (layouts === null) throw new Error(`projection ${ref.name} v${ref.version} does not exist`);
+        try {
+          await inTransaction(client, async (session) => {
+            if (!(await meta.moveCheckpoint(session, ref, expected, next))) throw new CheckpointMoved();
+            await applyChanges(db, session, ref, layouts, changes);
+          });
+          return true;
+        } catch (err) {
+          if (err instanceof CheckpointMoved) return false;
+          throw err;
+        }
+      }),
     checkpoint: (ref) => meta.checkpoint(ref),
     recordError: (ref, message) => meta.recordError(ref, message),
     acquireLease: (name, owner, ttlMs) => meta.acquireLease(name, owner, ttlMs),

@@ -25,14 +25,20 @@ export function createShadowWrites(options: Omit<SqliteThreadsOptions, 'threads'
       if (!thread.available() || (meta.place(ref.name, ref.version)?.file ?? null) === null) return null;
       return meta.activeVersion(ref.name) === ref.version ? null : thread;
     },
-    /** ViewStore.applyBatch on the thread (the same transaction as the main connection's apply group). */
-    async apply(path: string, ref: ProjectionRef, expected: Position | null, next: Position, changes: readonly ViewChange[]): Promise<boolean> {
+    /**
+     * ViewStore.applyBatch on the thread (the same transaction as the main connection's apply group), in two steps:
+     * the batch is converted to column values at once, and sent when the returned function is called (after the
+     * batches handed over before it: the replay converts its next batch while the thread writes the last one).
+     */
+    prepare(path: string, ref: ProjectionRef, expected: Position | null, next: Position, changes: readonly ViewChange[]): () => Promise<boolean> {
       const tables = meta.tables(ref.name, ref.version) as ReadonlyMap<string, TableInfo>;
       const batch = { ref, expected, next, now: clock.now(), tables, changes: encodeViewChanges(tables, ref, changes) };
-      // Another process's connection holding the file's lock past the thread's busy wait delays the batch.
-      if (await retryBusyAsync(() => thread.apply(path, batch))) return true;
-      if (meta.place(ref.name, ref.version) === null) throw new Error(`projection ${ref.name} v${ref.version} does not exist`);
-      return false;
+      return async () => {
+        // Another process's connection holding the file's lock past the thread's busy wait delays the batch.
+        if (await retryBusyAsync(() => thread.apply(path, batch))) return true;
+        if (meta.place(ref.name, ref.version) === null) throw new Error(`projection ${ref.name} v${ref.version} does not exist`);
+        return false;
+      };
     },
   };
 }

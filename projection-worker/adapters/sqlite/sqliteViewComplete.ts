@@ -9,8 +9,11 @@ import { copiedStatisticsSql, hasTable, indexNamesMadeBy } from './sqliteViewSta
 
 type StoredIndex = { readonly name: string; readonly sql: string | null };
 
-/** One DDL statement of completeVersion; a failing `carried` one (a copied sort index) is logged, not thrown. */
-type VersionDdl = { readonly sql: string; readonly carried: string | null };
+/**
+ * One DDL statement of completeVersion; a failing `carried` one (a copied sort index) is logged, not thrown. `label`
+ * names it in the log line of the completion (the index's name, `statistics` or `analyze <table>`).
+ */
+type VersionDdl = { readonly sql: string; readonly carried: string | null; readonly label: string };
 
 /**
  * ViewStore.completeVersion on SQLite: the declared indexes of the version (in `db`, its file), then the sort indexes
@@ -27,9 +30,16 @@ export async function completeSqliteVersion(
   exec: (sql: string) => void | Promise<void>,
   log?: Logger,
 ): Promise<void> {
+  // Milliseconds per step (the rebuild's log line names them: at a million rows each sort index takes seconds).
+  const took: Record<string, number> = {};
+  const timed = async (label: string, sql: string) => {
+    const started = performance.now();
+    await exec(sql);
+    took[label] = (took[label] ?? 0) + Math.round(performance.now() - started);
+  };
   for (const step of versionDdl(db, activeDb, meta, ref)) {
     try {
-      await exec(step.sql);
+      await timed(step.label, step.sql);
     } catch (err) {
       if (step.carried === null) throw err;
       // A later spec may lack a column the old sort used; the query side asks again on first use.
@@ -38,8 +48,8 @@ export async function completeSqliteVersion(
   }
   // The fill's WAL (it can outgrow the usual 1,000 pages when checkpoints run on another thread than the writes)
   // is copied into the file and cut to nothing before readers switch to it.
-  await exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  log?.debug({ projection: ref.name, version: ref.version }, 'view version completed');
+  await timed('checkpoint', 'PRAGMA wal_checkpoint(TRUNCATE)');
+  log?.info({ projection: ref.name, version: ref.version, stepsMs: took }, 'view version completed');
 }
 
 function versionDdl(db: Database.Database, activeDb: Database.Database | null, meta: SqliteViewMeta, ref: ProjectionRef): VersionDdl[] {
@@ -49,7 +59,7 @@ function versionDdl(db: Database.Database, activeDb: Database.Database | null, m
   const steps: VersionDdl[] = [];
   for (const collection of spec.collections) {
     const info = tables.get(collection.name);
-    if (info !== undefined) for (const sql of createIndexSqls(info, collection)) steps.push({ sql, carried: null });
+    if (info !== undefined) for (const sql of createIndexSqls(info, collection)) steps.push({ sql, carried: null, label: indexLabel(info, sql) });
   }
 
   const active = meta.activeVersion(ref.name);
@@ -67,15 +77,24 @@ function versionDdl(db: Database.Database, activeDb: Database.Database | null, m
       source === undefined || activeDb === null
         ? null
         : copiedStatisticsSql(activeDb, source.table.slice(1, -1), name, [...existingIndexes(db, name), ...indexNamesMadeBy(made, name)]);
-    if (copy === null) steps.push({ sql: `ANALYZE ${info.table}`, carried: null });
+    if (copy === null) steps.push({ sql: `ANALYZE ${info.table}`, carried: null, label: `analyze ${collection}` });
     else copies.push(copy);
   }
   // The statistics tables exist once any ANALYZE ran in the file (here: of a one-row table of ours, if none has).
   // Written rows of sqlite_stat1 reach no connection's planner by themselves, not even the writing one's (the schema
   // change of RELOAD_STATISTICS does not make it reload): `ANALYZE sqlite_schema` loads them into it.
-  if (copies.length > 0) steps.push({ sql: [...statisticsTables(db), ...copies, 'ANALYZE sqlite_schema'].join('; '), carried: null });
-  steps.push({ sql: RELOAD_STATISTICS, carried: null });
+  if (copies.length > 0) {
+    steps.push({ sql: [...statisticsTables(db), ...copies, 'ANALYZE sqlite_schema'].join('; '), carried: null, label: 'statistics' });
+  }
+  steps.push({ sql: RELOAD_STATISTICS, carried: null, label: 'statistics' });
   return steps;
+}
+
+/** `<collection>:<index>` for a CREATE INDEX statement on `info` (its name without the table's). */
+function indexLabel(info: TableInfo, sql: string): string {
+  const name = /INDEX (?:IF NOT EXISTS )?"((?:[^"]|"")+)"/.exec(sql)?.[1] ?? sql;
+  const table = info.table.slice(1, -1);
+  return `${info.collection}:${name.startsWith(`${table}__`) ? name.slice(table.length + 2) : name}`;
 }
 
 /** An ANALYZE that makes SQLite create its statistics tables in `db`, if they are not there yet. */
@@ -105,7 +124,7 @@ function copiedSortIndexes(
     for (const stored of indexesOf.all(source.table.slice(1, -1))) {
       const copy = copiedSortIndexSql(source, info, stored);
       if (copy === null || exists.get(copy.name) !== undefined) continue;
-      steps.push({ sql: copy.sql, carried: stored.name });
+      steps.push({ sql: copy.sql, carried: stored.name, label: indexLabel(info, copy.sql) });
     }
   }
   return steps;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { systemClock } from '../../../contracts/index.ts';
+import { createKeyedLock, systemClock } from '../../../contracts/index.ts';
 import type {
   Clock,
   Filter,
@@ -109,6 +109,7 @@ export function createSqliteViewStore(options: {
         clock,
       )
     : null;
+  const batchOrder = createKeyedLock();
   log?.debug({ file: options.file, versions: connections.dir }, 'view store opened');
   const versionFolder = connections.dir;
   if (versionFolder !== null) {
@@ -262,13 +263,21 @@ export function createSqliteViewStore(options: {
       const source = active === null || active === ref.version ? null : connectionOf({ name: ref.name, version: active });
       return completeSqliteVersion(target.db, source?.db ?? null, meta, ref, execOf(target, shadow?.of(ref) ?? indexThread), log);
     },
-    applyBatch: async (ref, expected, next, changes) => {
-      const connection = connectionOf(ref);
-      await afterIndexBuilds(connection);
-      if (shadow !== null && shadow.of(ref) !== null) return shadow.apply(connection.path, ref, expected, next, changes);
-      const applied = await connection.applies.apply(ref, expected, next, changes);
-      upkeep?.afterCommit(connection, changes.length);
-      return applied;
+    applyBatch: (ref, expected, next, changes) => {
+      try {
+        const connection = connectionOf(ref);
+        const send = shadow !== null && shadow.of(ref) !== null ? shadow.prepare(connection.path, ref, expected, next, changes) : null;
+        // The batches of one version are applied in the order they were handed over (the port's guarantee).
+        return batchOrder.run(`${ref.name}\u0000${ref.version}`, async () => {
+          await afterIndexBuilds(connection);
+          if (send !== null) return send();
+          const applied = await connection.applies.apply(ref, expected, next, changes);
+          upkeep?.afterCommit(connection, changes.length);
+          return applied;
+        });
+      } catch (err) {
+        return Promise.reject(err);
+      }
     },
     checkpoint: async (ref) => meta.checkpoint(ref),
     recordError: async (ref, message) => {

@@ -1,6 +1,7 @@
 /**
- * Runs tasks one at a time per key within this process. Appends to one owner stream from one process then take
- * turns instead of racing (and retrying) on the expected revision; other processes are still kept out by it.
+ * Runs tasks one at a time per key within this process, in call order. Appends to one owner stream from one process
+ * then take turns instead of racing (and retrying) on the expected revision (other processes are still kept out by
+ * it); view stores apply the batches of one projection version in the order they were handed over.
  */
 export type KeyedLock = { run<T>(key: string, task: () => Promise<T>): Promise<T> };
 
