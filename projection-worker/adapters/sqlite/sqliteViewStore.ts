@@ -266,11 +266,18 @@ export function createSqliteViewStore(options: {
     applyBatch: (ref, expected, next, changes) => {
       try {
         const connection = connectionOf(ref);
-        const send = shadow !== null && shadow.of(ref) !== null ? shadow.prepare(connection.path, ref, expected, next, changes) : null;
-        // The batches of one version are applied in the order they were handed over (the port's guarantee).
-        return batchOrder.run(`${ref.name}\u0000${ref.version}`, async () => {
+        const key = `${ref.name}\u0000${ref.version}`;
+        // The batches of one version are applied in the order they were handed over (the port's guarantee). A
+        // shadow's batch is converted at once and its documents are not kept while it waits for its turn.
+        if (shadow !== null && shadow.of(ref) !== null) {
+          const send = shadow.prepare(connection.path, ref, expected, next, changes);
+          return batchOrder.run(key, async () => {
+            await afterIndexBuilds(connection);
+            return send();
+          });
+        }
+        return batchOrder.run(key, async () => {
           await afterIndexBuilds(connection);
-          if (send !== null) return send();
           const applied = await connection.applies.apply(ref, expected, next, changes);
           upkeep?.afterCommit(connection, changes.length);
           return applied;
