@@ -145,7 +145,10 @@ export function viewStoreContract(name: string, open: OpenViewStore, options: Co
         // A shadow filled by its only writer (a rebuild's replay), which hands over each batch before the last ends.
         await store.ensureProjection(projectionSpec(2), { deferReadIndexes: true });
         const batches = Array.from({ length: 5 }, (_, i) =>
-          store.applyBatch(ref(2), i === 0 ? null : pos(i), pos(i + 1), [upsert('items', { id: `d${i}`, n: i }), upsert('items', { id: 'last', n: i })]),
+          store.applyBatch(ref(2), i === 0 ? null : pos(i), pos(i + 1), [
+            upsert('items', { id: `d${i}`, n: i }),
+            upsert('items', { id: 'last', n: i }),
+          ]),
         );
         assert.deepEqual(await Promise.all(batches), [true, true, true, true, true]);
         assert.equal(await store.checkpoint(ref(2)), pos(5));
