@@ -14,7 +14,7 @@ import type {
 } from '../../../contracts/index.ts';
 import { applyViewChanges } from './sqliteViewChanges.ts';
 import type { Params } from './sqliteViewSql.ts';
-import { fromColumn } from './sqliteViewTable.ts';
+import { decodeRow } from './sqliteViewTable.ts';
 import type { TableInfo } from './sqliteViewTable.ts';
 import { createSqliteViewMeta } from './sqliteViewMeta.ts';
 import { sortIndexSql } from './sqliteViewIndex.ts';
@@ -171,15 +171,6 @@ export function createSqliteViewStore(options: {
     return connection === null ? [] : [connection];
   }
 
-  function decode(table: TableInfo, row: Row): ViewDoc {
-    const doc: Record<string, unknown> = {};
-    for (let i = 0; i < table.fields.length; i++) {
-      const [name, type] = table.fields[i] as TableInfo['fields'][number];
-      doc[name] = fromColumn(type, row[i]);
-    }
-    return doc;
-  }
-
   /** Runs a read on the active version; retries once when another process switched or dropped versions meanwhile. */
   async function read<T>(
     projection: string,
@@ -219,7 +210,7 @@ export function createSqliteViewStore(options: {
     const pinned = query.versions !== undefined && pinnedIdentity(query.filter, query.versions.identity) !== null;
     const threads = onLoop || pinned || onThisThread(projection) ? null : readThreads;
     const rows = (threads === null ? c.prepare(sql).raw(true).all(params) : await threads.rows(c.path, sql, params)) as Row[];
-    return rows.map((row) => decode(table, row));
+    return rows.map((row) => decodeRow(table, row));
   }
 
   async function countOf(c: ViewConnection, projection: string, sql: string, params: Params): Promise<number> {
@@ -232,7 +223,7 @@ export function createSqliteViewStore(options: {
     const byId = byIdSql(table, filter, versions);
     if (byId === null) return null;
     const row = topRow(table, c.prepare(byId.sql).raw(true).all(byId.params) as Row[], versions.layers);
-    return row === null ? NONE : decode(table, row);
+    return row === null ? NONE : decodeRow(table, row);
   }
 
   /** Removes a dropped version's storage: its file, or (stores from before version files) its tables in views.db. */
@@ -263,28 +254,19 @@ export function createSqliteViewStore(options: {
       const source = active === null || active === ref.version ? null : connectionOf({ name: ref.name, version: active });
       return completeSqliteVersion(target.db, source?.db ?? null, meta, ref, execOf(target, shadow?.of(ref) ?? indexThread), log);
     },
-    applyBatch: (ref, expected, next, changes) => {
-      try {
-        const connection = connectionOf(ref);
-        const key = `${ref.name}\u0000${ref.version}`;
-        // The batches of one version are applied in the order they were handed over (the port's guarantee). A
-        // shadow's batch is converted at once and its documents are not kept while it waits for its turn.
-        if (shadow !== null && shadow.of(ref) !== null) {
-          const send = shadow.prepare(connection.path, ref, expected, next, changes);
-          return batchOrder.run(key, async () => {
-            await afterIndexBuilds(connection);
-            return send();
-          });
-        }
-        return batchOrder.run(key, async () => {
-          await afterIndexBuilds(connection);
-          const applied = await connection.applies.apply(ref, expected, next, changes);
-          upkeep?.afterCommit(connection, changes.length);
-          return applied;
-        });
-      } catch (err) {
-        return Promise.reject(err);
-      }
+    // The batches of one version apply in the order they were handed over (the port's guarantee). A shadow's batch is
+    // converted at once (async: before the first await) and its documents are not kept while it waits for its turn.
+    applyBatch: async (ref, expected, next, changes) => {
+      const connection = connectionOf(ref);
+      const key = `${ref.name}\u0000${ref.version}`;
+      const send = shadow !== null && shadow.of(ref) !== null ? shadow.prepare(connection.path, ref, expected, next, changes) : null;
+      if (send !== null) return batchOrder.run(key, () => afterIndexBuilds(connection).then(send));
+      return batchOrder.run(key, async () => {
+        await afterIndexBuilds(connection);
+        const applied = await connection.applies.apply(ref, expected, next, changes);
+        upkeep?.afterCommit(connection, changes.length);
+        return applied;
+      });
     },
     checkpoint: async (ref) => meta.checkpoint(ref),
     recordError: async (ref, message) => {

@@ -98,3 +98,13 @@ export function fromColumn(type: FieldType, value: unknown): unknown {
   if (type === 'json') return JSON.parse(value as string) as unknown;
   return value;
 }
+
+/** A document from a row of its columns in field order (raw statement results). */
+export function decodeRow(table: TableInfo, row: readonly unknown[]): Record<string, unknown> {
+  const doc: Record<string, unknown> = {};
+  for (let i = 0; i < table.fields.length; i++) {
+    const [name, type] = table.fields[i] as TableInfo['fields'][number];
+    doc[name] = fromColumn(type, row[i]);
+  }
+  return doc;
+}
