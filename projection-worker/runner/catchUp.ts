@@ -64,8 +64,7 @@ export async function catchUpProjection(deps: CatchUpDeps): Promise<number> {
   let followed: { ref: ProjectionRef; checkpoint: Position | null } | null = null;
   let writing: Promise<void> = Promise.resolve();
   const write = async (ref: ProjectionRef, from: Position | null, next: Position, changes: readonly ViewChange[], events: number) => {
-    // Only the count outlives the hand-over: the batch's documents are garbage once the store has converted them
-    // (held across the await, every batch in flight survived young-generation collections).
+    // Only the count is kept past the hand-over: the batch's documents are the store's from then on.
     const count = changes.length;
     if (!(await viewStore.applyBatch(ref, from, next, changes)))
       throw new Error(`checkpoint of ${ref.name} v${ref.version} moved under its only writer`);
