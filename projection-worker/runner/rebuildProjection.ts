@@ -99,7 +99,8 @@ export async function rebuildProjection(deps: RebuildDeps): Promise<RebuildResul
         // (the event loop of a server running the rebuild answers between them) and memory independent of the size.
         maxChanges: deps.maxChangesPerBatch ?? 5_000,
         ref: () => Promise.resolve(target),
-        // Only the holder of the rebuild lease writes the shadow: the next batch is read while the last is written.
+        // Only the holder of the rebuild lease writes the shadow: the next batch is read, projected and handed over
+        // while the last is written.
         exclusive: true,
         shouldContinue: () => {
           if (leaseLost) throw new Error(`lost the rebuild lease of projection ${name}`);
