@@ -94,7 +94,8 @@ async function revisionOf(target: TransferTarget, options: Common & { revision: 
   return options.revision === 'head' ? ids.headRevisionId : ids.draftRevisionId;
 }
 
-type Progress = { add(amount: number): void; stop(): void };
+/** `stop(failed)`: a transfer that failed before anything passed prints no count line (its error line says it all). */
+type Progress = { add(amount: number): void; stop(failed?: boolean): void };
 
 /** A bar on a terminal; elsewhere a line at most every 2 s. `total` null: a count without a bar's end. */
 function createProgress(io: TransferCliIo, label: string, unit: string, total: number | null): Progress {
@@ -121,7 +122,9 @@ function createProgress(io: TransferCliIo, label: string, unit: string, total: n
       last = Date.now();
       line();
     },
-    stop: line,
+    stop: (failed = false) => {
+      if (!failed || done > 0) line();
+    },
   };
 }
 
@@ -146,6 +149,7 @@ function counting(progress: Progress, what: 'bytes' | 'lines'): Transform {
  */
 async function download(io: TransferCliIo, target: TransferTarget, path: string, file: string | undefined, progress: Progress): Promise<void> {
   let opened = false;
+  let failed = true;
   try {
     await requestStream(target, path, async (body) => {
       const out: Writable = file === undefined ? (io.dataOut ?? process.stdout) : createWriteStream(file);
@@ -159,11 +163,12 @@ async function download(io: TransferCliIo, target: TransferTarget, path: string,
         throw new Refused(`cannot write ${file ?? 'standard output'}: ${(writeError as Error).message}`);
       }
     });
+    failed = false;
   } catch (err) {
     if (opened && file !== undefined) await rm(file, { force: true });
     throw err;
   } finally {
-    progress.stop();
+    progress.stop(failed);
   }
 }
 
@@ -201,10 +206,12 @@ async function exportTable(
 
 /** POSTs an upload and prints the JSON answer. */
 async function send(io: TransferCliIo, target: TransferTarget, path: string, upload: Upload & { progress: Progress }): Promise<number> {
+  let failed = true;
   try {
     io.stdout(`${JSON.stringify(await requestJson(target, 'POST', path, upload))}\n`);
+    failed = false;
   } finally {
-    upload.progress.stop();
+    upload.progress.stop(failed);
   }
   return 0;
 }

@@ -55,11 +55,14 @@ async function cli(args: readonly string[], extra: Partial<TransferCliIo> = {}):
   return { code, stdout, stderr, written };
 }
 
-/** The one `error:` line of a refused run (after any progress lines), without its prefix. */
+/**
+ * The one `error:` line of a refused run, without its prefix. Progress lines may come first, but only with a count:
+ * a transfer refused before anything passed prints no "0 lines".
+ */
 function errorOf(run: Run): string {
   const lines = run.stderr.trimEnd().split('\n');
   const last = lines.pop() ?? '';
-  for (const line of lines) assert.match(line, /^(bundle export|bundle import|export posts|import posts): \d+ (lines|bytes)$/, run.stderr);
+  for (const line of lines) assert.match(line, /^(bundle export|bundle import|export posts|import posts): [1-9]\d* (lines|bytes)$/, run.stderr);
   assert.match(last, /^error: /, run.stderr);
   return last.slice('error: '.length);
 }
