@@ -4,7 +4,7 @@
 // while a write load runs).
 
 import { spawnSync } from 'node:child_process';
-import { hasTaskset } from './strataServer.ts';
+import { cpuSeconds, hasTaskset } from './strataServer.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- bench JSON
 
@@ -139,6 +139,24 @@ export async function measureQueries(
   return Object.assign(out, await measureRebuild(server, rowsPath, revisions, rows, log));
 }
 
+/**
+ * Waits until process `pid` used under 5 % of a core in each of two consecutive half-seconds (at most 60 s): the
+ * index builds a table's first lists start (the default order's, the x-index field's: seconds each at 1,000,000 rows)
+ * and a dropped version's clean-up end before a rebuild is timed. Without it, a rebuild right after the load shared
+ * the pinned core with those builds for its first ~5 s.
+ */
+async function quiet(pid: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  let calm = 0;
+  let last = await cpuSeconds(pid);
+  while (calm < 2 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = await cpuSeconds(pid);
+    calm = now - last < 0.025 ? calm + 1 : 0;
+    last = now;
+  }
+}
+
 /** The peak RSS of process `pid` from now until `stop()`, sampled every 200 ms. */
 async function sampleRss(pid: number): Promise<{ peak(): number; stop(): void }> {
   let peak = await rssBytes(pid);
@@ -184,6 +202,7 @@ export async function measureRebuild(
   // before the rebuild starts, as after the rows above; otherwise the rebuild would meet their builds.
   await get(server, `${path}/rows?first=20`);
   await get(server, listPath(path, INDEXED_WHERE));
+  await quiet(server.pid);
   const idle = (await get(server, '/api/projections')).json.find((p: Json) => p.name === 'rows');
   const idleRss = await sampleRss(server.pid);
   let idleMs: number;
@@ -228,6 +247,7 @@ async function rebuildUnderLoad(
 ): Promise<QueryFigures> {
   const path = rowsPath(revisions.head);
   const randomId = (): string => `p${Math.floor(Math.random() * rows)}`;
+  await quiet(server.pid);
   const before = (await get(server, '/api/projections')).json.find((p: Json) => p.name === 'rows');
   let rebuilding = true;
   const rss = await sampleRss(server.pid);

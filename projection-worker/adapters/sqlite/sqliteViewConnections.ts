@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import { createApplyGroup } from './sqliteApplyGroup.ts';
 import type { ApplyGroup, ApplyInTransaction } from './sqliteApplyGroup.ts';
-import { BUSY_WAIT_MS, deleteVersionFile, ensureVersionDir, openViewDatabase, versionDir } from './sqliteViewFiles.ts';
+import { BUSY_WAIT_MS, deleteVersionFileOffLoop, ensureVersionDir, openViewDatabase, versionDir } from './sqliteViewFiles.ts';
 import { createStatementCache } from './sqliteStatementCache.ts';
 import { createSqliteUpserts } from './sqliteViewUpserts.ts';
 import type { SqliteUpserts } from './sqliteViewUpserts.ts';
@@ -39,7 +39,7 @@ export type ViewConnections = {
   /** Closes the connections of version files the meta no longer names (dropped, maybe by another process). */
   closeUnreferenced(referenced: ReadonlySet<string>): void;
   /** Deletes the file, then closes the connection to it (and the threads' ones). */
-  remove(file: string): void;
+  remove(file: string): Promise<void>;
   closeAll(): void;
 };
 
@@ -64,6 +64,8 @@ export function createViewConnections(options: {
   const memory = options.file === ':memory:' || options.file === '';
   const dir = memory ? null : versionDir(options.file);
   const byFile = new Map<string, ViewConnection>();
+  /** Version files being deleted (off the event loop): their connections close once the file is gone. */
+  const removing = new Set<string>();
 
   function connect(file: string | null, path: string, db: Database.Database): ViewConnection {
     const statements = createStatementCache(db);
@@ -114,12 +116,18 @@ export function createViewConnections(options: {
     opened: (file) => (file === null || dir === null ? main : (byFile.get(file) ?? null)),
     close,
     closeUnreferenced(referenced) {
-      for (const file of [...byFile.keys()]) if (!referenced.has(file)) close(file);
+      for (const file of [...byFile.keys()]) if (!referenced.has(file) && !removing.has(file)) close(file);
     },
-    remove(file) {
+    async remove(file) {
       if (dir === null) return;
-      // Deleted first: SQLite does not checkpoint the WAL of a file that is gone when its last connection closes.
-      deleteVersionFile(join(dir, file));
+      // Deleted first: SQLite does not checkpoint the WAL of a file that is gone when its last connection closes
+      // (closeUnreferenced leaves it open meanwhile).
+      removing.add(file);
+      try {
+        await deleteVersionFileOffLoop(join(dir, file));
+      } finally {
+        removing.delete(file);
+      }
       close(file);
       options.log?.debug({ file }, 'view version file deleted');
     },
