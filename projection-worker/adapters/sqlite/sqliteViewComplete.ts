@@ -59,7 +59,8 @@ function versionDdl(db: Database.Database, activeDb: Database.Database | null, m
   const steps: VersionDdl[] = [];
   for (const collection of spec.collections) {
     const info = tables.get(collection.name);
-    if (info !== undefined) for (const sql of createIndexSqls(info, collection)) steps.push({ sql, carried: null, label: indexLabel(info, sql) });
+    if (info === undefined) continue;
+    for (const { name, sql } of createIndexSqls(info, collection)) steps.push({ sql, carried: null, label: indexLabel(info, name) });
   }
 
   const active = meta.activeVersion(ref.name);
@@ -90,9 +91,8 @@ function versionDdl(db: Database.Database, activeDb: Database.Database | null, m
   return steps;
 }
 
-/** `<collection>:<index>` for a CREATE INDEX statement on `info` (its name without the table's). */
-function indexLabel(info: TableInfo, sql: string): string {
-  const name = /INDEX (?:IF NOT EXISTS )?"((?:[^"]|"")+)"/.exec(sql)?.[1] ?? sql;
+/** `<collection>:<index>` for the index `name` on `info` (its name without the table's). */
+function indexLabel(info: TableInfo, name: string): string {
   const table = info.table.slice(1, -1);
   return `${info.collection}:${name.startsWith(`${table}__`) ? name.slice(table.length + 2) : name}`;
 }
@@ -124,7 +124,7 @@ function copiedSortIndexes(
     for (const stored of indexesOf.all(source.table.slice(1, -1))) {
       const copy = copiedSortIndexSql(source, info, stored);
       if (copy === null || exists.get(copy.name) !== undefined) continue;
-      steps.push({ sql: copy.sql, carried: stored.name, label: indexLabel(info, copy.sql) });
+      steps.push({ sql: copy.sql, carried: stored.name, label: indexLabel(info, copy.name) });
     }
   }
   return steps;

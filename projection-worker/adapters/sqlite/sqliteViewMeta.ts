@@ -167,7 +167,7 @@ export function createSqliteViewMeta(db: Database.Database, clock: Clock, files:
       target.exec(createTableSql(info));
       const existing = new Set((target.prepare(`PRAGMA table_info(${info.table})`).all() as { name: string }[]).map((c) => c.name));
       for (const [field, type] of info.fields) if (!existing.has(field)) target.exec(addColumnSql(info, field, type));
-      for (const sql of createIndexSqls(info, collection, defer)) target.exec(sql);
+      for (const { sql } of createIndexSqls(info, collection, defer)) target.exec(sql);
     });
     const stored = JSON.stringify({ name: spec.name, version: spec.version, collections: spec.collections });
     if (row === undefined) q.insert.run({ name: spec.name, version: spec.version, spec: stored, file });

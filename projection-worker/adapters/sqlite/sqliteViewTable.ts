@@ -51,14 +51,14 @@ export function addColumnSql(info: TableInfo, field: string, type: FieldType): s
   return `ALTER TABLE ${info.table} ADD COLUMN ${quoteId(field)} ${COLUMN_TYPES[type]}`;
 }
 
-/** `CREATE INDEX IF NOT EXISTS` per declared index; with `deferReadIndexes`, none for `readersOnly` indexes. */
-export function createIndexSqls(info: TableInfo, spec: CollectionSpec, deferReadIndexes = false): string[] {
+/** `CREATE INDEX IF NOT EXISTS` per declared index, with its name; with `deferReadIndexes`, none for `readersOnly` indexes. */
+export function createIndexSqls(info: TableInfo, spec: CollectionSpec, deferReadIndexes = false): { readonly name: string; readonly sql: string }[] {
   const table = info.table.slice(1, -1);
   const indexes = (spec.indexes ?? []).filter((index) => !(deferReadIndexes && index.readersOnly === true));
   return indexes.map((index) => {
-    const name = quoteId(`${table}__${index.fields.join('__')}${index.unique === true ? '__u' : ''}`);
+    const name = `${table}__${index.fields.join('__')}${index.unique === true ? '__u' : ''}`;
     const unique = index.unique === true ? 'UNIQUE ' : '';
-    return `CREATE ${unique}INDEX IF NOT EXISTS ${name} ON ${info.table} (${index.fields.map(quoteId).join(', ')})`;
+    return { name, sql: `CREATE ${unique}INDEX IF NOT EXISTS ${quoteId(name)} ON ${info.table} (${index.fields.map(quoteId).join(', ')})` };
   });
 }
 
